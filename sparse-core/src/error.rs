@@ -1,0 +1,191 @@
+//! Typed errors of the runtime: each names what is wrong and where.
+
+use core::fmt;
+
+/// Which buffer of a level an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Buffer {
+    /// The positions array (`pos[l]`; lo/hi pairs for loose compressed).
+    Positions,
+    /// The coordinates array (`crd[l]`).
+    Coordinates,
+    /// The values array.
+    Values,
+}
+
+impl fmt::Display for Buffer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Buffer::Positions => "positions",
+            Buffer::Coordinates => "coordinates",
+            Buffer::Values => "values",
+        })
+    }
+}
+
+/// Why [`assemble`](crate::SparseTensor::assemble) refused its input.
+///
+/// Levels are numbered in storage order (level 0 outermost); `index` is an
+/// offset into the named buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum AssembleError {
+    /// The encoding type's codes do not describe a valid encoding of this
+    /// rank (only possible for a hand-written `Enc`).
+    InvalidEncoding {
+        /// The first level (or dimension) that is wrong.
+        level: usize,
+    },
+    /// A buffer has the wrong length.
+    WrongLength {
+        /// The level (for `Values`, the last level).
+        level: usize,
+        /// Which buffer.
+        buffer: Buffer,
+        /// The length the layout requires.
+        expected: usize,
+        /// The length given.
+        found: usize,
+    },
+    /// A level that stores no such buffer was given one (e.g. positions for
+    /// a dense level).
+    UnexpectedBuffer {
+        /// The level.
+        level: usize,
+        /// Which buffer.
+        buffer: Buffer,
+    },
+    /// `positions[index] > positions[index + 1]` (or, for loose compressed,
+    /// `lo > hi` of the pair at `index`).
+    NonMonotonePositions {
+        /// The level.
+        level: usize,
+        /// The offset into the positions array.
+        index: usize,
+    },
+    /// A position points past the end of the level's coordinates, or the
+    /// first position is not 0.
+    PositionOutOfRange {
+        /// The level.
+        level: usize,
+        /// The offset into the positions array.
+        index: usize,
+        /// The position stored there.
+        position: u64,
+        /// The length of the coordinates array it must stay within.
+        limit: usize,
+    },
+    /// A coordinate is not below the level size.
+    CoordinateOutOfRange {
+        /// The level.
+        level: usize,
+        /// The position of the entry.
+        position: usize,
+        /// The coordinate stored.
+        coordinate: u64,
+        /// The level size.
+        size: usize,
+    },
+    /// Coordinates decrease within a segment of an ordered level.
+    Unsorted {
+        /// The level.
+        level: usize,
+        /// The position of the entry out of order.
+        position: usize,
+    },
+    /// A coordinate repeats within a segment of a unique level.
+    Duplicate {
+        /// The level.
+        level: usize,
+        /// The position of the repeated entry.
+        position: usize,
+    },
+    /// A size or count does not fit the declared index width: a level size
+    /// whose coordinates `crdWidth` cannot hold, or a number of entries
+    /// `posWidth` cannot hold.
+    WidthOverflow {
+        /// The level.
+        level: usize,
+        /// The buffer whose index type is too narrow.
+        buffer: Buffer,
+        /// The value that does not fit.
+        value: u64,
+        /// The largest value the width holds.
+        max: u64,
+    },
+    /// The storage would hold more entries than `usize` can count.
+    TooLarge {
+        /// The level at which the count overflowed.
+        level: usize,
+    },
+}
+
+impl fmt::Display for AssembleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            AssembleError::InvalidEncoding { level } => {
+                write!(f, "the encoding type is invalid at level {level}")
+            }
+            AssembleError::WrongLength { level, buffer, expected, found } => write!(
+                f,
+                "level {level}: {buffer} has length {found}, expected {expected}"
+            ),
+            AssembleError::UnexpectedBuffer { level, buffer } => {
+                write!(f, "level {level}: this level format stores no {buffer} array")
+            }
+            AssembleError::NonMonotonePositions { level, index } => {
+                write!(f, "level {level}: positions decrease at index {index}")
+            }
+            AssembleError::PositionOutOfRange { level, index, position, limit } => write!(
+                f,
+                "level {level}: position {position} at index {index} is outside 0..={limit}"
+            ),
+            AssembleError::CoordinateOutOfRange { level, position, coordinate, size } => write!(
+                f,
+                "level {level}: coordinate {coordinate} at position {position} is not below the level size {size}"
+            ),
+            AssembleError::Unsorted { level, position } => write!(
+                f,
+                "level {level}: coordinates are not sorted at position {position}, but the level is ordered"
+            ),
+            AssembleError::Duplicate { level, position } => write!(
+                f,
+                "level {level}: duplicate coordinate at position {position}, but the level is unique"
+            ),
+            AssembleError::WidthOverflow { level, buffer, value, max } => write!(
+                f,
+                "level {level}: {value} does not fit the {buffer} width (at most {max})"
+            ),
+            AssembleError::TooLarge { level } => {
+                write!(f, "level {level}: the number of entries overflows usize")
+            }
+        }
+    }
+}
+
+/// A caller-provided output buffer was too small (for
+/// [`disassemble_into`](crate::SparseTensor::disassemble_into)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct CapacityError {
+    /// The level of the buffer (for `Values`, the last level).
+    pub level: usize,
+    /// Which buffer overflowed.
+    pub buffer: Buffer,
+    /// The length needed.
+    pub needed: usize,
+    /// The length available.
+    pub capacity: usize,
+}
+
+impl fmt::Display for CapacityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "level {}: the {} buffer holds {} but {} are needed",
+            self.level, self.buffer, self.capacity, self.needed
+        )
+    }
+}

@@ -1,0 +1,34 @@
+//! Sparse tensor storage for the `sparse_kernel!` compiler: the MLIR
+//! `sparse_tensor` storage scheme (per-level positions and coordinates of
+//! fixed widths, then values) over borrowed slices, `no_std`.
+//!
+//! See `docs/ARCHITECTURE.md` for the storage model and why the encoding is
+//! part of the type.
+#![no_std]
+#![deny(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod encoding;
+mod error;
+mod index;
+mod tensor;
+pub mod vocab;
+
+pub use encoding::{Enc, Encoding};
+pub use error::{AssembleError, Buffer, CapacityError};
+pub use index::Index;
+pub use tensor::{Level, LevelStorage, SparseTensor};
+
+#[cfg(feature = "macros")]
+pub use sparse_macros::sparse_kernel;
+
+/// What generated code reaches through one path. Not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::encoding::Enc;
+    pub use crate::tensor::SparseTensor;
+}

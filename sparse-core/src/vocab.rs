@@ -1,0 +1,355 @@
+//! The vocabulary of sparse encodings: level formats, level properties and
+//! level expressions, and their packing into the const parameters of
+//! [`Enc`](crate::Enc).
+//!
+//! This file is shared verbatim with the compiler (`sparse-compiler` includes
+//! it through `#[path]`), so the macro and the runtime agree on every code by
+//! construction and neither crate depends on the other. It must therefore not
+//! name anything outside itself (no `crate::` paths) and stay `no_std`.
+//!
+//! Why codes: an encoding is part of the Rust type of a tensor (see
+//! `docs/ARCHITECTURE.md`). Stable Rust allows only integers as const
+//! parameters, so the level types and the dim→lvl map are packed into two
+//! `u128`s: 16 bits per level, at most [`MAX_RANK`] levels. The packing is
+//! canonical, so the same encoding written twice gives the same type.
+
+/// The largest number of dimensions or levels a tensor may have.
+pub const MAX_RANK: usize = 8;
+
+/// The largest constant (block size, modulus, slice count) a level expression
+/// may carry: it must fit the 11 bits of its packed code.
+pub const MAX_LEVEL_CONSTANT: u32 = (1 << 11) - 1;
+
+/// How one level of the storage is laid out (seed 000, "level-formats").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LevelFormat {
+    /// Every coordinate of the level is stored, linearized with its parent.
+    Dense,
+    /// Every coordinate is stored, not linearized (a batch dimension).
+    Batch,
+    /// Only stored coordinates, with a `positions` array of `parent + 1`
+    /// entries delimiting each parent's segment.
+    Compressed,
+    /// As compressed, with a lo/hi position pair per parent, so segments may
+    /// be out of order and have room between them.
+    LooseCompressed,
+    /// One coordinate per parent entry, no positions (the tail of COO).
+    Singleton,
+    /// `n` out of every `m` consecutive coordinates are stored
+    /// (`structured[n, m]`; `block2_4` is the older spelling of `[2, 4]`).
+    Structured {
+        /// Stored entries per group.
+        n: u8,
+        /// Group size.
+        m: u8,
+    },
+}
+
+impl LevelFormat {
+    /// The name used in the MLIR encoding syntax.
+    pub const fn name(self) -> &'static str {
+        match self {
+            LevelFormat::Dense => "dense",
+            LevelFormat::Batch => "batch",
+            LevelFormat::Compressed => "compressed",
+            LevelFormat::LooseCompressed => "loose_compressed",
+            LevelFormat::Singleton => "singleton",
+            LevelFormat::Structured { .. } => "structured",
+        }
+    }
+}
+
+/// Properties that relax a level format's defaults (unique and ordered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct LevelProps(u8);
+
+impl LevelProps {
+    /// No property: unique and ordered.
+    pub const NONE: LevelProps = LevelProps(0);
+    /// Duplicate coordinates may appear at the level.
+    pub const NONUNIQUE: LevelProps = LevelProps(1);
+    /// Coordinates may appear in any order within a segment.
+    pub const NONORDERED: LevelProps = LevelProps(2);
+    /// A singleton level stored as its own array (structure of arrays)
+    /// instead of fused into the COO region's coordinate buffer.
+    pub const SOA: LevelProps = LevelProps(4);
+    /// MLIR's `high` hint for batched COO; accepted and recorded, it changes
+    /// neither the storage nor the generated loops.
+    pub const HIGH: LevelProps = LevelProps(8);
+
+    /// The raw bits.
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+    /// Properties from raw bits; unknown bits are dropped.
+    pub const fn from_bits(bits: u8) -> LevelProps {
+        LevelProps(bits & 0xF)
+    }
+    /// Whether every property of `other` is set here.
+    pub const fn contains(self, other: LevelProps) -> bool {
+        self.0 & other.0 == other.0
+    }
+    /// Both sets of properties.
+    pub const fn union(self, other: LevelProps) -> LevelProps {
+        LevelProps(self.0 | other.0)
+    }
+}
+
+/// A level's format together with its properties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LevelType {
+    /// The storage format of the level.
+    pub format: LevelFormat,
+    /// Properties relaxing uniqueness and order, or choosing SoA.
+    pub props: LevelProps,
+}
+
+impl LevelType {
+    /// A level type with no properties.
+    pub const fn new(format: LevelFormat) -> LevelType {
+        LevelType {
+            format,
+            props: LevelProps::NONE,
+        }
+    }
+    /// The same format with extra properties.
+    pub const fn with(self, props: LevelProps) -> LevelType {
+        LevelType {
+            format: self.format,
+            props: self.props.union(props),
+        }
+    }
+    /// No duplicate coordinates within a segment.
+    pub const fn is_unique(self) -> bool {
+        !self.props.contains(LevelProps::NONUNIQUE)
+    }
+    /// Coordinates sorted within a segment.
+    pub const fn is_ordered(self) -> bool {
+        !self.props.contains(LevelProps::NONORDERED)
+    }
+    /// A singleton level stored as its own array.
+    pub const fn is_soa(self) -> bool {
+        self.props.contains(LevelProps::SOA)
+    }
+    /// Dense and batch levels store no positions and no coordinates.
+    pub const fn is_dense(self) -> bool {
+        matches!(self.format, LevelFormat::Dense | LevelFormat::Batch)
+    }
+    /// Compressed and loose compressed levels own a positions array.
+    pub const fn has_positions(self) -> bool {
+        matches!(
+            self.format,
+            LevelFormat::Compressed | LevelFormat::LooseCompressed
+        )
+    }
+    /// Every level but dense and batch stores coordinates.
+    pub const fn has_coordinates(self) -> bool {
+        !self.is_dense()
+    }
+
+    /// Packs the level type into 16 bits: format (3), properties (4), and
+    /// for `structured`, `n` (4) and `m` (5).
+    pub const fn pack(self) -> u16 {
+        let (tag, n, m) = match self.format {
+            LevelFormat::Dense => (0u16, 0u16, 0u16),
+            LevelFormat::Batch => (1, 0, 0),
+            LevelFormat::Compressed => (2, 0, 0),
+            LevelFormat::LooseCompressed => (3, 0, 0),
+            LevelFormat::Singleton => (4, 0, 0),
+            LevelFormat::Structured { n, m } => (5, n as u16 & 0xF, m as u16 & 0x1F),
+        };
+        tag | ((self.props.bits() as u16) << 3) | (n << 7) | (m << 11)
+    }
+
+    /// The inverse of [`LevelType::pack`]; `None` for a code no level type
+    /// packs to.
+    pub const fn unpack(code: u16) -> Option<LevelType> {
+        let n = ((code >> 7) & 0xF) as u8;
+        let m = ((code >> 11) & 0x1F) as u8;
+        let format = match code & 0x7 {
+            0 => LevelFormat::Dense,
+            1 => LevelFormat::Batch,
+            2 => LevelFormat::Compressed,
+            3 => LevelFormat::LooseCompressed,
+            4 => LevelFormat::Singleton,
+            5 => LevelFormat::Structured { n, m },
+            _ => return None,
+        };
+        if !matches!(format, LevelFormat::Structured { .. }) && (n != 0 || m != 0) {
+            return None;
+        }
+        Some(LevelType {
+            format,
+            props: LevelProps::from_bits(((code >> 3) & 0xF) as u8),
+        })
+    }
+}
+
+/// One level expression of a dim→lvl map, over dimension variables `d0..`.
+///
+/// These are the forms MLIR's sparsifier supports: a plain dimension
+/// (permutations), block maps (`floordiv`/`mod`), and the ELL counting form
+/// `c * K * d`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LevelExpr {
+    /// The level coordinate is dimension `d`'s coordinate.
+    Dim(u8),
+    /// `d floordiv divisor`: the block coordinate.
+    FloorDiv {
+        /// The dimension.
+        dim: u8,
+        /// The block size.
+        divisor: u32,
+    },
+    /// `d mod modulus`: the coordinate inside a block.
+    Mod {
+        /// The dimension.
+        dim: u8,
+        /// The block size.
+        modulus: u32,
+    },
+    /// `c * slices * d`: counts the stored entries sharing `d` (ELL's jagged
+    /// diagonals), with `slices` slices.
+    Counting {
+        /// The counted dimension.
+        dim: u8,
+        /// The number of slices.
+        slices: u32,
+    },
+}
+
+impl LevelExpr {
+    /// The dimension the expression reads.
+    pub const fn dim(self) -> usize {
+        match self {
+            LevelExpr::Dim(d)
+            | LevelExpr::FloorDiv { dim: d, .. }
+            | LevelExpr::Mod { dim: d, .. }
+            | LevelExpr::Counting { dim: d, .. } => d as usize,
+        }
+    }
+
+    /// Packs the expression into 16 bits: kind (2), dimension (3),
+    /// constant (11).
+    pub const fn pack(self) -> u16 {
+        let (kind, dim, k) = match self {
+            LevelExpr::Dim(d) => (0u16, d, 0u32),
+            LevelExpr::FloorDiv { dim, divisor } => (1, dim, divisor),
+            LevelExpr::Mod { dim, modulus } => (2, dim, modulus),
+            LevelExpr::Counting { dim, slices } => (3, dim, slices),
+        };
+        kind | ((dim as u16 & 0x7) << 2) | ((k as u16 & 0x7FF) << 5)
+    }
+
+    /// The inverse of [`LevelExpr::pack`].
+    pub const fn unpack(code: u16) -> LevelExpr {
+        let dim = ((code >> 2) & 0x7) as u8;
+        let k = (code >> 5) as u32;
+        match code & 0x3 {
+            0 => LevelExpr::Dim(dim),
+            1 => LevelExpr::FloorDiv { dim, divisor: k },
+            2 => LevelExpr::Mod { dim, modulus: k },
+            _ => LevelExpr::Counting { dim, slices: k },
+        }
+    }
+
+    /// The level size this expression gives for a dimension of size `dim_size`.
+    pub const fn level_size(self, dim_size: usize) -> usize {
+        match self {
+            LevelExpr::Dim(_) => dim_size,
+            LevelExpr::FloorDiv { divisor, .. } => dim_size.div_ceil(divisor as usize),
+            LevelExpr::Mod { modulus, .. } => modulus as usize,
+            LevelExpr::Counting { slices, .. } => slices as usize,
+        }
+    }
+}
+
+/// Packs up to [`MAX_RANK`] level types, 16 bits each, level 0 lowest.
+pub const fn pack_level_types(levels: &[LevelType]) -> u128 {
+    let mut code = 0u128;
+    let mut l = 0;
+    while l < levels.len() && l < MAX_RANK {
+        code |= (levels[l].pack() as u128) << (16 * l);
+        l += 1;
+    }
+    code
+}
+
+/// The type of level `l` in a code made by [`pack_level_types`].
+pub const fn level_type_at(code: u128, l: usize) -> Option<LevelType> {
+    if l >= MAX_RANK {
+        return None;
+    }
+    LevelType::unpack((code >> (16 * l)) as u16)
+}
+
+/// Packs up to [`MAX_RANK`] level expressions, 16 bits each, level 0 lowest.
+pub const fn pack_level_exprs(exprs: &[LevelExpr]) -> u128 {
+    let mut code = 0u128;
+    let mut l = 0;
+    while l < exprs.len() && l < MAX_RANK {
+        code |= (exprs[l].pack() as u128) << (16 * l);
+        l += 1;
+    }
+    code
+}
+
+/// The expression of level `l` in a code made by [`pack_level_exprs`].
+pub const fn level_expr_at(code: u128, l: usize) -> LevelExpr {
+    LevelExpr::unpack((code >> (16 * (l % MAX_RANK))) as u16)
+}
+
+/// A coordinate width as written in `posWidth`/`crdWidth`: 0 means the
+/// native `usize`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Width {
+    /// `usize` (written `0`).
+    Native,
+    /// 2-bit coordinates, only for 2:4 structured levels.
+    W2,
+    /// `u8`.
+    W8,
+    /// `u16`.
+    W16,
+    /// `u32`.
+    W32,
+    /// `u64`.
+    W64,
+}
+
+impl Width {
+    /// The width for a bit count as written in the encoding.
+    pub const fn from_bits(bits: u64) -> Option<Width> {
+        match bits {
+            0 => Some(Width::Native),
+            2 => Some(Width::W2),
+            8 => Some(Width::W8),
+            16 => Some(Width::W16),
+            32 => Some(Width::W32),
+            64 => Some(Width::W64),
+            _ => None,
+        }
+    }
+    /// The largest value an index of this width holds (for `Native`, the
+    /// target's `usize::MAX`).
+    pub const fn max_value(self) -> u64 {
+        match self {
+            Width::Native => usize::MAX as u64,
+            Width::W2 => 3,
+            Width::W8 => u8::MAX as u64,
+            Width::W16 => u16::MAX as u64,
+            Width::W32 => u32::MAX as u64,
+            Width::W64 => u64::MAX,
+        }
+    }
+    /// The Rust integer type name that stores it.
+    pub const fn rust_type(self) -> &'static str {
+        match self {
+            Width::Native => "usize",
+            Width::W2 | Width::W8 => "u8",
+            Width::W16 => "u16",
+            Width::W32 => "u32",
+            Width::W64 => "u64",
+        }
+    }
+}
