@@ -353,3 +353,86 @@ impl Width {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FORMATS: [LevelFormat; 7] = [
+        LevelFormat::Dense,
+        LevelFormat::Batch,
+        LevelFormat::Compressed,
+        LevelFormat::LooseCompressed,
+        LevelFormat::Singleton,
+        LevelFormat::Structured { n: 2, m: 4 },
+        LevelFormat::Structured { n: 15, m: 31 },
+    ];
+
+    #[test]
+    fn every_level_type_round_trips_through_its_code() {
+        for format in FORMATS {
+            for bits in 0..16u8 {
+                let lt = LevelType::new(format).with(LevelProps::from_bits(bits));
+                assert_eq!(LevelType::unpack(lt.pack()), Some(lt), "{lt:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn codes_no_level_type_makes_are_rejected() {
+        assert_eq!(LevelType::unpack(6), None);
+        assert_eq!(LevelType::unpack(7), None);
+        // n/m bits set on a non-structured format.
+        assert_eq!(LevelType::unpack(2 | (1 << 7)), None);
+    }
+
+    #[test]
+    fn every_level_expr_round_trips_through_its_code() {
+        for dim in 0..MAX_RANK as u8 {
+            for k in [1, 2, 3, 1000, MAX_LEVEL_CONSTANT] {
+                for e in [
+                    LevelExpr::Dim(dim),
+                    LevelExpr::FloorDiv { dim, divisor: k },
+                    LevelExpr::Mod { dim, modulus: k },
+                    LevelExpr::Counting { dim, slices: k },
+                ] {
+                    assert_eq!(LevelExpr::unpack(e.pack()), e);
+                    assert_eq!(e.dim(), dim as usize);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn csr_codes_are_the_ones_documented_in_architecture_md() {
+        let lt = pack_level_types(&[
+            LevelType::new(LevelFormat::Dense),
+            LevelType::new(LevelFormat::Compressed),
+        ]);
+        let map = pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]);
+        assert_eq!((lt, map), (131072, 262144));
+        let csc = pack_level_exprs(&[LevelExpr::Dim(1), LevelExpr::Dim(0)]);
+        assert_ne!(map, csc);
+        assert_eq!(
+            level_type_at(lt, 1),
+            Some(LevelType::new(LevelFormat::Compressed))
+        );
+        assert_eq!(level_expr_at(csc, 0), LevelExpr::Dim(1));
+    }
+
+    #[test]
+    fn level_sizes_follow_the_expressions() {
+        assert_eq!(
+            LevelExpr::FloorDiv { dim: 0, divisor: 3 }.level_size(30),
+            10
+        );
+        assert_eq!(
+            LevelExpr::FloorDiv { dim: 0, divisor: 3 }.level_size(31),
+            11
+        );
+        assert_eq!(LevelExpr::Mod { dim: 0, modulus: 3 }.level_size(31), 3);
+        assert_eq!(LevelExpr::Counting { dim: 0, slices: 3 }.level_size(99), 3);
+        assert_eq!(Width::from_bits(16), Some(Width::W16));
+        assert_eq!(Width::from_bits(12), None);
+    }
+}
