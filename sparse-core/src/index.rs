@@ -21,6 +21,9 @@ pub trait Index: sealed::Sealed + Copy + Ord + Eq + core::fmt::Debug + core::fmt
     fn as_usize(self) -> usize;
     /// A `usize` narrowed to this type, `None` if it does not fit.
     fn from_usize(value: usize) -> Option<Self>;
+    /// The value widened to `u64` (lossless for every width), for error
+    /// reports about values that may not fit `usize`.
+    fn to_u64(self) -> u64;
 }
 
 macro_rules! impl_index {
@@ -40,6 +43,10 @@ macro_rules! impl_index {
             #[inline(always)]
             fn from_usize(value: usize) -> Option<Self> {
                 <$t>::try_from(value).ok()
+            }
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as u64
             }
         }
     )*};

@@ -12,16 +12,20 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod assemble;
 mod encoding;
 mod error;
+mod foreach;
 mod index;
+mod layout;
+mod print;
 mod tensor;
 pub mod vocab;
 
 pub use encoding::{Enc, Encoding};
 pub use error::{AssembleError, Buffer, CapacityError};
 pub use index::Index;
-pub use tensor::{Level, LevelStorage, SparseTensor};
+pub use tensor::{DisassembledLens, Level, LevelBuffersMut, LevelLens, LevelStorage, SparseTensor};
 
 #[cfg(feature = "macros")]
 pub use sparse_macros::sparse_kernel;

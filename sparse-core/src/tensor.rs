@@ -4,6 +4,9 @@
 use core::marker::PhantomData;
 
 use crate::encoding::Encoding;
+use crate::error::{Buffer, CapacityError};
+use crate::layout::Layout;
+use crate::vocab::{LevelFormat, LevelType};
 
 /// The buffers of one level as given to [`SparseTensor::assemble`], in the
 /// storage layout of seed 000 (`sparse_tensor::StorageLayout`).
@@ -146,4 +149,173 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
     pub fn number_of_entries(&self) -> usize {
         self.values.len()
     }
+}
+
+impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V, E, DIM, LVL> {
+    /// The size of dimension `d`, `None` if `d >= DIM`.
+    #[inline]
+    pub fn dim_size(&self, d: usize) -> Option<usize> {
+        self.dim_sizes.get(d).copied()
+    }
+    /// The size of level `l`, `None` if `l >= LVL`.
+    #[inline]
+    pub fn level_size(&self, l: usize) -> Option<usize> {
+        self.lvl_sizes.get(l).copied()
+    }
+    /// The type (format and properties) of level `l`.
+    ///
+    /// # Panics
+    ///
+    /// If `l >= LVL`, like [`level`](Self::level).
+    pub fn level_type(&self, l: usize) -> LevelType {
+        assert!(l < LVL, "level {l} out of range for a {LVL}-level tensor");
+        // A tensor exists only for a checked encoding (or under
+        // `assemble_unchecked`'s contract), so the code is valid here.
+        E::level_type(l).unwrap_or(LevelType::new(LevelFormat::Dense))
+    }
+    /// MLIR's `crd_translate lvl_to_dim`: the dimension coordinates of the
+    /// level coordinates `lvl` (`d = outer * b + inner` for a block pair).
+    /// Counting levels contribute nothing.
+    pub fn lvl_to_dim(&self, lvl: [usize; LVL]) -> [usize; DIM] {
+        Layout::<DIM, LVL>::decode::<E>().lvl_to_dim(&lvl)
+    }
+    /// MLIR's `crd_translate dim_to_lvl`: the level coordinates of the
+    /// dimension coordinates `dim`. A counting level (ELL's `c * K * d`)
+    /// has no coordinate determined by the dimensions alone: it gives 0.
+    pub fn dim_to_lvl(&self, dim: [usize; DIM]) -> [usize; LVL] {
+        Layout::<DIM, LVL>::decode::<E>().dim_to_lvl(&dim)
+    }
+
+    /// MLIR's `disassemble` without the copy: exactly the dimension sizes,
+    /// buffers and values [`assemble`](Self::assemble) was given (fused AoS
+    /// singleton levels get back their empty [`Level::fused`]).
+    // The tuple mirrors `assemble`'s parameters; an alias would hide that.
+    #[allow(clippy::type_complexity)]
+    pub fn disassemble(&self) -> ([usize; DIM], [Level<'a, E::Pos, E::Crd>; LVL], &'a [V]) {
+        let mut levels = [Level::dense(); LVL];
+        for (level, st) in levels.iter_mut().zip(&self.levels) {
+            level.positions = st.positions;
+            if st.crd_offset == 0 {
+                level.coordinates = st.coordinates;
+            }
+        }
+        (self.dim_sizes, levels, self.values)
+    }
+
+    /// MLIR's `sparse_tensor.disassemble`: copies each level's positions and
+    /// coordinates and the values into caller buffers and returns the
+    /// lengths used. Buffers may be longer than needed; a level that stores
+    /// no buffer may be given empty ones ([`LevelBuffersMut::none`]).
+    ///
+    /// All capacities are checked before anything is written: on
+    /// `Err(CapacityError)` (naming the first buffer too small, in level
+    /// order, values last) the buffers are untouched.
+    pub fn disassemble_into(
+        &self,
+        mut levels: [LevelBuffersMut<'_, E::Pos, E::Crd>; LVL],
+        values: &mut [V],
+    ) -> Result<DisassembledLens<LVL>, CapacityError>
+    where
+        V: Clone,
+    {
+        let (_, source, source_values) = self.disassemble();
+        let capacity = |level, buffer, needed: usize, capacity: usize| {
+            if needed <= capacity {
+                Ok(())
+            } else {
+                Err(CapacityError {
+                    level,
+                    buffer,
+                    needed,
+                    capacity,
+                })
+            }
+        };
+        for (l, (src, dst)) in source.iter().zip(&levels).enumerate() {
+            capacity(
+                l,
+                Buffer::Positions,
+                src.positions.len(),
+                dst.positions.len(),
+            )?;
+            capacity(
+                l,
+                Buffer::Coordinates,
+                src.coordinates.len(),
+                dst.coordinates.len(),
+            )?;
+        }
+        let last = LVL.saturating_sub(1);
+        capacity(last, Buffer::Values, source_values.len(), values.len())?;
+
+        let mut lens = DisassembledLens {
+            levels: [LevelLens::default(); LVL],
+            values: source_values.len(),
+        };
+        for ((src, dst), len) in source.iter().zip(&mut levels).zip(&mut lens.levels) {
+            copy(src.positions, dst.positions);
+            copy(src.coordinates, dst.coordinates);
+            *len = LevelLens {
+                positions: src.positions.len(),
+                coordinates: src.coordinates.len(),
+            };
+        }
+        copy(source_values, values);
+        Ok(lens)
+    }
+}
+
+/// Copies `src` into the front of `dst` (whose length was checked).
+fn copy<T: Clone>(src: &[T], dst: &mut [T]) {
+    if let Some(front) = dst.get_mut(..src.len()) {
+        front.clone_from_slice(src);
+    }
+}
+
+/// Caller buffers for one level of
+/// [`disassemble_into`](SparseTensor::disassemble_into).
+#[derive(Debug)]
+pub struct LevelBuffersMut<'b, P, C> {
+    /// Receives the positions.
+    pub positions: &'b mut [P],
+    /// Receives the coordinates (the interleaved tuples at the start of an
+    /// AoS COO region).
+    pub coordinates: &'b mut [C],
+}
+
+impl<'b, P, C> LevelBuffersMut<'b, P, C> {
+    /// Buffers for a level.
+    pub fn new(positions: &'b mut [P], coordinates: &'b mut [C]) -> Self {
+        LevelBuffersMut {
+            positions,
+            coordinates,
+        }
+    }
+    /// No buffers: for dense, batch and fused singleton levels.
+    pub fn none() -> Self {
+        LevelBuffersMut {
+            positions: &mut [],
+            coordinates: &mut [],
+        }
+    }
+}
+
+/// How much of one level's buffers
+/// [`disassemble_into`](SparseTensor::disassemble_into) used (MLIR's
+/// `lvl_lens`, split per buffer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LevelLens {
+    /// Positions written.
+    pub positions: usize,
+    /// Coordinates written.
+    pub coordinates: usize,
+}
+
+/// The lengths [`disassemble_into`](SparseTensor::disassemble_into) wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DisassembledLens<const LVL: usize> {
+    /// Per level, in level order.
+    pub levels: [LevelLens; LVL],
+    /// Values written (MLIR's `val_len`).
+    pub values: usize,
 }

@@ -1,0 +1,156 @@
+//! `Display`: MLIR's `sparse_tensor.print` layout, and with `{:#}` the
+//! TACO-flavoured layout of seed 001's worked examples.
+//!
+//! `{}` prints what MLIR's runtime prints for the seed-000 COO example
+//! (`(i, j) -> (i : compressed(nonunique), j : singleton)`, 3x4):
+//!
+//! ```text
+//! ---- Sparse Tensor ----
+//! nse = 3
+//! dim = ( 3, 4 )
+//! lvl = ( 3, 4 )
+//! pos[0] : ( 0, 3 )
+//! crd[0] : ( 0, 0, 1, 2, 1, 3 )
+//! values : ( 1.1, 2.2, 3.3 )
+//! ----
+//! ```
+//!
+//! `{:#}` prints seed 001's BSR layout, values with six decimals (`{:.6}`,
+//! which integers ignore) and wrapped four to a row, as the seed shows them:
+//!
+//! ```text
+//! positions[1]   : 0 2 3
+//! coordinates[1] : 0 2 1
+//! values         : 1.000000 2.000000 0.000000 3.000000
+//!                  4.000000 0.000000 0.000000 5.000000
+//!                  6.000000 7.000000 8.000000 0.000000
+//! ```
+//!
+//! In both, each level prints its positions if it has a positions array and
+//! its coordinates if it owns a coordinate buffer: the start of an AoS COO
+//! region prints the whole interleaved buffer and the fused singleton
+//! levels print nothing. Neither form ends with a newline. Elements are
+//! formatted with their own `Display`; nothing allocates.
+
+use core::fmt::{self, Display, Formatter};
+
+use crate::encoding::Encoding;
+use crate::layout::Layout;
+use crate::tensor::SparseTensor;
+
+/// Values per row in the `{:#}` layout (seed 001 shows rows of four).
+const VALUES_PER_ROW: usize = 4;
+
+/// Width of the labels in the `{:#}` layout: `coordinates[l]` with a
+/// one-digit level (`LVL <= MAX_RANK = 8`).
+const LABEL_WIDTH: usize = 14;
+
+impl<V: Display, E: Encoding, const DIM: usize, const LVL: usize> Display
+    for SparseTensor<'_, V, E, DIM, LVL>
+{
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            self.fmt_taco(f)
+        } else {
+            self.fmt_mlir(f)
+        }
+    }
+}
+
+impl<V: Display, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'_, V, E, DIM, LVL> {
+    fn fmt_mlir(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str("---- Sparse Tensor ----\n")?;
+        writeln!(f, "nse = {}", self.number_of_entries())?;
+        f.write_str("dim = ")?;
+        tuple(f, &self.dim_sizes)?;
+        f.write_str("\nlvl = ")?;
+        tuple(f, &self.lvl_sizes)?;
+        f.write_str("\n")?;
+        let layout = Layout::<DIM, LVL>::decode::<E>();
+        for (l, (info, st)) in layout.levels.iter().zip(&self.levels).enumerate() {
+            if info.ty.has_positions() {
+                write!(f, "pos[{l}] : ")?;
+                tuple(f, st.positions)?;
+                f.write_str("\n")?;
+            }
+            if info.has_coordinates() && !info.is_fused() {
+                write!(f, "crd[{l}] : ")?;
+                tuple(f, st.coordinates)?;
+                f.write_str("\n")?;
+            }
+        }
+        f.write_str("values : ")?;
+        tuple(f, self.values)?;
+        f.write_str("\n----")
+    }
+
+    fn fmt_taco(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let layout = Layout::<DIM, LVL>::decode::<E>();
+        let mut first = true;
+        let mut line = |f: &mut Formatter<'_>, name: &str, l: usize| {
+            if !core::mem::take(&mut first) {
+                f.write_str("\n")?;
+            }
+            label(f, name, Some(l))
+        };
+        for (l, (info, st)) in layout.levels.iter().zip(&self.levels).enumerate() {
+            if info.ty.has_positions() {
+                line(f, "positions", l)?;
+                st.positions.iter().try_for_each(|p| write!(f, " {p}"))?;
+            }
+            if info.has_coordinates() && !info.is_fused() {
+                line(f, "coordinates", l)?;
+                st.coordinates.iter().try_for_each(|c| write!(f, " {c}"))?;
+            }
+        }
+        if !first {
+            f.write_str("\n")?;
+        }
+        label(f, "values", None)?;
+        for (i, v) in self.values.iter().enumerate() {
+            if i > 0 && i % VALUES_PER_ROW == 0 {
+                // Continuation rows start under the first value.
+                write!(f, "\n{:width$}", "", width = LABEL_WIDTH + 2)?;
+            }
+            write!(f, " {v:.6}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `name[l]` (or `name`) padded to the label column, then ` :`.
+fn label(f: &mut Formatter<'_>, name: &str, level: Option<usize>) -> fmt::Result {
+    let mut used = name.len();
+    f.write_str(name)?;
+    if let Some(l) = level {
+        write!(f, "[{l}]")?;
+        used += 2 + digits(l);
+    }
+    write!(
+        f,
+        "{:width$} :",
+        "",
+        width = LABEL_WIDTH.saturating_sub(used)
+    )
+}
+
+fn digits(mut n: usize) -> usize {
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
+    }
+    d
+}
+
+/// MLIR's vector layout: `( a, b, c )`, and `( )` when empty.
+fn tuple<T: Display>(f: &mut Formatter<'_>, items: &[T]) -> fmt::Result {
+    f.write_str("(")?;
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        write!(f, " {x}")?;
+    }
+    f.write_str(" )")
+}
