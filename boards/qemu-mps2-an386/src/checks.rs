@@ -1,0 +1,292 @@
+//! The checks: tensors assembled in place from flash, compared with dense
+//! references, and malformed flash data rejected with the exact error.
+
+use core::fmt::Debug;
+
+use core::ptr;
+use cortex_m_semihosting::hprintln;
+
+use sparse_core::{Encoding, Level, SparseTensor};
+
+use crate::data::*;
+use crate::formats::{Bsr2x2, Coo, Csr16x8};
+use crate::report::{expect_eq, fail, CheckResult, Msg, Report, Text};
+
+/// What MLIR's `sparse_tensor.print` shows for seed 000's COO example.
+const COO_PRINTED: &str = "---- Sparse Tensor ----
+nse = 3
+dim = ( 3, 4 )
+lvl = ( 3, 4 )
+pos[0] : ( 0, 3 )
+crd[0] : ( 0, 0, 1, 2, 1, 3 )
+values : ( 1.1, 2.2, 3.3 )
+----";
+
+/// Seed 001's BSR storage, as the seed prints it (TACO-flavoured, `{:#}`).
+const BSR_PRINTED: &str = "positions[1]   : 0 2 3
+coordinates[1] : 0 2 1
+values         : 1.000000 2.000000 0.000000 3.000000
+                 4.000000 0.000000 0.000000 5.000000
+                 6.000000 7.000000 8.000000 0.000000";
+
+/// Runs every check of the firmware.
+pub fn run_all(r: &mut Report) {
+    hprintln!(
+        "csr64: {}x{}, {} stored entries, all arrays in flash",
+        N,
+        N,
+        NNZ
+    );
+    r.run(
+        "csr64 assemble from flash (u16 pos, u8 crd, f32)",
+        csr64_assemble,
+    );
+    r.run("csr64 number_of_entries", || {
+        expect_eq!("nse", csr64()?.number_of_entries(), NNZ);
+        Ok(())
+    });
+    r.run("csr64 for_each == dense reference", || {
+        matches_dense(&csr64()?, &CSR_DENSE)
+    });
+    r.run("csr64 for_each visits in row-major order", || {
+        row_major_order(&csr64()?)
+    });
+    r.run("csr64 spmv through for_each == dense matvec", csr64_spmv);
+    r.run(
+        "csr64 disassemble returns the flash slices",
+        csr64_disassemble,
+    );
+
+    r.run("coo (seed 000) assemble, nse 3", || {
+        let t = coo()?;
+        expect_eq!("nse", t.number_of_entries(), 3);
+        expect_eq!("dim sizes", t.dim_sizes(), [3, 4]);
+        Ok(())
+    });
+    r.run("coo (seed 000) for_each == seed matrix", || {
+        matches_dense(&coo()?, &COO_DENSE)
+    });
+    r.run(
+        "coo (seed 000) disassemble returns the flash slices",
+        coo_disassemble,
+    );
+    r.run("coo (seed 000) Display == sparse_tensor.print", || {
+        same_text(Text::<512>::new(format_args!("{}", coo()?)), COO_PRINTED)
+    });
+
+    r.run("csr 3x4 for_each == seed 000 matrix", || {
+        matches_dense(&small_csr()?, &COO_DENSE)
+    });
+
+    r.run("bsr 2x2 (seed 001) assemble, nse 12, lvl sizes", || {
+        let t = bsr()?;
+        expect_eq!("nse", t.number_of_entries(), 12);
+        expect_eq!("lvl sizes", t.lvl_sizes(), [2, 3, 2, 2]);
+        Ok(())
+    });
+    r.run("bsr 2x2 (seed 001) for_each == seed matrix", || {
+        matches_dense(&bsr()?, &BSR_DENSE)
+    });
+    r.run("bsr 2x2 (seed 001) {:#} == seed layout", || {
+        same_text(Text::<512>::new(format_args!("{:#}", bsr()?)), BSR_PRINTED)
+    });
+
+    crate::malformed::run_all(r);
+}
+
+fn csr64() -> Result<Csr16x8<'static, f32>, Msg> {
+    match Csr16x8::assemble(
+        [N, N],
+        [Level::dense(), Level::compressed(&CSR_POS, &CSR_CRD)],
+        &CSR_VAL,
+    ) {
+        Ok(t) => Ok(t),
+        Err(e) => fail!("assemble failed: {}", e),
+    }
+}
+
+fn coo() -> Result<Coo<'static, f64>, Msg> {
+    match Coo::assemble(
+        [3, 4],
+        [Level::compressed(&COO_POS, &COO_CRD), Level::fused()],
+        &COO_VAL,
+    ) {
+        Ok(t) => Ok(t),
+        Err(e) => fail!("assemble failed: {}", e),
+    }
+}
+
+fn small_csr() -> Result<crate::formats::Csr8x8<'static, f64>, Msg> {
+    match crate::formats::Csr8x8::assemble(
+        [3, 4],
+        [Level::dense(), Level::compressed(&SMALL_POS, &SMALL_CRD)],
+        &SMALL_VAL,
+    ) {
+        Ok(t) => Ok(t),
+        Err(e) => fail!("assemble failed: {}", e),
+    }
+}
+
+fn bsr() -> Result<Bsr2x2<'static, f32>, Msg> {
+    match Bsr2x2::assemble(
+        [4, 6],
+        [
+            Level::dense(),
+            Level::compressed(&BSR_POS, &BSR_CRD),
+            Level::dense(),
+            Level::dense(),
+        ],
+        &BSR_VAL,
+    ) {
+        Ok(t) => Ok(t),
+        Err(e) => fail!("assemble failed: {}", e),
+    }
+}
+
+/// Compares printed text line by line and names the first difference.
+fn same_text<const M: usize>(got: Text<M>, want: &str) -> CheckResult {
+    if got.is_truncated() {
+        fail!("output longer than {} bytes", M);
+    }
+    let mut got_lines = got.as_str().split('\n');
+    for (n, want_line) in want.split('\n').enumerate() {
+        match got_lines.next() {
+            Some(g) if g == want_line => {}
+            Some(g) => fail!("line {}: got {:?}, expected {:?}", n + 1, g, want_line),
+            None => fail!("missing line {}: {:?}", n + 1, want_line),
+        }
+    }
+    if let Some(extra) = got_lines.next() {
+        fail!("extra line {:?}", extra);
+    }
+    Ok(())
+}
+
+fn csr64_assemble() -> CheckResult {
+    let t = csr64()?;
+    expect_eq!("dim sizes", t.dim_sizes(), [N, N]);
+    expect_eq!("lvl sizes", t.lvl_sizes(), [N, N]);
+    Ok(())
+}
+
+/// `for_each` must visit every stored entry once, at its dimension
+/// coordinates, and together they must rebuild `dense` exactly (a stored
+/// explicit zero rebuilds a zero).
+fn matches_dense<V, E, const LVL: usize, const R: usize, const C: usize>(
+    t: &SparseTensor<'_, V, E, 2, LVL>,
+    dense: &[[V; C]; R],
+) -> CheckResult
+where
+    V: Copy + Default + PartialEq + Debug,
+    E: Encoding,
+{
+    let mut got = [[V::default(); C]; R];
+    let mut seen = [[false; C]; R];
+    let mut visits = 0usize;
+    let mut problem: Option<([usize; 2], bool)> = None;
+    t.for_each(|[i, j]: [usize; 2], v: &V| {
+        visits += 1;
+        match (got.get_mut(i).and_then(|row| row.get_mut(j)), problem) {
+            (Some(slot), None) if !seen[i][j] => {
+                *slot = *v;
+                seen[i][j] = true;
+            }
+            (Some(_), None) => problem = Some(([i, j], true)),
+            (None, None) => problem = Some(([i, j], false)),
+            _ => {}
+        }
+    });
+    match problem {
+        Some((c, true)) => fail!("entry {:?} visited twice", c),
+        Some((c, false)) => fail!("coordinates {:?} outside {}x{}", c, R, C),
+        None => {}
+    }
+    expect_eq!("visits", visits, t.number_of_entries());
+    for i in 0..R {
+        for j in 0..C {
+            if got[i][j] != dense[i][j] {
+                fail!(
+                    "({}, {}): for_each gives {:?}, reference {:?}",
+                    i,
+                    j,
+                    got[i][j],
+                    dense[i][j]
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// On a CSR matrix, storage order is row-major order, strictly increasing.
+fn row_major_order<V, E: Encoding>(t: &SparseTensor<'_, V, E, 2, 2>) -> CheckResult {
+    let mut last: Option<[usize; 2]> = None;
+    let mut bad: Option<([usize; 2], [usize; 2])> = None;
+    t.for_each(|c: [usize; 2], _: &V| {
+        if let Some(prev) = last {
+            if bad.is_none() && prev >= c {
+                bad = Some((prev, c));
+            }
+        }
+        last = Some(c);
+    });
+    if let Some((prev, c)) = bad {
+        fail!("{:?} visited after {:?}", c, prev);
+    }
+    Ok(())
+}
+
+/// y = A x, accumulated entry by entry through `for_each`, against the
+/// dense product. Values are multiples of 1/64 and x of 1/8, so both sums
+/// are exact in f32 and must agree bit for bit.
+fn csr64_spmv() -> CheckResult {
+    let t = csr64()?;
+    let mut x = [0.0f32; N];
+    for (j, xj) in x.iter_mut().enumerate() {
+        *xj = (j as f32 - 32.0) / 8.0;
+    }
+    let mut y = [0.0f32; N];
+    t.for_each(|[i, j]: [usize; 2], v: &f32| {
+        if let (Some(yi), Some(xj)) = (y.get_mut(i), x.get(j)) {
+            *yi += v * xj;
+        }
+    });
+    for (i, row) in CSR_DENSE.iter().enumerate() {
+        let want: f32 = row.iter().zip(&x).map(|(a, b)| a * b).sum();
+        if y[i] != want {
+            fail!("y[{}] = {}, dense gives {}", i, y[i], want);
+        }
+    }
+    Ok(())
+}
+
+fn csr64_disassemble() -> CheckResult {
+    let t = csr64()?;
+    let (dims, levels, values) = t.disassemble();
+    expect_eq!("dim sizes", dims, [N, N]);
+    // Same address and length: the tensor borrowed flash, it did not copy.
+    if !ptr::eq(levels[1].positions, &CSR_POS[..])
+        || !ptr::eq(levels[1].coordinates, &CSR_CRD[..])
+        || !ptr::eq(values, &CSR_VAL[..])
+    {
+        fail!("level 1 or values are not the flash arrays");
+    }
+    if !levels[0].positions.is_empty() || !levels[0].coordinates.is_empty() {
+        fail!("the dense level 0 came back with buffers");
+    }
+    Ok(())
+}
+
+fn coo_disassemble() -> CheckResult {
+    let t = coo()?;
+    let (dims, levels, values) = t.disassemble();
+    expect_eq!("dim sizes", dims, [3, 4]);
+    if !ptr::eq(levels[0].positions, &COO_POS[..])
+        || !ptr::eq(levels[0].coordinates, &COO_CRD[..])
+        || !ptr::eq(values, &COO_VAL[..])
+    {
+        fail!("level 0 or values are not the flash arrays");
+    }
+    expect_eq!("fused level 1", levels[1], Level::fused());
+    Ok(())
+}
