@@ -10,6 +10,8 @@
 # Environment:
 #   SKIP_MIRI=1       leave out the Miri step (the slowest one)
 #   FW_TIMEOUT=300    seconds before a hung QEMU run is killed
+#   KEEP_GOING=1      run every step even after a failure, then list the
+#                     failed ones (the exit status is still 1)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -22,6 +24,7 @@ T0=$SECONDS
 STEP=""
 STEP_T0=$SECONDS
 TIMINGS=()
+FAILED=()
 
 finish_step() {
     if [[ -n "$STEP" ]]; then
@@ -36,6 +39,33 @@ step() {
     printf '\n==== %s ====\n' "$STEP"
 }
 
+# Runs one check: `run TITLE FUNCTION [ARGS...]`. The function runs in a
+# subshell with errexit on (a condition context would switch it off), so
+# its first failing command fails the step. Without KEEP_GOING=1 the script
+# stops there.
+run() {
+    local title=$1
+    shift
+    step "$title"
+    set +e
+    (
+        set -e
+        "$@"
+    )
+    local rc=$?
+    set -e
+    if [[ $rc -ne 0 ]]; then
+        TIMINGS[${#TIMINGS[@]}]="$(printf '%5ds  %s  FAILED (exit %d)' $((SECONDS - STEP_T0)) "$STEP" "$rc")"
+        FAILED+=("$STEP")
+        STEP=""
+        if [[ "${KEEP_GOING:-0}" != 1 ]]; then
+            STEP=$title
+            exit "$rc"
+        fi
+        printf '==== FAILED: %s (exit %d); KEEP_GOING=1, continuing ====\n' "$title" "$rc" >&2
+    fi
+}
+
 elapsed() {
     local s=$((SECONDS - T0))
     printf '%dm %02ds' $((s / 60)) $((s % 60))
@@ -43,7 +73,7 @@ elapsed() {
 
 on_exit() {
     local rc=$?
-    if [[ $rc -ne 0 ]]; then
+    if [[ $rc -ne 0 && -n "$STEP" ]]; then
         printf '\n==== FAILED: %s (exit %d) after %s ====\n' "$STEP" "$rc" "$(elapsed)" >&2
     fi
 }
@@ -110,79 +140,103 @@ if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
     cargo +nightly miri setup
 fi
 
-# ---------------------------------------------------------------- host
+# ---------------------------------------------------------------- steps
+# Each check is a function, run in a subshell with `set -e` by `run`.
 
-step "cargo fmt --check (workspace and firmware)"
-cargo fmt --all -- --check
-(cd "$FW_DIR" && cargo fmt --all -- --check)
+fmt_check() {
+    cargo fmt --all -- --check
+    (cd "$FW_DIR" && cargo fmt -- --check)
+}
 
-step "cargo clippy --workspace --all-targets -D warnings"
-cargo clippy --workspace --all-targets -- -D warnings
+clippy_workspace() {
+    cargo clippy --workspace --all-targets -- -D warnings
+}
 
-step "cargo test --workspace"
-cargo test --workspace
+test_workspace() {
+    cargo test --workspace
+}
 
-# ---------------------------------------------------------------- no_std
+build_thumb() {
+    cargo build -p sparse-core --target "$1"
+}
 
-for t in "${THUMB_TARGETS[@]}"; do
-    step "build sparse-core (with macros) for $t"
-    cargo build -p sparse-core --target "$t"
-done
+build_no_default() {
+    cargo build -p sparse-core --no-default-features --features heapless,micromath \
+        --target thumbv7em-none-eabihf
+}
 
-step "build sparse-core --no-default-features --features heapless,micromath (thumbv7em)"
-cargo build -p sparse-core --no-default-features --features heapless,micromath \
-    --target thumbv7em-none-eabihf
+doc_core() {
+    RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps
+}
 
-step "cargo doc -p sparse-core (RUSTDOCFLAGS=-D warnings)"
-RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps
+firmware_clippy() {
+    cd "$FW_DIR"
+    cargo clippy --release -- -D warnings
+    cargo clippy --release --features inject-failure -- -D warnings
+}
 
-# ---------------------------------------------------------------- firmware
+# Runs the firmware under QEMU with `$@` as extra cargo flags; prints its
+# output tagged and leaves QEMU's exit status in FW_RC.
+run_firmware() {
+    (cd "$FW_DIR" && cargo build --release "$@")
+    set +e
+    (cd "$FW_DIR" && timeout "$FW_TIMEOUT" cargo run -q --release "$@" </dev/null) 2>&1 | tag_fw
+    FW_RC=${PIPESTATUS[0]}
+    set -e
+}
 
-step "firmware: clippy (thumbv7em-none-eabihf)"
-(cd "$FW_DIR" && cargo clippy --release -- -D warnings &&
-    cargo clippy --release --features inject-failure -- -D warnings)
+firmware_pass() {
+    run_firmware
+    echo "firmware exit code: $FW_RC (expected 0)"
+    if [[ $FW_RC -ne 0 ]]; then
+        echo "error: the firmware tests failed under QEMU" >&2
+        return 1
+    fi
+}
 
-step "firmware: build and run under QEMU mps2-an386 (must exit 0)"
-(cd "$FW_DIR" && cargo build --release)
-set +e
-(cd "$FW_DIR" && timeout "$FW_TIMEOUT" cargo run -q --release </dev/null) 2>&1 | tag_fw
-rc=${PIPESTATUS[0]}
-set -e
-echo "firmware exit code: $rc (expected 0)"
-if [[ $rc -ne 0 ]]; then
-    echo "error: the firmware tests failed under QEMU" >&2
-    exit 1
-fi
+firmware_negative() {
+    run_firmware --features inject-failure
+    echo "firmware exit code with an injected failure: $FW_RC (expected 1)"
+    if [[ $FW_RC -eq 0 ]]; then
+        echo "error: a deliberately broken check passed: the firmware harness cannot report failures" >&2
+        return 1
+    elif [[ $FW_RC -ne 1 ]]; then
+        # 124 is a timeout, 134 a QEMU lockup: the harness never reached its verdict.
+        echo "error: expected exit 1 from the failing check, got $FW_RC" >&2
+        return 1
+    fi
+}
 
-step "firmware: negative test, --features inject-failure (must exit non-zero)"
-(cd "$FW_DIR" && cargo build --release --features inject-failure)
-set +e
-(cd "$FW_DIR" && timeout "$FW_TIMEOUT" cargo run -q --release --features inject-failure </dev/null) 2>&1 | tag_fw
-rc=${PIPESTATUS[0]}
-set -e
-echo "firmware exit code with an injected failure: $rc (expected 1)"
-if [[ $rc -eq 0 ]]; then
-    echo "error: a deliberately broken check passed: the firmware harness cannot report failures" >&2
-    exit 1
-elif [[ $rc -ne 1 ]]; then
-    # 124 is a timeout, 134 a QEMU lockup: the harness did not reach its verdict.
-    echo "error: expected exit 1 from the failing check, got $rc" >&2
-    exit 1
-fi
-
-# ---------------------------------------------------------------- Miri
-
-if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
-    step "Miri: cargo +nightly miri test -p sparse-core --lib"
+miri_core() {
     # Property tests run few cases under Miri, where each case is
     # interpreted; proptest reads its regression files, hence no isolation.
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
         cargo +nightly miri test -p sparse-core --lib
+}
+
+run "cargo fmt --check (workspace and firmware)" fmt_check
+run "cargo clippy --workspace --all-targets -D warnings" clippy_workspace
+run "cargo test --workspace" test_workspace
+for t in "${THUMB_TARGETS[@]}"; do
+    run "build sparse-core (with macros) for $t" build_thumb "$t"
+done
+run "build sparse-core --no-default-features --features heapless,micromath (thumbv7em)" build_no_default
+run "cargo doc -p sparse-core (RUSTDOCFLAGS=-D warnings)" doc_core
+run "firmware: clippy (thumbv7em-none-eabihf)" firmware_clippy
+run "firmware: run under QEMU mps2-an386 (must exit 0)" firmware_pass
+run "firmware: negative test, --features inject-failure (must exit 1)" firmware_negative
+if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
+    run "Miri: cargo +nightly miri test -p sparse-core --lib" miri_core
 fi
 
 finish_step
-STEP="summary"
+STEP=""
 printf '\n==== step timings ====\n'
 printf '%s\n' "${TIMINGS[@]}"
+if [[ ${#FAILED[@]} -gt 0 ]]; then
+    printf '\n==== %d step(s) FAILED in %s: ====\n' "${#FAILED[@]}" "$(elapsed)"
+    printf '  %s\n' "${FAILED[@]}"
+    exit 1
+fi
 printf '\n==== all steps passed in %s ====\n' "$(elapsed)"
