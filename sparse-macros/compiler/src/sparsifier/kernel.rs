@@ -1,0 +1,350 @@
+//! The sparsifier's input: tensors, index variables and statements in tensor
+//! index notation, as plain data with integer ids.
+//!
+//! The kernel model stage produces a [`Kernel`]; tests build one by hand with
+//! the small builder methods here. Nothing in this file knows about spans:
+//! errors found later name tensors and index variables by their source names.
+
+use super::{LoopId, TensorId};
+use crate::vocab::{LevelExpr, LevelFormat, LevelType};
+use std::fmt;
+
+/// One tensor operand of a kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorDesc {
+    /// The parameter name, used in every message and in the loop-tree text.
+    pub name: String,
+    /// The number of dimensions (0 for a scalar).
+    pub dim_count: usize,
+    /// One entry per storage level, outermost first: the level type and the
+    /// dimension expression it stores. Dense tensors have all-dense identity
+    /// levels.
+    pub levels: Vec<(LevelType, LevelExpr)>,
+    /// Written by the kernel (`&mut`).
+    pub is_output: bool,
+}
+
+impl TensorDesc {
+    /// A tensor stored with an encoding: `levels` in storage order.
+    pub fn sparse(name: &str, dim_count: usize, levels: &[(LevelType, LevelExpr)]) -> TensorDesc {
+        TensorDesc {
+            name: name.to_string(),
+            dim_count,
+            levels: levels.to_vec(),
+            is_output: false,
+        }
+    }
+
+    /// A dense row-major tensor (a slice or array) of rank `rank`.
+    pub fn dense(name: &str, rank: usize) -> TensorDesc {
+        let levels = (0..rank)
+            .map(|d| (LevelType::new(LevelFormat::Dense), LevelExpr::Dim(d as u8)))
+            .collect();
+        TensorDesc {
+            name: name.to_string(),
+            dim_count: rank,
+            levels,
+            is_output: false,
+        }
+    }
+
+    /// A rank-0 tensor.
+    pub fn scalar(name: &str) -> TensorDesc {
+        TensorDesc::dense(name, 0)
+    }
+
+    /// The same tensor, marked as written by the kernel.
+    pub fn output(mut self) -> TensorDesc {
+        self.is_output = true;
+        self
+    }
+
+    /// Whether any level stores coordinates; only such tensors constrain the
+    /// loop order and restrict iteration.
+    pub fn is_sparse(&self) -> bool {
+        self.levels.iter().any(|(lt, _)| !lt.is_dense())
+    }
+}
+
+/// A tensor indexed by one index variable per dimension: `a[i, j]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// The tensor read or written.
+    pub tensor: TensorId,
+    /// The index variable of each dimension, in dimension order.
+    pub indices: Vec<LoopId>,
+}
+
+/// The right-hand side of a statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A tensor element.
+    Access(Access),
+    /// A literal, kept as written (`2.0`, `3`).
+    Literal(String),
+    /// An index variable used as a value (MLIR's `linalg.index`).
+    Index(LoopId),
+    /// `-e`.
+    Neg(Box<Expr>),
+    /// `l + r`.
+    Add(Box<Expr>, Box<Expr>),
+    /// `l - r`.
+    Sub(Box<Expr>, Box<Expr>),
+    /// `l * r`.
+    Mul(Box<Expr>, Box<Expr>),
+    /// `l / r`.
+    Div(Box<Expr>, Box<Expr>),
+    /// `e as ty`, with the target type as written.
+    Cast(Box<Expr>, String),
+    /// A math function call: name and arguments.
+    Call(String, Vec<Expr>),
+    /// The implicit zero of the element type. Never written by users: the
+    /// merger puts it where an operand is absent from a lattice point and
+    /// the operation cannot simply drop it (`max(a, 0)`).
+    Zero,
+}
+
+impl Expr {
+    /// `t[indices]`.
+    pub fn at(tensor: TensorId, indices: &[LoopId]) -> Expr {
+        Expr::Access(Access {
+            tensor,
+            indices: indices.to_vec(),
+        })
+    }
+    /// A literal.
+    pub fn lit(text: &str) -> Expr {
+        Expr::Literal(text.to_string())
+    }
+    /// `e as ty`.
+    pub fn cast(self, ty: &str) -> Expr {
+        Expr::Cast(Box::new(self), ty.to_string())
+    }
+    /// `name(args)`.
+    pub fn call(name: &str, args: Vec<Expr>) -> Expr {
+        Expr::Call(name.to_string(), args)
+    }
+
+    /// Every access in the expression, left to right.
+    pub fn accesses(&self) -> Vec<&Access> {
+        let mut out = Vec::new();
+        self.visit(&mut |e| {
+            if let Expr::Access(a) = e {
+                out.push(a);
+            }
+        });
+        out
+    }
+
+    /// Calls `f` on every node, parents before children, left to right.
+    pub fn visit<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        f(self);
+        match self {
+            Expr::Access(_) | Expr::Literal(_) | Expr::Index(_) | Expr::Zero => {}
+            Expr::Neg(e) | Expr::Cast(e, _) => e.visit(f),
+            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
+                l.visit(f);
+                r.visit(f);
+            }
+            Expr::Call(_, args) => args.iter().for_each(|a| a.visit(f)),
+        }
+    }
+}
+
+macro_rules! binary_op {
+    ($trait:ident, $method:ident, $variant:ident) => {
+        impl std::ops::$trait for Expr {
+            type Output = Expr;
+            fn $method(self, rhs: Expr) -> Expr {
+                Expr::$variant(Box::new(self), Box::new(rhs))
+            }
+        }
+    };
+}
+binary_op!(Add, add, Add);
+binary_op!(Sub, sub, Sub);
+binary_op!(Mul, mul, Mul);
+binary_op!(Div, div, Div);
+
+impl std::ops::Neg for Expr {
+    type Output = Expr;
+    fn neg(self) -> Expr {
+        Expr::Neg(Box::new(self))
+    }
+}
+
+/// `=` overwrites the output, `+=` accumulates into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignOp {
+    /// `=`.
+    Assign,
+    /// `+=`.
+    AddAssign,
+}
+
+/// One statement: `lhs op rhs;`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    /// The element written.
+    pub lhs: Access,
+    /// `=` or `+=`.
+    pub op: AssignOp,
+    /// The value.
+    pub rhs: Expr,
+}
+
+/// A whole kernel: its tensors, index variables and statements.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Kernel {
+    /// Tensors, indexed by [`TensorId`].
+    pub tensors: Vec<TensorDesc>,
+    /// Index variable names, indexed by [`LoopId`].
+    pub loops: Vec<String>,
+    /// Statements in source order.
+    pub stmts: Vec<Stmt>,
+}
+
+impl Kernel {
+    /// An empty kernel.
+    pub fn new() -> Kernel {
+        Kernel::default()
+    }
+    /// Adds a tensor operand.
+    pub fn tensor(&mut self, desc: TensorDesc) -> TensorId {
+        self.tensors.push(desc);
+        TensorId(self.tensors.len() as u32 - 1)
+    }
+    /// Adds an index variable.
+    pub fn index(&mut self, name: &str) -> LoopId {
+        self.loops.push(name.to_string());
+        LoopId(self.loops.len() as u32 - 1)
+    }
+    /// Adds `tensor[indices] = rhs`.
+    pub fn assign(&mut self, tensor: TensorId, indices: &[LoopId], rhs: Expr) {
+        self.push(tensor, indices, AssignOp::Assign, rhs);
+    }
+    /// Adds `tensor[indices] += rhs`.
+    pub fn add_assign(&mut self, tensor: TensorId, indices: &[LoopId], rhs: Expr) {
+        self.push(tensor, indices, AssignOp::AddAssign, rhs);
+    }
+    fn push(&mut self, tensor: TensorId, indices: &[LoopId], op: AssignOp, rhs: Expr) {
+        let lhs = Access {
+            tensor,
+            indices: indices.to_vec(),
+        };
+        self.stmts.push(Stmt { lhs, op, rhs });
+    }
+
+    /// The tensor's description; callers hold ids checked by
+    /// [`super::sparsify`]'s validation.
+    pub fn desc(&self, t: TensorId) -> &TensorDesc {
+        &self.tensors[t.index()]
+    }
+    /// The index variable's name, or `?N` for an id the kernel lacks (only
+    /// reachable when printing an invalid kernel).
+    pub fn loop_name(&self, l: LoopId) -> &str {
+        self.loops.get(l.index()).map_or("?", String::as_str)
+    }
+    /// The tensor's name, or `?` for an id the kernel lacks.
+    pub fn tensor_name(&self, t: TensorId) -> &str {
+        self.tensors.get(t.index()).map_or("?", |d| d.name.as_str())
+    }
+
+    /// Displays an expression with this kernel's names.
+    pub fn show<'a>(&'a self, e: &'a Expr) -> ShowExpr<'a> {
+        ShowExpr {
+            kernel: self,
+            expr: e,
+        }
+    }
+    /// Displays an access with this kernel's names: `a[i, j]`, `s[]`.
+    pub fn show_access(&self, a: &Access) -> String {
+        let idx: Vec<&str> = a.indices.iter().map(|&l| self.loop_name(l)).collect();
+        format!("{}[{}]", self.tensor_name(a.tensor), idx.join(", "))
+    }
+    /// Displays a statement: `y[i] = a[i, j] * x[j]`.
+    pub fn show_stmt(&self, s: &Stmt) -> String {
+        let op = match s.op {
+            AssignOp::Assign => "=",
+            AssignOp::AddAssign => "+=",
+        };
+        format!("{} {op} {}", self.show_access(&s.lhs), self.show(&s.rhs))
+    }
+}
+
+/// An expression printed with its kernel's names and minimal parentheses.
+pub struct ShowExpr<'a> {
+    kernel: &'a Kernel,
+    expr: &'a Expr,
+}
+
+/// Binding strength, to parenthesise only where Rust would need it.
+fn precedence(e: &Expr) -> u8 {
+    match e {
+        Expr::Add(..) | Expr::Sub(..) => 1,
+        Expr::Mul(..) | Expr::Div(..) => 2,
+        Expr::Cast(..) => 3,
+        Expr::Neg(..) => 4,
+        _ => 5,
+    }
+}
+
+impl ShowExpr<'_> {
+    fn sub<'b>(&'b self, e: &'b Expr) -> ShowExpr<'b> {
+        ShowExpr {
+            kernel: self.kernel,
+            expr: e,
+        }
+    }
+    /// Writes `e`, parenthesised when it binds looser than `min`.
+    fn operand(&self, f: &mut fmt::Formatter<'_>, e: &Expr, min: u8) -> fmt::Result {
+        if precedence(e) < min {
+            write!(f, "({})", self.sub(e))
+        } else {
+            write!(f, "{}", self.sub(e))
+        }
+    }
+}
+
+impl fmt::Display for ShowExpr<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let k = self.kernel;
+        match self.expr {
+            Expr::Access(a) => f.write_str(&k.show_access(a)),
+            Expr::Literal(t) => f.write_str(t),
+            Expr::Index(l) => f.write_str(k.loop_name(*l)),
+            Expr::Zero => f.write_str("0"),
+            Expr::Neg(e) => {
+                f.write_str("-")?;
+                self.operand(f, e, 4)
+            }
+            Expr::Cast(e, ty) => {
+                self.operand(f, e, 3)?;
+                write!(f, " as {ty}")
+            }
+            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
+                let (sym, p) = match self.expr {
+                    Expr::Add(..) => ("+", 1),
+                    Expr::Sub(..) => ("-", 1),
+                    Expr::Mul(..) => ("*", 2),
+                    _ => ("/", 2),
+                };
+                // Left-associative: the right operand needs parentheses at
+                // equal precedence (`a - (b - c)`).
+                self.operand(f, l, p)?;
+                write!(f, " {sym} ")?;
+                self.operand(f, r, p + 1)
+            }
+            Expr::Call(name, args) => {
+                write!(f, "{name}(")?;
+                for (n, a) in args.iter().enumerate() {
+                    if n > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", self.sub(a))?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}

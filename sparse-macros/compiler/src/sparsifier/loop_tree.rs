@@ -1,0 +1,777 @@
+//! The loop-tree IR: the sparsifier's result, which codegen lowers to Rust.
+//!
+//! Close to seed 004's set-based loops and MLIR's `sparse_tensor.iterate` /
+//! `coiterate`: a dense [`Node::For`], a walk over one sparse level
+//! [`Node::Iterate`], and [`Node::CoIterate`] over several levels with one
+//! [`Phase`] per lattice point. A phase runs while all of its spaces still
+//! have entries and holds one [`Case`] per lattice point it covers; when a
+//! space runs out the later phases finish the others (exhaustion). Leaves
+//! are loads, computations and stores with the reduction scalarised in a
+//! local. The text form ([`StmtPlan::text`]) is the stable, human-facing
+//! view (snapshot tests, doc comments of generated functions); its grammar:
+//!
+//! ```text
+//! header   := stmt NL "order " loop-role ("," loop-role)* NL "output " tensor ": " reason NL node*
+//! for      := "for " loop " in 0.." tensor ".dim" N "  // " role
+//! iterate  := "iterate " loop " in " space "  // " role
+//! coiterate:= "coiterate " loop " in " space ("," space)* [", all 0.." tensor ".dim" N]
+//!             "  // " role ", " ("union" | "intersection")
+//!             then per phase "while " level ("," level)* [", all"]
+//!             then per case  "case " (level | "_") ("," (level | "_"))*
+//! space    := tensor ".lvl" N " " level-type
+//! leaves   := "zero " t | "local r = " (0 | access) | "r += " e | access ("=" | "+=") value
+//!           | "insert " access " = " value | "workspace w = expand " level
+//!           | "w[" loop "] += " value | "compress w into " level
+//! ```
+
+use super::check::StmtView;
+use super::graph::level_type_text;
+use super::kernel::{Access, AssignOp, Expr, Kernel, Stmt};
+use super::merger::{self, Lattice, LoopKind, TensorLevel};
+use super::{LatPointId, Level, LoopId, SparsifyError, TensorId};
+use crate::vocab::LevelType;
+use std::fmt::{self, Write};
+
+/// Whether a loop's index appears in the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Indexes the output: iterations write distinct elements.
+    Parallel,
+    /// Summed over: iterations accumulate into one element.
+    Reduction,
+}
+
+/// The range of a dense loop: the size of one tensor dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extent {
+    /// The tensor whose dimension gives the size.
+    pub tensor: TensorId,
+    /// The dimension.
+    pub dim: usize,
+}
+
+/// One sparse storage level walked by a loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Space {
+    /// The tensor.
+    pub tensor: TensorId,
+    /// The level.
+    pub level: Level,
+    /// Its type (compressed, singleton, ...), which picks the iterator.
+    pub level_type: LevelType,
+}
+
+/// One branch of a co-iteration phase: the spaces that store the current
+/// coordinate (the others in the phase do not), and what to do there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// The spaces present; every other space of the phase is absent.
+    pub present: Vec<Space>,
+    /// The lattice point this case evaluates.
+    pub point: LatPointId,
+    /// The nested loops and leaves.
+    pub body: Vec<Node>,
+}
+
+/// One loop of a co-iteration: runs while all its spaces have entries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phase {
+    /// The spaces that must all have entries left.
+    pub spaces: Vec<Space>,
+    /// Whether the loop also visits coordinates none of them stores.
+    pub universal: bool,
+    /// The cases, tested in order; the first whose spaces are present runs.
+    pub cases: Vec<Case>,
+}
+
+/// Where a leaf's value goes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// An expression of the loaded operands.
+    Expr(Expr),
+    /// The reduction local `r`.
+    Local,
+}
+
+/// A node of the loop tree.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// Sets every element of a dense output to zero (`=` whose loops skip
+    /// elements, or whose reduction encloses a parallel loop).
+    Zero {
+        /// The output.
+        tensor: TensorId,
+    },
+    /// Declares the reduction local `r`: zero, or the output element.
+    Local {
+        /// `None` for zero, else the output element it starts from.
+        init: Option<Access>,
+    },
+    /// `r += value`.
+    Accumulate {
+        /// The value added.
+        value: Expr,
+    },
+    /// A dense or scalar output element: `y[i] = v` or `y[i] += v`.
+    Store {
+        /// The element.
+        access: Access,
+        /// Assign or accumulate.
+        op: AssignOp,
+        /// The value.
+        value: Value,
+    },
+    /// Appends an element to a sparse output, in level order.
+    Insert {
+        /// The element.
+        access: Access,
+        /// The value.
+        value: Value,
+    },
+    /// Starts a dense workspace `w` for one level of a sparse output.
+    Expand {
+        /// The output level the workspace stands for.
+        level: TensorLevel,
+    },
+    /// `w[index] += value`, recording `index` as filled.
+    WorkspaceAdd {
+        /// The coordinate of the workspace's level.
+        index: LoopId,
+        /// The value.
+        value: Value,
+    },
+    /// Inserts the filled workspace entries in coordinate order, then clears
+    /// them.
+    Compress {
+        /// The output level the workspace stands for.
+        level: TensorLevel,
+    },
+    /// A dense loop over the whole range.
+    For {
+        /// The index variable.
+        loop_id: LoopId,
+        /// Parallel or reduction.
+        role: Role,
+        /// Where the range comes from.
+        extent: Extent,
+        /// Index into [`StmtPlan::lattices`].
+        lattice: usize,
+        /// The loop body.
+        body: Vec<Node>,
+    },
+    /// A walk over the stored entries of one sparse level.
+    Iterate {
+        /// The index variable.
+        loop_id: LoopId,
+        /// Parallel or reduction.
+        role: Role,
+        /// The level walked.
+        space: Space,
+        /// Index into [`StmtPlan::lattices`].
+        lattice: usize,
+        /// The loop body.
+        body: Vec<Node>,
+    },
+    /// A merge of several sparse levels (and possibly the whole range).
+    CoIterate {
+        /// The index variable.
+        loop_id: LoopId,
+        /// Parallel or reduction.
+        role: Role,
+        /// Every level merged.
+        spaces: Vec<Space>,
+        /// The whole range, when some lattice point holds everywhere.
+        universe: Option<Extent>,
+        /// Index into [`StmtPlan::lattices`].
+        lattice: usize,
+        /// One phase per lattice point, in exhaustion order.
+        phases: Vec<Phase>,
+    },
+}
+
+/// How the output is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputStrategy {
+    /// Dense output stored element by element, zeroed first if needed.
+    DenseStore {
+        /// Whether `Node::Zero` runs first.
+        zero_first: bool,
+    },
+    /// Rank-0 output reduced in a local.
+    ScalarReduction,
+    /// Sparse output built by appending in level order.
+    SparseInsert,
+    /// Sparse output whose last level goes through a dense workspace
+    /// (access-pattern expansion).
+    SparseExpand {
+        /// The expanded level.
+        level: Level,
+    },
+}
+
+/// The output strategy with the reason it was chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputPlan {
+    /// The decision.
+    pub strategy: OutputStrategy,
+    /// Why, in words (shown in the text form).
+    pub reason: String,
+}
+
+/// The sparsified form of one statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StmtPlan {
+    /// The statement's position in the kernel.
+    pub stmt: usize,
+    /// Loops outermost first.
+    pub order: Vec<(LoopId, Role)>,
+    /// How the output is written.
+    pub output: OutputPlan,
+    /// Every lattice built, referenced by the loop nodes.
+    pub lattices: Vec<Lattice>,
+    /// The loop tree.
+    pub tree: Vec<Node>,
+}
+
+/// Where the scalarised reduction's result goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dest {
+    Dense,
+    Insert,
+    Workspace,
+}
+
+struct Builder<'a> {
+    kernel: &'a Kernel,
+    stmt: &'a Stmt,
+    view: &'a StmtView,
+    order: &'a [LoopId],
+    lattices: Vec<Lattice>,
+    dest: Dest,
+    /// Depth at which the reduction local lives (after the last parallel
+    /// loop), if reduction loops follow it.
+    local_depth: Option<usize>,
+    /// Depth at which the workspace lives, for [`Dest::Workspace`].
+    workspace: Option<(usize, TensorLevel)>,
+    /// The output accumulates across outer loops (`+=` or an enclosing
+    /// reduction): stores add and the local starts from the output.
+    accumulates: bool,
+}
+
+/// Builds the loop tree of a checked statement for loop order `order`.
+pub fn build(
+    kernel: &Kernel,
+    stmt: &Stmt,
+    view: &StmtView,
+    order: &[LoopId],
+) -> Result<StmtPlan, SparsifyError> {
+    let roles: Vec<(LoopId, Role)> = order
+        .iter()
+        .map(|&l| {
+            (
+                l,
+                if view.is_parallel(l) {
+                    Role::Parallel
+                } else {
+                    Role::Reduction
+                },
+            )
+        })
+        .collect();
+    let inner_start = roles
+        .iter()
+        .rposition(|r| r.1 == Role::Parallel)
+        .map_or(0, |p| p + 1);
+    let outer_reduction = roles[..inner_start]
+        .iter()
+        .find(|r| r.1 == Role::Reduction)
+        .map(|r| r.0);
+    let name = |l: LoopId| kernel.loop_name(l).to_string();
+    let out = &view.output;
+    let out_name = kernel.tensor_name(out.tensor).to_string();
+    let (dest, mut output, workspace) = if out.sparse {
+        let parallel: Vec<String> = out.levels.iter().map(|&(_, l)| name(l)).collect();
+        match outer_reduction {
+            None => (
+                Dest::Insert,
+                OutputPlan {
+                    strategy: OutputStrategy::SparseInsert,
+                    reason: format!(
+                        "sparse, direct insertion: parallel loops {} are outermost, in level order",
+                        parallel.join(", ")
+                    ),
+                },
+                None,
+            ),
+            Some(red) => {
+                let rank = out.levels.len();
+                let leading_ok = rank >= 1
+                    && order[..rank - 1]
+                        .iter()
+                        .zip(&out.levels)
+                        .all(|(&o, &(_, l))| o == l);
+                if !leading_ok {
+                    return Err(SparsifyError::SparseOutputOrder {
+                        tensor: out_name.clone(),
+                        message: format!(
+                            "sparse output `{out_name}` cannot be built in loop order {}: reduction `{}` encloses more than its last level, so neither direct insertion nor a one-level workspace works; use a dense output",
+                            roles.iter().map(|r| name(r.0)).collect::<Vec<_>>().join(", "),
+                            name(red)
+                        ),
+                    });
+                }
+                let level = TensorLevel {
+                    tensor: out.tensor,
+                    level: Level(rank as u32 - 1),
+                };
+                let last = out.levels[rank - 1].1;
+                (
+                    Dest::Workspace,
+                    OutputPlan {
+                        strategy: OutputStrategy::SparseExpand { level: level.level },
+                        reason: format!(
+                            "sparse, expanded into a workspace over {out_name}.lvl{}: reduction {} encloses parallel loop {}",
+                            rank - 1,
+                            name(red),
+                            name(last)
+                        ),
+                    },
+                    Some((rank - 1, level)),
+                )
+            }
+        }
+    } else if out.levels.is_empty() {
+        let reason = "scalar, reduced in a local".to_string();
+        let strategy = OutputStrategy::ScalarReduction;
+        (Dest::Dense, OutputPlan { strategy, reason }, None)
+    } else {
+        // The reason is settled once the tree shows whether loops skip.
+        let strategy = OutputStrategy::DenseStore { zero_first: false };
+        (
+            Dest::Dense,
+            OutputPlan {
+                strategy,
+                reason: String::new(),
+            },
+            None,
+        )
+    };
+    let mut b = Builder {
+        kernel,
+        stmt,
+        view,
+        order,
+        lattices: Vec::new(),
+        dest,
+        local_depth: (inner_start < order.len()).then_some(inner_start),
+        workspace,
+        accumulates: stmt.op == AssignOp::AddAssign || outer_reduction.is_some(),
+    };
+    let mut tree = b.gen(&stmt.rhs, 0);
+    if let OutputStrategy::DenseStore { .. } = output.strategy {
+        let skips = skips_parallel(&tree);
+        let (zero_first, reason) = match (stmt.op, outer_reduction) {
+            (AssignOp::AddAssign, _) => (false, "dense, accumulated into (+=)".to_string()),
+            (AssignOp::Assign, Some(red)) => {
+                let after = roles.iter().skip_while(|r| r.0 != red);
+                let inner = after
+                    .clone()
+                    .find(|r| r.1 == Role::Parallel)
+                    .map_or(String::new(), |r| name(r.0));
+                (true, format!("dense, zeroed then accumulated: reduction {} encloses parallel loop {inner}", name(red)))
+            }
+            (AssignOp::Assign, None) if skips => (
+                true,
+                "dense, zeroed first: sparse loops skip elements".to_string(),
+            ),
+            (AssignOp::Assign, None) => (
+                false,
+                "dense, stored directly: every element is visited once".to_string(),
+            ),
+        };
+        if zero_first {
+            tree.insert(0, Node::Zero { tensor: out.tensor });
+        }
+        output = OutputPlan {
+            strategy: OutputStrategy::DenseStore { zero_first },
+            reason,
+        };
+    }
+    Ok(StmtPlan {
+        stmt: view.index,
+        order: roles,
+        output,
+        lattices: b.lattices,
+        tree,
+    })
+}
+
+/// Whether some parallel loop visits only stored coordinates, leaving other
+/// output elements unwritten.
+fn skips_parallel(nodes: &[Node]) -> bool {
+    nodes.iter().any(|n| match n {
+        Node::For { body, .. } => skips_parallel(body),
+        Node::Iterate { role, body, .. } => *role == Role::Parallel || skips_parallel(body),
+        Node::CoIterate {
+            role,
+            universe,
+            phases,
+            ..
+        } => {
+            (*role == Role::Parallel && universe.is_none())
+                || phases
+                    .iter()
+                    .any(|p| p.cases.iter().any(|c| skips_parallel(&c.body)))
+        }
+        _ => false,
+    })
+}
+
+impl Builder<'_> {
+    /// The nodes evaluating `expr` from loop depth `depth` inwards.
+    fn gen(&mut self, expr: &Expr, depth: usize) -> Vec<Node> {
+        let mut out = Vec::new();
+        let ws = self.workspace.filter(|w| w.0 == depth).map(|w| w.1);
+        let local = self.local_depth == Some(depth);
+        if let Some(level) = ws {
+            out.push(Node::Expand { level });
+        }
+        if local {
+            let init = self.accumulates && self.dest == Dest::Dense;
+            out.push(Node::Local {
+                init: init.then(|| self.stmt.lhs.clone()),
+            });
+        }
+        if depth == self.order.len() {
+            if self.local_depth.is_some() {
+                out.push(Node::Accumulate {
+                    value: expr.clone(),
+                });
+            } else {
+                out.push(self.store(Value::Expr(expr.clone())));
+            }
+        } else {
+            out.push(self.loop_node(expr, depth));
+        }
+        if local {
+            out.push(self.store(Value::Local));
+        }
+        if let Some(level) = ws {
+            out.push(Node::Compress { level });
+        }
+        out
+    }
+
+    fn store(&self, value: Value) -> Node {
+        let access = self.stmt.lhs.clone();
+        match self.dest {
+            Dest::Dense => Node::Store {
+                access,
+                op: if self.accumulates {
+                    AssignOp::AddAssign
+                } else {
+                    AssignOp::Assign
+                },
+                value,
+            },
+            Dest::Insert => Node::Insert { access, value },
+            Dest::Workspace => Node::WorkspaceAdd {
+                index: self.view.output.levels.last().map_or(LoopId(0), |l| l.1),
+                value,
+            },
+        }
+    }
+
+    fn space(&self, tl: TensorLevel) -> Space {
+        let level_type = self.kernel.desc(tl.tensor).levels[tl.level.index()].0;
+        Space {
+            tensor: tl.tensor,
+            level: tl.level,
+            level_type,
+        }
+    }
+
+    /// The first tensor dimension indexed by `l`, left-hand side first.
+    fn extent(&self, l: LoopId) -> Extent {
+        let mut accesses = vec![&self.stmt.lhs];
+        accesses.extend(self.stmt.rhs.accesses());
+        accesses
+            .iter()
+            .find_map(|a| {
+                let dim = a.indices.iter().position(|&x| x == l)?;
+                Some(Extent {
+                    tensor: a.tensor,
+                    dim,
+                })
+            })
+            .unwrap_or(Extent {
+                tensor: self.stmt.lhs.tensor,
+                dim: 0,
+            })
+    }
+
+    fn loop_node(&mut self, expr: &Expr, depth: usize) -> Node {
+        let loop_id = self.order[depth];
+        let role = if self.view.is_parallel(loop_id) {
+            Role::Parallel
+        } else {
+            Role::Reduction
+        };
+        let lat = merger::lattice(self.kernel, expr, loop_id);
+        let index = self.lattices.len();
+        self.lattices.push(lat.clone());
+        let first = lat.points.first().map_or(Expr::Zero, |p| p.expr.clone());
+        match lat.kind() {
+            LoopKind::Dense => Node::For {
+                loop_id,
+                role,
+                extent: self.extent(loop_id),
+                lattice: index,
+                body: if lat.points.is_empty() {
+                    Vec::new()
+                } else {
+                    self.gen(&first, depth + 1)
+                },
+            },
+            LoopKind::Iterate(tl) => Node::Iterate {
+                loop_id,
+                role,
+                space: self.space(tl),
+                lattice: index,
+                body: self.gen(&first, depth + 1),
+            },
+            LoopKind::CoIterate { spaces, universal } => {
+                let mut phases = Vec::new();
+                for (i, p) in lat.points.iter().enumerate() {
+                    let pi = LatPointId(i as u32);
+                    let mut cases = Vec::new();
+                    for (j, q) in lat.points.iter().enumerate().skip(i) {
+                        let pj = LatPointId(j as u32);
+                        if lat.covers(pi, pj) {
+                            cases.push(Case {
+                                present: q.sparse.iter().map(|&t| self.space(t)).collect(),
+                                point: pj,
+                                body: self.gen(&q.expr, depth + 1),
+                            });
+                        }
+                    }
+                    phases.push(Phase {
+                        spaces: p.sparse.iter().map(|&t| self.space(t)).collect(),
+                        universal,
+                        cases,
+                    });
+                }
+                Node::CoIterate {
+                    loop_id,
+                    role,
+                    spaces: spaces.iter().map(|&t| self.space(t)).collect(),
+                    universe: universal.then(|| self.extent(loop_id)),
+                    lattice: index,
+                    phases,
+                }
+            }
+        }
+    }
+}
+
+impl StmtPlan {
+    /// The stable text form: header lines, then the tree indented by two
+    /// spaces per level.
+    pub fn text(&self, kernel: &Kernel) -> String {
+        let mut s = String::new();
+        if let Some(stmt) = kernel.stmts.get(self.stmt) {
+            let _ = writeln!(s, "{}", kernel.show_stmt(stmt));
+        }
+        let order: Vec<String> = self
+            .order
+            .iter()
+            .map(|&(l, r)| format!("{} ({})", kernel.loop_name(l), role_text(r)))
+            .collect();
+        let _ = writeln!(s, "order {}", order.join(", "));
+        let out = kernel
+            .stmts
+            .get(self.stmt)
+            .map_or("?", |st| kernel.tensor_name(st.lhs.tensor));
+        let _ = writeln!(s, "output {out}: {}", self.output.reason);
+        let mut p = Printer { kernel, out: s };
+        p.nodes(&self.tree, 0);
+        p.out
+    }
+}
+
+/// Displays a [`StmtPlan`] with its kernel's names.
+pub struct ShowPlan<'a>(pub &'a StmtPlan, pub &'a Kernel);
+
+impl fmt::Display for ShowPlan<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.text(self.1))
+    }
+}
+
+fn role_text(r: Role) -> &'static str {
+    match r {
+        Role::Parallel => "parallel",
+        Role::Reduction => "reduction",
+    }
+}
+
+struct Printer<'a> {
+    kernel: &'a Kernel,
+    out: String,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, depth: usize, text: &str) {
+        let _ = writeln!(self.out, "{:width$}{text}", "", width = 2 * depth);
+    }
+    fn level(&self, tl: TensorLevel) -> String {
+        format!("{}.lvl{}", self.kernel.tensor_name(tl.tensor), tl.level.0)
+    }
+    fn space(&self, s: &Space) -> String {
+        format!(
+            "{} {}",
+            self.level(TensorLevel {
+                tensor: s.tensor,
+                level: s.level
+            }),
+            level_type_text(s.level_type)
+        )
+    }
+    fn space_name(&self, s: &Space) -> String {
+        self.level(TensorLevel {
+            tensor: s.tensor,
+            level: s.level,
+        })
+    }
+    fn extent(&self, e: Extent) -> String {
+        format!("0..{}.dim{}", self.kernel.tensor_name(e.tensor), e.dim)
+    }
+    fn value(&self, v: &Value) -> String {
+        match v {
+            Value::Expr(e) => self.kernel.show(e).to_string(),
+            Value::Local => "r".to_string(),
+        }
+    }
+    fn nodes(&mut self, nodes: &[Node], depth: usize) {
+        for n in nodes {
+            self.node(n, depth);
+        }
+    }
+    fn node(&mut self, n: &Node, d: usize) {
+        let k = self.kernel;
+        match n {
+            Node::Zero { tensor } => self.line(d, &format!("zero {}", k.tensor_name(*tensor))),
+            Node::Local { init } => {
+                let init = init.as_ref().map_or("0".to_string(), |a| k.show_access(a));
+                self.line(d, &format!("local r = {init}"))
+            }
+            Node::Accumulate { value } => self.line(d, &format!("r += {}", k.show(value))),
+            Node::Store { access, op, value } => {
+                let op = if *op == AssignOp::Assign { "=" } else { "+=" };
+                self.line(
+                    d,
+                    &format!("{} {op} {}", k.show_access(access), self.value(value)),
+                )
+            }
+            Node::Insert { access, value } => self.line(
+                d,
+                &format!("insert {} = {}", k.show_access(access), self.value(value)),
+            ),
+            Node::Expand { level } => {
+                self.line(d, &format!("workspace w = expand {}", self.level(*level)))
+            }
+            Node::WorkspaceAdd { index, value } => self.line(
+                d,
+                &format!("w[{}] += {}", k.loop_name(*index), self.value(value)),
+            ),
+            Node::Compress { level } => {
+                self.line(d, &format!("compress w into {}", self.level(*level)))
+            }
+            Node::For {
+                loop_id,
+                role,
+                extent,
+                body,
+                ..
+            } => {
+                let text = format!(
+                    "for {} in {}  // {}",
+                    k.loop_name(*loop_id),
+                    self.extent(*extent),
+                    role_text(*role)
+                );
+                self.line(d, &text);
+                self.nodes(body, d + 1);
+            }
+            Node::Iterate {
+                loop_id,
+                role,
+                space,
+                body,
+                ..
+            } => {
+                let text = format!(
+                    "iterate {} in {}  // {}",
+                    k.loop_name(*loop_id),
+                    self.space(space),
+                    role_text(*role)
+                );
+                self.line(d, &text);
+                self.nodes(body, d + 1);
+            }
+            Node::CoIterate {
+                loop_id,
+                role,
+                spaces,
+                universe,
+                phases,
+                ..
+            } => {
+                let mut list: Vec<String> = spaces.iter().map(|s| self.space(s)).collect();
+                if let Some(e) = universe {
+                    list.push(format!("all {}", self.extent(*e)));
+                }
+                let merge = if phases.len() == 1 && universe.is_none() {
+                    "intersection"
+                } else {
+                    "union"
+                };
+                let text = format!(
+                    "coiterate {} in {}  // {}, {merge}",
+                    k.loop_name(*loop_id),
+                    list.join(", "),
+                    role_text(*role)
+                );
+                self.line(d, &text);
+                for phase in phases {
+                    let mut names: Vec<String> =
+                        phase.spaces.iter().map(|s| self.space_name(s)).collect();
+                    if phase.universal {
+                        names.push("all".to_string());
+                    }
+                    self.line(d + 1, &format!("while {}", names.join(", ")));
+                    for case in &phase.cases {
+                        let pattern: Vec<String> = phase
+                            .spaces
+                            .iter()
+                            .map(|s| {
+                                if case.present.contains(s) {
+                                    self.space_name(s)
+                                } else {
+                                    "_".to_string()
+                                }
+                            })
+                            .collect();
+                        let pattern = if pattern.is_empty() {
+                            "all".to_string()
+                        } else {
+                            pattern.join(", ")
+                        };
+                        self.line(d + 2, &format!("case {pattern}"));
+                        self.nodes(&case.body, d + 3);
+                    }
+                }
+            }
+        }
+    }
+}

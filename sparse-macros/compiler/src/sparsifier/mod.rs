@@ -1,0 +1,212 @@
+//! The sparsifier: from statements in tensor index notation to a loop tree
+//! that iterates only what the operands' encodings store.
+//!
+//! Pure data with integer ids, after MLIR's `Merger` and TACO: no tokens and
+//! no spans here, so every step is tested on hand-built kernels. For each
+//! statement, [`graph`] orders the loops so each sparse operand is visited
+//! in its level order, [`merger`] builds the iteration lattice of every loop
+//! (which storage levels to co-iterate, what to compute where), and
+//! [`loop_tree`] turns both into the `For`/`Iterate`/`CoIterate` tree that
+//! codegen lowers and whose text documents each generated function.
+
+pub mod check;
+pub mod graph;
+pub mod kernel;
+pub mod loop_tree;
+pub mod merger;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+pub use kernel::{Access, AssignOp, Expr, Kernel, Stmt, TensorDesc};
+pub use loop_tree::{Case, Extent, Node, OutputPlan, OutputStrategy, Phase, Role, Space, StmtPlan};
+pub use merger::{LatPoint, Lattice, LoopKind, TensorLevel};
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub u32);
+        impl $name {
+            /// The id as a vector index.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A tensor operand of a kernel (index into [`Kernel::tensors`]).
+    TensorId
+);
+id_type!(
+    /// An index variable, which becomes one loop (index into [`Kernel::loops`]).
+    LoopId
+);
+id_type!(
+    /// A storage level of a tensor, outermost 0 (not a dimension: the
+    /// dim→lvl map has been applied).
+    Level
+);
+id_type!(
+    /// A point of an iteration lattice (index into [`Lattice::points`]).
+    LatPointId
+);
+
+/// Why a statement cannot be sparsified. Every variant names tensors and
+/// index variables by their source names, and says what to change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SparsifyError {
+    /// A statement names a tensor id the kernel lacks.
+    UnknownTensor {
+        /// The statement.
+        stmt: usize,
+        /// The id.
+        id: u32,
+    },
+    /// A statement names an index variable id the kernel lacks.
+    UnknownIndex {
+        /// The statement.
+        stmt: usize,
+        /// The id.
+        id: u32,
+    },
+    /// An access has a different number of indices than its tensor has
+    /// dimensions.
+    WrongRank {
+        /// The access as written.
+        access: String,
+        /// The tensor's dimension count.
+        dims: usize,
+    },
+    /// An index variable indexes two dimensions of one access (a diagonal).
+    RepeatedIndex {
+        /// The access as written.
+        access: String,
+        /// The repeated variable.
+        index: String,
+    },
+    /// The left-hand side is not an output.
+    NotAnOutput {
+        /// The tensor.
+        tensor: String,
+    },
+    /// A sparse tensor accessed with two different index lists in one
+    /// statement (a transpose of itself).
+    InconsistentAccess {
+        /// The tensor.
+        tensor: String,
+    },
+    /// A sparse output also read on the right-hand side.
+    SparseOutputRead {
+        /// The tensor.
+        tensor: String,
+    },
+    /// `+=` into a sparse output.
+    SparseOutputAccumulate {
+        /// The tensor.
+        tensor: String,
+    },
+    /// A division by a sparse operand.
+    SparseDivisor {
+        /// The tensor.
+        tensor: String,
+    },
+    /// A level expression other than a plain dimension.
+    UnsupportedLevel {
+        /// The tensor.
+        tensor: String,
+        /// The level.
+        level: usize,
+    },
+    /// A dim→lvl map that does not use each dimension exactly once.
+    NotAPermutation {
+        /// The tensor.
+        tensor: String,
+    },
+    /// An index variable that indexes no tensor, so its range is unknown.
+    UnboundedIndex {
+        /// The variable.
+        index: String,
+    },
+    /// No loop order visits every sparse operand in its level order.
+    OrderConflict {
+        /// The tensors whose level orders conflict.
+        tensors: Vec<String>,
+        /// What conflicts and which encoding would fix it.
+        message: String,
+    },
+    /// A sparse output that can be built neither by direct insertion nor
+    /// through a workspace in the chosen loop order.
+    SparseOutputOrder {
+        /// The tensor.
+        tensor: String,
+        /// Why, and what to do.
+        message: String,
+    },
+}
+
+impl fmt::Display for SparsifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use SparsifyError::*;
+        match self {
+            UnknownTensor { stmt, id } => write!(f, "statement {stmt} names tensor #{id}, which the kernel does not declare"),
+            UnknownIndex { stmt, id } => write!(f, "statement {stmt} names index variable #{id}, which the kernel does not declare"),
+            WrongRank { access, dims } => write!(f, "`{access}` needs {dims} indices, one per dimension"),
+            RepeatedIndex { access, index } => write!(f, "`{access}` uses `{index}` for two dimensions; diagonal accesses are not supported, use distinct index variables"),
+            NotAnOutput { tensor } => write!(f, "`{tensor}` is assigned to but is not an output; declare it `&mut`"),
+            InconsistentAccess { tensor } => write!(f, "sparse tensor `{tensor}` is accessed with two different index orders in one statement; convert one use to a copy with the other order"),
+            SparseOutputRead { tensor } => write!(f, "sparse output `{tensor}` is also read on the right-hand side; read from a separate input tensor"),
+            SparseOutputAccumulate { tensor } => write!(f, "`+=` into sparse output `{tensor}` is not supported; use `=` and add the old values as an input operand"),
+            SparseDivisor { tensor } => write!(f, "division by sparse tensor `{tensor}` would divide by its implicit zeros; divide by a dense tensor or a literal"),
+            UnsupportedLevel { tensor, level } => write!(f, "level {level} of `{tensor}` is a block or counting level, which the sparsifier does not support yet; use a plain permutation map"),
+            NotAPermutation { tensor } => write!(f, "the map of `{tensor}` does not use every dimension exactly once"),
+            UnboundedIndex { index } => write!(f, "index variable `{index}` indexes no tensor, so its range is unknown; use it to index a tensor dimension"),
+            OrderConflict { message, .. } => f.write_str(message),
+            SparseOutputOrder { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+/// The sparsified kernel: one plan per statement, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// One loop nest per statement.
+    pub stmts: Vec<StmtPlan>,
+}
+
+impl Plan {
+    /// The stable text of every statement's loop tree, for snapshot tests
+    /// and the doc comment of the generated function.
+    pub fn text(&self, kernel: &Kernel) -> String {
+        self.stmts
+            .iter()
+            .map(|s| s.text(kernel))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// Sparsifies every statement of `kernel`; all errors of all statements are
+/// reported together.
+pub fn sparsify(kernel: &Kernel) -> Result<Plan, Vec<SparsifyError>> {
+    let mut stmts = Vec::new();
+    let mut errors = Vec::new();
+    for (n, stmt) in kernel.stmts.iter().enumerate() {
+        let planned = check::check_stmt(kernel, n, stmt).and_then(|view| {
+            let order = graph::loop_order(kernel, &view).map_err(|e| vec![e])?;
+            loop_tree::build(kernel, stmt, &view, &order).map_err(|e| vec![e])
+        });
+        match planned {
+            Ok(p) => stmts.push(p),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(Plan { stmts })
+    } else {
+        Err(errors)
+    }
+}

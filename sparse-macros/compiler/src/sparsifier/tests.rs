@@ -1,0 +1,1 @@
+//! End-to-end tests of the sparsifier on hand-built kernels.
