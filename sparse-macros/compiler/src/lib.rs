@@ -11,6 +11,8 @@
 #[allow(dead_code)]
 pub mod vocab;
 
+pub mod sparsifier;
+
 use proc_macro2::TokenStream;
 
 /// Expands the body of a `sparse_kernel! { ... }` block.
