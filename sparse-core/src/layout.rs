@@ -142,32 +142,28 @@ impl<const DIM: usize, const LVL: usize> Layout<DIM, LVL> {
             }
         }
         for (d, source) in self.dims.iter().enumerate() {
-            if !self.recovers_exactly(d, *source) {
-                // Name the first level that reads the dimension, else the
-                // dimension itself.
-                let level = self
-                    .levels
-                    .iter()
-                    .position(|i| i.expr.dim() == d)
-                    .unwrap_or(d);
+            if let Some(level) = self.misread(d, *source) {
                 return Err(AssembleError::InvalidEncoding { level });
             }
         }
         Ok(())
     }
 
-    /// Whether dimension `d` is read by exactly the levels of its source
-    /// (one plain level, or one floordiv/mod pair), besides counting levels.
-    fn recovers_exactly(&self, d: usize, source: DimSource) -> bool {
-        let readers = self
-            .levels
-            .iter()
-            .filter(|i| i.expr.dim() == d && !matches!(i.expr, LevelExpr::Counting { .. }))
-            .count();
+    /// The level that keeps dimension `d` from being recovered exactly once
+    /// (a plain level, or one floordiv/mod pair; counting levels aside): a
+    /// second reader, or for a dimension nobody recovers its first reader,
+    /// or `d` itself if no level reads it.
+    fn misread(&self, d: usize, source: DimSource) -> Option<usize> {
+        let mut readers =
+            self.levels.iter().enumerate().filter(|(_, i)| {
+                i.expr.dim() == d && !matches!(i.expr, LevelExpr::Counting { .. })
+            });
         match source {
-            DimSource::Level(_) => readers == 1,
-            DimSource::Block { .. } => readers == 2,
-            DimSource::Missing => false,
+            DimSource::Level(l) => readers.find(|&(r, _)| r != l).map(|(r, _)| r),
+            DimSource::Block { outer, inner, .. } => readers
+                .find(|&(r, _)| r != outer && r != inner)
+                .map(|(r, _)| r),
+            DimSource::Missing => Some(readers.next().map_or(d, |(r, _)| r)),
         }
     }
 

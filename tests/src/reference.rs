@@ -264,8 +264,8 @@ pub fn build<V: Clone>(
             Kind::Compressed { unique: false } => {
                 out.pos[l].push(0);
                 for &(lo, hi) in &groups {
-                    for r in lo..hi {
-                        out.crd[l].push(rows[r].0[l]);
+                    for (r, row) in rows.iter().enumerate().take(hi).skip(lo) {
+                        out.crd[l].push(row.0[l]);
                         next.push((r, r + 1));
                     }
                     out.pos[l].push(out.crd[l].len());
