@@ -16,12 +16,16 @@ pub mod loop_tree;
 pub mod merger;
 #[cfg(test)]
 mod tests;
+pub mod text;
 
 use std::fmt;
 
 pub use kernel::{Access, AssignOp, Expr, Kernel, Stmt, TensorDesc};
-pub use loop_tree::{Case, Extent, Node, OutputPlan, OutputStrategy, Phase, Role, Space, StmtPlan};
+pub use loop_tree::{
+    Case, Extent, Node, OutputPlan, OutputStrategy, Phase, Role, Space, StmtPlan, Value,
+};
 pub use merger::{LatPoint, Lattice, LoopKind, TensorLevel};
+pub use text::ShowPlan;
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {

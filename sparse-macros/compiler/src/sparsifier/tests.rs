@@ -1,1 +1,0 @@
-//! End-to-end tests of the sparsifier on hand-built kernels.

@@ -1,0 +1,228 @@
+//! The stable text form of a statement plan, used by snapshot tests and by
+//! the doc comment of each generated function.
+//!
+//! One line per node, indented two spaces per nesting level; loop lines end
+//! with a `//` comment giving the loop's role and, for co-iteration, whether
+//! it merges a union or an intersection. Grammar:
+//!
+//! ```text
+//! header   := stmt NL "order " loop-role ("," loop-role)* NL "output " tensor ": " reason NL node*
+//! for      := "for " loop " in 0.." tensor ".dim" N "  // " role
+//! iterate  := "iterate " loop " in " space "  // " role
+//! coiterate:= "coiterate " loop " in " space ("," space)* [", all 0.." tensor ".dim" N]
+//!             "  // " role ", " ("union" | "intersection")
+//!             then per phase "while " level ("," level)* [", all"]
+//!             then per case  "case " (level | "_") ("," (level | "_"))*
+//! space    := tensor ".lvl" N " " level-type
+//! leaves   := "zero " t | "local r = " (0 | access) | "r += " e | access ("=" | "+=") value
+//!           | "insert " access " = " value | "workspace w = expand " level
+//!           | "w[" loop "] += " value | "compress w into " level
+//! ```
+
+use super::graph::level_type_text;
+use super::kernel::{AssignOp, Kernel};
+use super::loop_tree::{Extent, Node, Role, Space, StmtPlan, Value};
+use super::merger::TensorLevel;
+use std::fmt::{self, Write};
+
+impl StmtPlan {
+    /// The stable text form: header lines, then the tree indented by two
+    /// spaces per level.
+    pub fn text(&self, kernel: &Kernel) -> String {
+        let mut s = String::new();
+        if let Some(stmt) = kernel.stmts.get(self.stmt) {
+            let _ = writeln!(s, "{}", kernel.show_stmt(stmt));
+        }
+        let order: Vec<String> = self
+            .order
+            .iter()
+            .map(|&(l, r)| format!("{} ({})", kernel.loop_name(l), role_text(r)))
+            .collect();
+        let _ = writeln!(s, "order {}", order.join(", "));
+        let out = kernel
+            .stmts
+            .get(self.stmt)
+            .map_or("?", |st| kernel.tensor_name(st.lhs.tensor));
+        let _ = writeln!(s, "output {out}: {}", self.output.reason);
+        let mut p = Printer { kernel, out: s };
+        p.nodes(&self.tree, 0);
+        p.out
+    }
+}
+
+/// Displays a [`StmtPlan`] with its kernel's names.
+pub struct ShowPlan<'a>(pub &'a StmtPlan, pub &'a Kernel);
+
+impl fmt::Display for ShowPlan<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.text(self.1))
+    }
+}
+
+fn role_text(r: Role) -> &'static str {
+    match r {
+        Role::Parallel => "parallel",
+        Role::Reduction => "reduction",
+    }
+}
+
+struct Printer<'a> {
+    kernel: &'a Kernel,
+    out: String,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, depth: usize, text: &str) {
+        let _ = writeln!(self.out, "{:width$}{text}", "", width = 2 * depth);
+    }
+    fn level(&self, tl: TensorLevel) -> String {
+        format!("{}.lvl{}", self.kernel.tensor_name(tl.tensor), tl.level.0)
+    }
+    fn space(&self, s: &Space) -> String {
+        format!(
+            "{} {}",
+            self.level(TensorLevel {
+                tensor: s.tensor,
+                level: s.level
+            }),
+            level_type_text(s.level_type)
+        )
+    }
+    fn space_name(&self, s: &Space) -> String {
+        self.level(TensorLevel {
+            tensor: s.tensor,
+            level: s.level,
+        })
+    }
+    fn extent(&self, e: Extent) -> String {
+        format!("0..{}.dim{}", self.kernel.tensor_name(e.tensor), e.dim)
+    }
+    fn value(&self, v: &Value) -> String {
+        match v {
+            Value::Expr(e) => self.kernel.show(e).to_string(),
+            Value::Local => "r".to_string(),
+        }
+    }
+    fn nodes(&mut self, nodes: &[Node], depth: usize) {
+        for n in nodes {
+            self.node(n, depth);
+        }
+    }
+    fn node(&mut self, n: &Node, d: usize) {
+        let k = self.kernel;
+        match n {
+            Node::Zero { tensor } => self.line(d, &format!("zero {}", k.tensor_name(*tensor))),
+            Node::Local { init } => {
+                let init = init.as_ref().map_or("0".to_string(), |a| k.show_access(a));
+                self.line(d, &format!("local r = {init}"))
+            }
+            Node::Accumulate { value } => self.line(d, &format!("r += {}", k.show(value))),
+            Node::Store { access, op, value } => {
+                let op = if *op == AssignOp::Assign { "=" } else { "+=" };
+                self.line(
+                    d,
+                    &format!("{} {op} {}", k.show_access(access), self.value(value)),
+                )
+            }
+            Node::Insert { access, value } => self.line(
+                d,
+                &format!("insert {} = {}", k.show_access(access), self.value(value)),
+            ),
+            Node::Expand { level } => {
+                self.line(d, &format!("workspace w = expand {}", self.level(*level)))
+            }
+            Node::WorkspaceAdd { index, value } => self.line(
+                d,
+                &format!("w[{}] += {}", k.loop_name(*index), self.value(value)),
+            ),
+            Node::Compress { level } => {
+                self.line(d, &format!("compress w into {}", self.level(*level)))
+            }
+            Node::For {
+                loop_id,
+                role,
+                extent,
+                body,
+                ..
+            } => {
+                let text = format!(
+                    "for {} in {}  // {}",
+                    k.loop_name(*loop_id),
+                    self.extent(*extent),
+                    role_text(*role)
+                );
+                self.line(d, &text);
+                self.nodes(body, d + 1);
+            }
+            Node::Iterate {
+                loop_id,
+                role,
+                space,
+                body,
+                ..
+            } => {
+                let text = format!(
+                    "iterate {} in {}  // {}",
+                    k.loop_name(*loop_id),
+                    self.space(space),
+                    role_text(*role)
+                );
+                self.line(d, &text);
+                self.nodes(body, d + 1);
+            }
+            Node::CoIterate {
+                loop_id,
+                role,
+                spaces,
+                universe,
+                phases,
+                ..
+            } => {
+                let mut list: Vec<String> = spaces.iter().map(|s| self.space(s)).collect();
+                if let Some(e) = universe {
+                    list.push(format!("all {}", self.extent(*e)));
+                }
+                let merge = if phases.len() == 1 && universe.is_none() {
+                    "intersection"
+                } else {
+                    "union"
+                };
+                let text = format!(
+                    "coiterate {} in {}  // {}, {merge}",
+                    k.loop_name(*loop_id),
+                    list.join(", "),
+                    role_text(*role)
+                );
+                self.line(d, &text);
+                for phase in phases {
+                    let mut names: Vec<String> =
+                        phase.spaces.iter().map(|s| self.space_name(s)).collect();
+                    if phase.universal {
+                        names.push("all".to_string());
+                    }
+                    self.line(d + 1, &format!("while {}", names.join(", ")));
+                    for case in &phase.cases {
+                        let pattern: Vec<String> = phase
+                            .spaces
+                            .iter()
+                            .map(|s| {
+                                if case.present.contains(s) {
+                                    self.space_name(s)
+                                } else {
+                                    "_".to_string()
+                                }
+                            })
+                            .collect();
+                        let pattern = if pattern.is_empty() {
+                            "all".to_string()
+                        } else {
+                            pattern.join(", ")
+                        };
+                        self.line(d + 2, &format!("case {pattern}"));
+                        self.nodes(&case.body, d + 3);
+                    }
+                }
+            }
+        }
+    }
+}
