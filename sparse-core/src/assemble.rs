@@ -515,3 +515,7 @@ fn check_region_order<V, E: Encoding, const DIM: usize, const LVL: usize>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "assemble_tests.rs"]
+mod tests;
