@@ -1,9 +1,14 @@
 //! The compiler behind `sparse_kernel!`, as an ordinary library.
 //!
 //! A pipeline of stages, one module each, data flowing one way:
-//! `syntax` (tokens → tree with spans) → `model` (checked meaning) →
-//! `codegen` (Rust tokens). Errors are accumulated with spans and emitted
-//! together.
+//! [`syntax`] (tokens → tree with spans) → [`model`] (checked meaning) →
+//! [`codegen`] (Rust tokens). Errors are accumulated with spans in an
+//! [`Errors`] collector and emitted together: the expansion holds every
+//! `compile_error!` *and* the aliases of the items that were valid, so call
+//! sites are not buried in follow-on errors. No stage panics on any input.
+//!
+//! [`expand`] is what the proc macro calls; [`parse_and_check`] runs the
+//! front end alone, for tests, fuzzers and benchmarks.
 #![deny(missing_docs)]
 
 /// The encoding vocabulary shared verbatim with `sparse-core`.
@@ -11,12 +16,40 @@
 #[allow(dead_code)]
 pub mod vocab;
 
-pub mod sparsifier;
+pub mod codegen;
+mod errors;
+pub mod model;
+mod suggest;
+pub mod syntax;
+
+#[cfg(test)]
+mod tests;
 
 use proc_macro2::TokenStream;
 
+pub use errors::Errors;
+pub use model::Model;
+
+/// Parses and checks a block: the model, or every error found.
+pub fn parse_and_check(input: TokenStream) -> Result<Model, Vec<syn::Error>> {
+    let mut errors = Errors::new();
+    let block = syntax::parse(input, &mut errors);
+    let model = model::check(&block, &mut errors);
+    if errors.is_empty() {
+        Ok(model)
+    } else {
+        Err(errors.into_vec())
+    }
+}
+
 /// Expands the body of a `sparse_kernel! { ... }` block.
 pub fn expand(input: TokenStream) -> TokenStream {
-    let _ = input;
-    TokenStream::new()
+    let mut errors = Errors::new();
+    let block = syntax::parse(input, &mut errors);
+    let model = model::check(&block, &mut errors);
+    let mut out = codegen::generate(&model, &mut errors);
+    for error in errors.into_vec() {
+        out.extend(error.to_compile_error());
+    }
+    out
 }

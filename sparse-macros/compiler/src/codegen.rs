@@ -1,0 +1,187 @@
+//! Stage 3: the checked model → Rust tokens. For now, encodings and tensor
+//! types become type aliases of `sparse_core`'s storage types; kernels come
+//! with the next stage.
+//!
+//! For `#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>`:
+//!
+//! ```text
+//! /// ... `#CSR = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>`
+//! pub type CSR<'a, V> = ::sparse_core::__private::SparseTensor<'a, V,
+//!     ::sparse_core::__private::Enc<usize, usize, { 131072u128 }, { 262144u128 }>, 2, 2>;
+//! ```
+//!
+//! The codes are computed by the same `const fn`s the runtime decodes them
+//! with (`vocab`), so an encoding written anywhere is the same type.
+//! Generated code reaches the runtime only through `::sparse_core::__private`
+//! and names primitive types through `::core::primitive`, so user items
+//! called `f32` or `Enc` cannot capture it.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::errors::Errors;
+use crate::model::{ElemType, Encoding, Model, TensorType};
+use crate::vocab::Width;
+
+/// Generates the aliases of every item that storage can represent, and
+/// records an error for each item it cannot represent yet.
+pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {
+    let mut out = TokenStream::new();
+    let mut generated = Vec::new();
+    for enc in &model.encodings {
+        if check_representable(enc, errors) {
+            out.extend(encoding_alias(enc));
+            generated.push(enc.name.to_string());
+        }
+    }
+    for ty in &model.types {
+        match &ty.encoding {
+            Some(name) => {
+                if let Some(enc) = model
+                    .encoding(&name.to_string())
+                    .filter(|_| generated.contains(&name.to_string()))
+                {
+                    out.extend(sparse_type_alias(ty, enc));
+                }
+            }
+            None => out.extend(dense_type_alias(ty, errors)),
+        }
+    }
+    out
+}
+
+/// What sparse-core's storage cannot hold yet is refused here, with the
+/// feature that will bring it, rather than accepted with a wrong meaning.
+fn check_representable(enc: &Encoding, errors: &mut Errors) -> bool {
+    let mut ok = true;
+    if let Some(value) = &enc.explicit_val {
+        errors.error(
+            value.key_span,
+            "`explicitVal` (a pattern tensor stored without a values array) is not supported \
+             by sparse-core's storage yet; it arrives with pattern tensors. For now leave \
+             `explicitVal` out and store the values",
+        );
+        ok = false;
+    }
+    for dim in &enc.dims {
+        if let Some(slice) = &dim.slice {
+            errors.error(
+                slice.span,
+                format!(
+                    "dimension slices are not supported by sparse-core's storage yet; they \
+                     arrive with tensor views (`extract_slice`). For now leave the slice out \
+                     (`{}` alone)",
+                    dim.name
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok
+}
+
+fn index_type(width: Width) -> TokenStream {
+    let ident = format_ident!("{}", width.rust_type());
+    quote!(::core::primitive::#ident)
+}
+
+fn elem_type(elem: ElemType) -> TokenStream {
+    let ident = format_ident!("{}", elem.rust_name());
+    quote!(::core::primitive::#ident)
+}
+
+/// `SparseTensor<'a, V, Enc<P, C, {LEVEL_TYPES}, {MAP}>, DIM, LVL>`.
+fn storage_type(enc: &Encoding, value: TokenStream) -> TokenStream {
+    let pos = index_type(enc.pos_width);
+    let crd = index_type(enc.crd_width);
+    let level_types = Literal::u128_suffixed(enc.level_types_code());
+    let map = Literal::u128_suffixed(enc.map_code());
+    let dim = Literal::usize_unsuffixed(enc.dims.len());
+    let lvl = Literal::usize_unsuffixed(enc.levels.len());
+    quote! {
+        ::sparse_core::__private::SparseTensor<
+            'a,
+            #value,
+            ::sparse_core::__private::Enc<#pos, #crd, { #level_types }, { #map }>,
+            #dim,
+            #lvl,
+        >
+    }
+}
+
+fn encoding_alias(enc: &Encoding) -> TokenStream {
+    let name = &enc.name;
+    let attrs = &enc.attrs;
+    let blank = if attrs.is_empty() {
+        quote!()
+    } else {
+        quote!(#[doc = ""])
+    };
+    let summary = format!(
+        " A sparse tensor with the encoding `#{name}`, values of type `V`:"
+    );
+    let text = format!(" `#{name} = {enc}`");
+    let narrow = if enc.crd_width == Width::W2 {
+        quote! {
+            #[doc = ""]
+            #[doc = " `crdWidth = 2`: 2-bit coordinates stored one per byte (`u8`) until packed storage lands."]
+        }
+    } else {
+        quote!()
+    };
+    let ty = storage_type(enc, quote!(V));
+    quote! {
+        #(#attrs)*
+        #blank
+        #[doc = #summary]
+        #[doc = ""]
+        #[doc = #text]
+        #narrow
+        pub type #name<'a, V> = #ty;
+    }
+}
+
+fn sparse_type_alias(ty: &TensorType, enc: &Encoding) -> TokenStream {
+    let name = &ty.name;
+    let attrs = &ty.attrs;
+    let vis = &ty.vis;
+    let text = format!(" `{ty}`, with `#{} = {enc}`", enc.name);
+    let storage = storage_type(enc, elem_type(ty.elem));
+    quote! {
+        #(#attrs)*
+        #[doc = #text]
+        #vis type #name<'a> = #storage;
+    }
+}
+
+/// A dense tensor type with static sizes is a nested array; dynamic sizes
+/// need a view type that arrives with kernels.
+fn dense_type_alias(ty: &TensorType, errors: &mut Errors) -> TokenStream {
+    let mut array = elem_type(ty.elem);
+    for (size, span) in ty.shape.iter().zip(&ty.shape_spans).rev() {
+        let Some(size) = size else {
+            errors.error(
+                *span,
+                "a dense tensor with a dynamic size (`?`) needs the dense view type that comes \
+                 with kernels; give every size (e.g. `tensor<4x8xi32>`) or add a sparse \
+                 encoding (`tensor<?x8xi32, #CSR>`)",
+            );
+            return TokenStream::new();
+        };
+        let Ok(size) = usize::try_from(*size) else {
+            errors.error(*span, format!("the size {size} does not fit in `usize`"));
+            return TokenStream::new();
+        };
+        let size = Literal::usize_unsuffixed(size);
+        array = quote!([#array; #size]);
+    }
+    let name = &ty.name;
+    let attrs = &ty.attrs;
+    let vis = &ty.vis;
+    let text = format!(" `{ty}`");
+    quote! {
+        #(#attrs)*
+        #[doc = #text]
+        #vis type #name = #array;
+    }
+}

@@ -1,0 +1,136 @@
+//! The canonical MLIR text of encodings and tensor types, as MLIR prints
+//! them: dimensions `d0, d1, ...`, symbols `s0`, default fields left out.
+//! Parsing the text again gives the same meaning (a round-trip test checks
+//! it for every example), so it is what generated doc comments show.
+
+use std::fmt;
+
+use super::{Encoding, Slice, TensorType};
+use crate::syntax::LiteralValue;
+use crate::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType, Width};
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#sparse_tensor.encoding<{{ map = ")?;
+        let counting = self
+            .levels
+            .iter()
+            .any(|l| matches!(l.expr, LevelExpr::Counting { .. }));
+        if counting {
+            write!(f, "[s0]")?;
+        }
+        write!(f, "(")?;
+        for (d, dim) in self.dims.iter().enumerate() {
+            if d > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "d{d}")?;
+            if let Some(slice) = &dim.slice {
+                write!(f, " : {slice}")?;
+            }
+        }
+        write!(f, ") -> (")?;
+        for (l, level) in self.levels.iter().enumerate() {
+            if l > 0 {
+                write!(f, ", ")?;
+            }
+            write_expr(f, level.expr)?;
+            write!(f, " : ")?;
+            write_level_type(f, level.ty)?;
+        }
+        write!(f, ")")?;
+        for (key, width) in [("posWidth", self.pos_width), ("crdWidth", self.crd_width)] {
+            if width != Width::Native {
+                write!(f, ", {key} = {}", width_bits(width))?;
+            }
+        }
+        for (key, value) in [
+            ("explicitVal", &self.explicit_val),
+            ("implicitVal", &self.implicit_val),
+        ] {
+            if let Some(value) = value {
+                write!(f, ", {key} = ")?;
+                match value.literal {
+                    LiteralValue::Int(n) if value.ty == super::ElemType::Bool => {
+                        write!(f, "{}", n != 0)?
+                    }
+                    LiteralValue::Int(n) => write!(f, "{n}")?,
+                    LiteralValue::Float(x) => write!(f, "{x:?}")?,
+                }
+                write!(f, " : {}", value.ty.mlir_name())?;
+            }
+        }
+        write!(f, " }}>")
+    }
+}
+
+fn width_bits(width: Width) -> u32 {
+    match width {
+        Width::Native => 0,
+        Width::W2 => 2,
+        Width::W8 => 8,
+        Width::W16 => 16,
+        Width::W32 => 32,
+        Width::W64 => 64,
+    }
+}
+
+impl fmt::Display for Slice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |v: Option<u64>| v.map_or_else(|| "?".to_string(), |v| v.to_string());
+        write!(
+            f,
+            "#sparse_tensor<slice({}, {}, {})>",
+            show(self.offset),
+            show(self.size),
+            show(self.stride)
+        )
+    }
+}
+
+fn write_expr(f: &mut fmt::Formatter<'_>, expr: LevelExpr) -> fmt::Result {
+    match expr {
+        LevelExpr::Dim(d) => write!(f, "d{d}"),
+        LevelExpr::FloorDiv { dim, divisor } => write!(f, "d{dim} floordiv {divisor}"),
+        LevelExpr::Mod { dim, modulus } => write!(f, "d{dim} mod {modulus}"),
+        LevelExpr::Counting { dim, slices } => write!(f, "s0 * {slices} * d{dim}"),
+    }
+}
+
+fn write_level_type(f: &mut fmt::Formatter<'_>, ty: LevelType) -> fmt::Result {
+    match ty.format {
+        LevelFormat::Structured { n, m } => write!(f, "structured[{n}, {m}]")?,
+        format => write!(f, "{}", format.name())?,
+    }
+    let props: Vec<&str> = [
+        (LevelProps::NONUNIQUE, "nonunique"),
+        (LevelProps::NONORDERED, "nonordered"),
+        (LevelProps::HIGH, "high"),
+        (LevelProps::SOA, "soa"),
+    ]
+    .into_iter()
+    .filter(|(bit, _)| ty.props.contains(*bit))
+    .map(|(_, name)| name)
+    .collect();
+    if !props.is_empty() {
+        write!(f, "({})", props.join(", "))?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for TensorType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "tensor<")?;
+        for size in &self.shape {
+            match size {
+                Some(n) => write!(f, "{n}x")?,
+                None => write!(f, "?x")?,
+            }
+        }
+        write!(f, "{}", self.elem.mlir_name())?;
+        if let Some(enc) = &self.encoding {
+            write!(f, ", #{enc}")?;
+        }
+        write!(f, ">")
+    }
+}

@@ -1,0 +1,588 @@
+//! Checks of the `map`: names, level expressions, invertibility, the
+//! explicit inverse, slices.
+//!
+//! Invertibility is what storage needs: every dimension coordinate must be
+//! recoverable from the level coordinates of a stored entry. A dimension is
+//! recovered from the one level that stores it plainly (`i`), or from a
+//! block pair (`i floordiv b` and `i mod b` give `i = outer * b + inner`).
+//! A counting level (`c * 3 * i`, ELL) recovers nothing; it only adds the
+//! slice index.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::Ident;
+
+use super::{Dim, DimFromLevels, LvlId, Slice};
+use crate::errors::Errors;
+use crate::suggest::did_you_mean;
+use crate::syntax::{AffineExpr, BinOp, DimSyntax, MapSyntax, SliceParam};
+use crate::vocab::{LevelExpr, MAX_LEVEL_CONSTANT, MAX_RANK};
+
+/// The checked parts of a map.
+pub(super) struct CheckedMap {
+    pub dims: Vec<Dim>,
+    pub exprs: Vec<LevelExpr>,
+    pub lvl_to_dim: Vec<DimFromLevels>,
+}
+
+/// What a name in the map stands for.
+#[derive(Clone, Copy, PartialEq)]
+enum Var {
+    Dim(u8),
+    Symbol,
+    Level(u8),
+}
+
+pub(super) fn check_map(map: &MapSyntax, errors: &mut Errors) -> Option<CheckedMap> {
+    let before = errors.len();
+    check_rank(map, errors);
+    let vars = check_names(map, errors);
+    let dims: Vec<Dim> = map
+        .dims
+        .iter()
+        .map(|d| Dim {
+            name: d.name.clone(),
+            slice: d.slice.as_ref().and_then(|s| check_slice(s, errors)),
+        })
+        .collect();
+    check_level_names(map, errors);
+    let exprs: Vec<Option<LevelExpr>> = map
+        .levels
+        .iter()
+        .map(|level| check_level_expr(&level.expr, &vars, errors))
+        .collect();
+    if errors.len() > before {
+        return None;
+    }
+    let exprs: Vec<LevelExpr> = exprs.into_iter().collect::<Option<_>>()?;
+    let lvl_to_dim = check_invertible(map, &exprs, errors)?;
+    check_explicit_inverse(map, &vars, &lvl_to_dim, errors);
+    (errors.len() == before).then_some(CheckedMap {
+        dims,
+        exprs,
+        lvl_to_dim,
+    })
+}
+
+/// Rule: 1 to MAX_RANK (8) dimensions and levels.
+/// `(i) -> ()` and a nine-dimensional map are errors.
+fn check_rank(map: &MapSyntax, errors: &mut Errors) {
+    for (what, count, span, extra) in [
+        (
+            "dimensions",
+            map.dims.len(),
+            map.dims_span,
+            map.dims.get(MAX_RANK).map(|d| d.name.span()),
+        ),
+        (
+            "levels",
+            map.levels.len(),
+            map.levels_span,
+            map.levels.get(MAX_RANK).map(|l| l.expr.span()),
+        ),
+    ] {
+        if count == 0 {
+            errors.error(span, format!("a map needs at least one of its {what}"));
+        } else if count > MAX_RANK {
+            errors.error(
+                extra.unwrap_or(span),
+                format!("at most {MAX_RANK} {what} are supported, this map has {count}"),
+            );
+        }
+    }
+}
+
+/// Rule: dimension, symbol and level variables have distinct names.
+/// `(i, i) -> ...` is an error at the second `i`.
+fn check_names(map: &MapSyntax, errors: &mut Errors) -> HashMap<String, Var> {
+    let mut vars = HashMap::new();
+    let dims = map
+        .dims
+        .iter()
+        .enumerate()
+        .map(|(d, dim)| (&dim.name, Var::Dim(d as u8)));
+    let symbols = map.symbols.iter().map(|s| (s, Var::Symbol));
+    let levels = map
+        .level_vars
+        .iter()
+        .flatten()
+        .enumerate()
+        .map(|(l, name)| (name, Var::Level(l as u8)));
+    for (name, var) in dims.chain(symbols).chain(levels) {
+        if vars.insert(name.to_string(), var).is_some() {
+            errors.error(
+                name.span(),
+                format!("the variable `{name}` is declared twice in this map"),
+            );
+        }
+    }
+    vars
+}
+
+/// Rule: slice offsets are ≥ 0, sizes ≥ 1, strides ≥ 1 (each may be `?`).
+/// `slice(-1, 4, 1)`, `slice(0, 0, 1)`, `slice(0, 4, 0)` are errors.
+fn check_slice(slice: &crate::syntax::SliceSyntax, errors: &mut Errors) -> Option<Slice> {
+    let mut ok = true;
+    let mut param = |p: SliceParam, min: i64, what: &str| match p {
+        SliceParam::Dynamic(_) => None,
+        SliceParam::Static(v, span) if v < min => {
+            errors.error(
+                span,
+                format!("a slice {what} must be at least {min} (or `?`), found {v}"),
+            );
+            ok = false;
+            None
+        }
+        SliceParam::Static(v, _) => Some(v as u64),
+    };
+    let offset = param(slice.offset, 0, "offset");
+    let size = param(slice.size, 1, "size");
+    let stride = param(slice.stride, 1, "stride");
+    ok.then_some(Slice {
+        offset,
+        size,
+        stride,
+        span: slice.span,
+    })
+}
+
+/// Rule: level names (`ib = i floordiv 2 : dense`) are the level variables
+/// declared in `{ ib, jb, ... }`, in order, one per level.
+/// `{ a, b } (i, j) -> (b = i : dense, a = j : dense)` is an error at `b`.
+fn check_level_names(map: &MapSyntax, errors: &mut Errors) {
+    let Some(declared) = &map.level_vars else {
+        if let Some(name) = map.levels.iter().find_map(|l| l.name.as_ref()) {
+            errors.error(
+                name.span(),
+                format!(
+                    "the level variable `{name}` is not declared; declare the level variables \
+                     before the dimensions, e.g. `{{ ib, jb }} (i = ..., j = ...) -> \
+                     (ib = ..., jb = ...)`"
+                ),
+            );
+        }
+        return;
+    };
+    if declared.len() != map.levels.len() {
+        errors.error(
+            map.levels_span,
+            format!(
+                "{} level variables are declared in `{{...}}` but the map has {} levels",
+                declared.len(),
+                map.levels.len()
+            ),
+        );
+        return;
+    }
+    for (level, expected) in map.levels.iter().zip(declared) {
+        if let Some(name) = &level.name {
+            if name != expected {
+                errors.error(
+                    name.span(),
+                    format!(
+                        "this level is the level variable `{expected}` (the order of \
+                         `{{...}}`), not `{name}`"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+const SUPPORTED: &str = "the supported forms are `d`, `d floordiv N`, `d mod N` and \
+                         `c * N * d` (ELL counting), with `d` a dimension, `N` a constant \
+                         and `c` a symbol declared as `[c]`";
+
+/// Rule: a level expression is `d`, `d floordiv N`, `d mod N` or
+/// `c * N * d`, over declared dimensions and symbols, with
+/// 1 ≤ N ≤ MAX_LEVEL_CONSTANT.
+/// `i + j`, `i floordiv 0`, `x` (undeclared), `c * 3 * i` without `[c]`
+/// are errors.
+fn check_level_expr(
+    expr: &AffineExpr,
+    vars: &HashMap<String, Var>,
+    errors: &mut Errors,
+) -> Option<LevelExpr> {
+    match expr {
+        AffineExpr::Var(name) => match vars.get(&name.to_string()) {
+            Some(Var::Dim(d)) => Some(LevelExpr::Dim(*d)),
+            Some(Var::Symbol) => {
+                errors.error(
+                    name.span(),
+                    format!(
+                        "the counting symbol `{name}` must appear as `{name} * N * d` \
+                         (N slices counting dimension d)"
+                    ),
+                );
+                None
+            }
+            Some(Var::Level(_)) => {
+                errors.error(
+                    name.span(),
+                    format!(
+                        "`{name}` is a level variable; a level expression reads dimension \
+                         variables"
+                    ),
+                );
+                None
+            }
+            None => {
+                unknown_variable(name, vars, errors);
+                None
+            }
+        },
+        AffineExpr::Binary {
+            op: op @ (BinOp::FloorDiv | BinOp::Mod),
+            op_span,
+            lhs,
+            rhs,
+        } => {
+            let (AffineExpr::Var(name), AffineExpr::Const(k, k_span)) = (&**lhs, &**rhs) else {
+                return unsupported(expr, errors);
+            };
+            let d = dim_of(name, vars, errors)?;
+            let word = if *op == BinOp::FloorDiv {
+                "floordiv"
+            } else {
+                "mod"
+            };
+            let k = check_constant(*k, *k_span, *op_span, word, errors)?;
+            Some(if *op == BinOp::FloorDiv {
+                LevelExpr::FloorDiv { dim: d, divisor: k }
+            } else {
+                LevelExpr::Mod { dim: d, modulus: k }
+            })
+        }
+        AffineExpr::Binary {
+            op: BinOp::Mul,
+            op_span,
+            ..
+        } => {
+            let mut factors = Vec::new();
+            flatten_product(expr, &mut factors);
+            let constants: Vec<(u64, Span)> = factors
+                .iter()
+                .filter_map(|f| match f {
+                    AffineExpr::Const(k, span) => Some((*k, *span)),
+                    _ => None,
+                })
+                .collect();
+            let names: Vec<&Ident> = factors
+                .iter()
+                .filter_map(|f| match f {
+                    AffineExpr::Var(name) => Some(name),
+                    _ => None,
+                })
+                .collect();
+            if factors.len() != 3 || constants.len() != 1 || names.len() != 2 {
+                return unsupported(expr, errors);
+            }
+            let kind = |n: &Ident| vars.get(&n.to_string()).copied();
+            let (symbol, dim) = match (kind(names[0]), kind(names[1])) {
+                (Some(Var::Dim(_)), Some(Var::Dim(_))) => return unsupported(expr, errors),
+                (_, Some(Var::Dim(d))) => (names[0], d),
+                (Some(Var::Dim(d)), _) => (names[1], d),
+                _ => return unsupported(expr, errors),
+            };
+            match kind(symbol) {
+                Some(Var::Symbol) => {}
+                Some(_) => return unsupported(expr, errors),
+                None => {
+                    errors.error(
+                        symbol.span(),
+                        format!(
+                            "the counting symbol `{symbol}` is not declared; declare it in \
+                             brackets before the dimensions, e.g. `[{symbol}](i, j) -> \
+                             ({symbol} * 3 * i : dense, i : dense, j : compressed)`"
+                        ),
+                    );
+                    return None;
+                }
+            }
+            let (k, k_span) = constants[0];
+            let slices = check_constant(k, k_span, *op_span, "the slice count of", errors)?;
+            Some(LevelExpr::Counting { dim, slices })
+        }
+        _ => unsupported(expr, errors),
+    }
+}
+
+fn flatten_product<'a>(expr: &'a AffineExpr, factors: &mut Vec<&'a AffineExpr>) {
+    match expr {
+        AffineExpr::Binary {
+            op: BinOp::Mul,
+            lhs,
+            rhs,
+            ..
+        } => {
+            flatten_product(lhs, factors);
+            flatten_product(rhs, factors);
+        }
+        other => factors.push(other),
+    }
+}
+
+fn unsupported(expr: &AffineExpr, errors: &mut Errors) -> Option<LevelExpr> {
+    errors.error(
+        expr.span(),
+        format!("unsupported level expression `{expr}`; {SUPPORTED}"),
+    );
+    None
+}
+
+fn dim_of(name: &Ident, vars: &HashMap<String, Var>, errors: &mut Errors) -> Option<u8> {
+    match vars.get(&name.to_string()) {
+        Some(Var::Dim(d)) => Some(*d),
+        Some(_) => {
+            errors.error(
+                name.span(),
+                format!("`{name}` is not a dimension variable; {SUPPORTED}"),
+            );
+            None
+        }
+        None => {
+            unknown_variable(name, vars, errors);
+            None
+        }
+    }
+}
+
+fn unknown_variable(name: &Ident, vars: &HashMap<String, Var>, errors: &mut Errors) {
+    let mut dims: Vec<(u8, &String)> = vars
+        .iter()
+        .filter_map(|(n, v)| match v {
+            Var::Dim(d) => Some((*d, n)),
+            _ => None,
+        })
+        .collect();
+    dims.sort();
+    let names: Vec<&str> = dims.iter().map(|(_, n)| n.as_str()).collect();
+    errors.error(
+        name.span(),
+        format!(
+            "unknown variable `{name}`; the dimensions of this map are ({}){}",
+            names.join(", "),
+            did_you_mean(&name.to_string(), &names)
+        ),
+    );
+}
+
+/// Rule: block sizes, moduli and slice counts are 1 to MAX_LEVEL_CONSTANT.
+fn check_constant(
+    k: u64,
+    k_span: Span,
+    op_span: Span,
+    what: &str,
+    errors: &mut Errors,
+) -> Option<u32> {
+    if k == 0 {
+        errors.error(
+            op_span,
+            format!("{what} 0: the constant must be at least 1"),
+        );
+        None
+    } else if k > u64::from(MAX_LEVEL_CONSTANT) {
+        errors.error(
+            k_span,
+            format!("the constant {k} is too large: at most {MAX_LEVEL_CONSTANT} is supported"),
+        );
+        None
+    } else {
+        Some(k as u32)
+    }
+}
+
+/// Rule: every dimension is recoverable from the levels, from exactly one
+/// plain level or from a `floordiv b`/`mod b` pair with the same `b`.
+/// `(i, j) -> (i : dense)` (j lost), `(i, j) -> (i : dense, i : compressed)`
+/// (i twice), `(i) -> (i floordiv 2 : dense, i mod 3 : dense)` are errors.
+fn check_invertible(
+    map: &MapSyntax,
+    exprs: &[LevelExpr],
+    errors: &mut Errors,
+) -> Option<Vec<DimFromLevels>> {
+    let mut result = Vec::new();
+    let mut ok = true;
+    for (d, dim) in map.dims.iter().enumerate() {
+        let plain: Vec<usize> = (0..exprs.len())
+            .filter(|&l| exprs[l] == LevelExpr::Dim(d as u8))
+            .collect();
+        if let [first, second, ..] = plain[..] {
+            errors.error(
+                map.levels[second].expr.span(),
+                format!(
+                    "dimension `{}` is stored by two levels ({first} and {second}); a \
+                     dimension may be stored plainly by one level only",
+                    dim.name
+                ),
+            );
+            ok = false;
+            continue;
+        }
+        if let [l] = plain[..] {
+            result.push(DimFromLevels::Level(LvlId(l as u8)));
+            continue;
+        }
+        let blocks = |mod_of: bool| -> Vec<(usize, u32)> {
+            exprs
+                .iter()
+                .enumerate()
+                .filter_map(|(l, e)| match *e {
+                    LevelExpr::FloorDiv { dim, divisor } if !mod_of && dim as usize == d => {
+                        Some((l, divisor))
+                    }
+                    LevelExpr::Mod { dim, modulus } if mod_of && dim as usize == d => {
+                        Some((l, modulus))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let (outers, inners) = (blocks(false), blocks(true));
+        let pair = outers
+            .iter()
+            .find_map(|&(o, b)| inners.iter().find(|&&(_, m)| m == b).map(|&(i, _)| (o, i, b)));
+        if let Some((outer, inner, size)) = pair {
+            result.push(DimFromLevels::Block {
+                outer: LvlId(outer as u8),
+                inner: LvlId(inner as u8),
+                size,
+            });
+            continue;
+        }
+        let name = &dim.name;
+        let why = match (outers.first(), inners.first()) {
+            (Some(&(_, b)), Some(&(_, m))) => format!(
+                "`{name} floordiv {b}` and `{name} mod {m}` use different block sizes; use \
+                 the same, e.g. `{name} floordiv {b}` and `{name} mod {b}`"
+            ),
+            (Some(&(_, b)), None) => {
+                format!("`{name} floordiv {b}` needs a matching `{name} mod {b}` level")
+            }
+            (None, Some(&(_, m))) => {
+                format!("`{name} mod {m}` needs a matching `{name} floordiv {m}` level")
+            }
+            (None, None) => format!("no level stores it; add a level such as `{name} : compressed`"),
+        };
+        errors.error(
+            name.span(),
+            format!("the map is not invertible: dimension `{name}` cannot be recovered from the levels: {why}"),
+        );
+        ok = false;
+    }
+    ok.then_some(result)
+}
+
+/// Rule: an explicit inverse `{ ib, ii } (i = ib * 2 + ii) -> (...)` says
+/// what the forward map implies. It is redundant, so it must agree:
+/// `i = ib * 3 + ii` with `ib = i floordiv 2` is an error at the inverse.
+fn check_explicit_inverse(
+    map: &MapSyntax,
+    vars: &HashMap<String, Var>,
+    lvl_to_dim: &[DimFromLevels],
+    errors: &mut Errors,
+) {
+    let level_name = |l: LvlId| -> String {
+        match &map.level_vars {
+            Some(names) => names
+                .get(l.0 as usize)
+                .map_or_else(|| format!("l{}", l.0), |n| n.to_string()),
+            None => format!("l{}", l.0),
+        }
+    };
+    for (dim, expected) in map.dims.iter().zip(lvl_to_dim) {
+        let Some(inverse) = &dim.inverse else {
+            continue;
+        };
+        let expected_text = match *expected {
+            DimFromLevels::Level(l) => level_name(l),
+            DimFromLevels::Block { outer, inner, size } => {
+                format!("{} * {size} + {}", level_name(outer), level_name(inner))
+            }
+        };
+        match read_inverse(inverse, vars, dim, errors) {
+            Some(found) if found == *expected => {}
+            Some(_) => errors.error(
+                inverse.span(),
+                format!(
+                    "this inverse does not match the levels: the map implies `{} = {expected_text}`",
+                    dim.name
+                ),
+            ),
+            None => {}
+        }
+    }
+}
+
+/// Reads `l` or `outer * b + inner` (either operand order) over level
+/// variables.
+fn read_inverse(
+    expr: &AffineExpr,
+    vars: &HashMap<String, Var>,
+    dim: &DimSyntax,
+    errors: &mut Errors,
+) -> Option<DimFromLevels> {
+    let level = |name: &Ident, errors: &mut Errors| match vars.get(&name.to_string()) {
+        Some(Var::Level(l)) => Some(LvlId(*l)),
+        _ => {
+            errors.error(
+                name.span(),
+                format!(
+                    "`{name}` is not a declared level variable; declare the level variables \
+                     first: `{{ ib, ii }} ({} = ib * 2 + ii) -> (ib = {} floordiv 2 : dense, \
+                     ii = {} mod 2 : dense)`",
+                    dim.name, dim.name, dim.name
+                ),
+            );
+            None
+        }
+    };
+    let bad = |errors: &mut Errors| {
+        errors.error(
+            expr.span(),
+            format!(
+                "unsupported inverse `{} = {expr}`; write a level variable (`{} = l`) or a \
+                 block (`{} = outer * N + inner`)",
+                dim.name, dim.name, dim.name
+            ),
+        );
+        None
+    };
+    match expr {
+        AffineExpr::Var(name) => level(name, errors).map(DimFromLevels::Level),
+        AffineExpr::Binary {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+            ..
+        } => {
+            let (product, inner) = match (&**lhs, &**rhs) {
+                (p @ AffineExpr::Binary { .. }, AffineExpr::Var(v)) => (p, v),
+                (AffineExpr::Var(v), p @ AffineExpr::Binary { .. }) => (p, v),
+                _ => return bad(errors),
+            };
+            let (outer, size) = match product {
+                AffineExpr::Binary {
+                    op: BinOp::Mul,
+                    lhs,
+                    rhs,
+                    ..
+                } => match (&**lhs, &**rhs) {
+                    (AffineExpr::Var(v), AffineExpr::Const(k, _))
+                    | (AffineExpr::Const(k, _), AffineExpr::Var(v)) => (v, *k),
+                    _ => return bad(errors),
+                },
+                _ => return bad(errors),
+            };
+            let outer = level(outer, errors)?;
+            let inner = level(inner, errors)?;
+            Some(DimFromLevels::Block {
+                outer,
+                inner,
+                size: u32::try_from(size).unwrap_or(u32::MAX),
+            })
+        }
+        _ => bad(errors),
+    }
+}

@@ -1,0 +1,246 @@
+//! Stage 2: the checked meaning of a block. Every semantic error is found
+//! here and recorded with the span of the offending token; an item with
+//! errors is left out of the model, the others stay in.
+//!
+//! One `check_*` function per rule, each with a comment giving the rule and
+//! an example. The rules follow MLIR's verifier of `#sparse_tensor.encoding`
+//! (its `invalid_encoding.mlir` test is the list of what can go wrong), plus
+//! what storage in Rust types needs (widths that fit static sizes).
+
+mod display;
+mod elem;
+mod encoding;
+mod levels;
+mod map;
+mod tensor;
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::{Attribute, Ident, Visibility};
+
+use crate::errors::Errors;
+use crate::syntax::{Block, Item, LiteralValue};
+use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelType, Width};
+
+pub use elem::ElemType;
+
+/// A dimension index (an axis of the semantic tensor).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DimId(pub u8);
+
+/// A level index (an axis of the storage).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LvlId(pub u8);
+
+/// The checked items of a block.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// Encodings, in source order.
+    pub encodings: Vec<Encoding>,
+    /// Tensor types, in source order.
+    pub types: Vec<TensorType>,
+}
+
+impl Model {
+    /// The encoding called `name` (without `#`).
+    pub fn encoding(&self, name: &str) -> Option<&Encoding> {
+        self.encodings.iter().find(|e| e.name == name)
+    }
+}
+
+/// A checked `#sparse_tensor.encoding`.
+#[derive(Clone, Debug)]
+pub struct Encoding {
+    /// The name after `#`.
+    pub name: Ident,
+    /// Attributes and doc comments written on it.
+    pub attrs: Vec<Attribute>,
+    /// The dimensions, with their slices.
+    pub dims: Vec<Dim>,
+    /// The levels, outermost first: each level's expression (the dim→lvl
+    /// map) and type.
+    pub levels: Vec<Level>,
+    /// The lvl→dim map: how each dimension's coordinate is recovered.
+    pub lvl_to_dim: Vec<DimFromLevels>,
+    /// `posWidth`.
+    pub pos_width: Width,
+    /// `crdWidth`.
+    pub crd_width: Width,
+    /// `explicitVal`, if given.
+    pub explicit_val: Option<Value>,
+    /// `implicitVal`, if given (always zero: other values are rejected).
+    pub implicit_val: Option<Value>,
+}
+
+/// One dimension of an encoding.
+#[derive(Clone, Debug)]
+pub struct Dim {
+    /// The dimension variable as written.
+    pub name: Ident,
+    /// The slice, if any.
+    pub slice: Option<Slice>,
+}
+
+/// A dimension slice `slice(offset, size, stride)`; `None` is `?`.
+#[derive(Clone, Copy, Debug)]
+pub struct Slice {
+    /// Offset, ≥ 0.
+    pub offset: Option<u64>,
+    /// Size, ≥ 1.
+    pub size: Option<u64>,
+    /// Stride, ≥ 1.
+    pub stride: Option<u64>,
+    /// Span of `slice`.
+    pub span: Span,
+}
+
+impl PartialEq for Slice {
+    fn eq(&self, other: &Slice) -> bool {
+        (self.offset, self.size, self.stride) == (other.offset, other.size, other.stride)
+    }
+}
+
+/// One level: what it stores and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The level expression over the dimensions.
+    pub expr: LevelExpr,
+    /// The level format and properties.
+    pub ty: LevelType,
+}
+
+/// How a dimension's coordinate is recovered from level coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DimFromLevels {
+    /// The coordinate of one level (`d` stored plainly).
+    Level(LvlId),
+    /// `outer * size + inner`, from the `d floordiv size` and `d mod size`
+    /// levels.
+    Block {
+        /// The `floordiv` level.
+        outer: LvlId,
+        /// The `mod` level.
+        inner: LvlId,
+        /// The block size.
+        size: u32,
+    },
+}
+
+/// A typed constant (`explicitVal`/`implicitVal`).
+#[derive(Clone, Copy, Debug)]
+pub struct Value {
+    /// The literal.
+    pub literal: LiteralValue,
+    /// Its type.
+    pub ty: ElemType,
+    /// Span of the field's key (`explicitVal`).
+    pub key_span: Span,
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        (self.literal, self.ty) == (other.literal, other.ty)
+    }
+}
+
+impl Encoding {
+    /// The level types, outermost first.
+    pub fn level_types(&self) -> Vec<LevelType> {
+        self.levels.iter().map(|l| l.ty).collect()
+    }
+    /// The dim→lvl map, one expression per level.
+    pub fn dim_to_lvl(&self) -> Vec<LevelExpr> {
+        self.levels.iter().map(|l| l.expr).collect()
+    }
+    /// The packed level types, the `LEVEL_TYPES` parameter of `Enc`.
+    pub fn level_types_code(&self) -> u128 {
+        pack_level_types(&self.level_types())
+    }
+    /// The packed dim→lvl map, the `MAP` parameter of `Enc`.
+    pub fn map_code(&self) -> u128 {
+        pack_level_exprs(&self.dim_to_lvl())
+    }
+    /// Whether two encodings mean the same (names and spans aside).
+    pub fn same_meaning(&self, other: &Encoding) -> bool {
+        let slices = |e: &Encoding| e.dims.iter().map(|d| d.slice).collect::<Vec<_>>();
+        self.levels == other.levels
+            && self.lvl_to_dim == other.lvl_to_dim
+            && slices(self) == slices(other)
+            && self.pos_width == other.pos_width
+            && self.crd_width == other.crd_width
+            && self.explicit_val == other.explicit_val
+            && self.implicit_val == other.implicit_val
+    }
+}
+
+/// A checked `type NAME = tensor<...>;`.
+#[derive(Clone, Debug)]
+pub struct TensorType {
+    /// The alias name.
+    pub name: Ident,
+    /// Attributes and doc comments written on it.
+    pub attrs: Vec<Attribute>,
+    /// The visibility to give the alias.
+    pub vis: Visibility,
+    /// Sizes, outermost first; `None` is `?`.
+    pub shape: Vec<Option<u64>>,
+    /// Where each size was written.
+    pub shape_spans: Vec<Span>,
+    /// The element type.
+    pub elem: ElemType,
+    /// The encoding's name, if sparse.
+    pub encoding: Option<Ident>,
+}
+
+/// Checks a parsed block. Items with errors are left out of the model; the
+/// errors are recorded in `errors`.
+pub fn check(block: &Block, errors: &mut Errors) -> Model {
+    let mut model = Model::default();
+    // Encodings that were written but failed their checks: tensor types
+    // naming them are skipped silently, the encoding's own error suffices.
+    let mut failed = Vec::new();
+    let mut names = HashMap::new();
+    for item in &block.items {
+        if let Item::Encoding(def) = item {
+            let unique = check_unique_name(&def.name, "the encoding", &mut names, errors);
+            match encoding::check_encoding(def, errors) {
+                Some(enc) if unique => model.encodings.push(enc),
+                _ => failed.push(def.name.to_string()),
+            }
+        }
+    }
+    for item in &block.items {
+        if let Item::Type(def) = item {
+            let unique = check_unique_name(&def.name, "the tensor type", &mut names, errors);
+            if let Some(ty) = tensor::check_type(def, &model, &failed, errors) {
+                if unique {
+                    model.types.push(ty);
+                }
+            }
+        }
+    }
+    model
+}
+
+/// Rule: every generated alias has its own name. `#CSR` and
+/// `type CSR = tensor<...>` would both define `CSR`.
+fn check_unique_name(
+    name: &Ident,
+    what: &str,
+    names: &mut HashMap<String, (Span, String)>,
+    errors: &mut Errors,
+) -> bool {
+    let key = name.to_string();
+    if let Some((first, first_what)) = names.get(&key) {
+        errors.error_with_note(
+            name.span(),
+            format!("the name `{key}` is defined twice in this block"),
+            *first,
+            format!("first defined here, by {first_what}"),
+        );
+        return false;
+    }
+    names.insert(key, (name.span(), what.to_string()));
+    true
+}
