@@ -13,12 +13,15 @@ use crate::vocab::{LevelFormat, LevelType};
 ///
 /// | level format | `positions` | `coordinates` |
 /// | --- | --- | --- |
-/// | dense, batch | empty | empty |
+/// | dense, batch, counting (ELL) | empty | empty |
 /// | compressed | `parent + 1` entries | one per entry |
 /// | loose_compressed | `2 * parent` entries, `lo, hi` pairs | entries addressed by the pairs |
 /// | singleton(soa) | empty | one per entry |
 /// | start of an AoS COO region | as compressed | one tuple per entry: the coordinates of this level and every following AoS singleton, interleaved |
 /// | singleton (AoS, fused) | empty | empty (its coordinates live in the COO start's buffer) |
+/// | `structured[n, m]` | empty | `n` per parent entry |
+///
+/// [`SparseTensor::assemble`] checks every rule; see [`crate::assemble`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level<'a, P, C> {
     /// The positions array.
@@ -48,6 +51,10 @@ impl<'a, P, C> Level<'a, P, C> {
             positions: &[],
             coordinates,
         }
+    }
+    /// A `structured[n, m]` level: `n` coordinates per parent entry.
+    pub const fn structured(coordinates: &'a [C]) -> Self {
+        Self::singleton(coordinates)
     }
     /// A singleton level fused into its COO region's AoS buffer.
     pub const fn fused() -> Self {

@@ -153,7 +153,7 @@ fn nvidia_2_of_4() {
     let val = [1, 2, 3, 4, 5, 6, 7, 8];
     let t = SparseTensor::<i32, Nv24, 2, 3>::assemble(
         [2, 8],
-        [Level::dense(), Level::dense(), Level::singleton(&crd)],
+        [Level::dense(), Level::dense(), Level::structured(&crd)],
         &val,
     )
     .expect("valid 2:4");
@@ -175,7 +175,7 @@ fn nvidia_2_of_4() {
     let bad = [3, 1, 0, 3, 0, 1, 2, 3];
     let r = SparseTensor::<i32, Nv24, 2, 3>::assemble(
         [2, 8],
-        [Level::dense(), Level::dense(), Level::singleton(&bad)],
+        [Level::dense(), Level::dense(), Level::structured(&bad)],
         &val,
     );
     assert_eq!(
