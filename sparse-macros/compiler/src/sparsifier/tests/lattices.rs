@@ -43,7 +43,11 @@ fn assert_exhaustion_order(l: &Lattice) {
         for q in &l.points[n + 1..] {
             assert_ne!(p.sparse, q.sparse);
             let p_in_q = p.sparse.iter().all(|s| q.sparse.contains(s));
-            assert!(!p_in_q, "{:?} precedes its superset {:?}", p.sparse, q.sparse);
+            assert!(
+                !p_in_q,
+                "{:?} precedes its superset {:?}",
+                p.sparse, q.sparse
+            );
         }
     }
 }
@@ -54,7 +58,9 @@ fn product_is_one_conjunction_point() {
     let e = t.v("a") * t.v("b");
     assert_eq!(t.lat(&e), "{a.lvl0, b.lvl0}: a[i] * b[i]");
     let l = lattice(&t.k, &e, t.i);
-    assert!(matches!(l.kind(), LoopKind::CoIterate { universal: false, ref spaces } if spaces.len() == 2));
+    assert!(
+        matches!(l.kind(), LoopKind::CoIterate { universal: false, ref spaces } if spaces.len() == 2)
+    );
 }
 
 #[test]
@@ -121,7 +127,13 @@ fn sparse_plus_dense_or_invariant_needs_the_whole_range() {
     let l = lattice(&t.k, &(t.v("a") + t.v("x")), t.i);
     assert_eq!(l.text(&t.k), "{a.lvl0}: a[i] + x[i]\n{}: x[i]");
     assert!(l.is_universal());
-    assert!(matches!(l.kind(), LoopKind::CoIterate { universal: true, .. }));
+    assert!(matches!(
+        l.kind(),
+        LoopKind::CoIterate {
+            universal: true,
+            ..
+        }
+    ));
     let l = lattice(&t.k, &(t.v("a") + Expr::lit("1.0")), t.i);
     assert_eq!(l.text(&t.k), "{a.lvl0}: a[i] + 1.0\n{}: 1.0");
 }
@@ -158,7 +170,7 @@ fn negation_and_casts_map_points() {
     let t = Vectors::new();
     assert_eq!(
         t.lat(&(-(t.v("a") + t.v("b")).cast("f32"))),
-        "{a.lvl0, b.lvl0}: -(a[i] + b[i] as f32)\n{a.lvl0}: -(a[i] as f32)\n{b.lvl0}: -(b[i] as f32)"
+        "{a.lvl0, b.lvl0}: -((a[i] + b[i]) as f32)\n{a.lvl0}: -(a[i] as f32)\n{b.lvl0}: -(b[i] as f32)"
     );
 }
 
