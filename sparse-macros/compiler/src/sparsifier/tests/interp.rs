@@ -1,1 +1,542 @@
-//! placeholder
+//! Runs loop trees on small random tensors and compares the output with a
+//! dense evaluation of the statement over every coordinate.
+//!
+//! The interpreter works on the abstract storage model (a sparse tensor is
+//! the set of coordinates it stores), not on positions arrays: it checks the
+//! plan's meaning — loop order, lattices, cases, exhaustion phases, output
+//! strategy — independently of any codegen. Sparse tensors hold values at
+//! every stored coordinate and nowhere else; a plan that reads a sparse
+//! operand at a coordinate it does not iterate, skips a needed coordinate,
+//! forgets to zero, or inserts out of order fails here.
+
+use super::*;
+use crate::sparsifier::kernel::Access;
+use std::collections::BTreeMap;
+
+/// Deterministic pseudo-random numbers (SplitMix64).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// Small integers as values, so sums are exact.
+    fn value(&mut self) -> f64 {
+        (self.below(9) as f64) - 4.0
+    }
+}
+
+/// Tensor contents by dimension coordinates. Dense tensors hold every
+/// coordinate; sparse ones only their stored entries.
+type Data = BTreeMap<Vec<usize>, f64>;
+
+fn all_coords(shape: &[usize]) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    for &n in shape {
+        out = out
+            .into_iter()
+            .flat_map(|c| {
+                (0..n).map(move |x| {
+                    let mut c = c.clone();
+                    c.push(x);
+                    c
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+struct Machine<'a> {
+    k: &'a Kernel,
+    stmt: &'a Stmt,
+    shapes: &'a [Vec<usize>],
+    data: Vec<Data>,
+    bind: Vec<usize>,
+    local: f64,
+    workspace: BTreeMap<usize, f64>,
+    /// Sparse output entries in insertion order (level coordinates).
+    inserted: Vec<(Vec<usize>, f64)>,
+}
+
+impl Machine<'_> {
+    fn access_of(&self, t: TensorId) -> Access {
+        let mut all = vec![&self.stmt.lhs];
+        all.extend(self.stmt.rhs.accesses());
+        all.into_iter().find(|a| a.tensor == t).unwrap().clone()
+    }
+    fn coords(&self, a: &Access) -> Vec<usize> {
+        a.indices.iter().map(|l| self.bind[l.index()]).collect()
+    }
+    fn perm(&self, t: TensorId) -> Vec<usize> {
+        self.k.desc(t).levels.iter().map(|(_, e)| e.dim()).collect()
+    }
+    /// The level-`l` coordinates stored under the current bindings of the
+    /// outer levels, ascending.
+    fn level_coords(&self, s: &Space) -> Vec<usize> {
+        let (t, l) = (s.tensor, s.level.index());
+        let perm = self.perm(t);
+        let access = self.access_of(t);
+        let mut out: Vec<usize> = self.data[t.index()]
+            .keys()
+            .filter(|c| (0..l).all(|m| c[perm[m]] == self.bind[access.indices[perm[m]].index()]))
+            .map(|c| c[perm[l]])
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+    fn eval(&self, e: &Expr) -> f64 {
+        match e {
+            Expr::Access(a) => *self.data[a.tensor.index()]
+                .get(&self.coords(a))
+                .unwrap_or(&0.0),
+            Expr::Literal(t) => t.parse().unwrap(),
+            Expr::Index(l) => self.bind[l.index()] as f64,
+            Expr::Zero => 0.0,
+            Expr::Neg(x) => -self.eval(x),
+            Expr::Cast(x, _) => self.eval(x),
+            Expr::Add(l, r) => self.eval(l) + self.eval(r),
+            Expr::Sub(l, r) => self.eval(l) - self.eval(r),
+            Expr::Mul(l, r) => self.eval(l) * self.eval(r),
+            Expr::Div(l, r) => self.eval(l) / self.eval(r),
+            Expr::Call(f, args) => {
+                let v: Vec<f64> = args.iter().map(|a| self.eval(a)).collect();
+                match f.as_str() {
+                    "abs" => v[0].abs(),
+                    "exp" => v[0].exp(),
+                    "max" => v[0].max(v[1]),
+                    "min" => v[0].min(v[1]),
+                    _ => panic!("no reference for {f}"),
+                }
+            }
+        }
+    }
+    fn value(&self, v: &Value) -> f64 {
+        match v {
+            Value::Expr(e) => self.eval(e),
+            Value::Local => self.local,
+        }
+    }
+    fn insert(&mut self, dims: Vec<usize>, v: f64) {
+        let perm = self.perm(self.stmt.lhs.tensor);
+        let lvl: Vec<usize> = perm.iter().map(|&d| dims[d]).collect();
+        if let Some((last, _)) = self.inserted.last() {
+            assert!(*last < lvl, "insertion out of order: {last:?} then {lvl:?}");
+        }
+        self.inserted.push((lvl, v));
+    }
+    fn run(&mut self, nodes: &[Node]) {
+        for n in nodes {
+            self.node(n);
+        }
+    }
+    fn node(&mut self, n: &Node) {
+        let out = self.stmt.lhs.tensor.index();
+        match n {
+            Node::Zero { tensor } => self.data[tensor.index()]
+                .values_mut()
+                .for_each(|v| *v = 0.0),
+            Node::Local { init } => {
+                self.local = init
+                    .as_ref()
+                    .map_or(0.0, |a| self.data[out][&self.coords(a)])
+            }
+            Node::Accumulate { value } => self.local += self.eval(value),
+            Node::Store { access, op, value } => {
+                let v = self.value(value);
+                let c = self.coords(access);
+                let slot = self.data[out].get_mut(&c).unwrap();
+                match op {
+                    AssignOp::Assign => *slot = v,
+                    AssignOp::AddAssign => *slot += v,
+                }
+            }
+            Node::Insert { access, value } => {
+                let v = self.value(value);
+                let c = self.coords(access);
+                self.insert(c, v);
+            }
+            Node::Expand { .. } => self.workspace.clear(),
+            Node::WorkspaceAdd { index, value } => {
+                let v = self.value(value);
+                *self
+                    .workspace
+                    .entry(self.bind[index.index()])
+                    .or_insert(0.0) += v;
+            }
+            Node::Compress { .. } => {
+                let lhs = self.stmt.lhs.clone();
+                let last = *lhs.indices.last().unwrap();
+                for (j, v) in std::mem::take(&mut self.workspace) {
+                    self.bind[last.index()] = j;
+                    let c = self.coords(&lhs);
+                    self.insert(c, v);
+                }
+            }
+            Node::For {
+                loop_id,
+                extent,
+                body,
+                ..
+            } => {
+                for x in 0..self.shapes[extent.tensor.index()][extent.dim] {
+                    self.bind[loop_id.index()] = x;
+                    self.run(body);
+                }
+            }
+            Node::Iterate {
+                loop_id,
+                space,
+                body,
+                ..
+            } => {
+                for x in self.level_coords(space) {
+                    self.bind[loop_id.index()] = x;
+                    self.run(body);
+                }
+            }
+            Node::CoIterate {
+                loop_id,
+                spaces,
+                universe,
+                phases,
+                ..
+            } => self.coiterate(*loop_id, spaces, *universe, phases),
+        }
+    }
+    /// The merge codegen will emit: per phase, a loop while every space of
+    /// the phase has entries; the coordinate is the smallest current one (or
+    /// the next of the whole range); the first case whose spaces all sit on
+    /// it runs; the spaces on it advance.
+    fn coiterate(
+        &mut self,
+        l: LoopId,
+        spaces: &[Space],
+        universe: Option<Extent>,
+        phases: &[Phase],
+    ) {
+        let lists: Vec<Vec<usize>> = spaces.iter().map(|s| self.level_coords(s)).collect();
+        let mut pos = vec![0usize; spaces.len()];
+        let end = universe.map(|e| self.shapes[e.tensor.index()][e.dim]);
+        let mut u = 0;
+        let slot = |s: &Space| spaces.iter().position(|x| x == s).unwrap();
+        for phase in phases {
+            loop {
+                let ids: Vec<usize> = phase.spaces.iter().map(slot).collect();
+                if ids.iter().any(|&n| pos[n] >= lists[n].len()) {
+                    break;
+                }
+                let i = if phase.universal {
+                    if u >= end.unwrap() {
+                        break;
+                    }
+                    u
+                } else {
+                    ids.iter().map(|&n| lists[n][pos[n]]).min().unwrap()
+                };
+                let here = |n: usize| pos[n] < lists[n].len() && lists[n][pos[n]] == i;
+                if let Some(case) = phase
+                    .cases
+                    .iter()
+                    .find(|c| c.present.iter().all(|s| here(slot(s))))
+                {
+                    self.bind[l.index()] = i;
+                    self.run(&case.body);
+                }
+                let advance: Vec<usize> = ids.iter().copied().filter(|&n| here(n)).collect();
+                for n in advance {
+                    pos[n] += 1;
+                }
+                u = i + 1;
+            }
+        }
+    }
+}
+
+/// Runs `k`'s plan on random data `trials` times against the dense reference.
+fn check(k: &Kernel, shape_of: &dyn Fn(&str) -> Vec<usize>, trials: u64) {
+    let plan = sparsify(k).unwrap_or_else(|e| panic!("{e:?}"));
+    for seed in 0..trials {
+        let mut rng = Rng(seed);
+        let shapes: Vec<Vec<usize>> = k.tensors.iter().map(|t| shape_of(&t.name)).collect();
+        let mut data: Vec<Data> = Vec::new();
+        for (t, shape) in k.tensors.iter().zip(&shapes) {
+            let mut d = Data::new();
+            for c in all_coords(shape) {
+                let keep = !t.is_sparse() || rng.below(100) < 40;
+                if keep && !(t.is_sparse() && t.is_output) {
+                    d.insert(c, rng.value());
+                }
+            }
+            data.push(d);
+        }
+        for (s, sp) in k.stmts.iter().zip(&plan.stmts) {
+            let view = check::check_stmt(k, 0, s).unwrap();
+            let out = s.lhs.tensor.index();
+            // Reference: sum the right-hand side over every reduction value.
+            let mut expected = data[out].clone();
+            if s.op == AssignOp::Assign || k.tensors[out].is_sparse() {
+                expected = all_coords(&shapes[out])
+                    .into_iter()
+                    .map(|c| (c, 0.0))
+                    .collect();
+            }
+            let extent = |l: LoopId| {
+                let mut all = vec![&s.lhs];
+                all.extend(s.rhs.accesses());
+                let a = all.iter().find(|a| a.indices.contains(&l)).unwrap();
+                let d = a.indices.iter().position(|&x| x == l).unwrap();
+                shapes[a.tensor.index()][d]
+            };
+            let ranges: Vec<usize> = view.loops.iter().map(|&l| extent(l)).collect();
+            let mut m = Machine {
+                k,
+                stmt: s,
+                shapes: &shapes,
+                data: data.clone(),
+                bind: vec![0; k.loops.len()],
+                local: 0.0,
+                workspace: BTreeMap::new(),
+                inserted: Vec::new(),
+            };
+            for point in all_coords(&ranges) {
+                for (l, x) in view.loops.iter().zip(&point) {
+                    m.bind[l.index()] = *x;
+                }
+                let v = m.eval(&s.rhs);
+                *expected.get_mut(&m.coords(&s.lhs)).unwrap() += v;
+            }
+            // Garbage in a dense output checks that `=` zeroes or overwrites.
+            if s.op == AssignOp::Assign && !k.tensors[out].is_sparse() {
+                m.data[out].values_mut().for_each(|v| *v = 99.0);
+            }
+            m.run(&sp.tree);
+            let got: Data = if k.tensors[out].is_sparse() {
+                let perm = m.perm(s.lhs.tensor);
+                let mut got: Data = all_coords(&shapes[out])
+                    .into_iter()
+                    .map(|c| (c, 0.0))
+                    .collect();
+                for (lvl, v) in &m.inserted {
+                    let mut dims = vec![0; lvl.len()];
+                    for (l, &d) in perm.iter().enumerate() {
+                        dims[d] = lvl[l];
+                    }
+                    got.insert(dims, *v);
+                }
+                got
+            } else {
+                m.data[out].clone()
+            };
+            assert_eq!(got, expected, "seed {seed}\n{}", sp.text(k));
+            data = m.data;
+        }
+    }
+}
+
+/// Builds `out[idx] op= rhs` where every tensor is given by an encoding.
+fn kernel(
+    out: TensorDesc,
+    ins: Vec<TensorDesc>,
+    f: impl Fn(&mut Kernel, &[TensorId], &[LoopId]),
+) -> Kernel {
+    let mut k = Kernel::new();
+    let mut ids = vec![k.tensor(out.output())];
+    ids.extend(ins.into_iter().map(|t| k.tensor(t)));
+    let loops: Vec<LoopId> = ["i", "j", "k", "l"].iter().map(|n| k.index(n)).collect();
+    f(&mut k, &ids, &loops);
+    k
+}
+
+fn square(_: &str) -> Vec<usize> {
+    vec![4, 4]
+}
+
+#[test]
+fn spmv_in_every_format_matches_the_dense_product() {
+    for a in [csr("a"), csc("a"), dcsr("a"), dcsc("a"), coo("a")] {
+        for op in [AssignOp::Assign, AssignOp::AddAssign] {
+            let k = spmv(a.clone(), op);
+            check(
+                &k,
+                &|n| {
+                    if n == "a" {
+                        vec![5, 4]
+                    } else if n == "y" {
+                        vec![5]
+                    } else {
+                        vec![4]
+                    }
+                },
+                20,
+            );
+        }
+    }
+}
+
+#[test]
+fn matrix_kernels_match_the_dense_evaluation() {
+    let mats = [csr("a"), csc("a"), dcsr("a"), dcsc("a")];
+    for a in &mats {
+        for b in &mats {
+            for out in [TensorDesc::dense("c", 2), csr("c"), dcsr("c")] {
+                let add = kernel(out.clone(), vec![a.clone(), b.clone()], |k, t, l| {
+                    k.assign(
+                        t[0],
+                        &l[..2],
+                        Expr::at(t[1], &l[..2]) + Expr::at(t[2], &l[..2]),
+                    )
+                });
+                let mul = kernel(out.clone(), vec![a.clone(), b.clone()], |k, t, l| {
+                    k.assign(
+                        t[0],
+                        &l[..2],
+                        Expr::at(t[1], &l[..2]) * Expr::at(t[2], &l[..2]),
+                    )
+                });
+                let gemm = kernel(out, vec![a.clone(), b.clone()], |k, t, l| {
+                    let (i, j, kk) = (l[0], l[1], l[2]);
+                    k.assign(
+                        t[0],
+                        &[i, j],
+                        Expr::at(t[1], &[i, kk]) * Expr::at(t[2], &[kk, j]),
+                    )
+                });
+                for k in [add, mul, gemm] {
+                    if sparsify(&k).is_ok() {
+                        check(&k, &square, 8);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn vector_expressions_match_the_dense_evaluation() {
+    let rhs: Vec<fn(&[Expr]) -> Expr> = vec![
+        |v| v[0].clone() + v[1].clone(),
+        |v| v[0].clone() - v[1].clone(),
+        |v| v[0].clone() * v[1].clone() + v[2].clone(),
+        |v| (v[0].clone() + v[1].clone()) * (v[2].clone() - v[3].clone()),
+        |v| v[0].clone() + Expr::lit("1.0"),
+        |v| v[0].clone() * v[3].clone() + v[0].clone(),
+        |v| Expr::call("max", vec![v[0].clone(), v[1].clone()]) - v[2].clone(),
+        |v| Expr::call("exp", vec![v[0].clone()]) * v[1].clone(),
+        |v| Expr::call("abs", vec![-v[2].clone()]) / (v[3].clone() + Expr::lit("10.0")),
+        |v| v[0].clone() * Expr::Index(LoopId(0)).cast("f64") + v[1].clone(),
+    ];
+    for (n, f) in rhs.iter().enumerate() {
+        for out in [TensorDesc::dense("o", 1), sv("o")] {
+            let k = kernel(
+                out,
+                vec![sv("a"), sv("b"), sv("c"), TensorDesc::dense("d", 1)],
+                |k, t, l| {
+                    let v: Vec<Expr> = t[1..].iter().map(|&t| Expr::at(t, &l[..1])).collect();
+                    k.assign(t[0], &l[..1], f(&v));
+                },
+            );
+            check(&k, &|_| vec![7], 30);
+            let _ = n;
+        }
+    }
+}
+
+#[test]
+fn tensor_kernels_match_the_dense_evaluation() {
+    let three = |_: &str| vec![3, 3, 3];
+    let ttv = kernel(
+        TensorDesc::dense("a", 2),
+        vec![csf3("b"), TensorDesc::dense("c", 1)],
+        |k, t, l| {
+            k.assign(
+                t[0],
+                &l[..2],
+                Expr::at(t[1], &l[..3]) * Expr::at(t[2], &l[2..3]),
+            )
+        },
+    );
+    check(
+        &ttv,
+        &|n| match n {
+            "a" => vec![3, 3],
+            "c" => vec![3],
+            _ => vec![3, 3, 3],
+        },
+        10,
+    );
+    let mttkrp = kernel(
+        TensorDesc::dense("a2", 2),
+        vec![
+            csf3("b"),
+            TensorDesc::dense("c", 2),
+            TensorDesc::dense("d", 2),
+        ],
+        |k, t, l| {
+            let (i, j, kk, ll) = (l[0], l[1], l[2], l[3]);
+            let rhs =
+                Expr::at(t[1], &[i, kk, ll]) * Expr::at(t[2], &[kk, j]) * Expr::at(t[3], &[ll, j]);
+            k.assign(t[0], &[i, j], rhs)
+        },
+    );
+    check(
+        &mttkrp,
+        &|n| if n == "b" { vec![3, 3, 3] } else { vec![3, 3] },
+        10,
+    );
+    let sddmm = kernel(
+        csr("c"),
+        vec![
+            csr("s"),
+            TensorDesc::dense("u", 2),
+            TensorDesc::dense("v", 2),
+        ],
+        |k, t, l| {
+            let (i, j, kk) = (l[0], l[1], l[2]);
+            let rhs =
+                Expr::at(t[1], &[i, j]) * (Expr::at(t[2], &[i, kk]) * Expr::at(t[3], &[kk, j]));
+            k.assign(t[0], &[i, j], rhs)
+        },
+    );
+    check(&sddmm, &square, 10);
+    // Order j, i, k: an outer reduction, then a scalarised inner one.
+    for op in [AssignOp::Assign, AssignOp::AddAssign] {
+        let slice = kernel(TensorDesc::dense("c", 1), vec![csf3("b")], |k, t, l| {
+            let (i, j, kk) = (l[0], l[1], l[2]);
+            match op {
+                AssignOp::Assign => k.assign(t[0], &[i], Expr::at(t[1], &[j, i, kk])),
+                AssignOp::AddAssign => k.add_assign(t[0], &[i], Expr::at(t[1], &[j, i, kk])),
+            }
+        });
+        let text = sparsify(&slice).unwrap().text(&slice);
+        assert!(text.contains("local r = c[i]"), "{text}");
+        check(&slice, &|n| if n == "c" { vec![3] } else { three(n) }, 10);
+    }
+    // Order i, k, j, l into CSR: a workspace filled from a local.
+    let chain = kernel(csr("c"), vec![csr("a"), csf3("b")], |k, t, l| {
+        let (i, j, kk, ll) = (l[0], l[1], l[2], l[3]);
+        k.assign(
+            t[0],
+            &[i, j],
+            Expr::at(t[1], &[i, kk]) * Expr::at(t[2], &[kk, j, ll]),
+        )
+    });
+    let text = sparsify(&chain).unwrap().text(&chain);
+    assert!(text.contains("w[j] += r"), "{text}");
+    check(
+        &chain,
+        &|n| if n == "b" { vec![4, 4, 4] } else { vec![4, 4] },
+        10,
+    );
+    let sum = kernel(TensorDesc::scalar("s"), vec![csf3("b")], |k, t, l| {
+        k.add_assign(t[0], &[], Expr::at(t[1], &l[..3]))
+    });
+    check(&sum, &|n| if n == "s" { vec![] } else { three(n) }, 10);
+}
