@@ -117,9 +117,7 @@ fn encoding_alias(enc: &Encoding) -> TokenStream {
     } else {
         quote!(#[doc = ""])
     };
-    let summary = format!(
-        " A sparse tensor with the encoding `#{name}`, values of type `V`:"
-    );
+    let summary = format!(" A sparse tensor with the encoding `#{name}`, values of type `V`:");
     let text = format!(" `#{name} = {enc}`");
     let narrow = if enc.crd_width == Width::W2 {
         quote! {

@@ -19,6 +19,7 @@ pub mod vocab;
 pub mod codegen;
 mod errors;
 pub mod model;
+pub mod sparsifier;
 mod suggest;
 pub mod syntax;
 

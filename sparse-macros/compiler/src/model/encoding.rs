@@ -27,7 +27,9 @@ pub(super) fn check_encoding(def: &EncodingDef, errors: &mut Errors) -> Option<E
     let crd_width = fields
         .crd_width
         .and_then(|w| check_width(w, "crdWidth", level_types.as_deref().unwrap_or(&[]), errors));
-    let explicit_val = fields.explicit_val.and_then(|(key, v)| check_value(key, v, errors));
+    let explicit_val = fields
+        .explicit_val
+        .and_then(|(key, v)| check_value(key, v, errors));
     let implicit_val = fields.implicit_val.and_then(|(key, v)| {
         let value = check_value(key, v, errors)?;
         check_implicit_is_zero(&value, v.span, errors)

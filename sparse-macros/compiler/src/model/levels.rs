@@ -27,9 +27,11 @@ pub(super) fn check_level_types(map: &MapSyntax, errors: &mut Errors) -> Option<
         .collect();
     let types: Vec<LevelType> = types.into_iter().collect::<Option<_>>()?;
     let formats: Vec<&FormatSyntax> = map.levels.iter().map(|l| &l.format).collect();
+    // The region rules only make sense once the singletons have parents;
+    // checking them after a misplaced singleton would repeat its error.
     let ok = check_singleton_parents(&types, &formats, errors)
-        & check_coo_region_tail(&types, &formats, errors)
-        & check_coo_region_soa(&types, &formats, errors);
+        && check_coo_region_tail(&types, &formats, errors)
+        && check_coo_region_soa(&types, &formats, errors);
     ok.then_some(types)
 }
 
@@ -235,7 +237,8 @@ fn check_coo_region_tail(
     errors: &mut Errors,
 ) -> bool {
     for l in 1..types.len() {
-        if types[l - 1].format == LevelFormat::Singleton && types[l].format != LevelFormat::Singleton
+        if types[l - 1].format == LevelFormat::Singleton
+            && types[l].format != LevelFormat::Singleton
         {
             errors.error(
                 formats[l].name.span(),
@@ -259,12 +262,19 @@ fn check_coo_region_soa(
     formats: &[&FormatSyntax],
     errors: &mut Errors,
 ) -> bool {
-    let first = types.iter().position(|t| t.format == LevelFormat::Singleton);
+    let first = types
+        .iter()
+        .position(|t| t.format == LevelFormat::Singleton);
     let Some(first) = first else { return true };
     for l in first + 1..types.len() {
-        if types[l].format == LevelFormat::Singleton && types[l].is_soa() != types[first].is_soa()
-        {
-            let show = |t: LevelType| if t.is_soa() { "singleton(soa)" } else { "singleton" };
+        if types[l].format == LevelFormat::Singleton && types[l].is_soa() != types[first].is_soa() {
+            let show = |t: LevelType| {
+                if t.is_soa() {
+                    "singleton(soa)"
+                } else {
+                    "singleton"
+                }
+            };
             errors.error(
                 formats[l].name.span(),
                 format!(

@@ -440,9 +440,12 @@ fn check_invertible(
                 .collect()
         };
         let (outers, inners) = (blocks(false), blocks(true));
-        let pair = outers
-            .iter()
-            .find_map(|&(o, b)| inners.iter().find(|&&(_, m)| m == b).map(|&(i, _)| (o, i, b)));
+        let pair = outers.iter().find_map(|&(o, b)| {
+            inners
+                .iter()
+                .find(|&&(_, m)| m == b)
+                .map(|&(i, _)| (o, i, b))
+        });
         if let Some((outer, inner, size)) = pair {
             result.push(DimFromLevels::Block {
                 outer: LvlId(outer as u8),
@@ -463,7 +466,9 @@ fn check_invertible(
             (None, Some(&(_, m))) => {
                 format!("`{name} mod {m}` needs a matching `{name} floordiv {m}` level")
             }
-            (None, None) => format!("no level stores it; add a level such as `{name} : compressed`"),
+            (None, None) => {
+                format!("no level stores it; add a level such as `{name} : compressed`")
+            }
         };
         errors.error(
             name.span(),

@@ -80,7 +80,7 @@ fn starts_item(cursor: Cursor) -> bool {
 }
 
 fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Option<Item>> {
-    let attrs = input.call(Attribute::parse_outer)?;
+    let attrs = parse_attributes(input)?;
     if input.peek(Token![#]) {
         return parse_encoding(input, attrs, errors).map(|e| Some(Item::Encoding(e)));
     }
@@ -104,6 +104,22 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Option<Ite
         "expected an encoding `#NAME = #sparse_tensor.encoding<{ ... }>` or a tensor type \
          `type NAME = tensor<...>;`",
     ))
+}
+
+/// Outer attributes and `///` doc comments. `Attribute::parse_outer` would
+/// also take the `#` of `#NAME = ...` for an attribute.
+fn parse_attributes(input: ParseStream) -> syn::Result<Vec<Attribute>> {
+    let mut attrs = Vec::new();
+    while input.peek(Token![#]) && input.peek2(syn::token::Bracket) {
+        let content;
+        attrs.push(Attribute {
+            pound_token: input.parse()?,
+            style: syn::AttrStyle::Outer,
+            bracket_token: syn::bracketed!(content in input),
+            meta: content.parse()?,
+        });
+    }
+    Ok(attrs)
 }
 
 /// Skips a kernel up to and including its body.
@@ -266,7 +282,9 @@ fn parse_field(input: ParseStream, errors: &mut Errors, broken: &mut bool) -> sy
 
 fn parse_width(input: ParseStream) -> syn::Result<WidthSyntax> {
     const EXPECTED: &str = "expected a width in bits: 0 (native `usize`), 8, 16, 32 or 64";
-    let lit: syn::LitInt = input.parse().map_err(|e| syn::Error::new(e.span(), EXPECTED))?;
+    let lit: syn::LitInt = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), EXPECTED))?;
     let bits = lit
         .base10_parse::<u64>()
         .map_err(|_| syn::Error::new(lit.span(), EXPECTED))?;
@@ -283,7 +301,9 @@ fn parse_value(input: ParseStream) -> syn::Result<ValueSyntax> {
     } else {
         None
     };
-    let lit: Lit = input.parse().map_err(|e| syn::Error::new(e.span(), EXPECTED))?;
+    let lit: Lit = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), EXPECTED))?;
     let span = minus.unwrap_or_else(|| lit.span());
     let sign = if minus.is_some() { -1 } else { 1 };
     let literal = match &lit {

@@ -129,7 +129,9 @@ fn parse_slice_param(input: ParseStream) -> syn::Result<SliceParam> {
     } else {
         None
     };
-    let lit: LitInt = input.parse().map_err(|e| syn::Error::new(e.span(), EXPECTED))?;
+    let lit: LitInt = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), EXPECTED))?;
     let value = lit
         .base10_parse::<i64>()
         .map_err(|e| syn::Error::new(lit.span(), e))?;

@@ -22,7 +22,9 @@ pub(super) fn parse_type(
     input.parse::<Token![type]>()?;
     let name = input.call(Ident::parse_any)?;
     if !input.peek(Token![=]) {
-        return Err(input.error("expected `=` and a tensor type, e.g. `= tensor<64x200xf32, #CSR>`"));
+        return Err(
+            input.error("expected `=` and a tensor type, e.g. `= tensor<64x200xf32, #CSR>`")
+        );
     }
     input.parse::<Token![=]>()?;
     const EXPECTED: &str = "expected a tensor type such as `tensor<64x200xf32, #CSR>`";

@@ -1,0 +1,119 @@
+//! The expansion: aliases for valid items, errors for what storage cannot
+//! hold yet, and both together when some items fail.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::seeds;
+use crate::expand;
+
+fn expand_str(src: &str) -> String {
+    expand(src.parse::<TokenStream>().unwrap()).to_string()
+}
+
+#[test]
+fn csr_alias_spells_the_documented_codes() {
+    let out = expand_str(seeds::CSR);
+    let expected = quote! {
+        #[doc = " A sparse tensor with the encoding `#CSR`, values of type `V`:"]
+        #[doc = ""]
+        #[doc = " `#CSR = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>`"]
+        pub type CSR<'a, V> = ::sparse_core::__private::SparseTensor<
+            'a,
+            V,
+            ::sparse_core::__private::Enc<
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+                { 131072u128 },
+                { 262144u128 }
+            >,
+            2,
+            2,
+        >;
+    };
+    assert_eq!(out, expected.to_string());
+}
+
+#[test]
+fn widths_become_index_types() {
+    let out = expand_str(seeds::DCSC_WIDTHS);
+    assert!(
+        out.contains("Enc < :: core :: primitive :: u32 , :: core :: primitive :: u8 ,"),
+        "{out}"
+    );
+    let out = expand_str(seeds::NV_24);
+    assert!(
+        out.contains(":: core :: primitive :: usize , :: core :: primitive :: u8 ,"),
+        "{out}"
+    );
+    assert!(
+        out.contains("2-bit coordinates stored one per byte"),
+        "{out}"
+    );
+}
+
+#[test]
+fn tensor_types_fill_in_the_element_type() {
+    let src = format!(
+        "{}\ntype A = tensor<64x200xf32, #CSR>;\ntype D = tensor<4x8xi32>;",
+        seeds::CSR
+    );
+    let out = expand_str(&src);
+    assert!(out.contains("pub type A < 'a > = :: sparse_core :: __private :: SparseTensor < 'a , :: core :: primitive :: f32 ,"), "{out}");
+    assert!(
+        out.contains("pub type D = [[:: core :: primitive :: i32 ; 8] ; 4] ;"),
+        "{out}"
+    );
+}
+
+#[test]
+fn unrepresentable_encodings_are_errors_not_types() {
+    for (src, token, message) in [
+        (
+            seeds::DCSC_VALUES,
+            "DCSC",
+            "`explicitVal` (a pattern tensor",
+        ),
+        (
+            seeds::CSR_SLICE,
+            "CSR_SLICE",
+            "dimension slices are not supported",
+        ),
+    ] {
+        let out = expand_str(src);
+        assert!(out.contains("compile_error"), "{out}");
+        assert!(out.contains(message), "{out}");
+        assert!(!out.contains(&format!("type {token}")), "{out}");
+    }
+    let out = expand_str("type D = tensor<4x?xi32>;");
+    assert!(out.contains("a dense tensor with a dynamic size"), "{out}");
+}
+
+#[test]
+fn implicit_zero_alone_is_representable() {
+    let out = expand_str(&seeds::DCSC_VALUES.replace("explicitVal = 1 : i64,", ""));
+    assert!(out.contains("pub type DCSC"), "{out}");
+    assert!(!out.contains("compile_error"), "{out}");
+}
+
+#[test]
+fn valid_items_survive_errors_elsewhere() {
+    let src = format!(
+        "{}\n#BAD = #sparse_tensor.encoding<{{ map = (i) -> (i : sparse) }}>\ntype A = tensor<4x4xf32, #CSR>;",
+        seeds::CSR
+    );
+    let out = expand_str(&src);
+    assert!(out.contains("compile_error"), "{out}");
+    assert!(out.contains("pub type CSR"), "{out}");
+    assert!(out.contains("pub type A"), "{out}");
+    assert!(!out.contains("type BAD"), "{out}");
+}
+
+#[test]
+fn every_representable_seed_encoding_gets_an_alias() {
+    for src in seeds::ALL {
+        let out = expand_str(src);
+        let representable = !src.contains("explicitVal") && !src.contains("slice(");
+        assert_eq!(!out.contains("compile_error"), representable, "{out}");
+    }
+}
