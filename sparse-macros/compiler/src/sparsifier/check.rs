@@ -10,6 +10,10 @@ use super::kernel::{AssignOp, Expr, Kernel, Stmt};
 use super::{Level, LoopId, SparsifyError, TensorId};
 use crate::vocab::{LevelExpr, LevelType};
 
+/// The most sparse inputs one statement may merge: a lattice can have a
+/// point per subset of them, so this bounds it at 2^8 points.
+pub const MAX_SPARSE_INPUTS: usize = 8;
+
 /// One operand of a statement, resolved to level space.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Operand {
@@ -155,6 +159,17 @@ pub fn check_stmt(
         });
     }
     check_divisions(kernel, &stmt.rhs, &mut errors);
+    let sparse_inputs = operands
+        .iter()
+        .filter(|o| o.sparse && o.tensor != stmt.lhs.tensor)
+        .count();
+    if sparse_inputs > MAX_SPARSE_INPUTS {
+        errors.push(SparsifyError::TooComplex {
+            message: format!(
+                "statement {index} reads {sparse_inputs} sparse tensors; at most {MAX_SPARSE_INPUTS} can be co-iterated in one statement, split it"
+            ),
+        });
+    }
     if !errors.is_empty() || operands.is_empty() {
         return Err(errors);
     }

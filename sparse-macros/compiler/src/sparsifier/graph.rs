@@ -118,7 +118,7 @@ fn conflict(kernel: &Kernel, view: &StmtView, sparse: &[&Operand]) -> SparsifyEr
     }
 }
 
-/// `` `a` is CSC (levels j, i) ``.
+/// `` `a` is CSC (levels j, i) ``, or `` `b` has levels (i, l, j) ``.
 fn describe(kernel: &Kernel, op: &Operand) -> String {
     let desc = kernel.desc(op.tensor);
     let loops: Vec<&str> = op
@@ -128,8 +128,10 @@ fn describe(kernel: &Kernel, op: &Operand) -> String {
         .collect();
     let perm: Vec<usize> = desc.levels.iter().map(|(_, e)| e.dim()).collect();
     let types: Vec<LevelType> = desc.levels.iter().map(|&(t, _)| t).collect();
-    let kind = format_name(&types, &perm).map_or(String::new(), |n| format!("{n} "));
-    format!("`{}` is {kind}(levels {})", desc.name, loops.join(", "))
+    match format_name(&types, &perm) {
+        Some(kind) => format!("`{}` is {kind} (levels {})", desc.name, loops.join(", ")),
+        None => format!("`{}` has levels ({})", desc.name, loops.join(", ")),
+    }
 }
 
 /// The advice for `change`: its level types, stored in the order `keep`

@@ -235,9 +235,9 @@ impl Kernel {
         self.stmts.push(Stmt { lhs, op, rhs });
     }
 
-    /// The tensor's description; callers hold ids checked by
-    /// [`super::sparsify`]'s validation.
-    pub fn desc(&self, t: TensorId) -> &TensorDesc {
+    /// The tensor's description, for ids already checked against the
+    /// kernel (by `check::check_stmt`); crate-private because it indexes.
+    pub(crate) fn desc(&self, t: TensorId) -> &TensorDesc {
         &self.tensors[t.index()]
     }
     /// The index variable's name, or `?N` for an id the kernel lacks (only

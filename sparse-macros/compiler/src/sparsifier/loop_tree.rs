@@ -239,7 +239,15 @@ struct Builder<'a> {
     /// The output accumulates across outer loops (`+=` or an enclosing
     /// reduction): stores add and the local starts from the output.
     accumulates: bool,
+    /// Co-iteration cases generated so far, against [`MAX_CASES`].
+    cases: usize,
 }
+
+/// Co-iteration repeats each case's subtree in every phase that covers it,
+/// so the tree grows with the product of the lattice sizes of nested loops.
+/// Past this many cases the statement is rejected rather than expanded into
+/// code nobody could compile or read.
+pub const MAX_CASES: usize = 4096;
 
 /// Builds the loop tree of a checked statement for loop order `order`.
 pub fn build(
@@ -349,8 +357,17 @@ pub fn build(
         local_depth: (inner_start < order.len()).then_some(inner_start),
         workspace,
         accumulates: stmt.op == AssignOp::AddAssign || outer_reduction.is_some(),
+        cases: 0,
     };
     let mut tree = b.gen(&stmt.rhs, 0);
+    if b.cases > MAX_CASES {
+        return Err(SparsifyError::TooComplex {
+            message: format!(
+                "statement {} needs more than {MAX_CASES} co-iteration cases; split it into several statements",
+                view.index
+            ),
+        });
+    }
     if let OutputStrategy::DenseStore { .. } = output.strategy {
         let skips = skips_parallel(&tree);
         let (zero_first, reason) = match (stmt.op, outer_reduction) {
@@ -532,10 +549,18 @@ impl Builder<'_> {
                     for (j, q) in lat.points.iter().enumerate().skip(i) {
                         let pj = LatPointId(j as u32);
                         if lat.covers(pi, pj) {
+                            self.cases += 1;
+                            // Past the budget, stop descending: the caller
+                            // rejects the statement.
+                            let body = if self.cases > MAX_CASES {
+                                Vec::new()
+                            } else {
+                                self.gen(&q.expr, depth + 1)
+                            };
                             cases.push(Case {
                                 present: q.sparse.iter().map(|&t| self.space(t)).collect(),
                                 point: pj,
-                                body: self.gen(&q.expr, depth + 1),
+                                body,
                             });
                         }
                     }

@@ -142,6 +142,11 @@ pub enum SparsifyError {
         /// What conflicts and which encoding would fix it.
         message: String,
     },
+    /// A statement whose co-iteration would be too large to generate.
+    TooComplex {
+        /// How large, and what to do.
+        message: String,
+    },
     /// A sparse output that can be built neither by direct insertion nor
     /// through a workspace in the chosen loop order.
     SparseOutputOrder {
@@ -170,6 +175,7 @@ impl fmt::Display for SparsifyError {
             UnboundedIndex { index } => write!(f, "index variable `{index}` indexes no tensor, so its range is unknown; use it to index a tensor dimension"),
             OrderConflict { message, .. } => f.write_str(message),
             SparseOutputOrder { message, .. } => f.write_str(message),
+            TooComplex { message } => f.write_str(message),
         }
     }
 }

@@ -58,7 +58,7 @@ fn an_unnamed_format_gets_its_map_spelled_out() {
     let e = errors(&k);
     assert!(
         e[0].to_string().ends_with(
-            "`a` is (levels i, j, l) but `b` is (levels i, l, j); \
+            "`a` has levels (i, j, l) but `b` has levels (i, l, j); \
              store `b` with `map = (d0, d1, d2) -> (d0 : dense, d1 : compressed, d2 : compressed)`"
         ),
         "{}",
@@ -219,4 +219,43 @@ fn ids_outside_the_kernel_and_bad_maps_are_errors_not_panics() {
             }
         ]
     );
+}
+
+/// `x[i, j] = t0[i, j] + t1[i, j] + ...` over `n` DCSR matrices.
+fn sum_of(n: usize) -> Kernel {
+    let mut k = Kernel::new();
+    let x = k.tensor(TensorDesc::dense("x", 2).output());
+    let (i, j) = (k.index("i"), k.index("j"));
+    let mut rhs: Option<Expr> = None;
+    for t in 0..n {
+        let t = k.tensor(dcsr(&format!("t{t}")));
+        let term = Expr::at(t, &[i, j]);
+        rhs = Some(match rhs {
+            None => term,
+            Some(r) => r + term,
+        });
+    }
+    k.assign(x, &[i, j], rhs.unwrap());
+    k
+}
+
+#[test]
+fn co_iteration_too_large_to_generate_is_an_error() {
+    let e = errors(&sum_of(9));
+    assert!(
+        e[0].to_string()
+            .contains("reads 9 sparse tensors; at most 8"),
+        "{}",
+        e[0]
+    );
+    let e = errors(&sum_of(8));
+    assert!(
+        e[0].to_string()
+            .contains("more than 4096 co-iteration cases"),
+        "{}",
+        e[0]
+    );
+    // Three matrices stay well inside the budget.
+    let plan = sparsify(&sum_of(3)).unwrap();
+    assert_eq!(plan.stmts[0].lattices[0].points.len(), 7);
 }
