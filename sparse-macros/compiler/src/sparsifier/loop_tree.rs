@@ -332,7 +332,11 @@ pub fn build(
             }
         }
     } else if out.levels.is_empty() {
-        let reason = "scalar, reduced in a local".to_string();
+        let reason = if order.is_empty() {
+            "scalar, stored directly: no loops".to_string()
+        } else {
+            "scalar, reduced in a local".to_string()
+        };
         let strategy = OutputStrategy::ScalarReduction;
         (Dest::Dense, OutputPlan { strategy, reason }, None)
     } else {

@@ -6,18 +6,34 @@
 //! it merges a union or an intersection. Grammar:
 //!
 //! ```text
-//! header   := stmt NL "order " loop-role ("," loop-role)* NL "output " tensor ": " reason NL node*
-//! for      := "for " loop " in 0.." tensor ".dim" N "  // " role
-//! iterate  := "iterate " loop " in " space "  // " role
-//! coiterate:= "coiterate " loop " in " space ("," space)* [", all 0.." tensor ".dim" N]
-//!             "  // " role ", " ("union" | "intersection")
-//!             then per phase "while " level ("," level)* [", all"]
-//!             then per case  "case " (level | "_") ("," (level | "_"))*
-//! space    := tensor ".lvl" N " " level-type
-//! leaves   := "zero " t | "local r = " (0 | access) | "r += " e | access ("=" | "+=") value
-//!           | "insert " access " = " value | "workspace w = expand " level
-//!           | "w[" loop "] += " value | "compress w into " level
+//! plan      := stmt-text NL "order " loop " (" role ")" (", " loop " (" role ")")* NL
+//!              "output " tensor ": " reason NL node*
+//! role      := "parallel" | "reduction"
+//! node      := INDENT (for | iterate | coiterate | leaf) NL
+//! for       := "for " loop " in " range "  // " role              body
+//! iterate   := "iterate " loop " in " space "  // " role           body
+//! coiterate := "coiterate " loop " in " space (", " space)* [", all " range]
+//!              "  // " role ", " ("union" | "intersection")      phase+
+//! phase     := "while " (lvl (", " lvl)* [", all"] | "all")       case+
+//! case      := "case " (pattern | "all")                           body
+//! pattern   := (lvl | "_") (", " (lvl | "_"))*   one slot per space of the
+//!              phase: `_` = that space does not store the coordinate
+//! range     := "0.." tensor ".dim" N
+//! space     := lvl " " level-type                 e.g. a.lvl1 compressed(nonunique)
+//! lvl       := tensor ".lvl" N
+//! leaf      := "zero " tensor                     (dense output, before the loops)
+//!            | "local r = " ("0" | access)        (reduction local)
+//!            | "r += " expr
+//!            | access (" = " | " += ") (expr | "r")
+//!            | "insert " access " = " (expr | "r")
+//!            | "workspace w = expand " lvl | "w[" loop "] += " (expr | "r")
+//!            | "compress w into " lvl
 //! ```
+//!
+//! The first phase of a co-iteration runs while every listed level has
+//! entries; its cases are tried in order and the first whose levels all
+//! store the coordinate runs. Each later phase continues after some level
+//! ran out (exhaustion), with the cases that need only its levels.
 
 use super::graph::level_type_text;
 use super::kernel::{AssignOp, Kernel};
@@ -38,7 +54,12 @@ impl StmtPlan {
             .iter()
             .map(|&(l, r)| format!("{} ({})", kernel.loop_name(l), role_text(r)))
             .collect();
-        let _ = writeln!(s, "order {}", order.join(", "));
+        let order = if order.is_empty() {
+            "none".to_string()
+        } else {
+            order.join(", ")
+        };
+        let _ = writeln!(s, "order {order}");
         let out = kernel
             .stmts
             .get(self.stmt)

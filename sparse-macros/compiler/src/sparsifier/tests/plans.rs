@@ -492,3 +492,20 @@ fn every_statement_gets_its_own_nest() {
         "\nz[i] = y[i] * 2.0\norder i (parallel)\noutput z: dense, stored directly: every element is visited once\nfor i in 0..z.dim0  // parallel\n  z[i] = y[i] * 2.0\n"
     ));
 }
+
+#[test]
+fn a_statement_without_loops_is_a_single_store() {
+    let mut k = Kernel::new();
+    let s = k.tensor(TensorDesc::scalar("s").output());
+    let t = k.tensor(TensorDesc::scalar("t"));
+    k.add_assign(s, &[], Expr::at(t, &[]) * Expr::lit("2.0"));
+    assert_text(
+        &plan_text(&k),
+        "
+s[] += t[] * 2.0
+order none
+output s: scalar, stored directly: no loops
+s[] += t[] * 2.0
+",
+    );
+}
