@@ -261,8 +261,107 @@ impl Machine<'_> {
 }
 
 /// Runs `k`'s plan on random data `trials` times against the dense reference.
+/// Storage levels whose position is known at a point of the tree: what
+/// codegen needs to read a level (its parent's position) or a value (the
+/// last level's position).
+type Positioned = Vec<(TensorId, usize)>;
+
+/// Checks that every walked level's parent is positioned and that every
+/// sparse value read in a leaf has all its levels positioned: a sparse level
+/// gets a position only from a loop that walks it (or a case where it is
+/// present), a dense level from any loop over its index once its parent has
+/// one.
+fn assert_positioned(k: &Kernel, stmt: &Stmt, nodes: &[Node], known: &Positioned) {
+    let parent_ok =
+        |known: &Positioned, t: TensorId, l: usize| l == 0 || known.contains(&(t, l - 1));
+    let bind_dense = |known: &mut Positioned, l: LoopId| {
+        let mut accesses = vec![&stmt.lhs];
+        accesses.extend(stmt.rhs.accesses());
+        for a in accesses {
+            let desc = &k.tensors[a.tensor.index()];
+            for (lvl, (lt, e)) in desc.levels.iter().enumerate() {
+                if lt.is_dense() && a.indices[e.dim()] == l && parent_ok(known, a.tensor, lvl) {
+                    known.push((a.tensor, lvl));
+                }
+            }
+        }
+    };
+    let leaf = |known: &Positioned, e: &Expr| {
+        for a in e.accesses() {
+            let desc = &k.tensors[a.tensor.index()];
+            if desc.is_sparse() && a.tensor != stmt.lhs.tensor {
+                for l in 0..desc.levels.len() {
+                    assert!(
+                        known.contains(&(a.tensor, l)),
+                        "{} read without a position for level {l}",
+                        desc.name
+                    );
+                }
+            }
+        }
+    };
+    for n in nodes {
+        match n {
+            Node::Accumulate { value } => leaf(known, value),
+            Node::Store {
+                value: Value::Expr(e),
+                ..
+            }
+            | Node::Insert {
+                value: Value::Expr(e),
+                ..
+            }
+            | Node::WorkspaceAdd {
+                value: Value::Expr(e),
+                ..
+            } => leaf(known, e),
+            Node::For { loop_id, body, .. } => {
+                let mut inner = known.clone();
+                bind_dense(&mut inner, *loop_id);
+                assert_positioned(k, stmt, body, &inner);
+            }
+            Node::Iterate {
+                loop_id,
+                space,
+                body,
+                ..
+            } => {
+                let (t, l) = (space.tensor, space.level.index());
+                assert!(parent_ok(known, t, l), "iterate without parent position");
+                let mut inner = known.clone();
+                inner.push((t, l));
+                bind_dense(&mut inner, *loop_id);
+                assert_positioned(k, stmt, body, &inner);
+            }
+            Node::CoIterate {
+                loop_id,
+                spaces,
+                phases,
+                ..
+            } => {
+                for s in spaces {
+                    assert!(
+                        parent_ok(known, s.tensor, s.level.index()),
+                        "coiterate without parent position"
+                    );
+                }
+                for case in phases.iter().flat_map(|p| &p.cases) {
+                    let mut inner = known.clone();
+                    inner.extend(case.present.iter().map(|s| (s.tensor, s.level.index())));
+                    bind_dense(&mut inner, *loop_id);
+                    assert_positioned(k, stmt, &case.body, &inner);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 fn check(k: &Kernel, shape_of: &dyn Fn(&str) -> Vec<usize>, trials: u64) {
     let plan = sparsify(k).unwrap_or_else(|e| panic!("{e:?}"));
+    for (s, sp) in k.stmts.iter().zip(&plan.stmts) {
+        assert_positioned(k, s, &sp.tree, &Vec::new());
+    }
     for seed in 0..trials {
         let mut rng = Rng(seed);
         let shapes: Vec<Vec<usize>> = k.tensors.iter().map(|t| shape_of(&t.name)).collect();
