@@ -6,6 +6,7 @@ mod errors;
 mod interp;
 mod lattices;
 mod plans;
+mod semantics;
 
 use super::*;
 use crate::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType};
