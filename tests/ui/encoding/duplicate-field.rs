@@ -1,0 +1,9 @@
+sparse_core::sparse_kernel! {
+    #E = #sparse_tensor.encoding<{
+        map = (i) -> (i : compressed),
+        posWidth = 8,
+        posWidth = 16
+    }>
+}
+
+fn main() {}

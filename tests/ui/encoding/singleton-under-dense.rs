@@ -1,0 +1,7 @@
+sparse_core::sparse_kernel! {
+    #E = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : dense, j : singleton)
+    }>
+}
+
+fn main() {}
