@@ -14,7 +14,8 @@
 //! with (`vocab`), so an encoding written anywhere is the same type.
 //! Generated code reaches the runtime only through `::sparse_core::__private`
 //! and names primitive types through `::core::primitive`, so user items
-//! called `f32` or `Enc` cannot capture it.
+//! called `f32` or `Enc` cannot capture it. Aliases allow non-camel-case
+//! names: MLIR names such as `#NV_24` are kept as written.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -135,6 +136,7 @@ fn encoding_alias(enc: &Encoding) -> TokenStream {
         #[doc = ""]
         #[doc = #text]
         #narrow
+        #[allow(non_camel_case_types)]
         pub type #name<'a, V> = #ty;
     }
 }
@@ -148,6 +150,7 @@ fn sparse_type_alias(ty: &TensorType, enc: &Encoding) -> TokenStream {
     quote! {
         #(#attrs)*
         #[doc = #text]
+        #[allow(non_camel_case_types)]
         #vis type #name<'a> = #storage;
     }
 }
@@ -180,6 +183,7 @@ fn dense_type_alias(ty: &TensorType, errors: &mut Errors) -> TokenStream {
     quote! {
         #(#attrs)*
         #[doc = #text]
+        #[allow(non_camel_case_types)]
         #vis type #name = #array;
     }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt::Display;
 
-use proc_macro2::Span;
+use proc_macro2::{Punct, Spacing, Span, TokenStream, TokenTree};
 
 /// Errors found so far, each with the span of the offending token.
 #[derive(Default)]
@@ -23,6 +23,19 @@ impl Errors {
     /// Records an error at `span`.
     pub fn error(&mut self, span: Span, message: impl Display) {
         self.errors.push(syn::Error::new(span, message));
+    }
+
+    /// Records an error covering the tokens from `first` to `last` (rustc
+    /// underlines the whole range, as for `syn::Error::new_spanned`).
+    pub fn error_range(&mut self, first: Span, last: Span, message: impl Display) {
+        let mut start = Punct::new('.', Spacing::Alone);
+        start.set_span(first);
+        let mut end = Punct::new('.', Spacing::Alone);
+        end.set_span(last);
+        let tokens: TokenStream = [TokenTree::from(start), TokenTree::from(end)]
+            .into_iter()
+            .collect();
+        self.errors.push(syn::Error::new_spanned(tokens, message));
     }
 
     /// Records an error together with a note at another span (the second

@@ -247,7 +247,10 @@ fn check_level_expr(
             } else {
                 "mod"
             };
-            let k = check_constant(*k, *k_span, *op_span, word, errors)?;
+            let zero = format!(
+                "`{name} {word} 0` divides by zero; the block size must be at least 1"
+            );
+            let k = check_constant(*k, *k_span, *op_span, &zero, errors)?;
             Some(if *op == BinOp::FloorDiv {
                 LevelExpr::FloorDiv { dim: d, divisor: k }
             } else {
@@ -301,7 +304,8 @@ fn check_level_expr(
                 }
             }
             let (k, k_span) = constants[0];
-            let slices = check_constant(k, k_span, *op_span, "the slice count of", errors)?;
+            let zero = "a counting level needs at least 1 slice, not 0";
+            let slices = check_constant(k, k_span, *op_span, zero, errors)?;
             Some(LevelExpr::Counting { dim, slices })
         }
         _ => unsupported(expr, errors),
@@ -324,8 +328,9 @@ fn flatten_product<'a>(expr: &'a AffineExpr, factors: &mut Vec<&'a AffineExpr>) 
 }
 
 fn unsupported(expr: &AffineExpr, errors: &mut Errors) -> Option<LevelExpr> {
-    errors.error(
+    errors.error_range(
         expr.span(),
+        expr.last_span(),
         format!("unsupported level expression `{expr}`; {SUPPORTED}"),
     );
     None
@@ -373,14 +378,11 @@ fn check_constant(
     k: u64,
     k_span: Span,
     op_span: Span,
-    what: &str,
+    zero: &str,
     errors: &mut Errors,
 ) -> Option<u32> {
     if k == 0 {
-        errors.error(
-            op_span,
-            format!("{what} 0: the constant must be at least 1"),
-        );
+        errors.error(op_span, zero);
         None
     } else if k > u64::from(MAX_LEVEL_CONSTANT) {
         errors.error(
@@ -508,8 +510,9 @@ fn check_explicit_inverse(
         };
         match read_inverse(inverse, vars, dim, errors) {
             Some(found) if found == *expected => {}
-            Some(_) => errors.error(
+            Some(_) => errors.error_range(
                 inverse.span(),
+                inverse.last_span(),
                 format!(
                     "this inverse does not match the levels: the map implies `{} = {expected_text}`",
                     dim.name
@@ -544,8 +547,9 @@ fn read_inverse(
         }
     };
     let bad = |errors: &mut Errors| {
-        errors.error(
+        errors.error_range(
             expr.span(),
+            expr.last_span(),
             format!(
                 "unsupported inverse `{} = {expr}`; write a level variable (`{} = l`) or a \
                  block (`{} = outer * N + inner`)",

@@ -203,7 +203,7 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
     let mut names = HashMap::new();
     for item in &block.items {
         if let Item::Encoding(def) = item {
-            let unique = check_unique_name(&def.name, "the encoding", &mut names, errors);
+            let unique = check_unique_name(&def.name, format!("#{}", def.name), &mut names, errors);
             match encoding::check_encoding(def, errors) {
                 Some(enc) if unique => model.encodings.push(enc),
                 _ => failed.push(def.name.to_string()),
@@ -212,7 +212,7 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
     }
     for item in &block.items {
         if let Item::Type(def) = item {
-            let unique = check_unique_name(&def.name, "the tensor type", &mut names, errors);
+            let unique = check_unique_name(&def.name, format!("type {}", def.name), &mut names, errors);
             if let Some(ty) = tensor::check_type(def, &model, &failed, errors) {
                 if unique {
                     model.types.push(ty);
@@ -223,24 +223,32 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
     model
 }
 
-/// Rule: every generated alias has its own name. `#CSR` and
-/// `type CSR = tensor<...>` would both define `CSR`.
+/// Rule: every generated alias has its own name. `#CSR` twice, or `#CSR`
+/// and `type CSR = tensor<...>`, would both define the Rust type `CSR`;
+/// the error is at the second, with a note at the first.
 fn check_unique_name(
     name: &Ident,
-    what: &str,
+    shown: String,
     names: &mut HashMap<String, (Span, String)>,
     errors: &mut Errors,
 ) -> bool {
     let key = name.to_string();
-    if let Some((first, first_what)) = names.get(&key) {
+    if let Some((first, first_shown)) = names.get(&key) {
+        let message = if *first_shown == shown {
+            format!("`{shown}` is defined twice in this block")
+        } else {
+            format!(
+                "`{shown}` and `{first_shown}` both define the Rust type `{key}`; rename one"
+            )
+        };
         errors.error_with_note(
             name.span(),
-            format!("the name `{key}` is defined twice in this block"),
+            message,
             *first,
-            format!("first defined here, by {first_what}"),
+            format!("`{first_shown}` is first defined here"),
         );
         return false;
     }
-    names.insert(key, (name.span(), what.to_string()));
+    names.insert(key, (name.span(), shown));
     true
 }

@@ -55,7 +55,11 @@ pub(super) fn check_type(
 /// Rule: a tensor type names an encoding of the same block.
 /// `type A = tensor<4x4xf32, #CSX>;` with no `#CSX` is an error at `CSX`.
 fn check_defined(name: &syn::Ident, model: &Model, errors: &mut Errors) {
-    let names: Vec<String> = model.encodings.iter().map(|e| e.name.to_string()).collect();
+    let names: Vec<String> = model
+        .encodings
+        .iter()
+        .map(|e| format!("#{}", e.name))
+        .collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let listed = if names.is_empty() {
         "this block defines no encoding".to_string()
@@ -64,7 +68,7 @@ fn check_defined(name: &syn::Ident, model: &Model, errors: &mut Errors) {
             "this block defines {}",
             names
                 .iter()
-                .map(|n| format!("`#{n}`"))
+                .map(|n| format!("`{n}`"))
                 .collect::<Vec<_>>()
                 .join(", ")
         )
@@ -73,7 +77,7 @@ fn check_defined(name: &syn::Ident, model: &Model, errors: &mut Errors) {
         name.span(),
         format!(
             "undefined encoding `#{name}`: {listed}{}",
-            did_you_mean(&name.to_string(), &refs)
+            did_you_mean(&format!("#{name}"), &refs)
         ),
     );
 }

@@ -76,6 +76,18 @@ impl AffineExpr {
     }
 }
 
+impl AffineExpr {
+    /// The span of the expression's last token.
+    pub fn last_span(&self) -> Span {
+        match self {
+            AffineExpr::Var(ident) => ident.span(),
+            AffineExpr::Const(_, span) => *span,
+            AffineExpr::Neg(inner, _) => inner.last_span(),
+            AffineExpr::Binary { rhs, .. } => rhs.last_span(),
+        }
+    }
+}
+
 impl fmt::Display for AffineExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

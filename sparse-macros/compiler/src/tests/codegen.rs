@@ -18,6 +18,7 @@ fn csr_alias_spells_the_documented_codes() {
         #[doc = " A sparse tensor with the encoding `#CSR`, values of type `V`:"]
         #[doc = ""]
         #[doc = " `#CSR = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>`"]
+        #[allow(non_camel_case_types)]
         pub type CSR<'a, V> = ::sparse_core::__private::SparseTensor<
             'a,
             V,

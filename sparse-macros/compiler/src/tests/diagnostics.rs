@@ -197,7 +197,7 @@ fn bad_constants() {
         &src,
         "floordiv",
         0,
-        "floordiv 0: the constant must be at least 1",
+        "`i floordiv 0` divides by zero; the block size must be at least 1",
     );
     let src = enc("map = (i) -> (i floordiv 4096 : dense, i mod 4096 : dense)");
     assert_error_at(
@@ -329,11 +329,11 @@ fn bad_slices() {
 fn duplicate_encoding_name_notes_the_first() {
     let src = "#A = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
 #A = #sparse_tensor.encoding<{ map = (i) -> (i : dense) }>";
-    assert_error_at(src, "A", 1, "the name `A` is defined twice in this block");
-    assert_error_at(src, "A", 0, "first defined here");
+    assert_error_at(src, "A", 1, "`#A` is defined twice in this block");
+    assert_error_at(src, "A", 0, "`#A` is first defined here");
     let src = "#A = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
 type A = tensor<4xf32, #A>;";
-    assert_error_at(src, "A =", 1, "the name `A` is defined twice");
+    assert_error_at(src, "A =", 1, "`type A` and `#A` both define the Rust type `A`; rename one");
 }
 
 #[test]
@@ -344,7 +344,7 @@ type A = tensor<4x4xf32, #CSX>;";
         src,
         "CSX",
         0,
-        "undefined encoding `#CSX`: this block defines `#CSR`; did you mean `CSR`?",
+        "undefined encoding `#CSX`: this block defines `#CSR`; did you mean `#CSR`?",
     );
     // An encoding with errors of its own gives no second error.
     let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : sparse) }>
