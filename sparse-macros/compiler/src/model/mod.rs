@@ -10,6 +10,7 @@
 mod display;
 mod elem;
 mod encoding;
+mod inverse;
 mod levels;
 mod map;
 mod tensor;
@@ -212,7 +213,8 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
     }
     for item in &block.items {
         if let Item::Type(def) = item {
-            let unique = check_unique_name(&def.name, format!("type {}", def.name), &mut names, errors);
+            let unique =
+                check_unique_name(&def.name, format!("type {}", def.name), &mut names, errors);
             if let Some(ty) = tensor::check_type(def, &model, &failed, errors) {
                 if unique {
                     model.types.push(ty);
@@ -237,9 +239,7 @@ fn check_unique_name(
         let message = if *first_shown == shown {
             format!("`{shown}` is defined twice in this block")
         } else {
-            format!(
-                "`{shown}` and `{first_shown}` both define the Rust type `{key}`; rename one"
-            )
+            format!("`{shown}` and `{first_shown}` both define the Rust type `{key}`; rename one")
         };
         errors.error_with_note(
             name.span(),

@@ -333,7 +333,12 @@ fn duplicate_encoding_name_notes_the_first() {
     assert_error_at(src, "A", 0, "`#A` is first defined here");
     let src = "#A = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
 type A = tensor<4xf32, #A>;";
-    assert_error_at(src, "A =", 1, "`type A` and `#A` both define the Rust type `A`; rename one");
+    assert_error_at(
+        src,
+        "A =",
+        1,
+        "`type A` and `#A` both define the Rust type `A`; rename one",
+    );
 }
 
 #[test]
