@@ -1,0 +1,94 @@
+//! The checked meaning of a kernel `fn`: its parameters as Rust will see
+//! them, and the tensor-index-notation statements as the sparsifier's
+//! [`Kernel`] input.
+//!
+//! This is the contract between the kernel front end (syntax + model, which
+//! fill it) and kernel codegen (which reads it with the [`Plan`] the
+//! sparsifier made from [`KernelDef::kernel`]).
+//!
+//! [`Plan`]: crate::sparsifier::Plan
+
+use proc_macro2::Span;
+use syn::{Attribute, Ident, Visibility};
+
+use super::ElemType;
+use crate::sparsifier::{Kernel, TensorId};
+
+/// A checked kernel: `pub fn spmv(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }`.
+#[derive(Clone, Debug)]
+pub struct KernelDef {
+    /// Attributes and `///` doc comments written on the `fn`.
+    pub attrs: Vec<Attribute>,
+    /// The visibility written on the `fn`.
+    pub vis: Visibility,
+    /// The function name.
+    pub name: Ident,
+    /// The parameters in source order.
+    pub params: Vec<Param>,
+    /// The statements for the sparsifier. Its tensors are the tensor
+    /// parameters in source order: `TensorId(k)` is the `k`-th parameter
+    /// whose kind is [`ParamKind::Sparse`] or [`ParamKind::Dense`].
+    pub kernel: Kernel,
+    /// For each index variable (`LoopId(k)` ↔ `kernel.loops[k]`), the span
+    /// of its first use, for messages.
+    pub index_spans: Vec<Span>,
+}
+
+/// One parameter of a kernel.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The parameter name.
+    pub name: Ident,
+    /// What it is.
+    pub kind: ParamKind,
+}
+
+/// What a kernel parameter is, and so which Rust type it gets.
+#[derive(Clone, Debug)]
+pub enum ParamKind {
+    /// `&tensor<shape x elem, #ENC>` (or `&mut`): a sparse-core
+    /// `SparseTensor` with the encoding `ENC` of the block's model. Static
+    /// sizes in `shape` are checked at run time against the tensor's
+    /// dimension sizes.
+    Sparse {
+        /// The tensor's id in [`KernelDef::kernel`].
+        tensor: TensorId,
+        /// The encoding's name (without `#`), defined in the same block.
+        encoding: Ident,
+        /// The element type.
+        elem: ElemType,
+        /// Dimension sizes, `None` for `?`.
+        shape: Vec<Option<u64>>,
+        /// `&mut`: the kernel writes it.
+        mutable: bool,
+    },
+    /// `&tensor<shape x elem>` (or `&mut`) without an encoding: rank 0 is
+    /// `&T`/`&mut T`, rank 1 a slice or array, higher ranks nested arrays
+    /// (all sizes static) or a dense view type (some `?`).
+    Dense {
+        /// The tensor's id in [`KernelDef::kernel`].
+        tensor: TensorId,
+        /// The element type.
+        elem: ElemType,
+        /// Dimension sizes, `None` for `?`.
+        shape: Vec<Option<u64>>,
+        /// `&mut`: the kernel writes it.
+        mutable: bool,
+    },
+    /// A plain Rust value such as `alpha: f32`, usable by name in
+    /// expressions (the sparsifier sees it as an invariant literal).
+    Scalar {
+        /// The type as written.
+        ty: syn::Type,
+    },
+}
+
+impl ParamKind {
+    /// The tensor id of a tensor parameter.
+    pub fn tensor(&self) -> Option<TensorId> {
+        match self {
+            ParamKind::Sparse { tensor, .. } | ParamKind::Dense { tensor, .. } => Some(*tensor),
+            ParamKind::Scalar { .. } => None,
+        }
+    }
+}
