@@ -5,8 +5,21 @@
 
 use proc_macro::TokenStream;
 
-/// Compiles MLIR sparse tensor encodings (and, later, kernels in tensor index
-/// notation) into Rust types and loops. See the `sparse-core` documentation.
+/// Compiles MLIR sparse tensor encodings and tensor types (and, later,
+/// kernels in tensor index notation) into Rust types.
+///
+/// Items, in MLIR syntax:
+///
+/// - `#NAME = #sparse_tensor.encoding<{ map = ..., posWidth = N, crdWidth = N }>`
+///   becomes `pub type NAME<'a, V>`, a `sparse_core::SparseTensor` whose type
+///   carries the encoding (so the same encoding written anywhere is the
+///   same type, and CSR is not CSC);
+/// - `type NAME = tensor<64x200xf32, #CSR>;` becomes `pub type NAME<'a>`,
+///   the same storage type with the element type filled in;
+/// - `type NAME = tensor<4x8xi32>;` becomes `pub type NAME = [[i32; 8]; 4];`.
+///
+/// Every error in the block is reported with a span on the offending token,
+/// and the valid items are still defined.
 #[proc_macro]
 pub fn sparse_kernel(input: TokenStream) -> TokenStream {
     sparse_compiler::expand(input.into()).into()
