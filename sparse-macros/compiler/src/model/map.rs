@@ -103,11 +103,14 @@ fn check_names(map: &MapSyntax, errors: &mut Errors) -> HashMap<String, Var> {
         .enumerate()
         .map(|(l, name)| (name, Var::Level(l as u8)));
     for (name, var) in dims.chain(symbols).chain(levels) {
-        if vars.insert(name.to_string(), var).is_some() {
+        // The first declaration wins, so later uses are not reported again.
+        if vars.contains_key(&name.to_string()) {
             errors.error(
                 name.span(),
                 format!("the variable `{name}` is declared twice in this map"),
             );
+        } else {
+            vars.insert(name.to_string(), var);
         }
     }
     vars
@@ -227,9 +230,9 @@ fn check_level_expr(
         },
         AffineExpr::Binary {
             op: op @ (BinOp::FloorDiv | BinOp::Mod),
-            op_span,
             lhs,
             rhs,
+            ..
         } => {
             let (AffineExpr::Var(name), AffineExpr::Const(k, k_span)) = (&**lhs, &**rhs) else {
                 return unsupported(expr, errors);
@@ -242,18 +245,14 @@ fn check_level_expr(
             };
             let zero =
                 format!("`{name} {word} 0` divides by zero; the block size must be at least 1");
-            let k = check_constant(*k, *k_span, *op_span, &zero, errors)?;
+            let k = check_constant(*k, *k_span, &zero, errors)?;
             Some(if *op == BinOp::FloorDiv {
                 LevelExpr::FloorDiv { dim: d, divisor: k }
             } else {
                 LevelExpr::Mod { dim: d, modulus: k }
             })
         }
-        AffineExpr::Binary {
-            op: BinOp::Mul,
-            op_span,
-            ..
-        } => {
+        AffineExpr::Binary { op: BinOp::Mul, .. } => {
             let mut factors = Vec::new();
             flatten_product(expr, &mut factors);
             let constants: Vec<(u64, Span)> = factors
@@ -297,7 +296,7 @@ fn check_level_expr(
             }
             let (k, k_span) = constants[0];
             let zero = "a counting level needs at least 1 slice, not 0";
-            let slices = check_constant(k, k_span, *op_span, zero, errors)?;
+            let slices = check_constant(k, k_span, zero, errors)?;
             Some(LevelExpr::Counting { dim, slices })
         }
         _ => unsupported(expr, errors),
@@ -366,15 +365,9 @@ fn unknown_variable(name: &Ident, vars: &HashMap<String, Var>, errors: &mut Erro
 }
 
 /// Rule: block sizes, moduli and slice counts are 1 to MAX_LEVEL_CONSTANT.
-fn check_constant(
-    k: u64,
-    k_span: Span,
-    op_span: Span,
-    zero: &str,
-    errors: &mut Errors,
-) -> Option<u32> {
+fn check_constant(k: u64, k_span: Span, zero: &str, errors: &mut Errors) -> Option<u32> {
     if k == 0 {
-        errors.error(op_span, zero);
+        errors.error(k_span, zero);
         None
     } else if k > u64::from(MAX_LEVEL_CONSTANT) {
         errors.error(

@@ -195,7 +195,7 @@ fn bad_constants() {
     let src = enc("map = (i) -> (i floordiv 0 : dense, i mod 0 : dense)");
     assert_error_at(
         &src,
-        "floordiv",
+        "0 :",
         0,
         "`i floordiv 0` divides by zero; the block size must be at least 1",
     );
@@ -470,4 +470,95 @@ fn a_broken_field_does_not_hide_the_others() {
     assert_eq!(found.len(), 2, "{found:#?}");
     assert_error_at(&src, "x,", 0, "expected a width in bits");
     assert_error_at(&src, "12", 0, "`crdWidth` must be");
+}
+
+#[test]
+fn variables_are_declared_once() {
+    let src = enc("map = (i, i) -> (i : dense)");
+    assert_error_at(
+        &src,
+        "i)",
+        0,
+        "the variable `i` is declared twice in this map",
+    );
+    let src = enc("map = [i](i) -> (i : compressed)");
+    assert_error_at(&src, "i](", 0, "declared twice");
+    assert_eq!(errors(&src).len(), 1);
+}
+
+#[test]
+fn maps_need_dimensions_and_levels() {
+    let src = enc("map = () -> (i : dense)");
+    assert_error_at(&src, "()", 0, "a map needs at least one of its dimensions");
+    let src = enc("map = (i) -> ()");
+    assert_error_at(&src, "()", 0, "a map needs at least one of its levels");
+}
+
+#[test]
+fn symbols_and_level_variables_in_the_wrong_place() {
+    let src = enc("map = [c](i) -> (c : dense, i : compressed)");
+    assert_error_at(
+        &src,
+        "c :",
+        0,
+        "the counting symbol `c` must appear as `c * N * d`",
+    );
+    let src = enc("map = { a } (i = a) -> (a = a : compressed)");
+    assert_error_at(
+        &src,
+        "a :",
+        0,
+        "`a` is a level variable; a level expression reads dimension variables",
+    );
+    let src = enc("map = [c](i, j) -> (c * 0 * i : dense, i : dense, j : compressed)");
+    assert_error_at(&src, "0 *", 0, "a counting level needs at least 1 slice");
+}
+
+#[test]
+fn level_variables_follow_their_declaration() {
+    let src = enc("map = { a, b } (i, j) -> (b = i : dense, a = j : compressed)");
+    assert_error_at(&src, "b = i", 0, "this level is the level variable `a`");
+    let src = enc("map = { a } (i, j) -> (i : dense, j : compressed)");
+    assert_error_at(
+        &src,
+        "(i : dense",
+        0,
+        "1 level variables are declared in `{...}` but the map has 2 levels",
+    );
+    let src = enc("map = (i, j) -> (a = i : dense, j : compressed)");
+    assert_error_at(&src, "a =", 0, "the level variable `a` is not declared");
+}
+
+#[test]
+fn unsupported_inverse() {
+    let src = enc("map = { a } (i = a * a) -> (a = i : compressed)");
+    assert_error_at(&src, "a * a", 0, "unsupported inverse `i = a * a`");
+}
+
+#[test]
+fn nonordered_and_loose_compressed_are_accepted() {
+    let e = super::encoding(&enc(
+        "map = (i, j) -> (i : loose_compressed(nonunique, nonordered), j : singleton(nonordered))",
+    ));
+    assert!(!e.levels[0].ty.is_ordered() && !e.levels[0].ty.is_unique());
+    assert!(!e.levels[1].ty.is_ordered());
+    let src = enc("map = (i) -> (i : structured[2, 4](nonordered))");
+    assert_error_at(&src, "nonordered", 0, "not valid on a `structured` level");
+}
+
+#[test]
+fn tensor_type_syntax() {
+    let src = "type A = tensor<4x4xf32 #CSR>;";
+    assert_error_at(src, "#CSR", 0, "unexpected token in a tensor shape");
+    let src = "type A = tensor<4x4xf32>";
+    assert!(errors(src)[0]
+        .0
+        .contains("expected `;` after the tensor type"));
+    let src = "type A = vector<4xf32>;";
+    assert_error_at(
+        src,
+        "vector",
+        0,
+        "expected a tensor type such as `tensor<64x200xf32, #CSR>`",
+    );
 }
