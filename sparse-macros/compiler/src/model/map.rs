@@ -1,6 +1,7 @@
 //! Checks of the `map`: names, level expressions and slices; the lvl→dim
 //! direction is checked in `inverse.rs`.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use proc_macro2::Span;
@@ -104,13 +105,14 @@ fn check_names(map: &MapSyntax, errors: &mut Errors) -> HashMap<String, Var> {
         .map(|(l, name)| (name, Var::Level(l as u8)));
     for (name, var) in dims.chain(symbols).chain(levels) {
         // The first declaration wins, so later uses are not reported again.
-        if vars.contains_key(&name.to_string()) {
-            errors.error(
+        match vars.entry(name.to_string()) {
+            Entry::Occupied(_) => errors.error(
                 name.span(),
                 format!("the variable `{name}` is declared twice in this map"),
-            );
-        } else {
-            vars.insert(name.to_string(), var);
+            ),
+            Entry::Vacant(slot) => {
+                slot.insert(var);
+            }
         }
     }
     vars
