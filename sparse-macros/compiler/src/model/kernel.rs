@@ -79,7 +79,7 @@ pub enum ParamKind {
     /// expressions (the sparsifier sees it as an invariant literal).
     Scalar {
         /// The type as written.
-        ty: syn::Type,
+        ty: Box<syn::Type>,
     },
 }
 

@@ -11,6 +11,7 @@ mod display;
 mod elem;
 mod encoding;
 mod inverse;
+mod kernel;
 mod levels;
 mod map;
 mod tensor;
@@ -25,6 +26,7 @@ use crate::syntax::{Block, Item, LiteralValue};
 use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelType, Width};
 
 pub use elem::ElemType;
+pub use kernel::{KernelDef, Param, ParamKind};
 
 /// A dimension index (an axis of the semantic tensor).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
