@@ -154,10 +154,17 @@ impl fmt::Display for AssembleError {
                 f,
                 "level {level}: duplicate coordinate at position {position}, but the level is unique"
             ),
-            AssembleError::WidthOverflow { level, buffer, value, max } => write!(
-                f,
-                "level {level}: {value} does not fit the {buffer} width (at most {max})"
-            ),
+            AssembleError::WidthOverflow { level, buffer, value, max } => {
+                let field = match buffer {
+                    Buffer::Positions => "posWidth",
+                    Buffer::Coordinates | Buffer::Values => "crdWidth",
+                };
+                write!(
+                    f,
+                    "level {level}: {value} does not fit the {buffer} width (at most {max}); \
+                     the encoding needs a wider `{field}`"
+                )
+            }
             AssembleError::TooLarge { level } => {
                 write!(f, "level {level}: the number of entries overflows usize")
             }
