@@ -9,7 +9,7 @@ use cortex_m_semihosting::hprintln;
 use sparse_core::{Encoding, Level, SparseTensor};
 
 use crate::data::*;
-use crate::formats::{Bsr2x2, Coo, Csr16x8};
+use crate::formats::{Csr64, BSR, COO, CSR, CSR8};
 use crate::report::{expect_eq, fail, CheckResult, Msg, Report, Text};
 
 /// What MLIR's `sparse_tensor.print` shows for seed 000's COO example.
@@ -94,8 +94,9 @@ pub fn run_all(r: &mut Report) {
     crate::malformed::run_all(r);
 }
 
-fn csr64() -> Result<Csr16x8<'static, f32>, Msg> {
-    match Csr16x8::assemble(
+fn csr64() -> Result<Csr64<'static>, Msg> {
+    // `Csr64` is `CSR<'a, f32>`: the tensor type names the same storage type.
+    match CSR::<f32>::assemble(
         [N, N],
         [Level::dense(), Level::compressed(&CSR_POS, &CSR_CRD)],
         &CSR_VAL,
@@ -105,8 +106,8 @@ fn csr64() -> Result<Csr16x8<'static, f32>, Msg> {
     }
 }
 
-fn coo() -> Result<Coo<'static, f64>, Msg> {
-    match Coo::assemble(
+fn coo() -> Result<COO<'static, f64>, Msg> {
+    match COO::assemble(
         [3, 4],
         [Level::compressed(&COO_POS, &COO_CRD), Level::fused()],
         &COO_VAL,
@@ -116,8 +117,8 @@ fn coo() -> Result<Coo<'static, f64>, Msg> {
     }
 }
 
-fn small_csr() -> Result<crate::formats::Csr8x8<'static, f64>, Msg> {
-    match crate::formats::Csr8x8::assemble(
+fn small_csr() -> Result<CSR8<'static, f64>, Msg> {
+    match CSR8::assemble(
         [3, 4],
         [Level::dense(), Level::compressed(&SMALL_POS, &SMALL_CRD)],
         &SMALL_VAL,
@@ -127,8 +128,8 @@ fn small_csr() -> Result<crate::formats::Csr8x8<'static, f64>, Msg> {
     }
 }
 
-fn bsr() -> Result<Bsr2x2<'static, f32>, Msg> {
-    match Bsr2x2::assemble(
+fn bsr() -> Result<BSR<'static, f32>, Msg> {
+    match BSR::assemble(
         [4, 6],
         [
             Level::dense(),

@@ -1,62 +1,34 @@
-//! The encodings under test, as tensor types.
+//! The encodings under test, written as a user writes them: MLIR encodings
+//! in `sparse_kernel!`, which expands each `#NAME` into
+//! `pub type NAME<'a, V> = SparseTensor<'a, V, Enc<..>, DIM, LVL>` and each
+//! `type NAME = tensor<..>;` into that storage type with `V` filled in.
 
-use sparse_core::vocab::{
-    pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType,
-};
-use sparse_core::{Enc, SparseTensor};
+sparse_core::sparse_kernel! {
+    #CSR = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : dense, j : compressed),
+        posWidth = 16,
+        crdWidth = 8
+    }>
 
-const DENSE: LevelType = LevelType::new(LevelFormat::Dense);
-const COMPRESSED: LevelType = LevelType::new(LevelFormat::Compressed);
+    #CSR8 = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : dense, j : compressed),
+        posWidth = 8,
+        crdWidth = 8
+    }>
 
-/// `(i, j) -> (i, j)`.
-const ROW_MAJOR: u128 = pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]);
+    // Seed 000's COO: the coordinates of both levels as an array of
+    // structures in level 0's buffer, native widths.
+    #COO = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : compressed(nonunique), j : singleton)
+    }>
 
-/// `map = (i, j) -> (i : dense, j : compressed), posWidth = 16, crdWidth = 8`
-pub type Csr16x8<'a, V> =
-    SparseTensor<'a, V, Enc<u16, u8, { pack_level_types(&[DENSE, COMPRESSED]) }, ROW_MAJOR>, 2, 2>;
+    // Seed 001's BSR with 2x2 blocks.
+    #BSR = #sparse_tensor.encoding<{
+        map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed,
+                         i mod 2 : dense, j mod 2 : dense),
+        posWidth = 8,
+        crdWidth = 8
+    }>
 
-/// `map = (i, j) -> (i : dense, j : compressed), posWidth = 8, crdWidth = 8`
-pub type Csr8x8<'a, V> =
-    SparseTensor<'a, V, Enc<u8, u8, { pack_level_types(&[DENSE, COMPRESSED]) }, ROW_MAJOR>, 2, 2>;
-
-/// `map = (i, j) -> (i : compressed(nonunique), j : singleton)`: COO with
-/// the coordinates as an array of structures (native widths).
-pub type Coo<'a, V> = SparseTensor<
-    'a,
-    V,
-    Enc<
-        usize,
-        usize,
-        {
-            pack_level_types(&[
-                COMPRESSED.with(LevelProps::NONUNIQUE),
-                LevelType::new(LevelFormat::Singleton),
-            ])
-        },
-        ROW_MAJOR,
-    >,
-    2,
-    2,
->;
-
-/// `map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed,
-/// i mod 2 : dense, j mod 2 : dense), posWidth = 8, crdWidth = 8`
-pub type Bsr2x2<'a, V> = SparseTensor<
-    'a,
-    V,
-    Enc<
-        u8,
-        u8,
-        { pack_level_types(&[DENSE, COMPRESSED, DENSE, DENSE]) },
-        {
-            pack_level_exprs(&[
-                LevelExpr::FloorDiv { dim: 0, divisor: 2 },
-                LevelExpr::FloorDiv { dim: 1, divisor: 2 },
-                LevelExpr::Mod { dim: 0, modulus: 2 },
-                LevelExpr::Mod { dim: 1, modulus: 2 },
-            ])
-        },
-    >,
-    2,
-    4,
->;
+    type Csr64 = tensor<64x64xf32, #CSR>;
+}

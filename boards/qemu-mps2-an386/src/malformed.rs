@@ -6,7 +6,7 @@ use core::fmt::Debug;
 
 use sparse_core::{AssembleError, Buffer, Level};
 
-use crate::formats::{Coo, Csr8x8};
+use crate::formats::{COO, CSR8};
 use crate::report::{fail, CheckResult, Report};
 
 static VAL3: [f64; 3] = [1.1, 2.2, 3.3];
@@ -41,7 +41,7 @@ static COO_POS: [usize; 2] = [0, 3];
 static COO_UNSORTED: [usize; 6] = [1, 2, 0, 0, 1, 3];
 
 fn csr(pos: &'static [u8], crd: &'static [u8], val: &'static [f64]) -> Result<(), AssembleError> {
-    Csr8x8::assemble([3, 4], [Level::dense(), Level::compressed(pos, crd)], val).map(|_| ())
+    CSR8::assemble([3, 4], [Level::dense(), Level::compressed(pos, crd)], val).map(|_| ())
 }
 
 fn expect_err<T: Debug>(got: Result<T, AssembleError>, want: AssembleError) -> CheckResult {
@@ -117,7 +117,7 @@ pub fn run_all(r: &mut Report) {
     });
     r.run("reject: crdWidth 8 for 300 columns", || {
         expect_err(
-            Csr8x8::assemble(
+            CSR8::assemble(
                 [3, 300],
                 [Level::dense(), Level::compressed(&POS_OK, &CRD_OK)],
                 &VAL3,
@@ -133,7 +133,7 @@ pub fn run_all(r: &mut Report) {
     });
     r.run("reject: posWidth 8 for 256 entries", || {
         expect_err(
-            Csr8x8::assemble(
+            CSR8::assemble(
                 [1, 256],
                 [Level::dense(), Level::compressed(&POS_ROW_256, &ROW_256)],
                 &VAL_256,
@@ -178,7 +178,7 @@ pub fn run_all(r: &mut Report) {
     });
     r.run("reject: positions on a dense level", || {
         expect_err(
-            Csr8x8::assemble(
+            CSR8::assemble(
                 [3, 4],
                 [
                     Level::compressed(&DENSE_POS, &[]),
@@ -195,7 +195,7 @@ pub fn run_all(r: &mut Report) {
     });
     r.run("reject: unsorted COO tuples", || {
         expect_err(
-            Coo::assemble(
+            COO::assemble(
                 [3, 4],
                 [Level::compressed(&COO_POS, &COO_UNSORTED), Level::fused()],
                 &VAL3,
