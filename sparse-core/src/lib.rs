@@ -13,18 +13,24 @@ extern crate alloc;
 extern crate std;
 
 pub mod assemble;
+mod dense;
 mod encoding;
 mod error;
 mod foreach;
 mod index;
+mod kernel;
 mod layout;
+#[doc(hidden)]
+pub mod math;
 mod print;
 mod tensor;
 pub mod vocab;
 
+pub use dense::{DenseView, DenseViewMut};
 pub use encoding::{Enc, Encoding};
 pub use error::{AssembleError, Buffer, CapacityError};
 pub use index::Index;
+pub use kernel::KernelError;
 pub use tensor::{DisassembledLens, Level, LevelBuffersMut, LevelLens, LevelStorage, SparseTensor};
 
 #[cfg(feature = "macros")]
@@ -35,4 +41,9 @@ pub use sparse_macros::sparse_kernel;
 pub mod __private {
     pub use crate::encoding::Enc;
     pub use crate::tensor::SparseTensor;
+    // Kernels: unchecked loop accesses, no_std math, parameter and error types.
+    pub use crate::dense::{DenseView, DenseViewMut};
+    pub use crate::kernel::unchecked::{load, load_index, slot};
+    pub use crate::kernel::KernelError;
+    pub use crate::math;
 }

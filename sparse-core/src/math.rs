@@ -1,0 +1,150 @@
+//! Math functions of kernel expressions (`sqrt(a[i])`, `powi(x[i], 2)`),
+//! usable without `std`.
+//!
+//! Generated kernels call these free functions instead of the inherent
+//! float methods, which exist only with `std`. With sparse-core's `std`
+//! feature they are the inherent methods; without it, `f32` uses
+//! `micromath` (feature `micromath`, approximations good to a few ULP-ish
+//! relative error, see micromath's docs). `f64` without `std` has no
+//! implementation, and the compiler says so at the call.
+//!
+//! `abs`, `max` and `min` are in `core` for every element type, so
+//! kernels call them as methods directly.
+
+/// Floating-point math for kernel expressions.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` math functions in a sparse kernel need sparse-core's `std` feature",
+    label = "this math call needs `sparse-core/std` (or, for `f32` only, `sparse-core/micromath`)",
+    note = "enable the feature on the `sparse-core` dependency: `features = [\"std\"]`, or for f32 kernels without std, `features = [\"micromath\"]`"
+)]
+pub trait Real: Copy {
+    /// Square root.
+    fn sqrt(self) -> Self;
+    /// `e^x`.
+    fn exp(self) -> Self;
+    /// Natural logarithm.
+    fn ln(self) -> Self;
+    /// Sine (radians).
+    fn sin(self) -> Self;
+    /// Cosine (radians).
+    fn cos(self) -> Self;
+    /// `self^n` for a float exponent.
+    fn powf(self, n: Self) -> Self;
+    /// `self^n` for an integer exponent.
+    fn powi(self, n: i32) -> Self;
+}
+
+#[cfg(feature = "std")]
+macro_rules! std_real {
+    ($($t:ty),*) => {$(
+        impl Real for $t {
+            #[inline(always)]
+            fn sqrt(self) -> Self { <$t>::sqrt(self) }
+            #[inline(always)]
+            fn exp(self) -> Self { <$t>::exp(self) }
+            #[inline(always)]
+            fn ln(self) -> Self { <$t>::ln(self) }
+            #[inline(always)]
+            fn sin(self) -> Self { <$t>::sin(self) }
+            #[inline(always)]
+            fn cos(self) -> Self { <$t>::cos(self) }
+            #[inline(always)]
+            fn powf(self, n: Self) -> Self { <$t>::powf(self, n) }
+            #[inline(always)]
+            fn powi(self, n: i32) -> Self { <$t>::powi(self, n) }
+        }
+    )*};
+}
+#[cfg(feature = "std")]
+std_real!(f32, f64);
+
+#[cfg(all(not(feature = "std"), feature = "micromath"))]
+impl Real for f32 {
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        micromath::F32Ext::sqrt(self)
+    }
+    #[inline(always)]
+    fn exp(self) -> Self {
+        micromath::F32Ext::exp(self)
+    }
+    #[inline(always)]
+    fn ln(self) -> Self {
+        micromath::F32Ext::ln(self)
+    }
+    #[inline(always)]
+    fn sin(self) -> Self {
+        micromath::F32Ext::sin(self)
+    }
+    #[inline(always)]
+    fn cos(self) -> Self {
+        micromath::F32Ext::cos(self)
+    }
+    #[inline(always)]
+    fn powf(self, n: Self) -> Self {
+        micromath::F32Ext::powf(self, n)
+    }
+    #[inline(always)]
+    fn powi(self, n: i32) -> Self {
+        micromath::F32Ext::powi(self, n)
+    }
+}
+
+/// Square root.
+#[inline(always)]
+pub fn sqrt<T: Real>(x: T) -> T {
+    x.sqrt()
+}
+/// `e^x`.
+#[inline(always)]
+pub fn exp<T: Real>(x: T) -> T {
+    x.exp()
+}
+/// Natural logarithm.
+#[inline(always)]
+pub fn ln<T: Real>(x: T) -> T {
+    x.ln()
+}
+/// Sine.
+#[inline(always)]
+pub fn sin<T: Real>(x: T) -> T {
+    x.sin()
+}
+/// Cosine.
+#[inline(always)]
+pub fn cos<T: Real>(x: T) -> T {
+    x.cos()
+}
+/// `x^n`, float exponent.
+#[inline(always)]
+pub fn powf<T: Real>(x: T, n: T) -> T {
+    x.powf(n)
+}
+/// `x^n`, integer exponent.
+#[inline(always)]
+pub fn powi<T: Real>(x: T, n: i32) -> T {
+    x.powi(n)
+}
+
+#[cfg(all(test, any(feature = "std", feature = "micromath")))]
+mod tests {
+    #[test]
+    fn f32_functions_are_close_to_exact_values() {
+        let close = |a: f32, b: f32| (a - b).abs() <= 1e-3 * b.abs().max(1.0);
+        assert!(close(super::sqrt(16.0f32), 4.0));
+        assert!(close(super::exp(1.0f32), core::f32::consts::E));
+        assert!(close(super::ln(core::f32::consts::E), 1.0));
+        assert!(close(super::sin(0.5f32), 0.479_425_5));
+        assert!(close(super::cos(0.5f32), 0.877_582_6));
+        assert!(close(super::powf(2.0f32, 10.0), 1024.0));
+        assert!(close(super::powi(3.0f32, 3), 27.0));
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn f64_functions_are_the_inherent_methods() {
+        assert_eq!(super::sqrt(2.0f64), 2.0f64.sqrt());
+        assert_eq!(super::powi(1.5f64, 3), 3.375);
+        assert_eq!(super::ln(1.0f64), 0.0);
+    }
+}
