@@ -176,13 +176,17 @@ firmware_clippy() {
 }
 
 # Runs the firmware under QEMU with `$@` as extra cargo flags; prints its
-# output tagged and leaves QEMU's exit status in FW_RC.
+# output tagged, keeps it in FW_OUT and QEMU's exit status in FW_RC.
 run_firmware() {
     (cd "$FW_DIR" && cargo build --release "$@")
+    local log
+    log=$(mktemp)
     set +e
-    (cd "$FW_DIR" && timeout "$FW_TIMEOUT" cargo run -q --release "$@" </dev/null) 2>&1 | tag_fw
+    (cd "$FW_DIR" && timeout "$FW_TIMEOUT" cargo run -q --release "$@" </dev/null) 2>&1 | tee "$log" | tag_fw
     FW_RC=${PIPESTATUS[0]}
     set -e
+    FW_OUT=$(cat "$log")
+    rm -f "$log"
 }
 
 firmware_pass() {
@@ -190,6 +194,11 @@ firmware_pass() {
     echo "firmware exit code: $FW_RC (expected 0)"
     if [[ $FW_RC -ne 0 ]]; then
         echo "error: the firmware tests failed under QEMU" >&2
+        return 1
+    fi
+    # Exit 0 alone could also come from a firmware that ran no checks.
+    if ! grep -Eq '^[1-9][0-9]* passed, 0 failed$' <<<"$FW_OUT"; then
+        echo "error: exit 0, but no 'N passed, 0 failed' line with N > 0" >&2
         return 1
     fi
 }
@@ -203,6 +212,12 @@ firmware_negative() {
     elif [[ $FW_RC -ne 1 ]]; then
         # 124 is a timeout, 134 a QEMU lockup: the harness never reached its verdict.
         echo "error: expected exit 1 from the failing check, got $FW_RC" >&2
+        return 1
+    fi
+    # The failure must come from the check that compares with the flipped
+    # reference value, not from a panic or an unrelated check.
+    if ! grep -q '^FAIL csr64 for_each == dense reference' <<<"$FW_OUT"; then
+        echo "error: exit 1, but not from the check the injected failure targets" >&2
         return 1
     fi
 }
