@@ -1,3 +1,6 @@
 //! Shared helpers for the integration tests.
 
+pub mod dense;
+pub mod fixture;
+pub mod gen;
 pub mod reference;
