@@ -9,7 +9,6 @@ use core::fmt::Debug;
 use core::ops::{Add, Mul, Neg, Sub};
 
 use proptest::collection::vec;
-use proptest::option;
 use proptest::prelude::*;
 
 /// Stored entries: dimension coordinates and a value.
@@ -95,16 +94,16 @@ pub fn entries<V: Elem>(dims: &[usize]) -> BoxedStrategy<Entries<V>> {
     (0u32..=4)
         .prop_flat_map(move |quarters| {
             let dims = dims.clone();
-            // Weight 0 and 1 are allowed: empty and full tensors come up often.
-            vec(option::weighted(quarters as f64 / 4.0, elem::<V>()), total).prop_map(
-                move |slots| {
-                    slots
-                        .into_iter()
-                        .enumerate()
-                        .filter_map(|(at, v)| v.map(|v| (unravel(&dims, at), v)))
-                        .collect()
-                },
-            )
+            // A slot holds an entry when its draw is below `quarters`: 0
+            // and 4 give empty and full tensors, which come up often.
+            vec((0u32..4, elem::<V>()), total).prop_map(move |slots| {
+                slots
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(_, (draw, _))| *draw < quarters)
+                    .map(|(at, (_, v))| (unravel(&dims, at), v))
+                    .collect()
+            })
         })
         .boxed()
 }

@@ -315,6 +315,9 @@ pub fn build<V: Clone>(
         })
         .collect();
     if layout.last().is_some_and(|l| l.kind == Kind::Loose) {
+        // A free slot needs a coordinate below the level size: none when
+        // the size is 0, so such a level is stored without gaps.
+        let gap = (sizes[layout.len() - 1] > 0).then_some(gap);
         loosen(&mut out, layout.len() - 1, gap);
     }
     interleave_aos(&mut out, layout);
@@ -322,16 +325,19 @@ pub fn build<V: Clone>(
 }
 
 /// Rewrites the last level's `pos` as lo/hi pairs with the segments stored
-/// in reverse parent order and one free slot before each.
-fn loosen<V: Clone>(out: &mut Built<V>, l: usize, gap: V) {
+/// in reverse parent order and one free slot (holding `gap`) before each,
+/// or none when `gap` is `None`.
+fn loosen<V: Clone>(out: &mut Built<V>, l: usize, gap: Option<V>) {
     let pos = std::mem::take(&mut out.pos[l]);
     let crd = std::mem::take(&mut out.crd[l]);
     let values = std::mem::take(&mut out.values);
     let parents = pos.len().saturating_sub(1);
     let mut pairs = vec![0; 2 * parents];
     for p in (0..parents).rev() {
-        out.crd[l].push(0);
-        out.values.push(gap.clone());
+        if let Some(gap) = &gap {
+            out.crd[l].push(0);
+            out.values.push(gap.clone());
+        }
         let lo = out.crd[l].len();
         out.crd[l].extend_from_slice(&crd[pos[p]..pos[p + 1]]);
         out.values.extend_from_slice(&values[pos[p]..pos[p + 1]]);
