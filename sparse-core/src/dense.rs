@@ -120,6 +120,12 @@ impl<'a, T, const R: usize> DenseViewMut<'a, T, R> {
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         self.data
     }
+    /// The elements in row-major order, mutably, for the view's whole
+    /// lifetime.
+    #[inline(always)]
+    pub fn into_mut_slice(self) -> &'a mut [T] {
+        self.data
+    }
     /// A read-only view of the same elements.
     pub fn as_view(&self) -> DenseView<'_, T, R> {
         DenseView {

@@ -24,6 +24,8 @@ use crate::errors::Errors;
 use crate::model::{ElemType, Encoding, Model, TensorType};
 use crate::vocab::Width;
 
+pub mod kernel;
+
 /// Generates the aliases of every item that storage can represent, and
 /// records an error for each item it cannot represent yet.
 pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {

@@ -1,0 +1,75 @@
+//! Dense loops (`For` → `for i in 0..n`) and the positions of dense levels
+//! of sparse operands (`parent * n + i`).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{Gen, Pos, Scope};
+use crate::sparsifier::{LoopId, Node};
+
+impl Gen<'_> {
+    /// `for __sk_i in 0..__sk_n_i { ... }`: every coordinate of the range.
+    pub(super) fn for_loop(&mut self, l: LoopId, body: &[Node], scope: &Scope) -> TokenStream {
+        let var = self.var(l);
+        let n = self.size(l);
+        let mut inner = scope.clone();
+        if let Some(b) = inner.bound.get_mut(l.index()) {
+            *b = true;
+        }
+        let positions = self.bind_dense(&mut inner);
+        let body = self.nodes(body, &inner);
+        quote! {
+            for #var in 0..#n {
+                #positions
+                #body
+            }
+        }
+    }
+
+    /// Gives a position to every dense level of a sparse operand whose
+    /// index variable is bound and whose parent has a position: level 0 at
+    /// `i`, deeper levels at `parent * n + i` (MLIR's dense level
+    /// addressing). In range because `i < n`, `n` is the level's size (the
+    /// prologue bound it to the dimension's size), and a validated tensor
+    /// has `parent entries * size` entries at a dense level.
+    pub(super) fn bind_dense(&mut self, scope: &mut Scope) -> TokenStream {
+        let mut out = TokenStream::new();
+        for access in self.sparse_accesses() {
+            let t = access.tensor;
+            let levels = self.info(t).levels.clone();
+            for (l, lvl) in levels.iter().enumerate() {
+                if scope.pos.contains_key(&(t, l)) {
+                    continue;
+                }
+                if !lvl.ty.is_dense() {
+                    break;
+                }
+                let Some(&v) = access.indices.get(lvl.dim) else {
+                    break;
+                };
+                if !scope.bound.get(v.index()).copied().unwrap_or(false) {
+                    break;
+                }
+                let parent = if l == 0 {
+                    None
+                } else {
+                    match scope.pos.get(&(t, l - 1)) {
+                        Some(Pos::At(p)) => Some(p.clone()),
+                        // A dense level below a duplicate segment has no
+                        // single parent entry; the sparsifier never plans it.
+                        _ => break,
+                    }
+                };
+                let var = self.var(v);
+                let n = self.size(v);
+                let name = self.tlocal(t, &format!("p{l}"));
+                out.extend(match parent {
+                    None => quote!(let #name = #var;),
+                    Some(p) => quote!(let #name = #p * #n + #var;),
+                });
+                scope.pos.insert((t, l), Pos::At(name));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,352 @@
+//! Leaves of the loop tree (zeroing, the reduction local, accumulation,
+//! stores) and the expressions they compute.
+//!
+//! Every tensor element an expression reads is loaded first into a local
+//! (`__sk_a_v`), each load with its `SAFETY:` line; the expression is then
+//! plain arithmetic on locals, literals, scalar parameters and index
+//! variables, parenthesised only where Rust needs it.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use syn::Ident;
+
+use super::iterate::private;
+use super::{elem_type, zero, Gen, Kind, Pos, Scope};
+use crate::model::{ElemType, ParamKind};
+use crate::sparsifier::{Access, AssignOp, Expr, TensorId, Value};
+
+/// The reduction local.
+fn acc() -> Ident {
+    format_ident!("__sk_acc")
+}
+
+/// Loaded elements of one leaf: each distinct access and its local.
+type Loaded = Vec<(Access, Ident)>;
+
+impl Gen<'_> {
+    fn out_elem(&self) -> ElemType {
+        self.stmt
+            .map_or(ElemType::F64, |s| self.info(s.lhs.tensor).elem)
+    }
+
+    /// `zero y`: every element of a dense output, before the loops.
+    pub(super) fn zero(&mut self, t: TensorId) -> TokenStream {
+        let z = zero(self.info(t).elem);
+        if self.info(t).kind == Kind::Scalar {
+            let y = self.info(t).ident.clone();
+            return quote!(*#y = #z;);
+        }
+        let data = self.data(t);
+        quote!(#data.fill(#z);)
+    }
+
+    /// `local r = 0` or `local r = y[i]`.
+    pub(super) fn local(&mut self, init: Option<&Access>, scope: &Scope) -> TokenStream {
+        let elem = elem_type(self.out_elem());
+        let r = acc();
+        match init {
+            None => {
+                let z = zero(self.out_elem());
+                quote!(let mut #r: #elem = #z;)
+            }
+            Some(a) => {
+                let mut loaded = Loaded::new();
+                let loads = self.load(a, scope, &mut loaded);
+                let v = loaded.first().map(|l| l.1.clone());
+                quote! {
+                    #loads
+                    let mut #r: #elem = #v;
+                }
+            }
+        }
+    }
+
+    /// `r += value`.
+    pub(super) fn accumulate(&mut self, value: &Expr, scope: &Scope) -> TokenStream {
+        let (loads, e) = self.value_expr(value, scope);
+        let r = acc();
+        quote! {
+            #loads
+            #r += #e;
+        }
+    }
+
+    /// `y[i] = v` or `y[i] += v`.
+    pub(super) fn store(
+        &mut self,
+        access: &Access,
+        op: AssignOp,
+        value: &Value,
+        scope: &Scope,
+    ) -> TokenStream {
+        let (loads, v) = match value {
+            Value::Local => {
+                let r = acc();
+                (TokenStream::new(), quote!(#r))
+            }
+            Value::Expr(e) => self.value_expr(e, scope),
+        };
+        let assign = match op {
+            AssignOp::Assign => quote!(=),
+            AssignOp::AddAssign => quote!(+=),
+        };
+        let t = access.tensor;
+        if self.info(t).kind == Kind::Scalar {
+            let y = self.info(t).ident.clone();
+            return quote! {
+                #loads
+                *#y #assign #v;
+            };
+        }
+        let Some((offset, why)) = self.dense_offset(access, scope) else {
+            return TokenStream::new();
+        };
+        let data = self.data(t);
+        let out = self.tlocal(t, "out");
+        let slot = private("slot");
+        let doc = format!(" SAFETY: {why}.");
+        quote! {
+            #loads
+            #[doc = #doc]
+            let #out = unsafe { #slot(#data, #offset) };
+            *#out #assign #v;
+        }
+    }
+
+    /// Loads for every access of `e`, then `e` over the loaded locals.
+    fn value_expr(&mut self, e: &Expr, scope: &Scope) -> (TokenStream, TokenStream) {
+        let mut loaded = Loaded::new();
+        let mut loads = TokenStream::new();
+        for a in e.accesses() {
+            loads.extend(self.load(a, scope, &mut loaded));
+        }
+        let (tokens, _) = self.lower(e, &loaded);
+        (loads, tokens)
+    }
+
+    /// The row-major offset of a dense access, with why it is in range.
+    fn dense_offset(&mut self, a: &Access, scope: &Scope) -> Option<(TokenStream, String)> {
+        let info = self.info(a.tensor).clone();
+        let mut offset: Option<TokenStream> = None;
+        let mut bounds = Vec::new();
+        for (d, &l) in a.indices.iter().enumerate() {
+            if !scope.bound.get(l.index()).copied().unwrap_or(false) {
+                return self.internal(
+                    a.tensor,
+                    format!(
+                        "`{}` is read outside the loop of `{}`",
+                        info.name,
+                        self.k.loop_name(l)
+                    ),
+                );
+            }
+            let var = self.var(l);
+            let size = match info.shape.get(d) {
+                Some(Some(n)) => {
+                    let n = Literal::u64_unsuffixed(*n);
+                    quote!(#n)
+                }
+                _ => {
+                    let n = self.size(l);
+                    quote!(#n)
+                }
+            };
+            bounds.push(format!("`{var}` < `{size}`"));
+            offset = Some(match offset {
+                None => quote!(#var),
+                Some(prev) if d == 1 => quote!(#prev * #size + #var),
+                Some(prev) => quote!((#prev) * #size + #var),
+            });
+        }
+        let why = format!(
+            "{} (loop bounds and coordinates are below the sizes the prologue checked against \
+             `{}`), so the row-major offset is below its length",
+            bounds.join(", "),
+            info.name
+        );
+        Some((offset.unwrap_or_else(|| quote!(0)), why))
+    }
+
+    /// Loads the element `a` into a new local (once per distinct access).
+    fn load(&mut self, a: &Access, scope: &Scope, loaded: &mut Loaded) -> TokenStream {
+        if loaded.iter().any(|(b, _)| b == a) {
+            return TokenStream::new();
+        }
+        let t = a.tensor;
+        let same = loaded.iter().filter(|(b, _)| b.tensor == t).count();
+        let name = if same == 0 {
+            self.tlocal(t, "v")
+        } else {
+            self.tlocal(t, &format!("v{same}"))
+        };
+        let info = self.info(t).clone();
+        let tokens = match info.kind {
+            Kind::Scalar => {
+                let x = &info.ident;
+                quote!(let #name = *#x;)
+            }
+            Kind::Sparse => {
+                let last = info.levels.len().saturating_sub(1);
+                let Some(Pos::At(p)) = scope.pos.get(&(t, last)).cloned() else {
+                    self.internal::<()>(
+                        t,
+                        format!("`{}` is read where its last level has no entry", info.name),
+                    );
+                    return TokenStream::new();
+                };
+                let val = self.values(t);
+                let load = private("load");
+                let doc = format!(
+                    " SAFETY: `{p}` is an entry of `{}`'s last level, and a validated tensor \
+                     stores one value per entry.",
+                    info.name
+                );
+                quote! {
+                    #[doc = #doc]
+                    let #name = unsafe { #load(#val, #p) };
+                }
+            }
+            _ => {
+                let Some((offset, why)) = self.dense_offset(a, scope) else {
+                    return TokenStream::new();
+                };
+                let data = self.data(t);
+                let load = private("load");
+                let doc = format!(" SAFETY: {why}.");
+                quote! {
+                    #[doc = #doc]
+                    let #name = unsafe { #load(#data, #offset) };
+                }
+            }
+        };
+        loaded.push((a.clone(), name));
+        tokens
+    }
+
+    /// `e` as Rust, with its binding strength (1 `+ -`, 2 `* /`, 3 `as`,
+    /// 4 unary `-`, 5 atoms), like the sparsifier's `ShowExpr`.
+    fn lower(&mut self, e: &Expr, loaded: &Loaded) -> (TokenStream, u8) {
+        match e {
+            Expr::Access(a) => {
+                let name = loaded.iter().find(|(b, _)| b == a).map(|(_, n)| n.clone());
+                (quote!(#name), 5)
+            }
+            Expr::Literal(text) => self.literal(text),
+            Expr::Index(l) => {
+                let v = self.var(*l);
+                (quote!(#v), 5)
+            }
+            Expr::Zero => (zero(self.out_elem()), 5),
+            Expr::Neg(x) => {
+                let x = self.operand(x, 4, loaded);
+                (quote!(-#x), 4)
+            }
+            Expr::Cast(x, ty) => {
+                let x = self.operand(x, 3, loaded);
+                let ty = self.cast_type(ty);
+                (quote!(#x as #ty), 3)
+            }
+            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
+                let (op, p) = match e {
+                    Expr::Add(..) => (quote!(+), 1),
+                    Expr::Sub(..) => (quote!(-), 1),
+                    Expr::Mul(..) => (quote!(*), 2),
+                    _ => (quote!(/), 2),
+                };
+                let l = self.operand(l, p, loaded);
+                let r = self.operand(r, p + 1, loaded);
+                (quote!(#l #op #r), p)
+            }
+            Expr::Call(name, args) => self.call(name, args, loaded),
+        }
+    }
+
+    /// `e`, parenthesised if it binds looser than `min`.
+    fn operand(&mut self, e: &Expr, min: u8, loaded: &Loaded) -> TokenStream {
+        let (t, p) = self.lower(e, loaded);
+        if p < min {
+            quote!((#t))
+        } else {
+            t
+        }
+    }
+
+    /// A literal as written, or a scalar parameter by name (the front end
+    /// passes both as literal text).
+    fn literal(&mut self, text: &str) -> (TokenStream, u8) {
+        let param = self
+            .def
+            .params
+            .iter()
+            .find(|p| p.name == text && matches!(p.kind, ParamKind::Scalar { .. }));
+        if let Some(p) = param {
+            let name = &p.name;
+            return (quote!(#name), 5);
+        }
+        match syn::parse_str::<syn::Expr>(text) {
+            Ok(syn::Expr::Lit(lit)) => (quote!(#lit), 5),
+            Ok(syn::Expr::Unary(u)) if matches!(u.op, syn::UnOp::Neg(_)) => (quote!(#u), 4),
+            _ => {
+                let msg =
+                    format!("`{text}` is neither a literal nor a scalar parameter of this kernel");
+                let span = self.def.name.span();
+                self.errors
+                    .push(quote::quote_spanned!(span=> ::core::compile_error!(#msg);));
+                (quote!(0), 5)
+            }
+        }
+    }
+
+    /// The target of `as`: an element type (MLIR or Rust spelling).
+    fn cast_type(&mut self, ty: &str) -> TokenStream {
+        match ElemType::from_name(ty) {
+            Ok(elem) => elem_type(elem),
+            Err(msg) => {
+                let span = self.def.name.span();
+                self.errors
+                    .push(quote::quote_spanned!(span=> ::core::compile_error!(#msg);));
+                quote!(::core::primitive::f64)
+            }
+        }
+    }
+
+    /// Math calls: `abs`, `max`, `min` are methods every element type has
+    /// in `core`; the others go through sparse-core's `no_std` shim.
+    fn call(&mut self, name: &str, args: &[Expr], loaded: &Loaded) -> (TokenStream, u8) {
+        let arity = match name {
+            "abs" | "sqrt" | "exp" | "ln" | "sin" | "cos" => 1,
+            "max" | "min" | "powf" | "powi" => 2,
+            _ => 0,
+        };
+        if arity == 0 || args.len() != arity {
+            let msg = if arity == 0 {
+                format!(
+                    "unknown math function `{name}`; kernels support sqrt, abs, exp, ln, sin, \
+                     cos, max, min, powf and powi"
+                )
+            } else {
+                format!("`{name}` takes {arity} argument(s), not {}", args.len())
+            };
+            let span = self.def.name.span();
+            self.errors
+                .push(quote::quote_spanned!(span=> ::core::compile_error!(#msg);));
+            return (quote!(0), 5);
+        }
+        let f = format_ident!("{}", name);
+        match name {
+            "abs" => {
+                let x = self.operand(&args[0], 5, loaded);
+                (quote!(#x.abs()), 5)
+            }
+            "max" | "min" => {
+                let x = self.operand(&args[0], 5, loaded);
+                let (y, _) = self.lower(&args[1], loaded);
+                (quote!(#x.#f(#y)), 5)
+            }
+            _ => {
+                let a: Vec<TokenStream> = args.iter().map(|a| self.lower(a, loaded).0).collect();
+                (quote!(::sparse_core::__private::math::#f(#(#a),*)), 5)
+            }
+        }
+    }
+}

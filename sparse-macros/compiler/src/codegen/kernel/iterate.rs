@@ -1,0 +1,285 @@
+//! Walks over one sparse level (`Iterate`), and what co-iteration shares
+//! with them: the position range a level stores under its parent entry,
+//! per level format, coordinate reads and duplicate segments.
+//!
+//! | format | range under parent entry `p` |
+//! | --- | --- |
+//! | compressed | `pos[p]..pos[p + 1]` |
+//! | loose_compressed | `pos[2p]..pos[2p + 1]` |
+//! | singleton | `p..p + 1`, or the parent's duplicate segment |
+//!
+//! Level 0 has the single parent entry 0. A non-unique level followed by a
+//! singleton (the start of a COO region) is walked by duplicate segments:
+//! each distinct coordinate once, with the run of entries that repeat it
+//! handed to the singleton level below, as MLIR's sparsifier does.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use syn::Ident;
+
+use super::{Gen, Pos, Scope};
+use crate::sparsifier::{LoopId, Node, Space, TensorId};
+use crate::vocab::LevelFormat;
+
+/// The load helpers generated code calls.
+pub(super) fn private(name: &str) -> TokenStream {
+    let name = syn::Ident::new(name, proc_macro2::Span::call_site());
+    quote!(::sparse_core::__private::#name)
+}
+
+impl Gen<'_> {
+    /// Whether level `l` of `t` is walked by duplicate segments.
+    pub(super) fn segmented(&self, t: TensorId, l: usize) -> bool {
+        let levels = &self.info(t).levels;
+        let here = levels.get(l).is_some_and(|x| !x.ty.is_unique());
+        let child = levels
+            .get(l + 1)
+            .is_some_and(|x| x.ty.format == LevelFormat::Singleton);
+        here && child
+    }
+
+    /// Statements binding `lo` and `hi`, the positions level `l` of `t`
+    /// stores under its parent's position; `None` (with an error recorded)
+    /// if the plan walks a level whose parent has no position.
+    pub(super) fn range(
+        &mut self,
+        t: TensorId,
+        l: usize,
+        scope: &Scope,
+        lo: &Ident,
+        hi: &Ident,
+    ) -> Option<TokenStream> {
+        let name = self.info(t).name.clone();
+        let Some(lvl) = self.info(t).levels.get(l).copied() else {
+            return self.internal(t, format!("level {l} of `{name}` does not exist"));
+        };
+        // Level 0 hangs below one implicit entry, 0.
+        let parent = if l == 0 {
+            Some((quote!(0), "the single entry above level 0".to_string()))
+        } else {
+            match scope.pos.get(&(t, l - 1)) {
+                Some(Pos::At(p)) => Some((
+                    quote!(#p),
+                    format!("`{p}` is an entry of `{name}` level {}", l - 1),
+                )),
+                Some(Pos::Segment(s, e)) => {
+                    return match lvl.ty.format {
+                        LevelFormat::Singleton => Some(quote! {
+                            let #lo = #s;
+                            let #hi = #e;
+                        }),
+                        f => self.internal(
+                            t,
+                            format!(
+                                "{} level {l} of `{name}` below a duplicate segment",
+                                f.name()
+                            ),
+                        ),
+                    };
+                }
+                None => None,
+            }
+        };
+        let Some((p, why)) = parent else {
+            return self.internal(
+                t,
+                format!("level {l} of `{name}` is walked before its parent"),
+            );
+        };
+        let load = private("load_index");
+        match lvl.ty.format {
+            LevelFormat::Compressed => {
+                let pos = self.positions(t, l);
+                let doc = format!(
+                    " SAFETY: {why}, and compressed level {l} stores one position per parent \
+                     entry plus one."
+                );
+                Some(quote! {
+                    #[doc = #doc]
+                    let #lo = unsafe { #load(#pos, #p) };
+                    #[doc = #doc]
+                    let #hi = unsafe { #load(#pos, #p + 1) };
+                })
+            }
+            LevelFormat::LooseCompressed => {
+                let pos = self.positions(t, l);
+                let doc = format!(
+                    " SAFETY: {why}, and loose compressed level {l} stores a lo/hi pair per \
+                     parent entry."
+                );
+                Some(quote! {
+                    #[doc = #doc]
+                    let #lo = unsafe { #load(#pos, 2 * #p) };
+                    #[doc = #doc]
+                    let #hi = unsafe { #load(#pos, 2 * #p + 1) };
+                })
+            }
+            LevelFormat::Singleton if l > 0 => Some(quote! {
+                let #lo = #p;
+                let #hi = #p + 1;
+            }),
+            format => self.internal(
+                t,
+                format!(
+                    "level {l} of `{name}` ({}) cannot be walked here",
+                    format.name()
+                ),
+            ),
+        }
+    }
+
+    /// Records an internal error (a plan codegen does not expect).
+    pub(super) fn internal<T>(&mut self, t: TensorId, message: String) -> Option<T> {
+        let span = self.span_of(t);
+        self.error(
+            span,
+            format!("internal error in sparse_kernel! codegen: {message}"),
+        );
+        None
+    }
+
+    /// `let into = coordinate of the entry at p` for level `l` of `t`.
+    pub(super) fn read_coordinate(
+        &mut self,
+        t: TensorId,
+        l: usize,
+        p: &Ident,
+        why: &str,
+        into: &Ident,
+    ) -> TokenStream {
+        let lvl = self.info(t).levels[l];
+        let crd = self.coordinates(t, l);
+        let at = if lvl.stride == 1 {
+            quote!(#p)
+        } else {
+            let s = Literal::usize_unsuffixed(lvl.stride);
+            if lvl.offset == 0 {
+                quote!(#p * #s)
+            } else {
+                let o = Literal::usize_unsuffixed(lvl.offset);
+                quote!(#p * #s + #o)
+            }
+        };
+        let name = &self.info(t).name;
+        let tuple = if lvl.stride == 1 {
+            String::new()
+        } else {
+            format!(
+                " (its COO buffer holds {} coordinates per entry)",
+                lvl.stride
+            )
+        };
+        let doc = format!(" SAFETY: {why}, so `{p}` is an entry of `{name}` level {l}{tuple}.");
+        let load = private("load_index");
+        quote! {
+            #[doc = #doc]
+            let #into = unsafe { #load(#crd, #at) };
+        }
+    }
+
+    /// Binds `end` to the end of the duplicate segment starting at `p`
+    /// (entries with coordinate `c`, stopping at `hi`).
+    pub(super) fn segment_end(
+        &mut self,
+        t: TensorId,
+        l: usize,
+        p: &Ident,
+        hi: &Ident,
+        c: &Ident,
+        end: &Ident,
+    ) -> TokenStream {
+        let next = self.tlocal(t, &format!("next{l}"));
+        let why = format!("`{end}` < `{hi}`, the end of the walked range");
+        let read = self.read_coordinate(t, l, end, &why, &next);
+        quote! {
+            let mut #end = #p + 1;
+            while #end < #hi {
+                #read
+                if #next != #c {
+                    break;
+                }
+                #end += 1;
+            }
+        }
+    }
+
+    /// `Iterate`: every stored coordinate of one level, in storage order.
+    pub(super) fn iterate(
+        &mut self,
+        l: LoopId,
+        space: &Space,
+        body: &[Node],
+        scope: &Scope,
+    ) -> TokenStream {
+        let (t, lv) = (space.tensor, space.level.index());
+        let var = self.var(l);
+        let p = self.tlocal(t, &format!("p{lv}"));
+        let mut inner = scope.clone();
+        if let Some(b) = inner.bound.get_mut(l.index()) {
+            *b = true;
+        }
+        let is_singleton = space.level_type.format == LevelFormat::Singleton;
+        // A singleton under one parent entry stores exactly one coordinate.
+        if is_singleton {
+            if let Some(Pos::At(parent)) = scope.pos.get(&(t, lv.wrapping_sub(1))).cloned() {
+                let name = self.info(t).name.clone();
+                let why = format!(
+                    "`{p}` = `{parent}`, an entry of `{name}` level {}, and a singleton level \
+                     has one entry per parent entry",
+                    lv - 1
+                );
+                let read = self.read_coordinate(t, lv, &p, &why, &var);
+                inner.pos.insert((t, lv), Pos::At(p.clone()));
+                let positions = self.bind_dense(&mut inner);
+                let body = self.nodes(body, &inner);
+                return quote! {
+                    let #p = #parent;
+                    #read
+                    #positions
+                    #body
+                };
+            }
+        }
+        let lo = self.tlocal(t, &format!("lo{lv}"));
+        let hi = self.tlocal(t, &format!("hi{lv}"));
+        let Some(range) = self.range(t, lv, scope, &lo, &hi) else {
+            return TokenStream::new();
+        };
+        if self.segmented(t, lv) {
+            let e = self.tlocal(t, &format!("e{lv}"));
+            let why = format!("`{p}` < `{hi}`, the end of the walked range");
+            let read = self.read_coordinate(t, lv, &p, &why, &var);
+            let end = self.segment_end(t, lv, &p, &hi, &var, &e);
+            inner
+                .pos
+                .insert((t, lv), Pos::Segment(p.clone(), e.clone()));
+            let positions = self.bind_dense(&mut inner);
+            let body = self.nodes(body, &inner);
+            quote! {
+                #range
+                let mut #p = #lo;
+                while #p < #hi {
+                    #read
+                    #end
+                    #positions
+                    #body
+                    #p = #e;
+                }
+            }
+        } else {
+            let why = format!("`{p}` < `{hi}`, the end of the walked range");
+            let read = self.read_coordinate(t, lv, &p, &why, &var);
+            inner.pos.insert((t, lv), Pos::At(p.clone()));
+            let positions = self.bind_dense(&mut inner);
+            let body = self.nodes(body, &inner);
+            quote! {
+                #range
+                for #p in #lo..#hi {
+                    #read
+                    #positions
+                    #body
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,539 @@
+//! Kernel codegen: the sparsifier's loop tree → one Rust `fn`.
+//!
+//! The generated function follows the plan node for node (see
+//! `docs/ARCHITECTURE.md`, "Kernels"):
+//!
+//! - a prologue ([`signature`]) checks every size bound to an index
+//!   variable and every static size, returning `KernelError` before any
+//!   output is touched, then names the storage buffers the loops read;
+//! - [`dense`]: `For` → `for i in 0..n`, and dense levels of sparse
+//!   operands get their position `parent * n + i`;
+//! - [`iterate`]: `Iterate` → a walk over the positions of one compressed,
+//!   loose compressed or singleton level, with duplicate segments of
+//!   non-unique COO levels walked as one coordinate;
+//! - [`coiterate`]: `CoIterate` → one `while` per phase over cursors, the
+//!   minimum coordinate (or the next of the whole range), an `if` cascade
+//!   of the cases, and the advance of the cursors that matched;
+//! - leaves and expressions ([`expr`]): loads into locals, the reduction
+//!   scalarised in `__sk_acc`, stores with `=` or `+=` as the plan says.
+//!
+//! Every read and write inside the loops goes through sparse-core's
+//! unchecked accessors; each one carries a `SAFETY:` doc line (kept by
+//! `cargo expand`) naming the invariant of validated storage or the
+//! prologue check that keeps it in range. Generated locals all start with
+//! `__sk_`.
+
+mod coiterate;
+mod dense;
+mod expr;
+mod iterate;
+mod signature;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
+
+use crate::model::{ElemType, KernelDef, Model, ParamKind};
+use crate::sparsifier::{
+    Access, Kernel, LoopId, Node, OutputStrategy, Plan, Stmt, StmtPlan, TensorId,
+};
+use crate::vocab::{LevelFormat, LevelType};
+
+/// Generates the kernel `def` as one `fn` item following `plan` (the
+/// sparsifier's plan of `def.kernel`). What codegen cannot lower yet
+/// (sparse outputs) becomes a `compile_error!` spanned on the parameter,
+/// inside an otherwise well-formed function, so call sites still check.
+pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStream {
+    let mut g = Gen::new(model, def);
+    let params = g.params();
+    let body = g.body(plan);
+    let doc = doc_lines(def, plan);
+    let attrs = &def.attrs;
+    let vis = &def.vis;
+    let name = &def.name;
+    quote! {
+        #(#attrs)*
+        #doc
+        #[allow(
+            unused_doc_comments,
+            unused_mut,
+            clippy::too_many_arguments,
+            clippy::needless_range_loop,
+            clippy::identity_op,
+            clippy::erasing_op,
+            non_snake_case,
+        )]
+        #vis fn #name(#(#params),*) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
+            #body
+        }
+    }
+}
+
+/// The user's docs, a blank line, then the loop tree in a text block.
+fn doc_lines(def: &KernelDef, plan: &Plan) -> TokenStream {
+    let has_docs = def.attrs.iter().any(|a| a.path().is_ident("doc"));
+    let mut lines = Vec::new();
+    if has_docs {
+        lines.push(String::new());
+    }
+    lines.push(" Loop nest chosen by the sparsifier:".to_string());
+    lines.push(String::new());
+    lines.push(" ```text".to_string());
+    for line in plan.text(&def.kernel).lines() {
+        lines.push(format!(" {line}"));
+    }
+    lines.push(" ```".to_string());
+    quote!(#(#[doc = #lines])*)
+}
+
+/// How a tensor parameter is passed, which decides how its elements and
+/// sizes are reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A `SparseTensor` (the encoding alias).
+    Sparse,
+    /// Rank 0: `&T` / `&mut T`.
+    Scalar,
+    /// Rank 1, dynamic: `&[T]`.
+    Slice,
+    /// All sizes static: `&[T; N]`, `&[[T; N1]; N0]`, ...
+    Array,
+    /// Rank ≥ 2 with a dynamic size: `DenseView` / `DenseViewMut`.
+    View,
+}
+
+/// One storage level of a tensor as the loops read it.
+#[derive(Clone, Copy, Debug)]
+struct Lvl {
+    ty: LevelType,
+    /// The dimension it stores (plain permutation levels only).
+    dim: usize,
+    /// Coordinates per entry in its buffer (AoS COO tuples).
+    stride: usize,
+    /// This level's slot in the tuple.
+    offset: usize,
+}
+
+/// A tensor parameter.
+#[derive(Clone, Debug)]
+struct TensorInfo {
+    name: String,
+    ident: Ident,
+    elem: ElemType,
+    kind: Kind,
+    shape: Vec<Option<u64>>,
+    mutable: bool,
+    levels: Vec<Lvl>,
+    /// The encoding alias, for sparse tensors.
+    encoding: Option<Ident>,
+}
+
+/// What a storage level's position is at a point of the loop nest.
+#[derive(Clone, Debug)]
+enum Pos {
+    /// One entry.
+    At(Ident),
+    /// The entries `[lo, hi)` of a duplicate segment of a non-unique level
+    /// (all with the same coordinate).
+    Segment(Ident, Ident),
+}
+
+/// What is known inside a loop body: bound index variables and positioned
+/// levels.
+#[derive(Clone, Debug, Default)]
+struct Scope {
+    bound: Vec<bool>,
+    pos: BTreeMap<(TensorId, usize), Pos>,
+}
+
+/// The generator of one kernel.
+struct Gen<'a> {
+    model: &'a Model,
+    def: &'a KernelDef,
+    k: &'a Kernel,
+    tensors: Vec<TensorInfo>,
+    /// Locals declared after the prologue, on first use: name → `let`.
+    decls: BTreeMap<String, TokenStream>,
+    /// `compile_error!`s for what cannot be generated.
+    errors: Vec<TokenStream>,
+    /// The statement being generated.
+    stmt: Option<&'a Stmt>,
+}
+
+impl<'a> Gen<'a> {
+    fn new(model: &'a Model, def: &'a KernelDef) -> Gen<'a> {
+        let k = &def.kernel;
+        let mut tensors: Vec<Option<TensorInfo>> = vec![None; k.tensors.len()];
+        for p in &def.params {
+            let (tensor, elem, shape, mutable, encoding) = match &p.kind {
+                ParamKind::Sparse {
+                    tensor,
+                    encoding,
+                    elem,
+                    shape,
+                    mutable,
+                } => (*tensor, *elem, shape, *mutable, Some(encoding.clone())),
+                ParamKind::Dense {
+                    tensor,
+                    elem,
+                    shape,
+                    mutable,
+                } => (*tensor, *elem, shape, *mutable, None),
+                ParamKind::Scalar { .. } => continue,
+            };
+            let kind = if encoding.is_some() {
+                Kind::Sparse
+            } else if shape.is_empty() {
+                Kind::Scalar
+            } else if shape.iter().all(Option::is_some) {
+                Kind::Array
+            } else if shape.len() == 1 {
+                Kind::Slice
+            } else {
+                Kind::View
+            };
+            let levels = k
+                .tensors
+                .get(tensor.index())
+                .map_or_else(Vec::new, |d| storage_levels(&d.levels));
+            if let Some(slot) = tensors.get_mut(tensor.index()) {
+                *slot = Some(TensorInfo {
+                    name: p.name.to_string(),
+                    ident: p.name.clone(),
+                    elem,
+                    kind,
+                    shape: shape.clone(),
+                    mutable,
+                    levels,
+                    encoding,
+                });
+            }
+        }
+        let mut g = Gen {
+            model,
+            def,
+            k,
+            tensors: Vec::new(),
+            decls: BTreeMap::new(),
+            errors: Vec::new(),
+            stmt: None,
+        };
+        for (n, t) in tensors.into_iter().enumerate() {
+            match t {
+                Some(t) => g.tensors.push(t),
+                None => {
+                    let name = k.tensor_name(TensorId(n as u32)).to_string();
+                    g.error(
+                        def.name.span(),
+                        format!("internal: tensor `{name}` of the kernel has no parameter"),
+                    );
+                    g.tensors.push(TensorInfo {
+                        name: name.clone(),
+                        ident: format_ident!("__sk_missing_{}", n),
+                        elem: ElemType::F64,
+                        kind: Kind::Scalar,
+                        shape: Vec::new(),
+                        mutable: false,
+                        levels: Vec::new(),
+                        encoding: None,
+                    });
+                }
+            }
+        }
+        g
+    }
+
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        let message = message.into();
+        self.errors
+            .push(quote_spanned!(span=> ::core::compile_error!(#message);));
+    }
+
+    fn info(&self, t: TensorId) -> &TensorInfo {
+        // Every id of a checked kernel has an entry (`new` fills gaps).
+        &self.tensors[t.index().min(self.tensors.len().saturating_sub(1))]
+    }
+
+    /// The span of the parameter of tensor `t`, for messages.
+    fn span_of(&self, t: TensorId) -> Span {
+        self.tensors
+            .get(t.index())
+            .map_or(self.def.name.span(), |i| i.ident.span())
+    }
+
+    /// The whole function body: prologue, one block per statement, `Ok`.
+    fn body(&mut self, plan: &'a Plan) -> TokenStream {
+        self.check_unsupported(plan);
+        if !self.errors.is_empty() {
+            let errors = &self.errors;
+            return quote!(#(#errors)*);
+        }
+        let mut stmts = TokenStream::new();
+        for sp in &plan.stmts {
+            stmts.extend(self.statement(sp));
+        }
+        let checks = self.prologue();
+        let decls: Vec<&TokenStream> = self.decls.values().collect();
+        let errors = &self.errors;
+        quote! {
+            #(#errors)*
+            #checks
+            #(#decls)*
+            #stmts
+            ::core::result::Result::Ok(())
+        }
+    }
+
+    /// Sparse outputs arrive with their own issue: say so at the parameter.
+    fn check_unsupported(&mut self, plan: &Plan) {
+        for t in 0..self.tensors.len() {
+            let info = &self.tensors[t];
+            if info.kind == Kind::Sparse && info.mutable {
+                let msg = format!(
+                    "sparse output `{}`: kernels cannot write sparse tensors yet (they need \
+                     caller-provided capacity, coming with sparse outputs); write into a dense \
+                     `&mut tensor<...>` instead",
+                    info.name
+                );
+                self.error(info.ident.span(), msg);
+            }
+        }
+        for sp in &plan.stmts {
+            if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =
+                sp.output.strategy
+            {
+                let Some(stmt) = self.k.stmts.get(sp.stmt) else {
+                    continue;
+                };
+                let t = stmt.lhs.tensor;
+                if !self.info(t).mutable {
+                    let msg = format!(
+                        "`{}` is written with a sparse output strategy ({}), which codegen \
+                         does not support yet",
+                        self.info(t).name,
+                        sp.output.reason
+                    );
+                    self.error(self.span_of(t), msg);
+                }
+            }
+        }
+        for info in &self.tensors {
+            if let Some(enc) = &info.encoding {
+                if self.model.encoding(&enc.to_string()).is_none() {
+                    let msg = format!("no encoding `#{enc}` is defined in this block");
+                    self.errors
+                        .push(quote_spanned!(enc.span()=> ::core::compile_error!(#msg);));
+                }
+            }
+        }
+    }
+
+    /// One statement in its own block, so its locals do not meet the next
+    /// statement's.
+    fn statement(&mut self, sp: &'a StmtPlan) -> TokenStream {
+        let Some(stmt) = self.k.stmts.get(sp.stmt) else {
+            return TokenStream::new();
+        };
+        self.stmt = Some(stmt);
+        let scope = Scope {
+            bound: vec![false; self.k.loops.len()],
+            pos: BTreeMap::new(),
+        };
+        let text = format!(" {}", self.k.show_stmt(stmt));
+        let body = self.nodes(&sp.tree, &scope);
+        quote! {
+            #[doc = #text]
+            {
+                #body
+            }
+        }
+    }
+
+    fn nodes(&mut self, nodes: &[Node], scope: &Scope) -> TokenStream {
+        let mut out = TokenStream::new();
+        for n in nodes {
+            out.extend(self.node(n, scope));
+        }
+        out
+    }
+
+    fn node(&mut self, n: &Node, scope: &Scope) -> TokenStream {
+        match n {
+            Node::Zero { tensor } => self.zero(*tensor),
+            Node::Local { init } => self.local(init.as_ref(), scope),
+            Node::Accumulate { value } => self.accumulate(value, scope),
+            Node::Store { access, op, value } => self.store(access, *op, value, scope),
+            Node::For { loop_id, body, .. } => self.for_loop(*loop_id, body, scope),
+            Node::Iterate {
+                loop_id,
+                space,
+                body,
+                ..
+            } => self.iterate(*loop_id, space, body, scope),
+            Node::CoIterate {
+                loop_id,
+                spaces,
+                universe,
+                phases,
+                ..
+            } => self.coiterate(*loop_id, spaces, universe.is_some(), phases, scope),
+            Node::Insert { access, .. } => {
+                let span = self.span_of(access.tensor);
+                let msg = "internal: sparse insertion reached codegen";
+                quote_spanned!(span=> ::core::compile_error!(#msg);)
+            }
+            Node::Expand { .. } | Node::WorkspaceAdd { .. } | Node::Compress { .. } => {
+                let msg = "internal: a sparse output workspace reached codegen";
+                let span = self.def.name.span();
+                quote_spanned!(span=> ::core::compile_error!(#msg);)
+            }
+        }
+    }
+
+    // ---- names -------------------------------------------------------
+
+    fn loop_name(&self, l: LoopId) -> String {
+        self.k.loop_name(l).trim_start_matches("r#").to_string()
+    }
+    /// The loop variable of index `l`.
+    fn var(&self, l: LoopId) -> Ident {
+        format_ident!("__sk_{}", self.loop_name(l))
+    }
+    /// The size of index `l`, fixed by the prologue.
+    fn size(&self, l: LoopId) -> Ident {
+        format_ident!("__sk_n_{}", self.loop_name(l))
+    }
+    /// A local belonging to tensor `t`: `__sk_<name>_<suffix>`.
+    fn tlocal(&self, t: TensorId, suffix: &str) -> Ident {
+        let name = self.info(t).name.trim_start_matches("r#").to_string();
+        format_ident!("__sk_{}_{}", name, suffix)
+    }
+
+    /// Declares (once) and names a local initialised after the prologue.
+    fn declare(&mut self, name: Ident, ty: Option<TokenStream>, init: TokenStream) -> Ident {
+        let ty = ty.map(|t| quote!(: #t));
+        self.decls
+            .entry(name.to_string())
+            .or_insert_with(|| quote!(let #name #ty = #init;));
+        name
+    }
+
+    /// The positions array of level `l` of sparse tensor `t`.
+    fn positions(&mut self, t: TensorId, l: usize) -> Ident {
+        let a = self.info(t).ident.clone();
+        let name = self.tlocal(t, &format!("pos{l}"));
+        let l = proc_macro2::Literal::usize_unsuffixed(l);
+        self.declare(name, None, quote!(#a.level(#l).positions()))
+    }
+    /// The coordinate buffer level `l` of sparse tensor `t` reads.
+    fn coordinates(&mut self, t: TensorId, l: usize) -> Ident {
+        let a = self.info(t).ident.clone();
+        let name = self.tlocal(t, &format!("crd{l}"));
+        let l = proc_macro2::Literal::usize_unsuffixed(l);
+        self.declare(name, None, quote!(#a.level(#l).coordinates()))
+    }
+    /// The values of sparse tensor `t`.
+    fn values(&mut self, t: TensorId) -> Ident {
+        let a = self.info(t).ident.clone();
+        let name = self.tlocal(t, "val");
+        self.declare(name, None, quote!(#a.values()))
+    }
+    /// The row-major elements of dense tensor `t` (rank ≥ 1) as a slice.
+    fn data(&mut self, t: TensorId) -> Ident {
+        let info = self.info(t).clone();
+        let x = &info.ident;
+        let elem = elem_type(info.elem);
+        let name = self.tlocal(t, "data");
+        let flatten = info.shape.len().saturating_sub(1);
+        let (ty, init) = match (info.kind, info.mutable) {
+            (Kind::View, false) => (quote!(&[#elem]), quote!(#x.as_slice())),
+            (Kind::View, true) => (quote!(&mut [#elem]), quote!(#x.into_mut_slice())),
+            (_, false) => {
+                let f = (0..flatten).map(|_| quote!(.as_flattened()));
+                (quote!(&[#elem]), quote!(#x #(#f)*))
+            }
+            (_, true) => {
+                let f = (0..flatten).map(|_| quote!(.as_flattened_mut()));
+                (quote!(&mut [#elem]), quote!(#x #(#f)*))
+            }
+        };
+        self.declare(name, Some(ty), init)
+    }
+
+    /// The accesses of the current statement to sparse tensors, by tensor
+    /// (a checked statement accesses each sparse tensor one way).
+    fn sparse_accesses(&self) -> Vec<Access> {
+        let Some(stmt) = self.stmt else {
+            return Vec::new();
+        };
+        let mut all = vec![&stmt.lhs];
+        all.extend(stmt.rhs.accesses());
+        let mut out: Vec<Access> = Vec::new();
+        for a in all {
+            if self.info(a.tensor).kind == Kind::Sparse && !out.iter().any(|b| b.tensor == a.tensor)
+            {
+                out.push(a.clone());
+            }
+        }
+        out
+    }
+}
+
+/// The Rust primitive type of an element type, hygienically.
+fn elem_type(elem: ElemType) -> TokenStream {
+    let ident = format_ident!("{}", elem.rust_name());
+    quote!(::core::primitive::#ident)
+}
+
+/// The zero of an element type as a literal of that type.
+fn zero(elem: ElemType) -> TokenStream {
+    let ty = format_ident!("{}", elem.rust_name());
+    match elem {
+        ElemType::F32 | ElemType::F64 => {
+            let lit: TokenStream = format!("0.0_{ty}").parse().unwrap_or_default();
+            lit
+        }
+        ElemType::Bool => quote!(false),
+        _ => {
+            let lit: TokenStream = format!("0_{ty}").parse().unwrap_or_default();
+            lit
+        }
+    }
+}
+
+/// Strides and offsets of the levels as sparse-core's storage lays them
+/// out: a compressed or loose compressed level followed by a run of
+/// singleton levels without `soa` shares one buffer of coordinate tuples
+/// (the same rule as sparse-core's `layout::mark_coo_regions`).
+fn storage_levels(levels: &[(LevelType, crate::vocab::LevelExpr)]) -> Vec<Lvl> {
+    let mut out: Vec<Lvl> = levels
+        .iter()
+        .map(|&(ty, e)| Lvl {
+            ty,
+            dim: e.dim(),
+            stride: 1,
+            offset: 0,
+        })
+        .collect();
+    let mut l = 0;
+    while l < out.len() {
+        if out[l].ty.has_positions() {
+            let run = out[l + 1..]
+                .iter()
+                .take_while(|x| x.ty.format == LevelFormat::Singleton && !x.ty.is_soa())
+                .count();
+            for (slot, lvl) in out[l..=l + run].iter_mut().enumerate() {
+                lvl.stride = run + 1;
+                lvl.offset = slot;
+            }
+            l += run + 1;
+        } else {
+            l += 1;
+        }
+    }
+    out
+}

@@ -1,0 +1,205 @@
+//! Parameter types and the prologue: every size check a kernel makes
+//! before it touches an output.
+//!
+//! Each index variable gets one size, `__sk_n_<var>`, taken from the first
+//! dimension it indexes (parameters in order, dimensions in order); every
+//! other dimension it indexes must have that size, and every size a type
+//! fixes (`tensor<4x?xf64, #CSR>`, the static sizes of a dense view) must
+//! hold. After the prologue every loop bound and every dense index is below
+//! the size of each dimension it indexes, which the loops' `SAFETY:`
+//! comments rely on.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::{elem_type, Gen, Kind};
+use crate::model::ParamKind;
+use crate::sparsifier::{LoopId, TensorId};
+
+/// The size of one tensor dimension: a constant from the type, or an
+/// expression read at run time.
+#[derive(Clone, Debug)]
+enum Size {
+    Static(u64),
+    Dynamic(TokenStream),
+}
+
+impl Size {
+    fn tokens(&self) -> TokenStream {
+        match self {
+            Size::Static(n) => usize_lit(*n),
+            Size::Dynamic(t) => t.clone(),
+        }
+    }
+}
+
+fn usize_lit(n: u64) -> TokenStream {
+    let lit = Literal::u64_unsuffixed(n);
+    quote!(#lit)
+}
+
+impl Gen<'_> {
+    /// `name: Type` for every parameter, in source order.
+    pub(super) fn params(&mut self) -> Vec<TokenStream> {
+        let mut out = Vec::new();
+        for p in &self.def.params {
+            let name = &p.name;
+            let ty = match &p.kind {
+                ParamKind::Scalar { ty } => quote!(#ty),
+                ParamKind::Sparse { encoding, elem, .. } => {
+                    let elem = elem_type(*elem);
+                    quote!(&#encoding<'_, #elem>)
+                }
+                ParamKind::Dense {
+                    elem,
+                    shape,
+                    mutable,
+                    ..
+                } => {
+                    let elem = elem_type(*elem);
+                    let mutability = mutable.then(|| quote!(mut));
+                    if shape.is_empty() {
+                        quote!(&#mutability #elem)
+                    } else if shape.iter().all(Option::is_some) {
+                        let mut array = elem;
+                        for size in shape.iter().rev() {
+                            let n = usize_lit(size.unwrap_or(0));
+                            array = quote!([#array; #n]);
+                        }
+                        quote!(&#mutability #array)
+                    } else if shape.len() == 1 {
+                        quote!(&#mutability [#elem])
+                    } else {
+                        let rank = Literal::usize_unsuffixed(shape.len());
+                        if *mutable {
+                            quote!(::sparse_core::__private::DenseViewMut<'_, #elem, #rank>)
+                        } else {
+                            quote!(::sparse_core::__private::DenseView<'_, #elem, #rank>)
+                        }
+                    }
+                }
+            };
+            out.push(quote!(#name: #ty));
+        }
+        out
+    }
+
+    /// The size of dimension `d` of tensor `t` as the prologue reads it
+    /// (before the dense data locals move `&mut` parameters).
+    fn dim_size(&self, t: TensorId, d: usize) -> Size {
+        let info = self.info(t);
+        if let Some(Some(n)) = info.shape.get(d) {
+            return Size::Static(*n);
+        }
+        let x = &info.ident;
+        let d = Literal::usize_unsuffixed(d);
+        Size::Dynamic(match info.kind {
+            Kind::Sparse => quote!(#x.dim_sizes()[#d]),
+            Kind::View => quote!(#x.dims()[#d]),
+            _ => quote!(#x.len()),
+        })
+    }
+
+    /// The dimensions each index variable indexes, parameters in order.
+    fn bindings(&self) -> Vec<Vec<(TensorId, usize)>> {
+        let mut out = vec![Vec::new(); self.k.loops.len()];
+        let mut seen = Vec::new();
+        for stmt in &self.k.stmts {
+            let mut all = vec![&stmt.lhs];
+            all.extend(stmt.rhs.accesses());
+            for a in all {
+                for (d, l) in a.indices.iter().enumerate() {
+                    if !seen.contains(&(a.tensor, d, *l)) {
+                        seen.push((a.tensor, d, *l));
+                    }
+                }
+            }
+        }
+        seen.sort();
+        for (t, d, l) in seen {
+            if let Some(list) = out.get_mut(l.index()) {
+                list.push((t, d));
+            }
+        }
+        out
+    }
+
+    /// The size checks and the `__sk_n_<var>` sizes.
+    pub(super) fn prologue(&mut self) -> TokenStream {
+        let err = quote!(::sparse_core::__private::KernelError);
+        let mut out = TokenStream::new();
+        // Sizes fixed by a type but read at run time: sparse tensors and
+        // the static dimensions of dense views.
+        for info in &self.tensors {
+            if !matches!(info.kind, Kind::Sparse | Kind::View) {
+                continue;
+            }
+            for (d, size) in info.shape.iter().enumerate() {
+                let Some(expected) = size else { continue };
+                let x = &info.ident;
+                let d = Literal::usize_unsuffixed(d);
+                let actual = match info.kind {
+                    Kind::Sparse => quote!(#x.dim_sizes()[#d]),
+                    _ => quote!(#x.dims()[#d]),
+                };
+                let tensor = &info.name;
+                let expected = usize_lit(*expected);
+                out.extend(quote! {
+                    if #actual != #expected {
+                        return ::core::result::Result::Err(#err::ShapeMismatch {
+                            tensor: #tensor,
+                            dim: #d,
+                            size: #actual,
+                            expected: #expected,
+                        });
+                    }
+                });
+            }
+        }
+        for (l, list) in self.bindings().into_iter().enumerate() {
+            let l = LoopId(l as u32);
+            let Some(&(t0, d0)) = list.first() else {
+                continue;
+            };
+            let n = self.size(l);
+            let first = self.dim_size(t0, d0);
+            let first_tokens = first.tokens();
+            out.extend(quote!(let #n: ::core::primitive::usize = #first_tokens;));
+            let index = self.k.loop_name(l).to_string();
+            let bound_by = self.info(t0).name.clone();
+            for &(t, d) in &list[1..] {
+                let size = self.dim_size(t, d);
+                if let (Size::Static(a), Size::Static(b)) = (&first, &size) {
+                    if a != b {
+                        let msg = format!(
+                            "index `{index}` has size {a} from dimension {d0} of `{bound_by}` but \
+                             size {b} from dimension {d} of `{}`",
+                            self.info(t).name
+                        );
+                        let span = self.span_of(t);
+                        self.errors
+                            .push(quote::quote_spanned!(span=> ::core::compile_error!(#msg);));
+                    }
+                    continue;
+                }
+                let tensor = self.info(t).name.clone();
+                let size = size.tokens();
+                let (d, d0) = (Literal::usize_unsuffixed(d), Literal::usize_unsuffixed(d0));
+                out.extend(quote! {
+                    if #size != #n {
+                        return ::core::result::Result::Err(#err::DimensionMismatch {
+                            tensor: #tensor,
+                            dim: #d,
+                            size: #size,
+                            index: #index,
+                            expected: #n,
+                            bound_by: #bound_by,
+                            bound_dim: #d0,
+                        });
+                    }
+                });
+            }
+        }
+        out
+    }
+}

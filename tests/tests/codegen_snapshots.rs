@@ -1,0 +1,213 @@
+//! The kernel codegen snapshots of `sparse-compiler`
+//! (`sparse-macros/compiler/src/codegen/kernel/snapshots/*.rs`), compiled
+//! as they are and run against dense references on random operands.
+//!
+//! The snapshots are the generated functions pretty-printed; here each is
+//! `include!`d next to the encoding aliases it names, so a change in the
+//! generated code that no longer compiles, reads out of order or computes
+//! a wrong result fails here even before the kernel front end uses it.
+
+use proptest::prelude::*;
+use sparse_core::KernelError;
+use sparse_tests::dense::Dense;
+use sparse_tests::fixture::{with_tensor, COO, CSC, CSR, DCSR, LOOSE, SV};
+use sparse_tests::gen::{dense_vec, sparse, Entries};
+
+mod k {
+    sparse_core::sparse_kernel! {
+        #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 16, crdWidth = 8 }>
+        #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+        #COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton), crdWidth = 32 }>
+        #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+        #DCSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>
+        #LOOSE = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : loose_compressed) }>
+    }
+    macro_rules! snapshot {
+        ($name:literal) => {
+            include!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../sparse-macros/compiler/src/codegen/kernel/snapshots/",
+                $name,
+                ".rs"
+            ));
+        };
+    }
+    snapshot!("spmv_csr");
+    snapshot!("spmv_csc");
+    snapshot!("spmv_coo");
+    snapshot!("spmv_loose");
+    snapshot!("spmv_dcsr");
+    snapshot!("vector_add");
+    snapshot!("dot");
+    snapshot!("axpy_universal");
+    snapshot!("scale_static");
+    snapshot!("spmm_views");
+}
+
+/// `a x` for a dense `a`.
+fn matvec(a: &Dense<f64>, x: &[f64]) -> Vec<f64> {
+    let (m, n) = (a.dims[0], a.dims[1]);
+    (0..m)
+        .map(|i| (0..n).map(|j| a.at(&[i, j]) * x[j]).sum())
+        .collect()
+}
+
+fn vector(n: usize, entries: &Entries<f64>) -> Vec<f64> {
+    Dense::from_entries(&[n], entries).data
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn spmv_in_five_formats((dims, e) in sparse::<f64, 2>(9), seed in 0u64..1000) {
+        let x: Vec<f64> = (0..dims[1]).map(|j| ((j as u64 * 7 + seed) % 9) as f64 - 4.0).collect();
+        let a = Dense::from_entries(&dims, &e);
+        let want = matvec(&a, &x);
+        let run = |f: &dyn Fn(&mut [f64]) -> Result<(), KernelError>| {
+            let mut y = vec![777.25; dims[0]];
+            f(&mut y).unwrap();
+            y
+        };
+        prop_assert_eq!(&run(&|y| with_tensor(&CSR, dims, &e, |t| k::spmv_csr(t, &x, y))), &want);
+        prop_assert_eq!(&run(&|y| with_tensor(&CSC, dims, &e, |t| k::spmv_csc(t, &x, y))), &want);
+        prop_assert_eq!(&run(&|y| with_tensor(&COO, dims, &e, |t| k::spmv_coo(t, &x, y))), &want);
+        prop_assert_eq!(&run(&|y| with_tensor(&LOOSE, dims, &e, |t| k::spmv_loose(t, &x, y))), &want);
+        prop_assert_eq!(&run(&|y| with_tensor(&DCSR, dims, &e, |t| k::spmv_dcsr(t, &x, y))), &want);
+    }
+
+    #[test]
+    fn spmv_coo_sums_rows_split_into_duplicate_segments((dims, e) in sparse::<f64, 2>(7)) {
+        // Rows repeat in a nonunique level: every row of `e` is one segment.
+        let x: Vec<f64> = (0..dims[1]).map(|j| j as f64 + 1.0).collect();
+        let want = matvec(&Dense::from_entries(&dims, &e), &x);
+        let mut y = vec![-3.0; dims[0]];
+        with_tensor(&COO, dims, &e, |t| k::spmv_coo(t, &x, &mut y)).unwrap();
+        prop_assert_eq!(y, want);
+    }
+
+    #[test]
+    fn union_intersection_and_universe(
+        (d, ea) in sparse::<f64, 1>(12),
+        eb_seed in prop::collection::vec((0usize..12, -4i32..5), 0..12),
+        xs in dense_vec::<f32>(8),
+        alpha in -4i32..5,
+    ) {
+        let n = d[0];
+        let mut eb: Entries<f64> = eb_seed
+            .into_iter()
+            .filter(|(i, _)| *i < n)
+            .map(|(i, v)| (vec![i], v as f64))
+            .collect();
+        eb.sort_by_key(|x| x.0.clone());
+        eb.dedup_by_key(|x| x.0.clone());
+        let (a, b) = (vector(n, &ea), vector(n, &eb));
+
+        let mut c = vec![777.25; n];
+        with_tensor(&SV, [n], &ea, |ta| with_tensor(&SV, [n], &eb, |tb| k::vadd(&mut c, ta, tb)))
+            .unwrap();
+        let want: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+        prop_assert_eq!(c, want);
+
+        let mut s = 777.25;
+        with_tensor(&SV, [n], &ea, |ta| with_tensor(&SV, [n], &eb, |tb| k::dot(&mut s, ta, tb)))
+            .unwrap();
+        prop_assert_eq!(s, a.iter().zip(&b).map(|(x, y)| x * y).sum::<f64>());
+
+        // axpy: c: [f32; 8] = alpha * a + x, every coordinate visited.
+        let ea8: Entries<f32> = ea.iter().filter(|(c, _)| c[0] < 8).map(|(c, v)| (c.clone(), *v as f32)).collect();
+        let a8 = Dense::from_entries(&[8], &ea8).data;
+        let mut c8 = [777.25f32; 8];
+        let alpha = alpha as f32;
+        with_tensor(&SV, [8], &ea8, |ta| k::axpy(&mut c8, alpha, ta, &xs)).unwrap();
+        let want: Vec<f32> = (0..8).map(|i| alpha * a8[i] + xs[i]).collect();
+        prop_assert_eq!(c8.to_vec(), want);
+    }
+
+    #[test]
+    fn spmm_through_dense_views((dims, e) in sparse::<f64, 2>(6)) {
+        let (m, kk) = (dims[0], dims[1]);
+        let b: Vec<f64> = (0..kk * 4).map(|n| (n % 7) as f64 - 3.0).collect();
+        let mut c = vec![777.25; m * 4];
+        let bv = sparse_core::DenseView::new(&b, [kk, 4]).unwrap();
+        let cv = sparse_core::DenseViewMut::new(&mut c, [m, 4]).unwrap();
+        with_tensor(&CSR, dims, &e, |t| k::spmm(t, bv, cv)).unwrap();
+        let a = Dense::from_entries(&dims, &e);
+        for i in 0..m {
+            for j in 0..4 {
+                let want: f64 = (0..kk).map(|q| a.at(&[i, q]) * b[q * 4 + j]).sum();
+                prop_assert_eq!(c[i * 4 + j], want);
+            }
+        }
+    }
+}
+
+#[test]
+fn static_scale_accumulates_with_math_calls() {
+    // y[i] += alpha * abs(a[i, j]) * x[j] + sqrt(j as f32) over 64x200.
+    let e: Entries<f32> = vec![(vec![0, 3], -2.0), (vec![5, 199], 1.5), (vec![63, 0], 4.0)];
+    let x: [f32; 200] = core::array::from_fn(|j| (j % 5) as f32);
+    let mut y = [1.0f32; 64];
+    with_tensor(&CSR, [64, 200], &e, |t| k::scale(t, 0.5, &x, &mut y)).unwrap();
+    let a = Dense::from_entries(&[64, 200], &e);
+    let roots: f32 = (0..200).map(|j| (j as f32).sqrt()).sum();
+    for (i, got) in y.iter().enumerate() {
+        let prod: f32 = (0..200).map(|j| 0.5 * a.at(&[i, j]).abs() * x[j]).sum();
+        let want = 1.0 + prod + roots;
+        assert!(
+            (got - want).abs() <= 1e-3 * want.abs(),
+            "row {i}: {got} vs {want}"
+        );
+    }
+}
+
+#[test]
+fn sizes_are_checked_before_any_write() {
+    let e: Entries<f64> = vec![(vec![0, 1], 2.0)];
+    let x = [1.0; 3];
+    let mut y = [9.0; 5];
+    let err = with_tensor(&CSR, [4, 3], &e, |t| k::spmv_csr(t, &x, &mut y));
+    assert_eq!(
+        err,
+        Err(KernelError::DimensionMismatch {
+            tensor: "y",
+            dim: 0,
+            size: 5,
+            index: "i",
+            expected: 4,
+            bound_by: "a",
+            bound_dim: 0,
+        })
+    );
+    assert_eq!(y, [9.0; 5]);
+    let x4 = [1.0f32; 200];
+    let mut y4 = [0.0f32; 64];
+    let e4: Entries<f32> = Vec::new();
+    let err = with_tensor(&CSR, [64, 199], &e4, |t| k::scale(t, 1.0, &x4, &mut y4));
+    assert_eq!(
+        err,
+        Err(KernelError::ShapeMismatch {
+            tensor: "a",
+            dim: 1,
+            size: 199,
+            expected: 200
+        })
+    );
+    let mut s = 0.0;
+    let short: Entries<f64> = Vec::new();
+    let err = with_tensor(&SV, [3], &short, |ta| {
+        with_tensor(&SV, [4], &short, |tb| k::dot(&mut s, ta, tb))
+    });
+    assert_eq!(
+        err,
+        Err(KernelError::DimensionMismatch {
+            tensor: "b",
+            dim: 0,
+            size: 4,
+            index: "i",
+            expected: 3,
+            bound_by: "a",
+            bound_dim: 0,
+        })
+    );
+}
