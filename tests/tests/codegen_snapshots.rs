@@ -33,6 +33,7 @@ mod k {
         };
     }
     snapshot!("spmv_csr");
+    snapshot!("spmv_csr_f32");
     snapshot!("spmv_csc");
     snapshot!("spmv_coo");
     snapshot!("spmv_loose");
@@ -140,6 +141,20 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn spmv_f32_matches_a_dense_product() {
+    let e: Entries<f32> = vec![
+        (vec![0, 0], 1.5),
+        (vec![0, 4], -2.0),
+        (vec![2, 1], 0.25),
+        (vec![3, 4], 4.0),
+    ];
+    let x = [1.0f32, 2.0, 3.0, 4.0, 5.0];
+    let mut y = [777.25f32; 4];
+    with_tensor(&CSR, [4, 5], &e, |t| k::spmv_csr_f32(t, &x, &mut y)).unwrap();
+    assert_eq!(y, [1.5 - 10.0, 0.0, 0.5, 20.0]);
 }
 
 #[test]

@@ -176,6 +176,23 @@ fn spmv_csr_is_a_row_loop_with_a_scalar_reduction() {
 }
 
 #[test]
+fn spmv_csr_f32_for_microcontrollers() {
+    // The kernel whose machine code docs/ARCHITECTURE.md shows.
+    let mut d = Def::new(CSR, "spmv_csr_f32");
+    let a = d.sparse("a", "CSR", F32, &[None, None]);
+    let x = d.dense("x", F32, &[None], false);
+    let y = d.dense("y", F32, &[None], true);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(y, &[i], Expr::at(a, &[i, j]) * Expr::at(x, &[j]));
+    let text = d.generate();
+    snapshot("spmv_csr_f32", &text);
+    assert!(has(
+        &text,
+        "let mut __sk_acc: ::core::primitive::f32 = 0.0_f32;"
+    ));
+}
+
+#[test]
 fn spmv_csc_zeroes_y_and_scatters_into_it() {
     let text = spmv(CSC, "CSC", "spmv_csc");
     snapshot("spmv_csc", &text);
