@@ -12,6 +12,9 @@ mod elem;
 mod encoding;
 mod inverse;
 mod kernel;
+mod kernel_check;
+mod kernel_plan;
+mod kernel_types;
 mod levels;
 mod map;
 mod tensor;
@@ -43,6 +46,8 @@ pub struct Model {
     pub encodings: Vec<Encoding>,
     /// Tensor types, in source order.
     pub types: Vec<TensorType>,
+    /// Kernels, in source order; only those the sparsifier accepts.
+    pub kernels: Vec<KernelDef>,
 }
 
 impl Model {
@@ -220,6 +225,21 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
             if let Some(ty) = tensor::check_type(def, &model, &failed, errors) {
                 if unique {
                     model.types.push(ty);
+                }
+            }
+        }
+    }
+    // Functions and types live in different namespaces: a kernel may share
+    // its name with an alias, not with another kernel.
+    let mut fn_names = HashMap::new();
+    for item in &block.items {
+        if let Item::Kernel(def) = item {
+            let shown = format!("fn {}", def.name);
+            let unique = check_unique_name(&def.name, shown, &mut fn_names, errors);
+            if let Some((kernel, spans)) = kernel_check::check_kernel(def, &model, &failed, errors)
+            {
+                if kernel_plan::check_plan(&kernel, &spans, errors) && unique {
+                    model.kernels.push(kernel);
                 }
             }
         }

@@ -8,7 +8,7 @@ use syn::parse::{ParseStream, Parser};
 use syn::{braced, Attribute, Ident, Lit, Token, Visibility};
 
 use super::{
-    map, tensor, Block, ElemSyntax, EncodingDef, Field, FieldValue, Item, LiteralValue,
+    kernel, map, tensor, Block, ElemSyntax, EncodingDef, Field, FieldValue, Item, LiteralValue,
     ValueSyntax, WidthSyntax,
 };
 use crate::errors::Errors;
@@ -89,20 +89,11 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Option<Ite
         return tensor::parse_type(input, attrs, vis).map(|t| Some(Item::Type(t)));
     }
     if input.peek(Token![fn]) {
-        let fn_token: Token![fn] = input.parse()?;
-        errors.error(
-            fn_token.span,
-            "kernels in tensor index notation (`fn`) are not supported by this version of \
-             sparse_kernel! yet; a block may hold encodings \
-             (`#NAME = #sparse_tensor.encoding<{ ... }>`) and tensor types \
-             (`type NAME = tensor<...>;`)",
-        );
-        skip_kernel(input)?;
-        return Ok(None);
+        return kernel::parse_kernel(input, attrs, vis, errors).map(|k| Some(Item::Kernel(k)));
     }
     Err(input.error(
-        "expected an encoding `#NAME = #sparse_tensor.encoding<{ ... }>` or a tensor type \
-         `type NAME = tensor<...>;`",
+        "expected an encoding `#NAME = #sparse_tensor.encoding<{ ... }>`, a tensor type \
+         `type NAME = tensor<...>;` or a kernel `fn NAME(...) { ... }`",
     ))
 }
 
@@ -120,21 +111,6 @@ fn parse_attributes(input: ParseStream) -> syn::Result<Vec<Attribute>> {
         });
     }
     Ok(attrs)
-}
-
-/// Skips a kernel up to and including its body.
-fn skip_kernel(input: ParseStream) -> syn::Result<()> {
-    input.step(|cursor| {
-        let mut rest = *cursor;
-        while let Some((tree, next)) = rest.token_tree() {
-            rest = next;
-            if matches!(&tree, proc_macro2::TokenTree::Group(g) if g.delimiter() == Delimiter::Brace)
-            {
-                break;
-            }
-        }
-        Ok(((), rest))
-    })
 }
 
 /// Expects the identifier `word` (keywords included), with `message` if absent.

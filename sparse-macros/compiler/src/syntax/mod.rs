@@ -10,7 +10,9 @@
 
 mod expr;
 mod item;
+mod kernel;
 mod map;
+mod stmt;
 mod tensor;
 
 use proc_macro2::{Span, TokenStream};
@@ -19,6 +21,9 @@ use syn::{Attribute, Ident, Visibility};
 use crate::errors::Errors;
 
 pub use expr::{AffineExpr, BinOp};
+pub use kernel::{KernelSyntax, ParamSyntax, ParamTypeSyntax, TensorParamSyntax};
+pub(crate) use stmt::MATH_FUNCTIONS;
+pub use stmt::{AccessSyntax, ArithOp, AssignSyntax, ExprSyntax, LitKind, StmtSyntax};
 
 /// A parsed `sparse_kernel!` block.
 #[derive(Clone, Debug)]
@@ -35,6 +40,8 @@ pub enum Item {
     Encoding(EncodingDef),
     /// `type NAME = tensor<...>;`.
     Type(TypeDef),
+    /// `fn NAME(params) { statements }`.
+    Kernel(KernelSyntax),
 }
 
 /// `#NAME = #sparse_tensor.encoding<{ field, ... }>`.

@@ -27,6 +27,28 @@ pub(super) fn parse_type(
         );
     }
     input.parse::<Token![=]>()?;
+    let (tensor_span, shape, elem, encoding) = parse_tensor(input)?;
+    if !input.peek(Token![;]) {
+        return Err(input.error("expected `;` after the tensor type"));
+    }
+    input.parse::<Token![;]>()?;
+    Ok(TypeDef {
+        attrs,
+        vis,
+        name,
+        tensor_span,
+        shape,
+        elem,
+        encoding,
+    })
+}
+
+/// `tensor<SHAPE x ELEM [, #ENC]>`, as in a type alias or a kernel
+/// parameter: the span of `tensor`, the sizes, the element type and the
+/// encoding name.
+pub(super) fn parse_tensor(
+    input: ParseStream,
+) -> syn::Result<(Span, Vec<DimSize>, ElemSyntax, Option<Ident>)> {
     const EXPECTED: &str = "expected a tensor type such as `tensor<64x200xf32, #CSR>`";
     let tensor = expect_word(input, "tensor", EXPECTED)?;
     if !input.peek(Token![<]) {
@@ -48,19 +70,7 @@ pub(super) fn parse_type(
         return Err(input.error("expected `>` closing the tensor type"));
     }
     input.parse::<Token![>]>()?;
-    if !input.peek(Token![;]) {
-        return Err(input.error("expected `;` after the tensor type"));
-    }
-    input.parse::<Token![;]>()?;
-    Ok(TypeDef {
-        attrs,
-        vis,
-        name,
-        tensor_span: tensor.span(),
-        shape,
-        elem,
-        encoding,
-    })
+    Ok((tensor.span(), shape, elem, encoding))
 }
 
 /// The characters of the shape tokens, each with its token's span.

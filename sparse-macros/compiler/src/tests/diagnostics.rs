@@ -404,16 +404,11 @@ fn unknown_and_old_fields() {
 }
 
 #[test]
-fn kernels_are_not_supported_yet() {
+fn a_kernel_with_errors_does_not_hide_later_items() {
     let src = "fn spmv(a: CSR, x: Dense) { y[i] = a[i, j] * x[j]; }
 #A = #sparse_tensor.encoding<{ map = (i) -> (i : sparse) }>";
-    assert_error_at(
-        src,
-        "fn",
-        0,
-        "kernels in tensor index notation (`fn`) are not supported by this version",
-    );
-    // Parsing resumes after the kernel.
+    assert_error_at(src, "y[", 0, "unknown tensor `y` in kernel `spmv`");
+    // Checking resumes after the kernel.
     assert_error_at(src, "sparse)", 0, "unknown level format");
 }
 
@@ -442,7 +437,7 @@ fn syntax_errors_point_at_the_token() {
         src,
         "struct",
         0,
-        "expected an encoding `#NAME = #sparse_tensor.encoding<{ ... }>` or a tensor type",
+        "expected an encoding `#NAME = #sparse_tensor.encoding<{ ... }>`, a tensor type",
     );
 }
 

@@ -2,6 +2,7 @@
 
 mod codegen;
 mod diagnostics;
+mod kernels;
 mod robustness;
 mod roundtrip;
 mod seeds;

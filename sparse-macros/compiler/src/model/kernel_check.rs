@@ -1,0 +1,802 @@
+//! Checks of a kernel `fn`: its parameters, and its statements resolved to
+//! the sparsifier's [`Kernel`] (tensors by parameter, index variables by
+//! name, kernel-wide).
+//!
+//! One rule per function, each with a comment giving the rule and an
+//! example. Element types are checked in [`super::kernel_types`], the
+//! sparsifier's own limits (loop order, block levels) in
+//! [`super::kernel_plan`].
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::Ident;
+
+use super::kernel::{KernelDef, Param, ParamKind};
+use super::kernel_types::{self, Leaf};
+use super::{tensor, ElemType, Model};
+use crate::errors::Errors;
+use crate::sparsifier::{Access, AssignOp, Expr, Kernel, LoopId, Stmt, TensorDesc, TensorId};
+use crate::suggest::did_you_mean;
+use crate::syntax::{
+    AccessSyntax, AssignSyntax, ExprSyntax, KernelSyntax, ParamTypeSyntax, StmtSyntax,
+    TensorParamSyntax, TypeDef, MATH_FUNCTIONS,
+};
+
+/// The spans of one checked statement, for the sparsifier's errors.
+#[derive(Clone, Debug)]
+pub(super) struct StmtSpans {
+    /// Every access, left-hand side first: tensor name, text as written,
+    /// first and last span.
+    pub accesses: Vec<(String, String, Span, Span)>,
+    /// The whole statement.
+    pub range: (Span, Span),
+}
+
+/// What a parameter name stands for inside the body.
+#[derive(Clone, Debug)]
+enum Binding {
+    Tensor {
+        id: TensorId,
+        elem: ElemType,
+        shape: Vec<Option<u64>>,
+        mutable: bool,
+    },
+    Scalar {
+        prim: Option<ElemType>,
+    },
+    /// A parameter whose type had errors: uses stay silent.
+    Broken,
+}
+
+struct Checker<'a> {
+    def: &'a KernelSyntax,
+    /// Parameter name → (its name token, what it is).
+    params: Vec<(Ident, Binding)>,
+    kernel: Kernel,
+    index_spans: Vec<Span>,
+    /// Index variable → the static size it was first bound to, where, and
+    /// which dimension of which tensor.
+    sizes: HashMap<LoopId, (u64, Span, String)>,
+}
+
+/// Checks a kernel: its [`KernelDef`] and the spans of its statements, or
+/// `None` with the errors recorded.
+pub(super) fn check_kernel(
+    def: &KernelSyntax,
+    model: &Model,
+    failed: &[String],
+    errors: &mut Errors,
+) -> Option<(KernelDef, Vec<StmtSpans>)> {
+    let before = errors.len();
+    let mut checker = Checker {
+        def,
+        params: Vec::new(),
+        kernel: Kernel::new(),
+        index_spans: Vec::new(),
+        sizes: HashMap::new(),
+    };
+    let params = checker.check_params(model, failed, errors);
+    check_has_output(def, &checker.params, errors);
+    check_has_statements(def, errors);
+    let mut spans = Vec::new();
+    for stmt in &def.stmts {
+        if let Some((stmt, stmt_spans)) = checker.check_stmt(stmt, errors) {
+            checker.kernel.stmts.push(stmt);
+            spans.push(stmt_spans);
+        }
+    }
+    if errors.len() > before || def.broken {
+        return None;
+    }
+    let kernel_def = KernelDef {
+        attrs: def.attrs.clone(),
+        vis: def.vis.clone(),
+        name: def.name.clone(),
+        params,
+        kernel: checker.kernel,
+        index_spans: checker.index_spans,
+    };
+    Some((kernel_def, spans))
+}
+
+/// Rule: a kernel writes something. `fn f(a: &tensor<?xf64>) { ... }` is
+/// an error at `f`: no parameter is `&mut tensor<...>`.
+fn check_has_output(def: &KernelSyntax, params: &[(Ident, Binding)], errors: &mut Errors) {
+    let has_output = params.iter().any(|(_, b)| match b {
+        Binding::Tensor { mutable, .. } => *mutable,
+        Binding::Scalar { .. } => false,
+        Binding::Broken => true,
+    });
+    if !has_output && !def.broken {
+        errors.error(
+            def.name.span(),
+            format!(
+                "kernel `{}` has no output: declare the tensor it writes as \
+                 `&mut tensor<...>`, e.g. `y: &mut tensor<?xf64>` (or `s: &mut tensor<f64>` \
+                 for a single value)",
+                def.name
+            ),
+        );
+    }
+}
+
+/// Rule: a kernel has at least one statement. `fn f(...) {}` is an error
+/// at `f`.
+fn check_has_statements(def: &KernelSyntax, errors: &mut Errors) {
+    if def.stmts.is_empty() && !def.broken {
+        errors.error(
+            def.name.span(),
+            format!(
+                "kernel `{}` has no statements; write at least one, e.g. \
+                 `y[i] = a[i, j] * x[j];`",
+                def.name
+            ),
+        );
+    }
+}
+
+impl Checker<'_> {
+    fn check_params(
+        &mut self,
+        model: &Model,
+        failed: &[String],
+        errors: &mut Errors,
+    ) -> Vec<Param> {
+        let mut params = Vec::new();
+        for param in &self.def.params {
+            // Rule: parameter names are distinct. `fn f(a: ..., a: ...)` is
+            // an error at the second `a`.
+            if let Some((first, _)) = self.params.iter().find(|(n, _)| *n == param.name) {
+                errors.error_with_note(
+                    param.name.span(),
+                    format!("parameter `{}` is declared twice", param.name),
+                    first.span(),
+                    format!("`{}` is first declared here", param.name),
+                );
+                continue;
+            }
+            let (binding, kind) = match &param.ty {
+                ParamTypeSyntax::Scalar(ty) => {
+                    let prim = scalar_prim(ty);
+                    (
+                        Binding::Scalar { prim },
+                        Some(ParamKind::Scalar { ty: ty.clone() }),
+                    )
+                }
+                ParamTypeSyntax::Tensor(t) => {
+                    let id = TensorId(self.kernel.tensors.len() as u32);
+                    match self.check_tensor_param(&param.name, t, id, model, failed, errors) {
+                        Some((binding, kind, desc)) => {
+                            self.kernel.tensors.push(desc);
+                            (binding, Some(kind))
+                        }
+                        None => {
+                            // Keep `TensorId(k)` = the k-th tensor parameter.
+                            self.kernel
+                                .tensors
+                                .push(TensorDesc::dense(&param.name.to_string(), 0));
+                            (Binding::Broken, None)
+                        }
+                    }
+                }
+            };
+            self.params.push((param.name.clone(), binding));
+            if let Some(kind) = kind {
+                params.push(Param {
+                    name: param.name.clone(),
+                    kind,
+                });
+            }
+        }
+        params
+    }
+
+    /// The tensor type is checked as a `type` alias would be (element
+    /// type, encoding defined, rank, coordinate widths).
+    fn check_tensor_param(
+        &self,
+        name: &Ident,
+        t: &TensorParamSyntax,
+        id: TensorId,
+        model: &Model,
+        failed: &[String],
+        errors: &mut Errors,
+    ) -> Option<(Binding, ParamKind, TensorDesc)> {
+        let as_type = TypeDef {
+            attrs: Vec::new(),
+            vis: syn::Visibility::Inherited,
+            name: name.clone(),
+            tensor_span: t.tensor_span,
+            shape: t.shape.clone(),
+            elem: t.elem.clone(),
+            encoding: t.encoding.clone(),
+        };
+        let ty = tensor::check_type(&as_type, model, failed, errors)?;
+        let mutable = t.mutable.is_some();
+        let binding = Binding::Tensor {
+            id,
+            elem: ty.elem,
+            shape: ty.shape.clone(),
+            mutable,
+        };
+        let label = name.to_string();
+        match &t.encoding {
+            Some(enc_name) => {
+                // Rule: outputs are dense for now.
+                // `y: &mut tensor<?x?xf64, #CSR>` is an error at the parameter.
+                if mutable {
+                    errors.error_range(
+                        name.span(),
+                        t.last_span(),
+                        format!(
+                            "sparse outputs are not supported yet: `{name}` is \
+                             `&mut tensor<..., #{enc_name}>`; write the result to a dense \
+                             output, `{name}: &mut tensor<{}>` (without an encoding)",
+                            shape_text(&ty.shape, ty.elem)
+                        ),
+                    );
+                    return None;
+                }
+                let enc = model.encoding(&enc_name.to_string())?;
+                let levels: Vec<_> = enc.levels.iter().map(|l| (l.ty, l.expr)).collect();
+                let desc = TensorDesc::sparse(&label, ty.shape.len(), &levels);
+                let kind = ParamKind::Sparse {
+                    tensor: id,
+                    encoding: enc_name.clone(),
+                    elem: ty.elem,
+                    shape: ty.shape,
+                    mutable,
+                };
+                Some((binding, kind, desc))
+            }
+            None => {
+                let mut desc = TensorDesc::dense(&label, ty.shape.len());
+                desc.is_output = mutable;
+                let kind = ParamKind::Dense {
+                    tensor: id,
+                    elem: ty.elem,
+                    shape: ty.shape,
+                    mutable,
+                };
+                Some((binding, kind, desc))
+            }
+        }
+    }
+
+    fn binding(&self, name: &Ident) -> Option<&Binding> {
+        self.params.iter().find(|(n, _)| n == name).map(|(_, b)| b)
+    }
+
+    fn tensor_names(&self) -> Vec<String> {
+        self.params
+            .iter()
+            .filter(|(_, b)| !matches!(b, Binding::Scalar { .. }))
+            .map(|(n, _)| n.to_string())
+            .collect()
+    }
+
+    fn check_stmt(&mut self, stmt: &StmtSyntax, errors: &mut Errors) -> Option<(Stmt, StmtSpans)> {
+        let before = errors.len();
+        let mut accesses = vec![&stmt.lhs];
+        stmt.rhs.visit(&mut |e| {
+            if let ExprSyntax::Access(a) = e {
+                accesses.push(a);
+            }
+        });
+        // This statement's index variables, in order of first use.
+        let mut local: Vec<(String, LoopId)> = Vec::new();
+        for access in &accesses {
+            for index in &access.indices {
+                if let Some(id) = self.index_variable(index, errors) {
+                    if !local.iter().any(|(n, _)| index == n) {
+                        local.push((index.to_string(), id));
+                    }
+                }
+            }
+        }
+        let lhs = self.check_lhs(&stmt.lhs, errors);
+        let rhs = self.resolve(&stmt.rhs, &local, errors);
+        let (Some((lhs, elem)), Some(rhs)) = (lhs, rhs) else {
+            return None;
+        };
+        if errors.len() > before {
+            return None;
+        }
+        check_output_read(stmt, &local, errors);
+        let output = stmt.lhs.tensor.to_string();
+        let leaf = |e: &ExprSyntax| self.leaf(e, &local);
+        kernel_types::check_rhs(&stmt.rhs, &leaf, &output, elem, errors);
+        if errors.len() > before {
+            return None;
+        }
+        let spans = StmtSpans {
+            accesses: accesses
+                .iter()
+                .map(|a| {
+                    (
+                        a.tensor.to_string(),
+                        a.text(),
+                        a.tensor.span(),
+                        a.last_span(),
+                    )
+                })
+                .collect(),
+            range: (stmt.lhs.tensor.span(), stmt.rhs.span_range().1),
+        };
+        let op = match stmt.op {
+            AssignSyntax::Assign => AssignOp::Assign,
+            AssignSyntax::AddAssign => AssignOp::AddAssign,
+        };
+        Some((Stmt { lhs, op, rhs }, spans))
+    }
+
+    /// What a leaf of an expression is, for the type check.
+    fn leaf(&self, e: &ExprSyntax, local: &[(String, LoopId)]) -> Leaf {
+        match e {
+            ExprSyntax::Access(a) => match self.binding(&a.tensor) {
+                Some(Binding::Tensor { elem, .. }) => Leaf::Typed(*elem),
+                _ => Leaf::Untyped,
+            },
+            ExprSyntax::Name(n) if local.iter().any(|(l, _)| *n == l) => Leaf::Index,
+            ExprSyntax::Name(n) => match self.binding(n) {
+                Some(Binding::Scalar { prim: Some(p) }) => Leaf::Typed(*p),
+                _ => Leaf::Untyped,
+            },
+            _ => Leaf::Untyped,
+        }
+    }
+
+    /// Rule: an index variable is not also a parameter.
+    /// `y[a] = a[a, j]` with a parameter `a` is an error at each `a` in
+    /// brackets. Returns the kernel-wide id of the variable.
+    fn index_variable(&mut self, index: &Ident, errors: &mut Errors) -> Option<LoopId> {
+        if self.binding(index).is_some() {
+            errors.error(
+                index.span(),
+                format!(
+                    "`{index}` is a parameter of `{}` and cannot also be an index variable; \
+                     give the index variable its own name, e.g. `i`",
+                    self.def.name
+                ),
+            );
+            return None;
+        }
+        let name = index.to_string();
+        if let Some(p) = self.kernel.loops.iter().position(|l| *l == name) {
+            return Some(LoopId(p as u32));
+        }
+        self.index_spans.push(index.span());
+        Some(self.kernel.index(&name))
+    }
+
+    /// The left-hand side: an output tensor's element.
+    fn check_lhs(&mut self, lhs: &AccessSyntax, errors: &mut Errors) -> Option<(Access, ElemType)> {
+        let name = &lhs.tensor;
+        match self.binding(name).cloned() {
+            // Rule: only `&mut` tensors are written.
+            // `x[i] = ...` with `x: &tensor<?xf64>` is an error at `x`.
+            Some(Binding::Tensor { mutable: false, .. }) => {
+                let declared = self
+                    .params
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map_or(name.span(), |(n, _)| n.span());
+                errors.error_with_note(
+                    name.span(),
+                    format!(
+                        "`{name}` is an input (`&tensor<...>`) and cannot be written; declare it \
+                         `{name}: &mut tensor<...>` to make it an output"
+                    ),
+                    declared,
+                    format!("`{name}` is declared here"),
+                );
+                None
+            }
+            // Rule: scalar parameters are values, not outputs.
+            // `alpha = a[i]` or `alpha[] = ...` with `alpha: f32` is an error.
+            Some(Binding::Scalar { .. }) => {
+                errors.error(
+                    name.span(),
+                    format!(
+                        "`{name}` is a scalar parameter, passed by value, and cannot be \
+                         assigned; write the result to an output tensor, e.g. \
+                         `{name}: &mut tensor<f32>` for a single value, assigned with `{name}[] = ...;`"
+                    ),
+                );
+                None
+            }
+            Some(Binding::Broken) => None,
+            Some(Binding::Tensor { elem, .. }) => {
+                if lhs.brackets.is_none() {
+                    return self.missing_brackets(lhs, errors);
+                }
+                self.check_access(lhs, errors).map(|a| (a, elem))
+            }
+            None => {
+                self.unknown_tensor(name, errors);
+                None
+            }
+        }
+    }
+
+    /// `s = ...` for `s[] = ...`, `y = ...` for `y[i] = ...`.
+    fn missing_brackets<T>(&self, lhs: &AccessSyntax, errors: &mut Errors) -> Option<T> {
+        let rank = match self.binding(&lhs.tensor) {
+            Some(Binding::Tensor { shape, .. }) => shape.len(),
+            _ => 0,
+        };
+        errors.error(
+            lhs.tensor.span(),
+            format!(
+                "write the element of `{0}` that the statement assigns: `{0}[{1}]`, with one \
+                 index variable per dimension ({rank})",
+                lhs.tensor,
+                example_indices(rank)
+            ),
+        );
+        None
+    }
+
+    /// Rule: an access names a tensor parameter, with one index variable
+    /// per dimension, and each index variable's static sizes agree.
+    fn check_access(&mut self, access: &AccessSyntax, errors: &mut Errors) -> Option<Access> {
+        let name = &access.tensor;
+        let (id, shape) = match self.binding(name) {
+            Some(Binding::Tensor { id, shape, .. }) => (*id, shape.clone()),
+            Some(Binding::Broken) => return None,
+            Some(Binding::Scalar { .. }) => {
+                errors.error_range(
+                    name.span(),
+                    access.last_span(),
+                    format!(
+                        "`{name}` is a scalar parameter, not a tensor; use it without brackets: \
+                         `{name}`"
+                    ),
+                );
+                return None;
+            }
+            None => {
+                self.unknown_tensor(name, errors);
+                return None;
+            }
+        };
+        // Rule: one index variable per dimension.
+        // `a[i]` with `a: &tensor<?x?xf64, #CSR>` is an error at `a[i]`.
+        if access.indices.len() != shape.len() {
+            errors.error_range(
+                name.span(),
+                access.last_span(),
+                format!(
+                    "`{name}` has {} dimension(s) but `{}` gives {} index variable(s); write \
+                     `{name}[{}]`",
+                    shape.len(),
+                    access.text(),
+                    access.indices.len(),
+                    example_indices(shape.len())
+                ),
+            );
+            return None;
+        }
+        let mut indices = Vec::new();
+        for (d, index) in access.indices.iter().enumerate() {
+            let loop_id = LoopId(self.kernel.loops.iter().position(|l| index == l)? as u32);
+            if let Some(size) = shape[d] {
+                self.bind_size(
+                    loop_id,
+                    size,
+                    index,
+                    &format!("dimension {d} of `{name}`"),
+                    errors,
+                );
+            }
+            indices.push(loop_id);
+        }
+        Some(Access {
+            tensor: id,
+            indices,
+        })
+    }
+
+    /// Rule: the static sizes an index variable ranges over agree.
+    /// `y[i] = a[i, j] * x[j]` with `a: &tensor<64x300xf32, #CSR>` and
+    /// `x: &tensor<200xf32>` is an error at the second `j`, with a note at
+    /// the first.
+    fn bind_size(&mut self, l: LoopId, size: u64, index: &Ident, what: &str, errors: &mut Errors) {
+        match self.sizes.get(&l) {
+            Some((first, span, first_what)) if *first != size => errors.error_with_note(
+                index.span(),
+                format!(
+                    "index variable `{index}` ranges over {size} here ({what}) but over {first} \
+                     where it is first bound ({first_what}); the static sizes an index \
+                     variable indexes must agree: fix one of the tensor types, or use `?`"
+                ),
+                *span,
+                format!("`{index}` is first bound to size {first} here ({first_what})"),
+            ),
+            Some(_) => {}
+            None => {
+                self.sizes.insert(l, (size, index.span(), what.to_string()));
+            }
+        }
+    }
+
+    /// Rule: an access names a tensor parameter.
+    /// `y[i] = b[i, j] * x[j]` with no parameter `b` is an error at `b`.
+    fn unknown_tensor(&self, name: &Ident, errors: &mut Errors) {
+        let names = self.tensor_names();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let listed = if names.is_empty() {
+            "it has no tensor parameters".to_string()
+        } else {
+            format!(
+                "its tensor parameters are {}",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        errors.error(
+            name.span(),
+            format!(
+                "unknown tensor `{name}` in kernel `{}`: {listed}{}",
+                self.def.name,
+                did_you_mean(&name.to_string(), &refs)
+            ),
+        );
+    }
+
+    /// Resolves a right-hand side; every problem is recorded.
+    fn resolve(
+        &mut self,
+        e: &ExprSyntax,
+        local: &[(String, LoopId)],
+        errors: &mut Errors,
+    ) -> Option<Expr> {
+        Some(match e {
+            ExprSyntax::Access(a) => Expr::Access(self.check_access(a, errors)?),
+            ExprSyntax::Name(n) => self.resolve_name(n, local, errors)?,
+            ExprSyntax::Literal { text, .. } => Expr::Literal(text.clone()),
+            ExprSyntax::Neg { operand, .. } => {
+                Expr::Neg(Box::new(self.resolve(operand, local, errors)?))
+            }
+            ExprSyntax::Paren { inner, .. } => self.resolve(inner, local, errors)?,
+            ExprSyntax::Binary {
+                op, left, right, ..
+            } => {
+                let l = self.resolve(left, local, errors);
+                let r = self.resolve(right, local, errors);
+                let (l, r) = (Box::new(l?), Box::new(r?));
+                match op {
+                    crate::syntax::ArithOp::Add => Expr::Add(l, r),
+                    crate::syntax::ArithOp::Sub => Expr::Sub(l, r),
+                    crate::syntax::ArithOp::Mul => Expr::Mul(l, r),
+                    crate::syntax::ArithOp::Div => Expr::Div(l, r),
+                }
+            }
+            ExprSyntax::Cast { operand, ty } => {
+                let inner = self.resolve(operand, local, errors);
+                check_cast_target(ty, errors)?;
+                Expr::Cast(Box::new(inner?), ty.to_string())
+            }
+            ExprSyntax::Call { name, args, .. } => {
+                let resolved: Vec<Option<Expr>> = args
+                    .iter()
+                    .map(|a| self.resolve(a, local, errors))
+                    .collect();
+                check_call(e, name, args.len(), errors)?;
+                Expr::Call(
+                    name.to_string(),
+                    resolved.into_iter().collect::<Option<_>>()?,
+                )
+            }
+        })
+    }
+
+    /// Rule: a bare name is an index variable of the statement or a scalar
+    /// parameter. `y[i] = a[i] * k` with neither a `k` in brackets nor a
+    /// parameter `k` is an error at `k`.
+    fn resolve_name(
+        &self,
+        name: &Ident,
+        local: &[(String, LoopId)],
+        errors: &mut Errors,
+    ) -> Option<Expr> {
+        if let Some((_, id)) = local.iter().find(|(l, _)| name == l) {
+            return Some(Expr::Index(*id));
+        }
+        match self.binding(name) {
+            Some(Binding::Scalar { .. }) => return Some(Expr::Literal(name.to_string())),
+            Some(Binding::Broken) => return None,
+            Some(Binding::Tensor { shape, .. }) => {
+                errors.error(
+                    name.span(),
+                    format!(
+                        "`{name}` is a tensor; read one of its elements with one index variable \
+                         per dimension: `{name}[{}]`",
+                        example_indices(shape.len())
+                    ),
+                );
+                return None;
+            }
+            None => {}
+        }
+        if self.kernel.loops.iter().any(|l| name == l) {
+            errors.error(
+                name.span(),
+                format!(
+                    "index variable `{name}` indexes no tensor in this statement, so its range \
+                     is unknown here; use it in an access of this statement, e.g. `a[{name}]`"
+                ),
+            );
+            return None;
+        }
+        let mut candidates: Vec<String> = local.iter().map(|(l, _)| l.clone()).collect();
+        candidates.extend(
+            self.params
+                .iter()
+                .filter(|(_, b)| matches!(b, Binding::Scalar { .. }))
+                .map(|(n, _)| n.to_string()),
+        );
+        let refs: Vec<&str> = candidates.iter().map(String::as_str).collect();
+        errors.error(
+            name.span(),
+            format!(
+                "unknown name `{name}`: a name in an expression is an index variable of the \
+                 statement (one used in brackets, e.g. `a[i, {name}]`) or a scalar parameter \
+                 (e.g. `{name}: f32`){}",
+                did_you_mean(&name.to_string(), &refs)
+            ),
+        );
+        None
+    }
+}
+
+/// Rule: reading the output in its own statement must not see values the
+/// statement is still computing. `y[i] = y[i] + a[i, j] * x[j]` is an error
+/// at the second `y[i]` (it would read partial sums over `j`), and so is
+/// `c[i, j] = c[j, i]` (elements already overwritten).
+fn check_output_read(stmt: &StmtSyntax, local: &[(String, LoopId)], errors: &mut Errors) {
+    let written: Vec<String> = stmt.lhs.indices.iter().map(Ident::to_string).collect();
+    let summed: Vec<&str> = local
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| !written.iter().any(|w| w == n))
+        .collect();
+    let mut reads = Vec::new();
+    stmt.rhs.visit(&mut |e| {
+        if let ExprSyntax::Access(a) = e {
+            if a.tensor == stmt.lhs.tensor {
+                reads.push(a);
+            }
+        }
+    });
+    for read in reads {
+        let same = read
+            .indices
+            .iter()
+            .map(Ident::to_string)
+            .eq(written.iter().cloned());
+        let out = &stmt.lhs.tensor;
+        let message = if !same {
+            format!(
+                "`{}` reads the output `{out}` at other coordinates than `{}` writes, so it \
+                 would see elements this statement has already overwritten; read from a \
+                 separate input tensor instead",
+                read.text(),
+                stmt.lhs.text()
+            )
+        } else if !summed.is_empty() {
+            let fix = if stmt.op == AssignSyntax::Assign {
+                format!(
+                    "; to add to the old values write `{} += ...`",
+                    stmt.lhs.text()
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "`{}` reads the output of this statement while `{}` is summed over, so it \
+                 would see partial sums rather than the old values; read the old values from \
+                 a separate input tensor{fix}",
+                read.text(),
+                summed.join("`, `")
+            )
+        } else {
+            continue;
+        };
+        errors.error_range(read.tensor.span(), read.last_span(), message);
+    }
+}
+
+/// The Rust number types a kernel may cast to.
+const CAST_TYPES: [&str; 11] = [
+    "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize",
+];
+
+/// Rule: casts convert to a Rust number type. `a[i] as f16` is an error at
+/// `f16`.
+fn check_cast_target(ty: &Ident, errors: &mut Errors) -> Option<()> {
+    if CAST_TYPES.contains(&ty.to_string().as_str()) {
+        return Some(());
+    }
+    errors.error(
+        ty.span(),
+        format!(
+            "cannot cast to `{ty}` in a kernel; cast to one of {}{}",
+            CAST_TYPES.map(|t| format!("`{t}`")).join(", "),
+            did_you_mean(&ty.to_string(), &CAST_TYPES)
+        ),
+    );
+    None
+}
+
+/// Rule: calls name a math function with its number of arguments.
+/// `sqr(a[i])` is an error at `sqr` (did you mean `sqrt`?); `powi(a[i])`
+/// is an error at the call (`powi` takes two arguments).
+fn check_call(call: &ExprSyntax, name: &Ident, count: usize, errors: &mut Errors) -> Option<()> {
+    let names: Vec<&str> = MATH_FUNCTIONS.iter().map(|(n, _)| *n).collect();
+    let Some(&(_, arity)) = MATH_FUNCTIONS.iter().find(|(n, _)| name == n) else {
+        errors.error(
+            name.span(),
+            format!(
+                "unknown function `{name}`; a kernel may call the math functions {}{}",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                did_you_mean(&name.to_string(), &names)
+            ),
+        );
+        return None;
+    };
+    if count != arity {
+        let (first, last) = call.span_range();
+        let usage = match arity {
+            1 => format!("`{name}(x)`"),
+            _ if *name == "powi" => "`powi(x, n)` with an `i32` exponent".to_string(),
+            _ => format!("`{name}(x, y)`"),
+        };
+        errors.error_range(
+            first,
+            last,
+            format!("`{name}` takes {arity} argument(s), found {count}: write {usage}"),
+        );
+        return None;
+    }
+    Some(())
+}
+
+/// `i, j, k` for rank 3 (empty for rank 0).
+fn example_indices(rank: usize) -> String {
+    const NAMES: [&str; 6] = ["i", "j", "k", "l", "m", "n"];
+    (0..rank)
+        .map(|d| NAMES.get(d).map_or(format!("i{d}"), |n| n.to_string()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `?x?xf64` for messages.
+fn shape_text(shape: &[Option<u64>], elem: ElemType) -> String {
+    let mut parts: Vec<String> = shape
+        .iter()
+        .map(|s| s.map_or("?".to_string(), |n| n.to_string()))
+        .collect();
+    parts.push(elem.mlir_name().to_string());
+    parts.join("x")
+}
+
+/// The element type of a scalar parameter, when it is a plain primitive.
+fn scalar_prim(ty: &syn::Type) -> Option<ElemType> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let ident = path.path.get_ident()?.to_string();
+    if !CAST_TYPES.contains(&ident.as_str()) && ident != "bool" {
+        return None;
+    }
+    ElemType::from_name(&ident).ok()
+}

@@ -1,0 +1,311 @@
+//! Element types in kernel statements: Rust does not convert numbers
+//! implicitly, so every operand of a statement must have the output's
+//! element type unless a cast says otherwise. Checking here puts the error
+//! on the operand the user wrote, with the cast to add, instead of on
+//! generated code.
+//!
+//! Types flow top-down: the output's element type is expected of the whole
+//! right-hand side; inside a cast, the operands are expected to agree with
+//! the first operand whose type is known. Literals without a suffix take
+//! the type around them, as in Rust, but an integer literal is never a
+//! float (`2` where an `f64` is expected is an error: write `2.0`).
+
+use super::ElemType;
+use crate::errors::Errors;
+use crate::syntax::{ExprSyntax, LitKind};
+
+/// The type of a leaf (an access or a name), as the resolver knows it.
+pub(super) enum Leaf {
+    /// A tensor element or a primitive scalar parameter.
+    Typed(ElemType),
+    /// An index variable used as a value: a `usize`.
+    Index,
+    /// A scalar parameter of a non-primitive type: left to rustc.
+    Untyped,
+}
+
+/// What an expression's type is, bottom-up.
+#[derive(Clone, Copy, PartialEq)]
+enum Ty {
+    Known(ElemType),
+    IntLit,
+    FloatLit,
+    Unknown,
+}
+
+impl Ty {
+    fn known(self) -> Option<ElemType> {
+        match self {
+            Ty::Known(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// Why a type is expected, for messages.
+#[derive(Clone, Copy)]
+enum Origin<'a> {
+    Output(&'a str),
+    Operands,
+    Exponent,
+}
+
+type Expected<'a> = Option<(ElemType, Origin<'a>)>;
+
+struct Checker<'a> {
+    leaf: &'a dyn Fn(&ExprSyntax) -> Leaf,
+}
+
+/// Checks that `rhs` computes values of `elem`, the element type of the
+/// output `output`.
+pub(super) fn check_rhs(
+    rhs: &ExprSyntax,
+    leaf: &dyn Fn(&ExprSyntax) -> Leaf,
+    output: &str,
+    elem: ElemType,
+    errors: &mut Errors,
+) {
+    Checker { leaf }.check(rhs, Some((elem, Origin::Output(output))), errors);
+}
+
+fn suffix_type(suffix: &str) -> Ty {
+    match suffix {
+        "f32" => Ty::Known(ElemType::F32),
+        "f64" => Ty::Known(ElemType::F64),
+        "i8" => Ty::Known(ElemType::I8),
+        "i16" => Ty::Known(ElemType::I16),
+        "i32" => Ty::Known(ElemType::I32),
+        "i64" => Ty::Known(ElemType::I64),
+        "u8" => Ty::Known(ElemType::U8),
+        "u16" => Ty::Known(ElemType::U16),
+        "u32" => Ty::Known(ElemType::U32),
+        "u64" => Ty::Known(ElemType::U64),
+        "usize" => Ty::Known(ElemType::Index),
+        _ => Ty::Unknown,
+    }
+}
+
+fn is_signed(t: ElemType) -> bool {
+    matches!(
+        t,
+        ElemType::F32
+            | ElemType::F64
+            | ElemType::I8
+            | ElemType::I16
+            | ElemType::I32
+            | ElemType::I64
+    )
+}
+
+impl Checker<'_> {
+    fn infer(&self, e: &ExprSyntax) -> Ty {
+        match e {
+            ExprSyntax::Access(_) | ExprSyntax::Name(_) => match (self.leaf)(e) {
+                Leaf::Typed(t) => Ty::Known(t),
+                Leaf::Index => Ty::Known(ElemType::Index),
+                Leaf::Untyped => Ty::Unknown,
+            },
+            ExprSyntax::Literal { kind, suffix, .. } => match kind {
+                LitKind::Bool => Ty::Known(ElemType::Bool),
+                _ if !suffix.is_empty() => suffix_type(suffix),
+                LitKind::Int => Ty::IntLit,
+                LitKind::Float => Ty::FloatLit,
+            },
+            ExprSyntax::Neg { operand: e, .. } | ExprSyntax::Paren { inner: e, .. } => {
+                self.infer(e)
+            }
+            ExprSyntax::Cast { ty, .. } => suffix_type(&ty.to_string()),
+            ExprSyntax::Binary { left, right, .. } => {
+                self.join([left.as_ref(), right.as_ref()].into_iter())
+            }
+            ExprSyntax::Call { name, args, .. } if name == "powi" => {
+                args.first().map_or(Ty::Unknown, |a| self.infer(a))
+            }
+            ExprSyntax::Call { args, .. } => self.join(args.iter()),
+        }
+    }
+
+    /// The type operands that must agree give: the first known one, else
+    /// the literal kind (a float literal makes the whole float).
+    fn join<'e>(&self, operands: impl Iterator<Item = &'e ExprSyntax>) -> Ty {
+        let types: Vec<Ty> = operands.map(|o| self.infer(o)).collect();
+        if let Some(t) = types.iter().find_map(|t| t.known()) {
+            return Ty::Known(t);
+        }
+        if types.contains(&Ty::FloatLit) {
+            return Ty::FloatLit;
+        }
+        if types.contains(&Ty::IntLit) {
+            return Ty::IntLit;
+        }
+        Ty::Unknown
+    }
+
+    /// What operands of `e` are expected to be: what `e` is expected to
+    /// be, else what its own known operands say.
+    fn around<'o>(&self, e: &ExprSyntax, expected: Expected<'o>) -> Expected<'o> {
+        expected.or_else(|| self.infer(e).known().map(|t| (t, Origin::Operands)))
+    }
+
+    fn check(&self, e: &ExprSyntax, expected: Expected, errors: &mut Errors) {
+        match e {
+            ExprSyntax::Access(_) | ExprSyntax::Name(_) => {
+                if let (Some(t), Some((x, origin))) = (self.infer(e).known(), expected) {
+                    if t != x {
+                        mismatch(e, t, x, origin, errors);
+                    }
+                }
+            }
+            ExprSyntax::Literal { text, span, .. } => {
+                let Some((x, origin)) = expected else {
+                    return;
+                };
+                let message = match self.infer(e) {
+                    Ty::Known(t) if t != x => return mismatch(e, t, x, origin, errors),
+                    Ty::IntLit if x.is_float() => format!(
+                        "integer literal `{text}` where {} is expected; write `{text}.0`",
+                        describe(x, origin)
+                    ),
+                    Ty::IntLit | Ty::FloatLit if x == ElemType::Bool => format!(
+                        "number literal `{text}` where {} is expected; write `true` or `false`",
+                        describe(x, origin)
+                    ),
+                    Ty::FloatLit if !x.is_float() => format!(
+                        "float literal `{text}` where {} is expected; write an integer literal",
+                        describe(x, origin)
+                    ),
+                    _ => return,
+                };
+                errors.error(*span, message);
+            }
+            ExprSyntax::Paren { inner, .. } => self.check(inner, expected, errors),
+            ExprSyntax::Neg { minus, operand } => {
+                let around = self.around(e, expected);
+                self.check(operand, around, errors);
+                if let Some((t, _)) = around.filter(|(t, _)| !is_signed(*t)) {
+                    errors.error(
+                        *minus,
+                        format!(
+                            "`{}` values cannot be negated; cast to a signed type first, e.g. \
+                             `-({} as i64)`",
+                            t.rust_name(),
+                            operand.text()
+                        ),
+                    );
+                }
+            }
+            ExprSyntax::Binary {
+                op,
+                op_span,
+                left,
+                right,
+            } => {
+                let around = self.around(e, expected);
+                if let Some((ElemType::Bool, _)) = around {
+                    errors.error(
+                        *op_span,
+                        format!(
+                            "`{}` is not defined on `bool` (`i1`) values; cast them to a number \
+                             type first, e.g. `(x as u8)`",
+                            op.symbol()
+                        ),
+                    );
+                    return;
+                }
+                self.check(left, around, errors);
+                self.check(right, around, errors);
+            }
+            ExprSyntax::Cast { operand, ty } => {
+                let inner = self.around(operand, None);
+                self.check(operand, inner, errors);
+                let target = suffix_type(&ty.to_string()).known();
+                if let (Some((ElemType::Bool, _)), Some(t)) = (inner, target) {
+                    if t.is_float() {
+                        let (first, last) = e.span_range();
+                        errors.error_range(
+                            first,
+                            last,
+                            format!(
+                                "a `bool` cannot be cast to `{ty}` directly; cast to an integer \
+                                 first: `({} as u8) as {ty}`",
+                                operand.text()
+                            ),
+                        );
+                    }
+                }
+                if let (Some(t), Some((x, origin))) = (target, expected) {
+                    if t != x {
+                        mismatch(e, t, x, origin, errors);
+                    }
+                }
+            }
+            ExprSyntax::Call { name, args, .. } => {
+                let around = self.around(e, expected);
+                if name == "powi" {
+                    if let Some(base) = args.first() {
+                        self.check(base, around, errors);
+                    }
+                    if let Some(exponent) = args.get(1) {
+                        self.check(exponent, Some((ElemType::I32, Origin::Exponent)), errors);
+                    }
+                } else {
+                    for arg in args {
+                        self.check(arg, around, errors);
+                    }
+                }
+                if let Some((t, _)) = around {
+                    check_call_type(e, &name.to_string(), t, errors);
+                }
+            }
+        }
+    }
+}
+
+/// Rule: a math function is applied to values it is defined on in Rust.
+/// `sqrt(a[i])` with `a: &tensor<?xi32>` is an error at the call.
+fn check_call_type(call: &ExprSyntax, name: &str, t: ElemType, errors: &mut Errors) {
+    let (ok, needs) = match name {
+        "abs" => (is_signed(t), "signed numbers (`f32`, `f64`, `i8`..`i64`)"),
+        "max" | "min" => (t != ElemType::Bool, "numbers"),
+        _ => (t.is_float(), "`f32` and `f64`"),
+    };
+    if ok {
+        return;
+    }
+    let (first, last) = call.span_range();
+    errors.error_range(
+        first,
+        last,
+        format!(
+            "`{name}` is defined on {needs}, but its arguments here are `{}`; convert them \
+             with `as`, e.g. `{name}(x as f64) as {}`",
+            t.rust_name(),
+            t.rust_name()
+        ),
+    );
+}
+
+/// `` an `f64` (the element type of the output `y`) ``.
+fn describe(x: ElemType, origin: Origin) -> String {
+    let name = x.rust_name();
+    match origin {
+        Origin::Output(out) => format!("`{name}` (the element type of the output `{out}`)"),
+        Origin::Operands => format!("`{name}` (the type of the other operands)"),
+        Origin::Exponent => "an `i32` (the exponent of `powi`)".to_string(),
+    }
+}
+
+fn mismatch(e: &ExprSyntax, t: ElemType, x: ElemType, origin: Origin, errors: &mut Errors) {
+    let text = e.text();
+    let (first, last) = e.span_range();
+    errors.error_range(
+        first,
+        last,
+        format!(
+            "`{text}` has type `{}` where {} is expected; convert it with `as`: `({text} as {})`",
+            t.rust_name(),
+            describe(x, origin),
+            x.rust_name()
+        ),
+    );
+}
