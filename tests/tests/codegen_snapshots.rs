@@ -10,7 +10,7 @@
 use proptest::prelude::*;
 use sparse_core::KernelError;
 use sparse_tests::dense::Dense;
-use sparse_tests::fixture::{with_tensor, COO, CSC, CSR, DCSR, LOOSE, SV};
+use sparse_tests::fixture::{with_tensor, COO, CSC, CSF, CSR, DCSR, LOOSE, SV};
 use sparse_tests::gen::{dense_vec, sparse, Entries};
 
 mod k {
@@ -21,6 +21,7 @@ mod k {
         #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
         #DCSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>
         #LOOSE = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : loose_compressed) }>
+        #CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed), crdWidth = 16 }>
     }
     macro_rules! snapshot {
         ($name:literal) => {
@@ -43,6 +44,10 @@ mod k {
     snapshot!("axpy_universal");
     snapshot!("scale_static");
     snapshot!("spmm_views");
+    snapshot!("sum_csr");
+    snapshot!("coo_add");
+    snapshot!("two_statements");
+    snapshot!("ttv_csf");
 }
 
 /// `a x` for a dense `a`.
@@ -155,6 +160,57 @@ fn spmv_f32_matches_a_dense_product() {
     let mut y = [777.25f32; 4];
     with_tensor(&CSR, [4, 5], &e, |t| k::spmv_csr_f32(t, &x, &mut y)).unwrap();
     assert_eq!(y, [1.5 - 10.0, 0.0, 0.5, 20.0]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn sums_unions_statements_and_three_levels(
+        (dims, ea) in sparse::<f64, 2>(6),
+        mask in prop::collection::vec(0u8..3, 36),
+        (d3, e3) in sparse::<f64, 3>(4),
+    ) {
+        let (m, n) = (dims[0], dims[1]);
+        let a = Dense::from_entries(&dims, &ea);
+
+        let mut s = 1.5;
+        with_tensor(&CSR, dims, &ea, |t| k::sum(t, &mut s)).unwrap();
+        prop_assert_eq!(s, 1.5 + a.data.iter().sum::<f64>());
+
+        // b: another matrix of the same shape, from the mask.
+        let eb: Entries<f64> = (0..m * n)
+            .filter(|&q| mask[q % 36] == 0)
+            .map(|q| (vec![q / n, q % n], (q % 5) as f64 - 2.0))
+            .collect();
+        let b = Dense::from_entries(&dims, &eb);
+        let mut c = vec![777.25; m * n];
+        let cv = sparse_core::DenseViewMut::new(&mut c, [m, n]).unwrap();
+        with_tensor(&COO, dims, &ea, |ta| with_tensor(&COO, dims, &eb, |tb| k::coo_add(ta, tb, cv)))
+            .unwrap();
+        let want: Vec<f64> = a.data.iter().zip(&b.data).map(|(x, y)| x + y).collect();
+        prop_assert_eq!(c, want);
+
+        let x: Vec<f64> = (0..n).map(|j| j as f64 - 1.0).collect();
+        let mut y = vec![777.25; m];
+        let mut norm = 777.25;
+        with_tensor(&CSR, dims, &ea, |t| k::spmv_norm(t, &x, &mut y, &mut norm)).unwrap();
+        let want = matvec(&a, &x);
+        prop_assert_eq!(norm, want.iter().map(|v| v * v).sum::<f64>());
+        prop_assert_eq!(y, want);
+
+        let bt = Dense::from_entries(&d3, &e3);
+        let cvec: Vec<f64> = (0..d3[2]).map(|q| q as f64 + 0.5).collect();
+        let mut out = vec![777.25; d3[0] * d3[1]];
+        let ov = sparse_core::DenseViewMut::new(&mut out, [d3[0], d3[1]]).unwrap();
+        with_tensor(&CSF, d3, &e3, |t| k::ttv(t, &cvec, ov)).unwrap();
+        for i in 0..d3[0] {
+            for j in 0..d3[1] {
+                let want: f64 = (0..d3[2]).map(|q| bt.at(&[i, j, q]) * cvec[q]).sum();
+                prop_assert_eq!(out[i * d3[1] + j], want);
+            }
+        }
+    }
 }
 
 #[test]

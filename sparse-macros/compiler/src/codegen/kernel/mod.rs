@@ -61,6 +61,7 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
         #[allow(
             unused_doc_comments,
             unused_mut,
+            unused_variables,
             clippy::too_many_arguments,
             clippy::needless_range_loop,
             clippy::identity_op,

@@ -339,6 +339,75 @@ fn spmm_with_dynamic_dense_matrices_uses_views() {
     assert!(has(&text, "__sk_i * __sk_n_j + __sk_j"));
 }
 
+const CSF: &str = "#CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed), crdWidth = 16 }>";
+
+#[test]
+fn scalar_sum_over_a_matrix() {
+    let mut d = Def::new(CSR, "sum");
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let s = d.dense("s", F64, &[], true);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.add_assign(s, &[], Expr::at(a, &[i, j]));
+    let text = d.generate();
+    snapshot("sum_csr", &text);
+    assert!(has(
+        &text,
+        "let __sk_s_v = *s; let mut __sk_acc: ::core::primitive::f64 = __sk_s_v;"
+    ));
+}
+
+#[test]
+fn coo_plus_coo_merges_row_segments_then_columns() {
+    let mut d = Def::new(COO, "coo_add");
+    let a = d.sparse("a", "COO", F64, &[None, None]);
+    let b = d.sparse("b", "COO", F64, &[None, None]);
+    let c = d.dense("c", F64, &[None, None], true);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, j]) + Expr::at(b, &[i, j]));
+    let text = d.generate();
+    snapshot("coo_add", &text);
+    // Rows merge by segment; inside a row both singleton levels walk their
+    // segment.
+    assert!(has(
+        &text,
+        "let __sk_a_lo1 = __sk_a_p0; let __sk_a_hi1 = __sk_a_e0;"
+    ));
+    assert!(has(
+        &text,
+        "if __sk_a_c0 == __sk_i { __sk_a_p0 = __sk_a_e0; }"
+    ));
+}
+
+#[test]
+fn two_statements_each_in_their_own_block() {
+    let mut d = Def::new(CSR, "spmv_norm");
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let x = d.dense("x", F64, &[None], false);
+    let y = d.dense("y", F64, &[None], true);
+    let s = d.dense("s", F64, &[], true);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(y, &[i], Expr::at(a, &[i, j]) * Expr::at(x, &[j]));
+    d.k.assign(s, &[], Expr::at(y, &[i]) * Expr::at(y, &[i]));
+    let text = d.generate();
+    snapshot("two_statements", &text);
+    assert!(has(&text, "/// s[] = y[i] * y[i]"));
+    assert!(has(&text, "__sk_acc += __sk_y_v * __sk_y_v;"));
+}
+
+#[test]
+fn csf_tensor_times_vector_nests_three_walks() {
+    let mut d = Def::new(CSF, "ttv");
+    let b = d.sparse("b", "CSF", F64, &[None, None, None]);
+    let c = d.dense("c", F64, &[None], false);
+    let a = d.dense("a", F64, &[None, None], true);
+    let (i, j, k) = (d.index("i"), d.index("j"), d.index("k"));
+    d.k.assign(a, &[i, j], Expr::at(b, &[i, j, k]) * Expr::at(c, &[k]));
+    let text = d.generate();
+    snapshot("ttv_csf", &text);
+    assert!(has(&text, "__sk_b_pos2, __sk_b_p1)"));
+    assert!(has(&text, "__sk_i * __sk_n_j + __sk_j"));
+}
+
 #[test]
 fn sparse_output_is_a_compile_error_at_the_parameter() {
     let mut d = Def::new(CSR, "add");

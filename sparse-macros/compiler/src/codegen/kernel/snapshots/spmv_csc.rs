@@ -15,6 +15,7 @@
 #[allow(
     unused_doc_comments,
     unused_mut,
+    unused_variables,
     clippy::too_many_arguments,
     clippy::needless_range_loop,
     clippy::identity_op,
