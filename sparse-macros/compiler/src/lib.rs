@@ -51,8 +51,28 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let block = syntax::parse(input, &mut errors);
     let model = model::check(&block, &mut errors);
     let mut out = codegen::generate(&model, &mut errors);
+    out.extend(kernels(&model, &mut errors));
     for error in errors.into_vec() {
         out.extend(error.to_compile_error());
+    }
+    out
+}
+
+/// The kernels of a checked model. The model keeps only kernels whose every
+/// statement the sparsifier accepted (its errors are spanned there), so an
+/// error here means the model and the sparsifier disagree; it is still
+/// reported, at the kernel's name, rather than panicking.
+fn kernels(model: &Model, errors: &mut Errors) -> TokenStream {
+    let mut out = TokenStream::new();
+    for def in &model.kernels {
+        match sparsifier::sparsify(&def.kernel) {
+            Ok(plan) => out.extend(codegen::kernel::generate_kernel(model, def, &plan)),
+            Err(found) => {
+                for error in found {
+                    errors.error(def.name.span(), error);
+                }
+            }
+        }
     }
     out
 }
