@@ -147,7 +147,11 @@ impl Gen<'_> {
         why: &str,
         into: &Ident,
     ) -> TokenStream {
-        let lvl = self.info(t).levels[l];
+        let Some(lvl) = self.info(t).levels.get(l).copied() else {
+            let name = self.info(t).name.clone();
+            self.internal::<()>(t, format!("level {l} of `{name}` does not exist"));
+            return TokenStream::new();
+        };
         let crd = self.coordinates(t, l);
         let at = if lvl.stride == 1 {
             quote!(#p)

@@ -163,6 +163,8 @@ struct Gen<'a> {
     errors: Vec<TokenStream>,
     /// The statement being generated.
     stmt: Option<&'a Stmt>,
+    /// What [`Gen::info`] gives for an id without a parameter.
+    fallback: TensorInfo,
 }
 
 impl<'a> Gen<'a> {
@@ -222,6 +224,16 @@ impl<'a> Gen<'a> {
             decls: BTreeMap::new(),
             errors: Vec::new(),
             stmt: None,
+            fallback: TensorInfo {
+                name: "?".to_string(),
+                ident: format_ident!("__sk_missing"),
+                elem: ElemType::F64,
+                kind: Kind::Scalar,
+                shape: Vec::new(),
+                mutable: false,
+                levels: Vec::new(),
+                encoding: None,
+            },
         };
         for (n, t) in tensors.into_iter().enumerate() {
             match t {
@@ -255,8 +267,9 @@ impl<'a> Gen<'a> {
     }
 
     fn info(&self, t: TensorId) -> &TensorInfo {
-        // Every id of a checked kernel has an entry (`new` fills gaps).
-        &self.tensors[t.index().min(self.tensors.len().saturating_sub(1))]
+        // Every id of a sparsified kernel has an entry (`new` fills gaps);
+        // the fallback only keeps an inconsistent input from panicking.
+        self.tensors.get(t.index()).unwrap_or(&self.fallback)
     }
 
     /// The span of the parameter of tensor `t`, for messages.
