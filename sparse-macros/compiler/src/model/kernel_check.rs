@@ -524,6 +524,10 @@ impl Checker<'_> {
     /// Rule: an access names a tensor parameter.
     /// `y[i] = b[i, j] * x[j]` with no parameter `b` is an error at `b`.
     fn unknown_tensor(&self, name: &Ident, errors: &mut Errors) {
+        // A parameter that failed to parse may have had this name.
+        if self.def.broken {
+            return;
+        }
         let names = self.tensor_names();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let listed = if names.is_empty() {
@@ -631,6 +635,9 @@ impl Checker<'_> {
                      is unknown here; use it in an access of this statement, e.g. `a[{name}]`"
                 ),
             );
+            return None;
+        }
+        if self.def.broken {
             return None;
         }
         let mut candidates: Vec<String> = local.iter().map(|(l, _)| l.clone()).collect();

@@ -2,6 +2,8 @@
 
 mod codegen;
 mod diagnostics;
+mod kernel_diagnostics;
+mod kernel_robustness;
 mod kernels;
 mod robustness;
 mod roundtrip;

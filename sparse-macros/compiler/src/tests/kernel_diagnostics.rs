@@ -1,0 +1,433 @@
+//! One test per kernel diagnostic: the message says what is wrong and what
+//! to write, and the span starts at the offending token.
+
+use super::errors;
+use super::kernels::ENCODINGS;
+
+/// Asserts that `ENCODINGS` + `kernel` has an error containing `message`
+/// whose span starts at the `nth` (0-based) occurrence of `token` in
+/// `kernel`.
+#[track_caller]
+fn assert_error_at(kernel: &str, token: &str, nth: usize, message: &str) {
+    let src = format!("{ENCODINGS}\n{kernel}");
+    let offset = ENCODINGS.len()
+        + 1
+        + kernel
+            .match_indices(token)
+            .nth(nth)
+            .unwrap_or_else(|| panic!("`{token}` #{nth} not in the kernel"))
+            .0;
+    let before = &src[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count();
+    let found = errors(&src);
+    assert!(
+        found
+            .iter()
+            .any(|(m, l, c)| m.contains(message) && (*l, *c) == (line, column)),
+        "expected an error containing {message:?} at {line}:{column} (`{token}` #{nth}), found {found:#?}"
+    );
+}
+
+/// The number of errors of `ENCODINGS` + `kernel`.
+fn error_count(kernel: &str) -> usize {
+    errors(&format!("{ENCODINGS}\n{kernel}")).len()
+}
+
+/// SpMV with `body` and the given parameter types.
+fn spmv(a: &str, x: &str, y: &str, body: &str) -> String {
+    format!("fn spmv(a: &{a}, x: &{x}, y: &mut {y}) {{ {body} }}")
+}
+
+const A: &str = "tensor<?x?xf64, #CSR>";
+const X: &str = "tensor<?xf64>";
+
+#[test]
+fn unknown_tensor_suggests_the_closest_parameter() {
+    let k = spmv(A, X, X, "y[i] = aa[i, j] * x[j];");
+    assert_error_at(
+        &k,
+        "aa[",
+        0,
+        "unknown tensor `aa` in kernel `spmv`: its tensor parameters are `a`, `x`, `y`; did you mean `a`?",
+    );
+    let k = spmv(A, X, X, "z[i] = a[i, j] * x[j];");
+    assert_error_at(&k, "z[", 0, "unknown tensor `z`");
+}
+
+#[test]
+fn rank_mismatch_is_at_the_access_and_gives_the_rank() {
+    let k = spmv(A, X, X, "y[i] = a[i] * x[i];");
+    assert_error_at(
+        &k,
+        "a[i]",
+        0,
+        "`a` has 2 dimension(s) but `a[i]` gives 1 index variable(s); write `a[i, j]`",
+    );
+    let k = spmv(A, X, X, "y[i, j] = a[i, j] * x[j];");
+    assert_error_at(&k, "y[i, j]", 0, "`y` has 1 dimension(s)");
+}
+
+#[test]
+fn static_sizes_of_one_index_must_agree() {
+    let k = spmv(
+        "tensor<64x300xf32, #DCSR>",
+        "tensor<200xf32>",
+        "tensor<64xf32>",
+        "y[i] = a[i, j] * x[j];",
+    );
+    assert_error_at(
+        &k,
+        "j]",
+        1,
+        "index variable `j` ranges over 200 here (dimension 0 of `x`) but over 300 where it is first bound (dimension 1 of `a`)",
+    );
+    assert_error_at(&k, "j]", 0, "`j` is first bound to size 300 here");
+    // `?` agrees with everything.
+    let k = spmv(
+        "tensor<64x?xf32, #DCSR>",
+        "tensor<200xf32>",
+        "tensor<64xf32>",
+        "y[i] = a[i, j] * x[j];",
+    );
+    assert_eq!(error_count(&k), 0);
+}
+
+#[test]
+fn reading_the_output_while_summing_into_it() {
+    let k = spmv(A, X, X, "y[i] = y[i] + a[i, j] * x[j];");
+    assert_error_at(
+        &k,
+        "y[i] +",
+        0,
+        "`y[i]` reads the output of this statement while `j` is summed over, so it would see partial sums",
+    );
+    assert_error_at(&k, "y[i] +", 0, "write `y[i] += ...`");
+    let k = "fn t(c: &mut tensor<?x?xf64>) { c[i, j] = c[j, i]; }";
+    assert_error_at(
+        k,
+        "c[j, i]",
+        0,
+        "`c[j, i]` reads the output `c` at other coordinates than `c[i, j]` writes",
+    );
+    // Same coordinates, nothing summed: an in-place update is fine.
+    let k = "fn t(c: &mut tensor<?x?xf64>) { c[i, j] = c[i, j] * 2.0; }";
+    assert_eq!(error_count(k), 0);
+}
+
+#[test]
+fn writing_an_input_says_to_declare_it_mut() {
+    let k = spmv(A, X, X, "x[i] = a[i, j];");
+    assert_error_at(
+        &k,
+        "x[i]",
+        0,
+        "`x` is an input (`&tensor<...>`) and cannot be written; declare it `x: &mut tensor<...>`",
+    );
+    assert_error_at(&k, "x:", 0, "`x` is declared here");
+}
+
+#[test]
+fn statements_need_an_output() {
+    let k = "fn f(a: &tensor<?xf64, #SV>, alpha: f64) { alpha[] = a[i]; }";
+    assert_error_at(
+        k,
+        "alpha[]",
+        0,
+        "`alpha` is a scalar parameter, passed by value, and cannot be assigned",
+    );
+    assert_error_at(
+        k,
+        "f(",
+        0,
+        "kernel `f` has no output: declare the tensor it writes as `&mut tensor<...>`",
+    );
+    let k = "fn f(a: &tensor<?xf64, #SV>, alpha: f64, y: &mut tensor<f64>) { alpha = a[i]; }";
+    assert_error_at(k, "alpha = ", 0, "`alpha` is a scalar parameter");
+    let k = spmv(A, X, X, "a[i, j] * x[j];");
+    assert_error_at(
+        &k,
+        "*",
+        0,
+        "expected `=` or `+=` after `a[i, j]`; a statement writes one output element",
+    );
+    let k = "fn f(a: &tensor<?xf64, #SV>, s: &mut tensor<f64>) { s = a[i]; }";
+    assert_error_at(
+        k,
+        "s = ",
+        0,
+        "write the element of `s` that the statement assigns: `s[]`",
+    );
+    let k = "fn f(y: &mut tensor<?xf64>) {}";
+    assert_error_at(k, "f(", 0, "kernel `f` has no statements");
+}
+
+#[test]
+fn unsupported_expressions_list_what_is_supported() {
+    let supported = "kernel expressions are built from tensor accesses `a[i, j]`";
+    for (body, token, what) in [
+        (
+            "y[i] = a[i, j].abs() * x[j];",
+            ".",
+            "method calls are not supported; write `abs(x, ...)` instead of `x.abs(...)`",
+        ),
+        (
+            "y[i] = a[i, j] % x[j];",
+            "%",
+            "the remainder operator `%` is not supported",
+        ),
+        (
+            "y[i] = (|v| v)(a[i, j]);",
+            "|",
+            "closures are not supported",
+        ),
+        (
+            "y[i] = a[i, j] < x[j];",
+            "< x",
+            "comparisons, logical and bitwise operators are not supported",
+        ),
+        (
+            "y[i] = f64::sqrt(a[i, j]);",
+            "f64::",
+            "paths are not supported",
+        ),
+        (
+            "y[i] = if a[i, j] { 1.0 } else { 0.0 };",
+            "if",
+            "`if` expressions are not supported",
+        ),
+        (
+            "y[i] = a[i, j] * x[j + 1];",
+            "j +",
+            "index expressions such as `i + 1` are not supported",
+        ),
+        ("y[i] = a[i, 0];", "0", "constant indices are not supported"),
+        (
+            "y[i] = \"a\";",
+            "\"a\"",
+            "only number literals are supported",
+        ),
+        (
+            "y[i] = (a[i, j], x[j]);",
+            ", x[j])",
+            "tuples are not supported",
+        ),
+        (
+            "y[i] = a[i, j] x[j];",
+            "x[j]",
+            "expected an operator (`+`, `-`, `*`, `/`, `as`) or `;` here",
+        ),
+    ] {
+        let k = spmv(A, X, X, body);
+        assert_error_at(&k, token, 0, what);
+        if !matches!(token, "j +" | "0" | "x[j]" | "\"a\"" | "f64::") {
+            assert_error_at(&k, token, 0, supported);
+        }
+    }
+    let k = spmv(A, X, X, "y[i] -= a[i, j] * x[j];");
+    assert_error_at(
+        &k,
+        "-=",
+        0,
+        "`-=` is not supported; only `=` (overwrite) and `+=` (accumulate) are",
+    );
+}
+
+#[test]
+fn unknown_math_function_suggests_the_closest() {
+    let k = spmv(A, X, X, "y[i] = sqr(a[i, j]) * x[j];");
+    assert_error_at(
+        &k,
+        "sqr",
+        0,
+        "unknown function `sqr`; a kernel may call the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, `powf`, `max`, `min`; did you mean `sqrt`?",
+    );
+}
+
+#[test]
+fn math_call_with_the_wrong_number_of_arguments() {
+    let k = spmv(A, X, X, "y[i] = powi(a[i, j]) * x[j];");
+    assert_error_at(
+        &k,
+        "powi",
+        0,
+        "`powi` takes 2 argument(s), found 1: write `powi(x, n)` with an `i32` exponent",
+    );
+    let k = spmv(A, X, X, "y[i] = max(a[i, j], x[j], 1.0);");
+    assert_error_at(
+        &k,
+        "max",
+        0,
+        "`max` takes 2 argument(s), found 3: write `max(x, y)`",
+    );
+}
+
+#[test]
+fn undefined_encoding_in_a_parameter() {
+    let k = spmv("tensor<?x?xf64, #CRS>", X, X, "y[i] = a[i, j] * x[j];");
+    assert_error_at(&k, "CRS", 0, "undefined encoding `#CRS`");
+    assert_error_at(&k, "CRS", 0, "did you mean `#CSR`?");
+    // The parameter's other errors are the tensor type's.
+    let k = spmv("tensor<?xf64, #CSR>", X, X, "y[i] = a[i, j] * x[j];");
+    assert_error_at(
+        &k,
+        "?xf64, #CSR",
+        0,
+        "this tensor type has 1 dimension(s) but its encoding `#CSR` has 2",
+    );
+    let k = spmv(A, "tensor<?xf65>", X, "y[i] = a[i, j] * x[j];");
+    assert_error_at(&k, "xf65", 0, "unknown element type `f65`");
+}
+
+#[test]
+fn sparse_outputs_are_rejected_at_the_parameter() {
+    let k = "fn f(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[i, j] = a[i, j]; }";
+    assert_error_at(
+        k,
+        "c:",
+        0,
+        "sparse outputs are not supported yet: `c` is `&mut tensor<..., #CSR>`; write the result to a dense output, `c: &mut tensor<?x?xf64>`",
+    );
+}
+
+#[test]
+fn unsatisfiable_loop_order_is_at_the_conflicting_access() {
+    let k = "fn f(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64>) {
+        c[i, j] = a[i, j] + b[i, j];
+    }";
+    assert_error_at(
+        k,
+        "b[i, j]",
+        0,
+        "no loop order visits both `a` and `b` in storage order: `a` is CSR (levels i, j) but `b` is CSC (levels j, i); use a CSR encoding for `b`",
+    );
+    assert_eq!(error_count(k), 1);
+}
+
+#[test]
+fn operand_types_must_match_the_output() {
+    let k = spmv(A, "tensor<?xf32>", X, "y[i] = a[i, j] * x[j];");
+    assert_error_at(
+        &k,
+        "x[j]",
+        0,
+        "`x[j]` has type `f32` where `f64` (the element type of the output `y`) is expected; convert it with `as`: `(x[j] as f64)`",
+    );
+    let k = spmv(A, X, X, "y[i] = a[i, j] * j;");
+    assert_error_at(&k, "j;", 0, "`j` has type `usize` where `f64`");
+    let k = spmv(A, X, X, "y[i] = a[i, j] * 2;");
+    assert_error_at(&k, "2;", 0, "integer literal `2` where `f64` (the element type of the output `y`) is expected; write `2.0`");
+    let k = "fn f(a: &tensor<?xi32, #SV>, b: &tensor<?xf32>, y: &mut tensor<?xf64>) { y[i] = (a[i] + b[i]) as f64; }";
+    assert_error_at(
+        k,
+        "b[i]",
+        0,
+        "`b[i]` has type `f32` where `i32` (the type of the other operands) is expected",
+    );
+    let k = "fn f(a: &tensor<?xi32, #SV>, y: &mut tensor<?xi32>) { y[i] = sqrt(a[i]); }";
+    assert_error_at(
+        k,
+        "sqrt",
+        0,
+        "`sqrt` is defined on `f32` and `f64`, but its arguments here are `i32`",
+    );
+    let k = "fn f(a: &tensor<?xui8, #SV>, y: &mut tensor<?xui8>) { y[i] = -a[i]; }";
+    assert_error_at(k, "-a", 0, "`u8` values cannot be negated");
+    let k = spmv(A, X, X, "y[i] = a[i, j] * x[j] as f32;");
+    assert_error_at(&k, "x[j] as", 0, "`x[j] as f32` has type `f32` where `f64`");
+    let k = spmv(A, X, X, "y[i] = a[i, j] as f16;");
+    assert_error_at(&k, "f16", 0, "cannot cast to `f16` in a kernel");
+    // Correct casts are accepted.
+    let k = spmv(
+        A,
+        "tensor<?xf32>",
+        X,
+        "y[i] = a[i, j] * (x[j] as f64) + (j as f64) * 2.0;",
+    );
+    assert_eq!(error_count(&k), 0);
+}
+
+#[test]
+fn names_in_expressions() {
+    let k = spmv(A, X, X, "y[i] = a[i, j] * x[j] * beta;");
+    assert_error_at(
+        &k,
+        "beta",
+        0,
+        "unknown name `beta`: a name in an expression is an index variable of the statement",
+    );
+    let k = spmv(A, X, X, "y[i] = a[i, j] * x;");
+    assert_error_at(
+        &k,
+        "x;",
+        0,
+        "`x` is a tensor; read one of its elements with one index variable per dimension: `x[i]`",
+    );
+    let k = spmv(A, X, X, "y[i] = a[i, j] * x[j]; y[i] += (j as f64);");
+    assert_error_at(
+        &k,
+        "j as",
+        0,
+        "index variable `j` indexes no tensor in this statement",
+    );
+    let k = spmv(A, X, X, "y[a] = a[a, j] * x[j];");
+    assert_error_at(
+        &k,
+        "a]",
+        0,
+        "`a` is a parameter of `spmv` and cannot also be an index variable",
+    );
+    let k = "fn f(alpha: f64, y: &mut tensor<?xf64>) { y[i] = alpha[i]; }";
+    assert_error_at(
+        k,
+        "alpha[i]",
+        0,
+        "`alpha` is a scalar parameter, not a tensor; use it without brackets",
+    );
+}
+
+#[test]
+fn parameter_list_errors() {
+    let k = "fn f(a: &tensor<?xf64, #SV>, a: &mut tensor<?xf64>) { a[i] = a[i]; }";
+    assert_error_at(k, "a: &mut", 0, "parameter `a` is declared twice");
+    let k = "fn f(a: tensor<?xf64, #SV>, y: &mut tensor<?xf64>) { y[i] = a[i]; }";
+    assert_error_at(k, "tensor", 0, "tensor parameters are passed by reference");
+    // Recovery: the second parameter's error is reported too.
+    let k = "fn f(a: tensor<?xf64, #SV>, y: &mut tensor<?xf65>) { y[i] = a[i]; }";
+    assert_error_at(k, "xf65", 0, "unknown element type `f65`");
+    assert_eq!(error_count(k), 2, "no follow-on errors about `a`");
+    let k = "fn f<T>(y: &mut tensor<?xf64>) { y[i] = 1.0; }";
+    assert_error_at(k, "<T>", 0, "generic kernels are not supported");
+    let k = "fn f(y: &mut tensor<?xf64>) -> f64 { y[i] = 1.0; }";
+    assert_error_at(k, "->", 0, "a kernel declares no return type");
+}
+
+#[test]
+fn statement_errors_do_not_hide_each_other() {
+    let k = spmv(
+        A,
+        X,
+        X,
+        "y[i] = a[i, j] % x[j]; y[i] += sqr(x[i]); y[i] += a[i, j] * x[j]",
+    );
+    assert_error_at(&k, "%", 0, "`%` is not supported");
+    assert_error_at(&k, "sqr", 0, "unknown function `sqr`");
+    assert_error_at(&k, "[j]", 1, "expected `;` after the statement");
+}
+
+#[test]
+fn sparsifier_limits_are_spanned() {
+    let k = "fn f(a: &tensor<?xf64>, b: &tensor<?xf64, #SV>, y: &mut tensor<?xf64>) { y[i] = a[i] / b[i]; }";
+    assert_error_at(k, "b[i]", 0, "division by sparse tensor `b`");
+    let k = "fn f(a: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) { y[i] = a[i, i]; }";
+    assert_error_at(k, "a[i, i]", 0, "`a[i, i]` uses `i` for two dimensions");
+    let bsr = "#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+fn f(a: &tensor<?x?xf64, #BSR>, y: &mut tensor<?xf64>) { y[i] = a[i, j]; y[i] += a[i, j]; }";
+    assert_error_at(
+        bsr,
+        "BSR>",
+        0,
+        "level 0 of `a` is a block or counting level",
+    );
+    assert_eq!(error_count(bsr), 1, "reported once per parameter");
+}
