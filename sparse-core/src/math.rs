@@ -4,9 +4,9 @@
 //! Generated kernels call these free functions instead of the inherent
 //! float methods, which exist only with `std`. With sparse-core's `std`
 //! feature they are the inherent methods; without it, `f32` uses
-//! `micromath` (feature `micromath`, approximations good to a few ULP-ish
-//! relative error, see micromath's docs). `f64` without `std` has no
-//! implementation, and the compiler says so at the call.
+//! `micromath` (feature `micromath`: fast approximations, see micromath's
+//! docs for their accuracy). `f64` without `std` has no implementation, and
+//! the compiler says so at the kernel, naming the feature to enable.
 //!
 //! `abs`, `max` and `min` are in `core` for every element type, so
 //! kernels call them as methods directly.
