@@ -1,20 +1,20 @@
 //! Kernel codegen: the sparsifier's loop tree → one Rust `fn`.
 //!
 //! The generated function follows the plan node for node (see
-//! `docs/ARCHITECTURE.md`, "Kernels"):
+//! `docs/ARCHITECTURE.md`, "Kernel codegen"):
 //!
-//! - a prologue ([`signature`]) checks every size bound to an index
+//! - a prologue (`signature.rs`) checks every size bound to an index
 //!   variable and every static size, returning `KernelError` before any
 //!   output is touched, then names the storage buffers the loops read;
-//! - [`dense`]: `For` → `for i in 0..n`, and dense levels of sparse
+//! - `dense.rs`: `For` → `for i in 0..n`, and dense levels of sparse
 //!   operands get their position `parent * n + i`;
-//! - [`iterate`]: `Iterate` → a walk over the positions of one compressed,
+//! - `iterate.rs`: `Iterate` → a walk over the positions of one compressed,
 //!   loose compressed or singleton level, with duplicate segments of
 //!   non-unique COO levels walked as one coordinate;
-//! - [`coiterate`]: `CoIterate` → one `while` per phase over cursors, the
+//! - `coiterate.rs`: `CoIterate` → one `while` per phase over cursors, the
 //!   minimum coordinate (or the next of the whole range), an `if` cascade
 //!   of the cases, and the advance of the cursors that matched;
-//! - leaves and expressions ([`expr`]): loads into locals, the reduction
+//! - leaves and expressions (`expr.rs`): loads into locals, the reduction
 //!   scalarised in `__sk_acc`, stores with `=` or `+=` as the plan says.
 //!
 //! Every read and write inside the loops goes through sparse-core's
