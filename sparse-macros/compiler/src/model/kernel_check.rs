@@ -102,13 +102,20 @@ pub(super) fn check_kernel(
 
 /// Rule: a kernel writes something. `fn f(a: &tensor<?xf64>) { ... }` is
 /// an error at `f`: no parameter is `&mut tensor<...>`.
+/// A statement writing an input tensor gets its own error, which says
+/// what to change; this one is for kernels that name no output at all.
 fn check_has_output(def: &KernelSyntax, params: &[(Ident, Binding)], errors: &mut Errors) {
     let has_output = params.iter().any(|(_, b)| match b {
         Binding::Tensor { mutable, .. } => *mutable,
         Binding::Scalar { .. } => false,
         Binding::Broken => true,
     });
-    if !has_output && !def.broken {
+    let writes_input = def.stmts.iter().any(|s| {
+        params
+            .iter()
+            .any(|(n, b)| *n == s.lhs.tensor && matches!(b, Binding::Tensor { .. }))
+    });
+    if !has_output && !writes_input && !def.broken {
         errors.error(
             def.name.span(),
             format!(
@@ -395,13 +402,15 @@ impl Checker<'_> {
             }
             // Rule: scalar parameters are values, not outputs.
             // `alpha = a[i]` or `alpha[] = ...` with `alpha: f32` is an error.
-            Some(Binding::Scalar { .. }) => {
+            Some(Binding::Scalar { prim }) => {
+                let elem = prim.map_or("f64", ElemType::mlir_name);
                 errors.error(
                     name.span(),
                     format!(
                         "`{name}` is a scalar parameter, passed by value, and cannot be \
                          assigned; write the result to an output tensor, e.g. \
-                         `{name}: &mut tensor<f32>` for a single value, assigned with `{name}[] = ...;`"
+                         `{name}: &mut tensor<{elem}>` for a single value, assigned with \
+                         `{name}[] = ...;`"
                     ),
                 );
                 None

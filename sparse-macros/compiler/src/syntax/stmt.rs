@@ -499,10 +499,10 @@ impl Parser<'_> {
                     (Some(TokenTree::Ident(m)), Some(TokenTree::Group(g)))
                         if g.delimiter() == Delimiter::Parenthesis =>
                     {
-                        let hint = if MATH_FUNCTIONS.iter().any(|(f, _)| m == f) {
-                            format!("; write `{m}(x, ...)` instead of `x.{m}(...)`")
-                        } else {
-                            String::new()
+                        let hint = match MATH_FUNCTIONS.iter().find(|(f, _)| m == f) {
+                            Some((_, 1)) => format!("; write `{m}(x)` instead of `x.{m}()`"),
+                            Some(_) => format!("; write `{m}(x, y)` instead of `x.{m}(y)`"),
+                            None => String::new(),
                         };
                         error(
                             span,

@@ -125,6 +125,9 @@ fn writing_an_input_says_to_declare_it_mut() {
         "`x` is an input (`&tensor<...>`) and cannot be written; declare it `x: &mut tensor<...>`",
     );
     assert_error_at(&k, "x:", 0, "`x` is declared here");
+    // The error and its note; no second error about a missing output.
+    let k = "fn f(a: &tensor<?xf64, #SV>, y: &tensor<?xf64>) { y[i] = a[i]; }";
+    assert_eq!(error_count(k), 2);
 }
 
 #[test]
@@ -169,7 +172,7 @@ fn unsupported_expressions_list_what_is_supported() {
         (
             "y[i] = a[i, j].abs() * x[j];",
             ".",
-            "method calls are not supported; write `abs(x, ...)` instead of `x.abs(...)`",
+            "method calls are not supported; write `abs(x)` instead of `x.abs()`",
         ),
         (
             "y[i] = a[i, j] % x[j];",

@@ -1,0 +1,12 @@
+// Rust does not convert numbers implicitly: an `f32` operand in an `f64` statement needs `as`.
+sparse_core::sparse_kernel! {
+    #CSR = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : dense, j : compressed)
+    }>
+
+    fn spmv(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf32>, y: &mut tensor<?xf64>) {
+        y[i] = a[i, j] * x[j];
+    }
+}
+
+fn main() {}

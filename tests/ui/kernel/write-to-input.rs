@@ -1,0 +1,12 @@
+// Only `&mut tensor<...>` parameters can be written.
+sparse_core::sparse_kernel! {
+    #CSR = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : dense, j : compressed)
+    }>
+
+    fn spmv(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &tensor<?xf64>) {
+        y[i] = a[i, j] * x[j];
+    }
+}
+
+fn main() {}
