@@ -379,3 +379,28 @@ fn kernels_and_aliases_share_a_block() {
     let names: Vec<String> = model.kernels.iter().map(|k| k.name.to_string()).collect();
     assert_eq!(names, ["f", "g"]);
 }
+
+/// The expansion of `src` as text, with every error message.
+fn expansion(src: &str) -> String {
+    crate::expand(src.parse().expect("tokenizes")).to_string()
+}
+
+#[test]
+fn expand_generates_kernels_and_skips_those_on_refused_encodings() {
+    let ok = expansion(&format!(
+        "{ENCODINGS} pub fn spmv(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {{ y[i] = a[i, j] * x[j]; }}"
+    ));
+    assert!(ok.contains("pub fn spmv"), "{ok}");
+    assert!(!ok.contains("compile_error"), "{ok}");
+    let refused = expansion(
+        "#P = #sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 1.0 : f64 }>
+         pub fn copy(a: &tensor<?xf64, #P>, y: &mut tensor<?xf64>) { y[i] = a[i]; }",
+    );
+    assert!(!refused.contains("fn copy"), "{refused}");
+    assert_eq!(refused.matches("compile_error").count(), 1, "{refused}");
+    let broken = expansion(&format!(
+        "{ENCODINGS} pub fn spmv(a: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) {{ y[i] = b[i]; }}"
+    ));
+    assert!(!broken.contains("fn spmv"), "{broken}");
+    assert!(broken.contains("unknown tensor `b`"), "{broken}");
+}
