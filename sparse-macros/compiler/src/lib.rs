@@ -1,8 +1,11 @@
 //! The compiler behind `sparse_kernel!`, as an ordinary library.
 //!
 //! A pipeline of stages, one module each, data flowing one way:
-//! [`syntax`] (tokens → tree with spans) → [`model`] (checked meaning) →
-//! [`codegen`] (Rust tokens). Errors are accumulated with spans in an
+//! [`syntax`] (tokens → tree with spans) → [`model`] (checked meaning; for
+//! kernels, statements in index notation resolved to a
+//! [`sparsifier::Kernel`]) → [`sparsifier`] (loop trees) → [`codegen`]
+//! (Rust tokens). The model runs the sparsifier on each statement to put
+//! its errors on the access or parameter they are about. Errors are accumulated with spans in an
 //! [`Errors`] collector and emitted together: the expansion holds every
 //! `compile_error!` *and* the aliases of the items that were valid, so call
 //! sites are not buried in follow-on errors. No stage panics on any input.

@@ -746,7 +746,12 @@ fn parse_indices(group: &proc_macro2::Group) -> syn::Result<Vec<Ident>> {
     for (items, end) in split_commas(&tokens, group.span_close()) {
         match items {
             [] => return Err(error(end, "expected an index variable such as `i`")),
-            [TokenTree::Ident(ident)] if syn::parse_str::<Ident>(&ident.to_string()).is_ok() => {
+            // Index variables become loop variables: plain identifiers only
+            // (no keywords, `_` or raw `r#` names).
+            [TokenTree::Ident(ident)]
+                if !ident.to_string().starts_with("r#")
+                    && syn::parse_str::<Ident>(&ident.to_string()).is_ok() =>
+            {
                 indices.push(ident.clone())
             }
             [TokenTree::Literal(lit)] => {

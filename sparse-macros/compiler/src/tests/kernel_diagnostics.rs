@@ -206,6 +206,16 @@ fn unsupported_expressions_list_what_is_supported() {
         ),
         ("y[i] = a[i, 0];", "0", "constant indices are not supported"),
         (
+            "y[i] = a[i, r#j];",
+            "r#j",
+            "expected an index variable such as `i`",
+        ),
+        (
+            "y[i] = a[i, _];",
+            "_",
+            "expected an index variable such as `i`",
+        ),
+        (
             "y[i] = \"a\";",
             "\"a\"",
             "only number literals are supported",
@@ -223,7 +233,10 @@ fn unsupported_expressions_list_what_is_supported() {
     ] {
         let k = spmv(A, X, X, body);
         assert_error_at(&k, token, 0, what);
-        if !matches!(token, "j +" | "0" | "x[j]" | "\"a\"" | "f64::") {
+        if !matches!(
+            token,
+            "j +" | "0" | "r#j" | "_" | "x[j]" | "\"a\"" | "f64::"
+        ) {
             assert_error_at(&k, token, 0, supported);
         }
     }
