@@ -212,6 +212,30 @@ formats! {
     loose_compressed: LOOSE, k::loose, k::acc_loose;
 }
 
+/// Shapes up to 40 x 40: longer rows and columns, runs of empty ones.
+fn larger<V: Elem>() -> impl Strategy<Value = Input<V>> {
+    sparse::<V, 2>(40).prop_flat_map(|(d, e)| (Just(d), Just(e), dense_vec(d[1]), dense_vec(d[0])))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn larger_matrices_in_every_format((dims, e, x, y0) in larger::<f64>()) {
+        check(&CSR, dims, &e, &x, None, k::csr)?;
+        check(&CSC, dims, &e, &x, Some(&y0), k::acc_csc)?;
+        check(&DCSR, dims, &e, &x, None, k::dcsr)?;
+        // DCSC's 8-bit positions hold at most 255 entries.
+        if e.len() <= 255 {
+            check(&DCSC, dims, &e, &x, Some(&y0), k::acc_dcsc)?;
+        }
+        check(&COO, dims, &e, &x, None, k::coo)?;
+        check(&COO_SOA, dims, &e, &x, Some(&y0), k::acc_coo_soa)?;
+        check(&COO, dims, &e, &x, None, k::coo_nu)?;
+        check(&LOOSE, dims, &e, &x, None, k::loose)?;
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
