@@ -64,7 +64,9 @@ pub fn expand(input: TokenStream) -> TokenStream {
 /// The kernels of a checked model. The model keeps only kernels whose every
 /// statement the sparsifier accepted (its errors are spanned there), so an
 /// error here means the model and the sparsifier disagree; it is still
-/// reported, at the kernel's name, rather than panicking.
+/// reported, at the kernel's name, rather than panicking. Stubs (kernels
+/// whose statements had errors) get their signature and an empty body,
+/// which never runs: the block does not compile.
 fn kernels(model: &Model, errors: &mut Errors) -> TokenStream {
     let mut out = TokenStream::new();
     for def in &model.kernels {
@@ -78,6 +80,12 @@ fn kernels(model: &Model, errors: &mut Errors) -> TokenStream {
                     errors.error(def.name.span(), error);
                 }
             }
+        }
+    }
+    let empty = sparsifier::Plan { stmts: Vec::new() };
+    for stub in &model.stubs {
+        if uses_only_aliased_encodings(model, stub) {
+            out.extend(codegen::kernel::generate_kernel(model, stub, &empty));
         }
     }
     out

@@ -60,14 +60,23 @@ struct Checker<'a> {
     sizes: HashMap<LoopId, (u64, Span, String)>,
 }
 
+/// A kernel that failed its checks.
+pub(super) enum Failed {
+    /// Its parameters are fine: the stub, a [`KernelDef`] without
+    /// statements, lets codegen emit the signature next to the errors.
+    Stub(Box<KernelDef>),
+    /// Its signature is broken too.
+    Broken,
+}
+
 /// Checks a kernel: its [`KernelDef`] and the spans of its statements, or
-/// `None` with the errors recorded.
+/// what is left of it with the errors recorded.
 pub(super) fn check_kernel(
     def: &KernelSyntax,
     model: &Model,
     failed: &[String],
     errors: &mut Errors,
-) -> Option<(KernelDef, Vec<StmtSpans>)> {
+) -> Result<(KernelDef, Vec<StmtSpans>), Failed> {
     let before = errors.len();
     let mut checker = Checker {
         def,
@@ -77,6 +86,7 @@ pub(super) fn check_kernel(
         sizes: HashMap::new(),
     };
     let params = checker.check_params(model, failed, errors);
+    let params_ok = errors.len() == before && !def.params_broken;
     check_has_output(def, &checker.params, errors);
     check_has_statements(def, errors);
     let mut spans = Vec::new();
@@ -86,9 +96,7 @@ pub(super) fn check_kernel(
             spans.push(stmt_spans);
         }
     }
-    if errors.len() > before || def.broken {
-        return None;
-    }
+    let ok = errors.len() == before && !def.broken;
     let kernel_def = KernelDef {
         attrs: def.attrs.clone(),
         vis: def.vis.clone(),
@@ -97,7 +105,21 @@ pub(super) fn check_kernel(
         kernel: checker.kernel,
         index_spans: checker.index_spans,
     };
-    Some((kernel_def, spans))
+    if ok {
+        return Ok((kernel_def, spans));
+    }
+    if !params_ok {
+        return Err(Failed::Broken);
+    }
+    Err(Failed::Stub(Box::new(stub(kernel_def))))
+}
+
+/// The stub of a kernel the sparsifier rejected: its signature only.
+pub(super) fn stub(mut def: KernelDef) -> KernelDef {
+    def.kernel.stmts.clear();
+    def.kernel.loops.clear();
+    def.index_spans.clear();
+    def
 }
 
 /// Rule: a kernel writes something. `fn f(a: &tensor<?xf64>) { ... }` is

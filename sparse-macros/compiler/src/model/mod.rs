@@ -48,6 +48,10 @@ pub struct Model {
     pub types: Vec<TensorType>,
     /// Kernels, in source order; only those the sparsifier accepts.
     pub kernels: Vec<KernelDef>,
+    /// Kernels with errors in their statements but a valid signature, as
+    /// [`KernelDef`]s without statements: generated with an empty body next
+    /// to the errors, so call sites add no "cannot find function" errors.
+    pub stubs: Vec<KernelDef>,
 }
 
 impl Model {
@@ -236,11 +240,17 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
         if let Item::Kernel(def) = item {
             let shown = format!("fn {}", def.name);
             let unique = check_unique_name(&def.name, shown, &mut fn_names, errors);
-            if let Some((kernel, spans)) = kernel_check::check_kernel(def, &model, &failed, errors)
-            {
-                if kernel_plan::check_plan(&kernel, &spans, errors) && unique {
-                    model.kernels.push(kernel);
+            match kernel_check::check_kernel(def, &model, &failed, errors) {
+                Ok((kernel, spans)) => {
+                    let planned = kernel_plan::check_plan(&kernel, &spans, errors);
+                    if unique && planned {
+                        model.kernels.push(kernel);
+                    } else if unique {
+                        model.stubs.push(kernel_check::stub(kernel));
+                    }
                 }
+                Err(kernel_check::Failed::Stub(stub)) if unique => model.stubs.push(*stub),
+                _ => {}
             }
         }
     }

@@ -30,6 +30,8 @@ pub struct KernelSyntax {
     /// Whether a parameter or a statement failed to parse (its error is
     /// recorded; later stages stay quiet about what it would have said).
     pub broken: bool,
+    /// Whether a parameter failed to parse (then the signature is unknown).
+    pub params_broken: bool,
 }
 
 /// `name: TYPE`.
@@ -104,6 +106,7 @@ pub(super) fn parse_kernel(
     parenthesized!(content in input);
     let mut broken = false;
     let params = parse_params(&content, errors, &mut broken);
+    let params_broken = broken;
     if input.peek(Token![->]) {
         return Err(input.error(
             "a kernel declares no return type: it writes its `&mut tensor<...>` parameters, \
@@ -126,6 +129,7 @@ pub(super) fn parse_kernel(
         params,
         stmts,
         broken,
+        params_broken,
     })
 }
 

@@ -401,6 +401,50 @@ fn expand_generates_kernels_and_skips_those_on_refused_encodings() {
     let broken = expansion(&format!(
         "{ENCODINGS} pub fn spmv(a: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) {{ y[i] = b[i]; }}"
     ));
-    assert!(!broken.contains("fn spmv"), "{broken}");
     assert!(broken.contains("unknown tensor `b`"), "{broken}");
+    // The signature survives as a stub with an empty body, so call sites
+    // add no errors of their own.
+    assert!(broken.contains("pub fn spmv"), "{broken}");
+    let model_errors = crate::parse_and_check(
+        format!(
+            "{ENCODINGS} pub fn spmv(a: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) {{ y[i] = b[i]; }}"
+        )
+        .parse()
+        .unwrap(),
+    );
+    assert!(model_errors.is_err());
+    // A broken signature gets no stub.
+    let no_stub = expansion(&format!(
+        "{ENCODINGS} pub fn spmv(a: &tensor<?x?xf65, #CSR>, y: &mut tensor<?xf64>) {{ y[i] = a[i, j]; }}"
+    ));
+    assert!(!no_stub.contains("fn spmv"), "{no_stub}");
+    // Neither does a kernel whose name is taken.
+    let twice = expansion(&format!(
+        "{ENCODINGS} fn f(y: &mut tensor<?xf64>) {{ y[i] = 1.0; }} fn f(y: &mut tensor<?xf64>) {{ y[i] = 2.0; }}"
+    ));
+    assert_eq!(twice.matches("fn f (").count(), 1, "{twice}");
+}
+
+#[test]
+fn stubs_keep_the_signature_of_kernels_with_statement_errors() {
+    let model = crate::model::check(
+        &crate::syntax::parse(
+            format!(
+                "{ENCODINGS}
+                 fn bad(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {{ y[i] = a[i, j] % x[j]; }}
+                 fn conflict(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64>) {{ c[i, j] = a[i, j] + b[i, j]; }}"
+            )
+            .parse()
+            .unwrap(),
+            &mut crate::Errors::new(),
+        ),
+        &mut crate::Errors::new(),
+    );
+    assert!(model.kernels.is_empty());
+    let stubs: Vec<(String, usize, usize)> = model
+        .stubs
+        .iter()
+        .map(|s| (s.name.to_string(), s.params.len(), s.kernel.stmts.len()))
+        .collect();
+    assert_eq!(stubs, [("bad".into(), 3, 0), ("conflict".into(), 3, 0)]);
 }
