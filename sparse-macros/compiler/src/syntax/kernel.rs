@@ -3,14 +3,15 @@
 //! Parameters are parsed one by one so a broken one does not hide the
 //! others; a tensor type contains commas (`tensor<?x?xf64, #CSR>`), so
 //! recovery skips to the next comma that starts a new `name :`. The body's
-//! statements are parsed in [`super::stmt`].
+//! statements are parsed in [`super::stmt_parse`].
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::discouraged::Speculative;
 use syn::parse::ParseStream;
 use syn::{braced, parenthesized, Attribute, Ident, Token, Visibility};
 
-use super::stmt::{self, StmtSyntax};
+use super::stmt::StmtSyntax;
+use super::stmt_parse;
 use super::{tensor, DimSize, ElemSyntax};
 use crate::errors::Errors;
 
@@ -121,7 +122,7 @@ pub(super) fn parse_kernel(
     let body;
     let brace = braced!(body in input);
     let tokens: TokenStream = body.parse()?;
-    let stmts = stmt::parse_body(tokens, brace.span.close(), errors, &mut broken);
+    let stmts = stmt_parse::parse_body(tokens, brace.span.close(), errors, &mut broken);
     Ok(KernelSyntax {
         attrs,
         vis,

@@ -13,6 +13,7 @@ mod item;
 mod kernel;
 mod map;
 mod stmt;
+mod stmt_parse;
 mod tensor;
 
 use proc_macro2::{Span, TokenStream};

@@ -1,0 +1,240 @@
+//! Right-hand sides: names, casts and calls resolved to the sparsifier's
+//! [`Expr`], and the rule on reading the output.
+
+use syn::Ident;
+
+use super::{example_indices, Binding, Checker};
+use crate::errors::Errors;
+use crate::sparsifier::{Expr, LoopId};
+use crate::suggest::did_you_mean;
+use crate::syntax::{ArithOp, AssignSyntax, ExprSyntax, StmtSyntax, MATH_FUNCTIONS};
+
+impl Checker<'_> {
+    /// Resolves a right-hand side; every problem is recorded.
+    pub(super) fn resolve(
+        &mut self,
+        e: &ExprSyntax,
+        local: &[(String, LoopId)],
+        errors: &mut Errors,
+    ) -> Option<Expr> {
+        Some(match e {
+            ExprSyntax::Access(a) => Expr::Access(self.check_access(a, errors)?),
+            ExprSyntax::Name(n) => self.resolve_name(n, local, errors)?,
+            ExprSyntax::Literal { text, .. } => Expr::Literal(text.clone()),
+            ExprSyntax::Neg { operand, .. } => {
+                Expr::Neg(Box::new(self.resolve(operand, local, errors)?))
+            }
+            ExprSyntax::Paren { inner, .. } => self.resolve(inner, local, errors)?,
+            ExprSyntax::Binary {
+                op, left, right, ..
+            } => {
+                let l = self.resolve(left, local, errors);
+                let r = self.resolve(right, local, errors);
+                let (l, r) = (Box::new(l?), Box::new(r?));
+                match op {
+                    ArithOp::Add => Expr::Add(l, r),
+                    ArithOp::Sub => Expr::Sub(l, r),
+                    ArithOp::Mul => Expr::Mul(l, r),
+                    ArithOp::Div => Expr::Div(l, r),
+                }
+            }
+            ExprSyntax::Cast { operand, ty } => {
+                let inner = self.resolve(operand, local, errors);
+                check_cast_target(ty, errors)?;
+                Expr::Cast(Box::new(inner?), ty.to_string())
+            }
+            ExprSyntax::Call { name, args, .. } => {
+                let resolved: Vec<Option<Expr>> = args
+                    .iter()
+                    .map(|a| self.resolve(a, local, errors))
+                    .collect();
+                check_call(e, name, args.len(), errors)?;
+                Expr::Call(
+                    name.to_string(),
+                    resolved.into_iter().collect::<Option<_>>()?,
+                )
+            }
+        })
+    }
+
+    /// Rule: a bare name is an index variable of the statement or a scalar
+    /// parameter. `y[i] = a[i] * k` with neither a `k` in brackets nor a
+    /// parameter `k` is an error at `k`.
+    fn resolve_name(
+        &self,
+        name: &Ident,
+        local: &[(String, LoopId)],
+        errors: &mut Errors,
+    ) -> Option<Expr> {
+        if let Some((_, id)) = local.iter().find(|(l, _)| name == l) {
+            return Some(Expr::Index(*id));
+        }
+        match self.binding(name) {
+            Some(Binding::Scalar { .. }) => return Some(Expr::Literal(name.to_string())),
+            Some(Binding::Broken) => return None,
+            Some(Binding::Tensor { shape, .. }) => {
+                errors.error(
+                    name.span(),
+                    format!(
+                        "`{name}` is a tensor; read one of its elements with one index variable \
+                         per dimension: `{name}[{}]`",
+                        example_indices(shape.len())
+                    ),
+                );
+                return None;
+            }
+            None => {}
+        }
+        if self.kernel.loops.iter().any(|l| name == l) {
+            errors.error(
+                name.span(),
+                format!(
+                    "index variable `{name}` indexes no tensor in this statement, so its range \
+                     is unknown here; use it in an access of this statement, e.g. `a[{name}]`"
+                ),
+            );
+            return None;
+        }
+        if self.def.broken {
+            return None;
+        }
+        let mut candidates: Vec<String> = local.iter().map(|(l, _)| l.clone()).collect();
+        candidates.extend(
+            self.params
+                .iter()
+                .filter(|(_, b)| matches!(b, Binding::Scalar { .. }))
+                .map(|(n, _)| n.to_string()),
+        );
+        let refs: Vec<&str> = candidates.iter().map(String::as_str).collect();
+        errors.error(
+            name.span(),
+            format!(
+                "unknown name `{name}`: a name in an expression is an index variable of the \
+                 statement (one used in brackets, e.g. `a[i, {name}]`) or a scalar parameter \
+                 (e.g. `{name}: f32`){}",
+                did_you_mean(&name.to_string(), &refs)
+            ),
+        );
+        None
+    }
+}
+
+/// Rule: reading the output in its own statement must not see values the
+/// statement is still computing. `y[i] = y[i] + a[i, j] * x[j]` is an error
+/// at the second `y[i]` (it would read partial sums over `j`), and so is
+/// `c[i, j] = c[j, i]` (elements already overwritten).
+pub(super) fn check_output_read(
+    stmt: &StmtSyntax,
+    local: &[(String, LoopId)],
+    errors: &mut Errors,
+) {
+    let written: Vec<String> = stmt.lhs.indices.iter().map(Ident::to_string).collect();
+    let summed: Vec<&str> = local
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| !written.iter().any(|w| w == n))
+        .collect();
+    let mut reads = Vec::new();
+    stmt.rhs.visit(&mut |e| {
+        if let ExprSyntax::Access(a) = e {
+            if a.tensor == stmt.lhs.tensor {
+                reads.push(a);
+            }
+        }
+    });
+    for read in reads {
+        let same = read
+            .indices
+            .iter()
+            .map(Ident::to_string)
+            .eq(written.iter().cloned());
+        let out = &stmt.lhs.tensor;
+        let message = if !same {
+            format!(
+                "`{}` reads the output `{out}` at other coordinates than `{}` writes, so it \
+                 would see elements this statement has already overwritten; read from a \
+                 separate input tensor instead",
+                read.text(),
+                stmt.lhs.text()
+            )
+        } else if !summed.is_empty() {
+            let fix = if stmt.op == AssignSyntax::Assign {
+                format!(
+                    "; to add to the old values write `{} += ...`",
+                    stmt.lhs.text()
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "`{}` reads the output of this statement while `{}` is summed over, so it \
+                 would see partial sums rather than the old values; read the old values from \
+                 a separate input tensor{fix}",
+                read.text(),
+                summed.join("`, `")
+            )
+        } else {
+            continue;
+        };
+        errors.error_range(read.tensor.span(), read.last_span(), message);
+    }
+}
+
+/// The Rust number types a kernel may cast to.
+pub(super) const CAST_TYPES: [&str; 11] = [
+    "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize",
+];
+
+/// Rule: casts convert to a Rust number type. `a[i] as f16` is an error at
+/// `f16`.
+fn check_cast_target(ty: &Ident, errors: &mut Errors) -> Option<()> {
+    if CAST_TYPES.contains(&ty.to_string().as_str()) {
+        return Some(());
+    }
+    errors.error(
+        ty.span(),
+        format!(
+            "cannot cast to `{ty}` in a kernel; cast to one of {}{}",
+            CAST_TYPES.map(|t| format!("`{t}`")).join(", "),
+            did_you_mean(&ty.to_string(), &CAST_TYPES)
+        ),
+    );
+    None
+}
+
+/// Rule: calls name a math function with its number of arguments.
+/// `sqr(a[i])` is an error at `sqr` (did you mean `sqrt`?); `powi(a[i])`
+/// is an error at the call (`powi` takes two arguments).
+fn check_call(call: &ExprSyntax, name: &Ident, count: usize, errors: &mut Errors) -> Option<()> {
+    let names: Vec<&str> = MATH_FUNCTIONS.iter().map(|(n, _)| *n).collect();
+    let Some(&(_, arity)) = MATH_FUNCTIONS.iter().find(|(n, _)| name == n) else {
+        errors.error(
+            name.span(),
+            format!(
+                "unknown function `{name}`; a kernel may call the math functions {}{}",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                did_you_mean(&name.to_string(), &names)
+            ),
+        );
+        return None;
+    };
+    if count != arity {
+        let (first, last) = call.span_range();
+        let usage = match arity {
+            1 => format!("`{name}(x)`"),
+            _ if *name == "powi" => "`powi(x, n)` with an `i32` exponent".to_string(),
+            _ => format!("`{name}(x, y)`"),
+        };
+        errors.error_range(
+            first,
+            last,
+            format!("`{name}` takes {arity} argument(s), found {count}: write {usage}"),
+        );
+        return None;
+    }
+    Some(())
+}

@@ -1,0 +1,163 @@
+//! Kernel parameters: tensor types checked as `type` aliases are, scalars
+//! kept as written.
+
+use syn::Ident;
+
+use super::exprs::CAST_TYPES;
+use super::{Binding, Checker};
+use crate::errors::Errors;
+use crate::model::kernel::{Param, ParamKind};
+use crate::model::{tensor, ElemType, Model};
+use crate::sparsifier::{TensorDesc, TensorId};
+use crate::syntax::{ParamTypeSyntax, TensorParamSyntax, TypeDef};
+
+impl Checker<'_> {
+    pub(super) fn check_params(
+        &mut self,
+        model: &Model,
+        failed: &[String],
+        errors: &mut Errors,
+    ) -> Vec<Param> {
+        let mut params = Vec::new();
+        for param in &self.def.params {
+            // Rule: parameter names are distinct. `fn f(a: ..., a: ...)` is
+            // an error at the second `a`.
+            if let Some((first, _)) = self.params.iter().find(|(n, _)| *n == param.name) {
+                errors.error_with_note(
+                    param.name.span(),
+                    format!("parameter `{}` is declared twice", param.name),
+                    first.span(),
+                    format!("`{}` is first declared here", param.name),
+                );
+                continue;
+            }
+            let (binding, kind) = match &param.ty {
+                ParamTypeSyntax::Scalar(ty) => {
+                    let prim = scalar_prim(ty);
+                    (
+                        Binding::Scalar { prim },
+                        Some(ParamKind::Scalar { ty: ty.clone() }),
+                    )
+                }
+                ParamTypeSyntax::Tensor(t) => {
+                    let id = TensorId(self.kernel.tensors.len() as u32);
+                    match self.check_tensor_param(&param.name, t, id, model, failed, errors) {
+                        Some((binding, kind, desc)) => {
+                            self.kernel.tensors.push(desc);
+                            (binding, Some(kind))
+                        }
+                        None => {
+                            // Keep `TensorId(k)` = the k-th tensor parameter.
+                            self.kernel
+                                .tensors
+                                .push(TensorDesc::dense(&param.name.to_string(), 0));
+                            (Binding::Broken, None)
+                        }
+                    }
+                }
+            };
+            self.params.push((param.name.clone(), binding));
+            if let Some(kind) = kind {
+                params.push(Param {
+                    name: param.name.clone(),
+                    kind,
+                });
+            }
+        }
+        params
+    }
+
+    /// The tensor type is checked as a `type` alias would be (element
+    /// type, encoding defined, rank, coordinate widths).
+    fn check_tensor_param(
+        &self,
+        name: &Ident,
+        t: &TensorParamSyntax,
+        id: TensorId,
+        model: &Model,
+        failed: &[String],
+        errors: &mut Errors,
+    ) -> Option<(Binding, ParamKind, TensorDesc)> {
+        let as_type = TypeDef {
+            attrs: Vec::new(),
+            vis: syn::Visibility::Inherited,
+            name: name.clone(),
+            tensor_span: t.tensor_span,
+            shape: t.shape.clone(),
+            elem: t.elem.clone(),
+            encoding: t.encoding.clone(),
+        };
+        let ty = tensor::check_type(&as_type, model, failed, errors)?;
+        let mutable = t.mutable.is_some();
+        let binding = Binding::Tensor {
+            id,
+            elem: ty.elem,
+            shape: ty.shape.clone(),
+            mutable,
+        };
+        let label = name.to_string();
+        match &t.encoding {
+            Some(enc_name) => {
+                // Rule: outputs are dense for now.
+                // `y: &mut tensor<?x?xf64, #CSR>` is an error at the parameter.
+                if mutable {
+                    errors.error_range(
+                        name.span(),
+                        t.last_span(),
+                        format!(
+                            "sparse outputs are not supported yet: `{name}` is \
+                             `&mut tensor<..., #{enc_name}>`; write the result to a dense \
+                             output, `{name}: &mut tensor<{}>` (without an encoding)",
+                            shape_text(&ty.shape, ty.elem)
+                        ),
+                    );
+                    return None;
+                }
+                let enc = model.encoding(&enc_name.to_string())?;
+                let levels: Vec<_> = enc.levels.iter().map(|l| (l.ty, l.expr)).collect();
+                let desc = TensorDesc::sparse(&label, ty.shape.len(), &levels);
+                let kind = ParamKind::Sparse {
+                    tensor: id,
+                    encoding: enc_name.clone(),
+                    elem: ty.elem,
+                    shape: ty.shape,
+                    mutable,
+                };
+                Some((binding, kind, desc))
+            }
+            None => {
+                let mut desc = TensorDesc::dense(&label, ty.shape.len());
+                desc.is_output = mutable;
+                let kind = ParamKind::Dense {
+                    tensor: id,
+                    elem: ty.elem,
+                    shape: ty.shape,
+                    mutable,
+                };
+                Some((binding, kind, desc))
+            }
+        }
+    }
+}
+
+/// `?x?xf64` for messages.
+fn shape_text(shape: &[Option<u64>], elem: ElemType) -> String {
+    let mut parts: Vec<String> = shape
+        .iter()
+        .map(|s| s.map_or("?".to_string(), |n| n.to_string()))
+        .collect();
+    parts.push(elem.mlir_name().to_string());
+    parts.join("x")
+}
+
+/// The element type of a scalar parameter, when it is a plain primitive.
+fn scalar_prim(ty: &syn::Type) -> Option<ElemType> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let ident = path.path.get_ident()?.to_string();
+    if !CAST_TYPES.contains(&ident.as_str()) && ident != "bool" {
+        return None;
+    }
+    ElemType::from_name(&ident).ok()
+}

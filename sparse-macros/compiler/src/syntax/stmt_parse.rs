@@ -1,0 +1,572 @@
+//! Parsing statements: `a[i, j]` is not a Rust expression (`syn` reads
+//! `a[i, j]` as an index by a comma list, which it rejects), so expressions
+//! are read by a small precedence-climbing parser over the token trees,
+//! with Rust's precedence: unary `-` binds tightest, then `as`, then
+//! `* /`, then `+ -`, all left-associative. An identifier followed by a
+//! bracket group is a tensor access, followed by a parenthesis group a
+//! call; everything Rust has and kernels do not (method calls, `%`,
+//! closures, comparisons, ...) is an error that lists what is supported.
+
+use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
+use syn::Ident;
+
+use super::stmt::{
+    AccessSyntax, ArithOp, AssignSyntax, ExprSyntax, LitKind, StmtSyntax, MATH_FUNCTIONS, SUPPORTED,
+};
+use crate::errors::Errors;
+
+/// Parses the statements of a kernel body; `close` is the span of `}`.
+pub(super) fn parse_body(
+    tokens: TokenStream,
+    close: Span,
+    errors: &mut Errors,
+    broken: &mut bool,
+) -> Vec<StmtSyntax> {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut stmts = Vec::new();
+    let mut start = 0;
+    while start < tokens.len() {
+        let end = tokens[start..]
+            .iter()
+            .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))
+            .map(|p| start + p);
+        let chunk = &tokens[start..end.unwrap_or(tokens.len())];
+        if !chunk.is_empty() {
+            let end_span = match end {
+                Some(e) => tokens[e].span(),
+                None => close,
+            };
+            match parse_stmt(chunk, end_span) {
+                Ok(stmt) if end.is_some() => stmts.push(stmt),
+                Ok(_) => {
+                    let last = chunk[chunk.len() - 1].span();
+                    errors.error(last, "expected `;` after the statement");
+                    *broken = true;
+                }
+                Err(error) => {
+                    errors.push(error);
+                    *broken = true;
+                }
+            }
+        }
+        start = end.map_or(tokens.len(), |e| e + 1);
+    }
+    stmts
+}
+
+/// The tokens of one statement (without its `;`), read left to right.
+struct Parser<'a> {
+    tokens: &'a [TokenTree],
+    pos: usize,
+    /// Where "expected ... here" points once the tokens run out.
+    end: Span,
+}
+
+fn error(span: Span, message: impl std::fmt::Display) -> syn::Error {
+    syn::Error::new(span, message)
+}
+
+fn unsupported(span: Span, what: &str) -> syn::Error {
+    error(span, format!("{what} not supported; {SUPPORTED}"))
+}
+
+const STMT_EXAMPLE: &str =
+    "a statement writes one output element: `y[i] = a[i, j] * x[j];` or `s[] += a[i, j];`";
+
+fn parse_stmt(tokens: &[TokenTree], end: Span) -> syn::Result<StmtSyntax> {
+    let mut p = Parser {
+        tokens,
+        pos: 0,
+        end,
+    };
+    let lhs = match p.peek() {
+        Some(TokenTree::Ident(ident)) if ident == "let" => {
+            return Err(error(
+                ident.span(),
+                format!("`let` bindings are not supported; {STMT_EXAMPLE}"),
+            ))
+        }
+        Some(TokenTree::Ident(ident)) => {
+            let ident = ident.clone();
+            p.pos += 1;
+            match p.peek() {
+                Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
+                    let g = g.clone();
+                    p.pos += 1;
+                    AccessSyntax {
+                        tensor: ident,
+                        indices: parse_indices(&g)?,
+                        brackets: Some(g.span()),
+                    }
+                }
+                _ => AccessSyntax {
+                    tensor: ident,
+                    indices: Vec::new(),
+                    brackets: None,
+                },
+            }
+        }
+        Some(other) => {
+            return Err(error(
+                other.span(),
+                format!("expected the output written, e.g. `y[i]`; {STMT_EXAMPLE}"),
+            ))
+        }
+        None => return Err(error(end, STMT_EXAMPLE)),
+    };
+    let (op, op_span) = p.assign_op(&lhs)?;
+    if p.peek().is_none() {
+        return Err(error(
+            p.end,
+            format!(
+                "expected an expression after `{}`",
+                if op == AssignSyntax::Assign {
+                    "="
+                } else {
+                    "+="
+                }
+            ),
+        ));
+    }
+    let rhs = p.expr(0)?;
+    Ok(StmtSyntax {
+        lhs,
+        op,
+        op_span,
+        rhs,
+    })
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<&TokenTree> {
+        self.tokens.get(self.pos)
+    }
+    fn peek_at(&self, n: usize) -> Option<&TokenTree> {
+        self.tokens.get(self.pos + n)
+    }
+    fn punct_at(&self, n: usize) -> Option<(char, Spacing, Span)> {
+        match self.peek_at(n) {
+            Some(TokenTree::Punct(p)) => Some((p.as_char(), p.spacing(), p.span())),
+            _ => None,
+        }
+    }
+    /// The span where the next token is, or the end.
+    fn here(&self) -> Span {
+        self.peek().map_or(self.end, TokenTree::span)
+    }
+
+    fn assign_op(&mut self, lhs: &AccessSyntax) -> syn::Result<(AssignSyntax, Span)> {
+        let missing = || {
+            format!(
+                "expected `=` or `+=` after `{}`; {STMT_EXAMPLE}",
+                lhs.text()
+            )
+        };
+        let Some((c, spacing, span)) = self.punct_at(0) else {
+            return Err(error(self.here(), missing()));
+        };
+        let next = self.punct_at(1).map(|(c, ..)| c);
+        let joint = spacing == Spacing::Joint;
+        match (c, joint.then_some(next).flatten()) {
+            ('=', None) | ('=', Some('-' | '(' | '!' | '|' | '&' | '*')) => {
+                self.pos += 1;
+                Ok((AssignSyntax::Assign, span))
+            }
+            ('+', Some('=')) => {
+                self.pos += 2;
+                Ok((AssignSyntax::AddAssign, span))
+            }
+            ('-' | '*' | '/' | '%', Some('=')) => Err(error(
+                span,
+                format!(
+                    "`{c}=` is not supported; only `=` (overwrite) and `+=` (accumulate) are: \
+                     write `{0} = {0} {c} ...;` or `{0} += ...;`",
+                    lhs.text()
+                ),
+            )),
+            _ => Err(error(span, missing())),
+        }
+    }
+
+    /// Precedence climbing: operators binding at least as tight as `min`.
+    fn expr(&mut self, min: u8) -> syn::Result<ExprSyntax> {
+        let mut left = self.unary()?;
+        loop {
+            let Some(token) = self.peek() else {
+                return Ok(left);
+            };
+            match token {
+                TokenTree::Ident(ident) if ident == "as" => {
+                    // `as` binds tighter than every binary operator.
+                    if min > 3 {
+                        return Ok(left);
+                    }
+                    self.pos += 1;
+                    let ty = match self.peek() {
+                        Some(TokenTree::Ident(ty)) => ty.clone(),
+                        _ => {
+                            return Err(error(
+                                self.here(),
+                                "expected a type after `as`, e.g. `as f64`",
+                            ))
+                        }
+                    };
+                    self.pos += 1;
+                    if self
+                        .punct_at(0)
+                        .is_some_and(|(c, s, _)| c == ':' && s == Spacing::Joint)
+                    {
+                        return Err(error(
+                            self.here(),
+                            "cast to a primitive type written by its name, e.g. `as f64`",
+                        ));
+                    }
+                    left = ExprSyntax::Cast {
+                        operand: Box::new(left),
+                        ty,
+                    };
+                }
+                TokenTree::Punct(_) => {
+                    let Some((op, span)) = self.binary_op()? else {
+                        return Ok(left);
+                    };
+                    if op.precedence() < min {
+                        return Ok(left);
+                    }
+                    self.pos += 1;
+                    if self.peek().is_none() {
+                        return Err(error(
+                            self.end,
+                            format!("expected an operand after `{}`", op.symbol()),
+                        ));
+                    }
+                    let right = self.expr(op.precedence() + 1)?;
+                    left = ExprSyntax::Binary {
+                        op,
+                        op_span: span,
+                        left: Box::new(left),
+                        right: Box::new(right),
+                    };
+                }
+                other => {
+                    return Err(error(
+                        other.span(),
+                        "expected an operator (`+`, `-`, `*`, `/`, `as`) or `;` here",
+                    ))
+                }
+            }
+        }
+    }
+
+    /// The binary operator at the cursor, or an error for one kernels lack.
+    fn binary_op(&self) -> syn::Result<Option<(ArithOp, Span)>> {
+        let Some((c, spacing, span)) = self.punct_at(0) else {
+            return Ok(None);
+        };
+        let next = match spacing {
+            Spacing::Joint => self.punct_at(1).map(|(c, ..)| c),
+            Spacing::Alone => None,
+        };
+        let op = match c {
+            '+' => ArithOp::Add,
+            '-' => ArithOp::Sub,
+            '*' => ArithOp::Mul,
+            '/' => ArithOp::Div,
+            '%' => return Err(unsupported(span, "the remainder operator `%` is")),
+            '.' if next == Some('.') => return Err(unsupported(span, "ranges are")),
+            '.' => {
+                return Err(match (self.peek_at(1), self.peek_at(2)) {
+                    (Some(TokenTree::Ident(m)), Some(TokenTree::Group(g)))
+                        if g.delimiter() == Delimiter::Parenthesis =>
+                    {
+                        let hint = match MATH_FUNCTIONS.iter().find(|(f, _)| m == f) {
+                            Some((_, 1)) => format!("; write `{m}(x)` instead of `x.{m}()`"),
+                            Some(_) => format!("; write `{m}(x, y)` instead of `x.{m}(y)`"),
+                            None => String::new(),
+                        };
+                        error(
+                            span,
+                            format!("method calls are not supported{hint}; {SUPPORTED}"),
+                        )
+                    }
+                    _ => unsupported(span, "field accesses are"),
+                })
+            }
+            '?' => return Err(unsupported(span, "the `?` operator is")),
+            '=' | '<' | '>' | '!' | '&' | '|' | '^' => {
+                return Err(unsupported(
+                    span,
+                    "comparisons, logical and bitwise operators are",
+                ))
+            }
+            ',' => {
+                return Err(error(
+                    span,
+                    "unexpected `,`: a statement has one expression",
+                ))
+            }
+            _ => return Err(unsupported(span, &format!("`{c}` is"))),
+        };
+        match (c, next) {
+            (_, Some('=')) => Err(error(
+                span,
+                "an assignment inside an expression is not supported; a statement has one `=` \
+                 or `+=`",
+            )),
+            ('-', Some('>')) => Err(unsupported(span, "`->` is")),
+            _ => Ok(Some((op, span))),
+        }
+    }
+
+    fn unary(&mut self) -> syn::Result<ExprSyntax> {
+        let Some((c, _, span)) = self.punct_at(0) else {
+            return self.postfix();
+        };
+        match c {
+            '-' => {
+                self.pos += 1;
+                if self.peek().is_none() {
+                    return Err(error(self.end, "expected an operand after `-`"));
+                }
+                let operand = self.unary()?;
+                Ok(ExprSyntax::Neg {
+                    minus: span,
+                    operand: Box::new(operand),
+                })
+            }
+            '|' => Err(unsupported(span, "closures are")),
+            '!' => Err(unsupported(span, "the logical not `!` is")),
+            '&' | '*' => Err(error(
+                span,
+                format!(
+                    "references and dereferences are not supported (a tensor element is read \
+                     by indexing, `a[i, j]`); {SUPPORTED}"
+                ),
+            )),
+            _ => Err(error(
+                span,
+                format!("expected an expression, found `{c}`; {SUPPORTED}"),
+            )),
+        }
+    }
+
+    /// A primary expression and what may follow it directly.
+    fn postfix(&mut self) -> syn::Result<ExprSyntax> {
+        let primary = self.primary()?;
+        match self.peek() {
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => Err(error(
+                g.span(),
+                "only a tensor named directly can be indexed, e.g. `a[i, j]`",
+            )),
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => Err(error(
+                g.span(),
+                "only the math functions can be called, by name: `sqrt(x)`",
+            )),
+            Some(TokenTree::Group(g)) => Err(error(
+                g.span(),
+                "expected an operator (`+`, `-`, `*`, `/`, `as`) or `;` here",
+            )),
+            _ => Ok(primary),
+        }
+    }
+
+    fn primary(&mut self) -> syn::Result<ExprSyntax> {
+        let Some(token) = self.peek().cloned() else {
+            return Err(error(self.end, "expected an expression"));
+        };
+        self.pos += 1;
+        match token {
+            TokenTree::Literal(lit) => literal(lit),
+            TokenTree::Ident(ident) => self.after_ident(ident),
+            TokenTree::Group(g) => match g.delimiter() {
+                Delimiter::Parenthesis | Delimiter::None => {
+                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                    if inner.is_empty() {
+                        return Err(error(g.span(), "expected an expression inside `( )`"));
+                    }
+                    if let Some(comma) = inner
+                        .iter()
+                        .find(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
+                    {
+                        return Err(unsupported(comma.span(), "tuples are"));
+                    }
+                    let mut sub = Parser {
+                        tokens: &inner,
+                        pos: 0,
+                        end: g.span_close(),
+                    };
+                    let e = sub.expr(0)?;
+                    if g.delimiter() == Delimiter::None {
+                        return Ok(e);
+                    }
+                    Ok(ExprSyntax::Paren {
+                        inner: Box::new(e),
+                        span: g.span(),
+                    })
+                }
+                Delimiter::Bracket => Err(error(
+                    g.span(),
+                    format!(
+                        "array expressions are not supported (a tensor access names its \
+                         tensor: `a[i, j]`); {SUPPORTED}"
+                    ),
+                )),
+                Delimiter::Brace => Err(unsupported(g.span(), "blocks are")),
+            },
+            TokenTree::Punct(p) => Err(error(
+                p.span(),
+                format!(
+                    "expected an expression, found `{}`; {SUPPORTED}",
+                    p.as_char()
+                ),
+            )),
+        }
+    }
+
+    fn after_ident(&mut self, ident: Ident) -> syn::Result<ExprSyntax> {
+        let name = ident.to_string();
+        if name == "true" || name == "false" {
+            return Ok(ExprSyntax::Literal {
+                text: name,
+                kind: LitKind::Bool,
+                suffix: String::new(),
+                span: ident.span(),
+            });
+        }
+        const KEYWORDS: [&str; 14] = [
+            "if", "match", "loop", "while", "for", "let", "return", "unsafe", "move", "async",
+            "break", "continue", "as", "self",
+        ];
+        if KEYWORDS.contains(&name.as_str()) {
+            return Err(unsupported(
+                ident.span(),
+                &format!("`{name}` expressions are"),
+            ));
+        }
+        match self.peek().cloned() {
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
+                self.pos += 1;
+                Ok(ExprSyntax::Access(AccessSyntax {
+                    tensor: ident,
+                    indices: parse_indices(&g)?,
+                    brackets: Some(g.span()),
+                }))
+            }
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => {
+                self.pos += 1;
+                Ok(ExprSyntax::Call {
+                    name: ident,
+                    args: parse_args(&g)?,
+                    parens: g.span(),
+                })
+            }
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
+                Err(unsupported(g.span(), "struct expressions are"))
+            }
+            Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == Spacing::Joint => {
+                Err(error(
+                    ident.span(),
+                    format!(
+                        "paths are not supported: call the math functions by name, e.g. \
+                         `sqrt(x)` rather than `f64::sqrt(x)`; {SUPPORTED}"
+                    ),
+                ))
+            }
+            Some(TokenTree::Punct(p)) if p.as_char() == '!' && p.spacing() == Spacing::Alone => {
+                Err(unsupported(ident.span(), "macros are"))
+            }
+            _ => Ok(ExprSyntax::Name(ident)),
+        }
+    }
+}
+
+fn literal(lit: proc_macro2::Literal) -> syn::Result<ExprSyntax> {
+    let span = lit.span();
+    let text = lit.to_string();
+    let (kind, suffix) = match syn::Lit::new(lit) {
+        syn::Lit::Int(int) => (LitKind::Int, int.suffix().to_string()),
+        syn::Lit::Float(float) => (LitKind::Float, float.suffix().to_string()),
+        _ => {
+            return Err(error(
+                span,
+                format!("only number literals are supported (`2`, `0.5`, `1e-3`), found `{text}`"),
+            ))
+        }
+    };
+    Ok(ExprSyntax::Literal {
+        text,
+        kind,
+        suffix,
+        span,
+    })
+}
+
+/// The arguments of a call: expressions separated by commas.
+fn parse_args(group: &proc_macro2::Group) -> syn::Result<Vec<ExprSyntax>> {
+    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+    let mut args = Vec::new();
+    for (items, end) in split_commas(&tokens, group.span_close()) {
+        if items.is_empty() {
+            return Err(error(end, "expected an argument"));
+        }
+        let mut p = Parser {
+            tokens: items,
+            pos: 0,
+            end,
+        };
+        args.push(p.expr(0)?);
+    }
+    Ok(args)
+}
+
+/// The index variables of an access: identifiers separated by commas.
+fn parse_indices(group: &proc_macro2::Group) -> syn::Result<Vec<Ident>> {
+    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+    let mut indices = Vec::new();
+    for (items, end) in split_commas(&tokens, group.span_close()) {
+        match items {
+            [] => return Err(error(end, "expected an index variable such as `i`")),
+            // Index variables become loop variables: plain identifiers only
+            // (no keywords, `_` or raw `r#` names).
+            [TokenTree::Ident(ident)]
+                if !ident.to_string().starts_with("r#")
+                    && syn::parse_str::<Ident>(&ident.to_string()).is_ok() =>
+            {
+                indices.push(ident.clone())
+            }
+            [TokenTree::Literal(lit)] => {
+                return Err(error(
+                    lit.span(),
+                    "constant indices are not supported; an access takes one index variable \
+                     per dimension, e.g. `a[i, j]`",
+                ))
+            }
+            [first, ..] => {
+                return Err(error(
+                    first.span(),
+                    "expected an index variable such as `i`: an access takes one index \
+                     variable per dimension, e.g. `a[i, j]` (index expressions such as `i + 1` \
+                     are not supported)",
+                ))
+            }
+        }
+    }
+    Ok(indices)
+}
+
+/// Splits at top-level commas (a trailing comma ends the list), with the
+/// span where each item ends (its comma, or `close`).
+fn split_commas(tokens: &[TokenTree], close: Span) -> Vec<(&[TokenTree], Span)> {
+    let mut items = Vec::new();
+    let mut start = 0;
+    for (n, token) in tokens.iter().enumerate() {
+        if matches!(token, TokenTree::Punct(p) if p.as_char() == ',') {
+            items.push((&tokens[start..n], token.span()));
+            start = n + 1;
+        }
+    }
+    if start < tokens.len() {
+        items.push((&tokens[start..], close));
+    }
+    items
+}
