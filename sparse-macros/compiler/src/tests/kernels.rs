@@ -320,6 +320,14 @@ fn index_variables_are_kernel_wide_in_order_of_first_use() {
          }",
     );
     assert_eq!(def.kernel.loops, ["i", "j", "k"]);
+    // Each index variable's span is its first use: `y[i`, `a[i, j`, `z[k`.
+    let lines: Vec<(usize, usize)> = def
+        .index_spans
+        .iter()
+        .map(|s| (s.start().line, s.start().column))
+        .collect();
+    let first = ENCODINGS.matches('\n').count() + 2;
+    assert_eq!(lines, [(first + 1, 15), (first + 1, 25), (first + 3, 15)]);
     assert_eq!(def.kernel.stmts.len(), 3);
     assert_eq!(def.kernel.stmts[1].lhs.indices, [LoopId(1)]);
     assert_eq!(def.kernel.stmts[2].lhs.indices, [LoopId(2)]);
