@@ -4,7 +4,7 @@
 //! the same type. Shapes stay small so no sum leaves the narrow types.
 
 use proptest::prelude::*;
-use sparse_core::{DenseViewMut, SparseTensor};
+use sparse_core::{DenseViewMut, KernelError, SparseTensor};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{with_tensor, COO, CSR, SV};
 use sparse_tests::gen::{dense_vec, dims, elem, entries, Elem, Entries};
@@ -49,7 +49,7 @@ type Vector<'a, V, E> = SparseTensor<'a, V, E, 1, 1>;
 
 fn spmv<V: Elem, E: sparse_core::Encoding>(
     (d, e, x): &([usize; 2], Entries<V>, Vec<V>),
-    kernel: fn(&Matrix<'_, V, E>, &[V], &mut [V]) -> Result<(), sparse_core::KernelError>,
+    kernel: impl Fn(&Matrix<'_, V, E>, &[V], &mut [V]) -> Result<(), KernelError>,
 ) -> Result<(), TestCaseError> {
     let a = Dense::from_entries(d, e);
     let want: Vec<V> = (0..d[0])
@@ -66,7 +66,7 @@ fn sum<V: Elem, E: sparse_core::Encoding>(
     d: [usize; 2],
     e: &Entries<V>,
     s0: Option<V>,
-    kernel: fn(&Matrix<'_, V, E>, &mut V) -> Result<(), sparse_core::KernelError>,
+    kernel: impl Fn(&Matrix<'_, V, E>, &mut V) -> Result<(), KernelError>,
 ) -> Result<(), TestCaseError> {
     let want = Dense::from_entries(&d, e)
         .data
@@ -84,11 +84,7 @@ fn binary<V: Elem, E: sparse_core::Encoding>(
     (a, b): (&Entries<V>, &Entries<V>),
     c0: Option<&[V]>,
     op: fn(V, V) -> V,
-    kernel: fn(
-        &Vector<'_, V, E>,
-        &Vector<'_, V, E>,
-        &mut [V],
-    ) -> Result<(), sparse_core::KernelError>,
+    kernel: impl Fn(&Vector<'_, V, E>, &Vector<'_, V, E>, &mut [V]) -> Result<(), KernelError>,
 ) -> Result<(), TestCaseError> {
     let (da, db) = (Dense::from_entries(&[n], a), Dense::from_entries(&[n], b));
     let want: Vec<V> = (0..n)
