@@ -142,7 +142,7 @@ fn edge_cases() {
 }
 
 #[test]
-fn coordinates_at_the_maximum_of_8_bit_widths() {
+fn coordinates_at_the_maximum_of_8_and_16_bit_widths() {
     // crdWidth = 8: length 256, entries at 255; posWidth = 8: 255 entries.
     let a = at(&[(0, 1), (255, 3)]);
     let b = at(&[(7, 2), (255, -4)]);
@@ -155,6 +155,13 @@ fn coordinates_at_the_maximum_of_8_bit_widths() {
         .collect();
     check(256, &dense_a, &dense_b, None, k::dot8).unwrap();
     check(256, &dense_a, &a, None, k::dot8).unwrap();
+    // `b` of `dot` is 16-bit: coordinate 65535, and 65535 entries.
+    let far = at(&[(65535, 5), (3, 1)]);
+    let many: Entries<f64> = (1..65536)
+        .map(|i| (vec![i], f64::small(i as i32 % 9 - 4)))
+        .collect();
+    check(65536, &far, &many, Some(0.5), k::dot).unwrap();
+    check(65536, &many, &far, None, k::dot_assign).unwrap();
 }
 
 #[test]
