@@ -91,10 +91,11 @@ pub fn run_all(r: &mut Report) {
         same_text(Text::<512>::new(format_args!("{:#}", bsr()?)), BSR_PRINTED)
     });
 
+    crate::kernels::run_all(r);
     crate::malformed::run_all(r);
 }
 
-fn csr64() -> Result<Csr64<'static>, Msg> {
+pub fn csr64() -> Result<Csr64<'static>, Msg> {
     // `Csr64` is `CSR<'a, f32>`: the tensor type names the same storage type.
     match CSR::<f32>::assemble(
         [N, N],
@@ -106,7 +107,7 @@ fn csr64() -> Result<Csr64<'static>, Msg> {
     }
 }
 
-fn coo() -> Result<COO<'static, f64>, Msg> {
+pub fn coo() -> Result<COO<'static, f64>, Msg> {
     match COO::assemble(
         [3, 4],
         [Level::compressed(&COO_POS, &COO_CRD), Level::fused()],

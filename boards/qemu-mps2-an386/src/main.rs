@@ -15,6 +15,7 @@
 mod checks;
 mod data;
 mod formats;
+mod kernels;
 mod malformed;
 mod report;
 
