@@ -447,3 +447,24 @@ fn f(a: &tensor<?x?xf64, #BSR>, y: &mut tensor<?xf64>) { y[i] = a[i, j]; y[i] +=
     );
     assert_eq!(error_count(bsr), 1, "reported once per parameter");
 }
+
+#[test]
+fn reductions_into_bool_outputs_have_no_plus() {
+    let k = "fn any(a: &tensor<?x?xi1, #CSR>, y: &mut tensor<?xi1>) { y[i] = a[i, j]; }";
+    assert_error_at(
+        k,
+        "j]",
+        0,
+        "`j` appears only on the right-hand side, so the statement sums over it, but `y` holds `bool` (`i1`) values",
+    );
+    let k = "fn acc(a: &tensor<?xi1, #SV>, y: &mut tensor<?xi1>) { y[i] += a[i]; }";
+    assert_error_at(
+        k,
+        "+=",
+        0,
+        "`+=` adds into `y`, but its elements are `bool` (`i1`), which has no `+`",
+    );
+    // Without a reduction a bool kernel is fine.
+    let k = "fn copy(a: &tensor<?x?xi1, #CSR>, y: &mut tensor<?x?xi1>) { y[i, j] = a[i, j]; }";
+    assert_eq!(error_count(k), 0);
+}

@@ -166,6 +166,46 @@ fn check_has_statements(def: &KernelSyntax, errors: &mut Errors) {
     }
 }
 
+/// Rule: a reduction adds with `+`, which `bool` (`i1`) values do not have.
+/// `y[i] = a[i, j];` with `y: &mut tensor<?xi1>` sums over `j` and is an
+/// error at the first use of `j`; `y[i] += a[i];` is an error at `+=`.
+fn check_bool_reduction(stmt: &StmtSyntax, elem: ElemType, errors: &mut Errors) {
+    if elem != ElemType::Bool {
+        return;
+    }
+    let output = &stmt.lhs.tensor;
+    if matches!(stmt.op, AssignSyntax::AddAssign) {
+        errors.error(
+            stmt.op_span,
+            format!(
+                "`+=` adds into `{output}`, but its elements are `bool` (`i1`), which has no `+`; \
+                 use `=`, or make `{output}` an integer tensor"
+            ),
+        );
+        return;
+    }
+    let mut reduced: Option<&Ident> = None;
+    stmt.rhs.visit(&mut |e| {
+        if let ExprSyntax::Access(a) = e {
+            for index in &a.indices {
+                if reduced.is_none() && !stmt.lhs.indices.contains(index) {
+                    reduced = Some(index);
+                }
+            }
+        }
+    });
+    if let Some(index) = reduced {
+        errors.error(
+            index.span(),
+            format!(
+                "`{index}` appears only on the right-hand side, so the statement sums over it, \
+                 but `{output}` holds `bool` (`i1`) values, which have no `+`; \
+                 make `{output}` an integer tensor and cast (`a[..] as i32`)"
+            ),
+        );
+    }
+}
+
 impl Checker<'_> {
     fn binding(&self, name: &Ident) -> Option<&Binding> {
         self.params.iter().find(|(n, _)| n == name).map(|(_, b)| b)
@@ -207,6 +247,7 @@ impl Checker<'_> {
             return None;
         }
         check_output_read(stmt, &local, errors);
+        check_bool_reduction(stmt, elem, errors);
         let output = stmt.lhs.tensor.to_string();
         let leaf = |e: &ExprSyntax| self.leaf(e, &local);
         kernel_types::check_rhs(&stmt.rhs, &leaf, &output, elem, errors);
