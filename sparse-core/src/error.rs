@@ -196,3 +196,6 @@ impl fmt::Display for CapacityError {
         )
     }
 }
+
+impl core::error::Error for AssembleError {}
+impl core::error::Error for CapacityError {}
