@@ -187,23 +187,49 @@ impl Gen<'_> {
             }
             Kind::Sparse => {
                 let last = info.levels.len().saturating_sub(1);
-                let Some(Pos::At(p)) = scope.pos.get(&(t, last)).cloned() else {
-                    self.internal::<()>(
-                        t,
-                        format!("`{}` is read where its last level has no entry", info.name),
-                    );
-                    return TokenStream::new();
-                };
                 let val = self.values(t);
                 let load = private("load");
-                let doc = format!(
-                    " SAFETY: `{p}` is an entry of `{}`'s last level, and a validated tensor \
-                     stores one value per entry.",
-                    info.name
-                );
-                quote! {
-                    #[doc = #doc]
-                    let #name = unsafe { #load(#val, #p) };
+                match scope.pos.get(&(t, last)).cloned() {
+                    Some(Pos::At(p)) => {
+                        let doc = format!(
+                            " SAFETY: `{p}` is an entry of `{}`'s last level, and a validated \
+                             tensor stores one value per entry.",
+                            info.name
+                        );
+                        quote! {
+                            #[doc = #doc]
+                            let #name = unsafe { #load(#val, #p) };
+                        }
+                    }
+                    // Duplicates of one coordinate: the element is their sum.
+                    Some(Pos::Segment(p, e)) => {
+                        let q = self.tlocal(t, "q");
+                        let dup = self.tlocal(t, "dup");
+                        let doc = format!(
+                            " SAFETY: `{p}` is an entry of `{}`'s last level (a segment \
+                             `{p}..{e}` of its entries), and a validated tensor stores one value \
+                             per entry.",
+                            info.name
+                        );
+                        let doc_q =
+                            format!(" SAFETY: `{q}` < `{e}`, within the same segment of entries.");
+                        quote! {
+                            #[doc = #doc]
+                            let mut #name = unsafe { #load(#val, #p) };
+                            for #q in #p + 1..#e {
+                                #[doc = #doc_q]
+                                let #dup = unsafe { #load(#val, #q) };
+                                #name += #dup;
+                            }
+                        }
+                    }
+                    None => {
+                        self.internal::<()>(
+                            t,
+                            format!("`{}` is read where its last level has no entry", info.name),
+                        );
+                        return TokenStream::new();
+                    }
                 }
             }
             _ => {

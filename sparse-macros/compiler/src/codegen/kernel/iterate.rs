@@ -9,9 +9,10 @@
 //! | singleton | `p..p + 1`, or the parent's duplicate segment |
 //!
 //! Level 0 has the single parent entry 0. A non-unique level followed by a
-//! singleton (the start of a COO region) is walked by duplicate segments:
-//! each distinct coordinate once, with the run of entries that repeat it
-//! handed to the singleton level below, as MLIR's sparsifier does.
+//! singleton (the start of a COO region), or last, is walked by duplicate
+//! segments: each distinct coordinate once, with the run of entries that
+//! repeat it handed to the singleton level below, or summed as the value
+//! (a tensor with duplicates means the sum of them, as in MLIR).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -28,13 +29,16 @@ pub(super) fn private(name: &str) -> TokenStream {
 }
 
 impl Gen<'_> {
-    /// Whether level `l` of `t` is walked by duplicate segments.
+    /// Whether level `l` of `t` is walked by duplicate segments: a
+    /// non-unique level that is the last (its duplicates' values add up)
+    /// or is followed by a singleton level (which walks the segment).
     pub(super) fn segmented(&self, t: TensorId, l: usize) -> bool {
         let levels = &self.info(t).levels;
         let here = levels.get(l).is_some_and(|x| !x.ty.is_unique());
-        let child = levels
-            .get(l + 1)
-            .is_some_and(|x| x.ty.format == LevelFormat::Singleton);
+        let child = match levels.get(l + 1) {
+            None => true,
+            Some(x) => x.ty.format == LevelFormat::Singleton,
+        };
         here && child
     }
 
@@ -87,6 +91,12 @@ impl Gen<'_> {
             );
         };
         let load = private("load_index");
+        // Level 0 reads fixed slots: `pos[0]..pos[1]`, not `pos[0]..pos[0 + 1]`.
+        let (next, pair_lo, pair_hi) = if l == 0 {
+            (quote!(1), quote!(0), quote!(1))
+        } else {
+            (quote!(#p + 1), quote!(2 * #p), quote!(2 * #p + 1))
+        };
         match lvl.ty.format {
             LevelFormat::Compressed => {
                 let pos = self.positions(t, l);
@@ -98,7 +108,7 @@ impl Gen<'_> {
                     #[doc = #doc]
                     let #lo = unsafe { #load(#pos, #p) };
                     #[doc = #doc]
-                    let #hi = unsafe { #load(#pos, #p + 1) };
+                    let #hi = unsafe { #load(#pos, #next) };
                 })
             }
             LevelFormat::LooseCompressed => {
@@ -109,9 +119,9 @@ impl Gen<'_> {
                 );
                 Some(quote! {
                     #[doc = #doc]
-                    let #lo = unsafe { #load(#pos, 2 * #p) };
+                    let #lo = unsafe { #load(#pos, #pair_lo) };
                     #[doc = #doc]
-                    let #hi = unsafe { #load(#pos, 2 * #p + 1) };
+                    let #hi = unsafe { #load(#pos, #pair_hi) };
                 })
             }
             LevelFormat::Singleton if l > 0 => Some(quote! {

@@ -276,6 +276,25 @@ fn dot_is_an_intersection_into_a_scalar() {
 }
 
 #[test]
+fn nonunique_leaf_segments_sum_their_duplicates() {
+    let encodings = "#SVNU = #sparse_tensor.encoding<{ map = (i) -> (i : compressed(nonunique)) }> #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>";
+    let mut d = Def::new(encodings, "dot_nu");
+    let s = d.dense("s", F64, &[], true);
+    let a = d.sparse("a", "SVNU", F64, &[None]);
+    let b = d.sparse("b", "SV", F64, &[None]);
+    let i = d.index("i");
+    d.k.assign(s, &[], Expr::at(a, &[i]) * Expr::at(b, &[i]));
+    let text = d.generate();
+    snapshot("dot_nonunique", &text);
+    assert!(has(&text, "for __sk_a_q in __sk_a_p0 + 1..__sk_a_e0 {"));
+    assert!(has(&text, "__sk_a_v += __sk_a_dup;"));
+    assert!(has(
+        &text,
+        "if __sk_a_c0 == __sk_i { __sk_a_p0 = __sk_a_e0; }"
+    ));
+}
+
+#[test]
 fn sparse_plus_dense_visits_every_coordinate() {
     let mut d = Def::new(SV, "axpy");
     let c = d.dense("c", F32, &[Some(8)], true);

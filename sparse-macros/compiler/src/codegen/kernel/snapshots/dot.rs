@@ -55,7 +55,7 @@ pub fn dot(
             };
             /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
             let __sk_a_hi0 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos0, 0 + 1)
+                ::sparse_core::__private::load_index(__sk_a_pos0, 1)
             };
             let mut __sk_a_p0 = __sk_a_lo0;
             /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
@@ -64,7 +64,7 @@ pub fn dot(
             };
             /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
             let __sk_b_hi0 = unsafe {
-                ::sparse_core::__private::load_index(__sk_b_pos0, 0 + 1)
+                ::sparse_core::__private::load_index(__sk_b_pos0, 1)
             };
             let mut __sk_b_p0 = __sk_b_lo0;
             while __sk_a_p0 < __sk_a_hi0 && __sk_b_p0 < __sk_b_hi0 {

@@ -65,9 +65,7 @@ pub fn spmv_coo(
         /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
         let __sk_a_lo0 = unsafe { ::sparse_core::__private::load_index(__sk_a_pos0, 0) };
         /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-        let __sk_a_hi0 = unsafe {
-            ::sparse_core::__private::load_index(__sk_a_pos0, 0 + 1)
-        };
+        let __sk_a_hi0 = unsafe { ::sparse_core::__private::load_index(__sk_a_pos0, 1) };
         let mut __sk_a_p0 = __sk_a_lo0;
         while __sk_a_p0 < __sk_a_hi0 {
             /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the walked range, so `__sk_a_p0` is an entry of `a` level 0 (its COO buffer holds 2 coordinates per entry).

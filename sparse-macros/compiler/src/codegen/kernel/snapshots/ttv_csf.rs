@@ -79,9 +79,7 @@ pub fn ttv(
         /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
         let __sk_b_lo0 = unsafe { ::sparse_core::__private::load_index(__sk_b_pos0, 0) };
         /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-        let __sk_b_hi0 = unsafe {
-            ::sparse_core::__private::load_index(__sk_b_pos0, 0 + 1)
-        };
+        let __sk_b_hi0 = unsafe { ::sparse_core::__private::load_index(__sk_b_pos0, 1) };
         for __sk_b_p0 in __sk_b_lo0..__sk_b_hi0 {
             /// SAFETY: `__sk_b_p0` < `__sk_b_hi0`, the end of the walked range, so `__sk_b_p0` is an entry of `b` level 0.
             let __sk_i = unsafe {
