@@ -12,6 +12,7 @@
 use super::check::StmtView;
 use super::kernel::{Access, AssignOp, Expr, Kernel, Stmt};
 use super::merger::{self, Lattice, LoopKind, TensorLevel};
+use super::walks;
 use super::{LatPointId, Level, LoopId, SparsifyError, TensorId};
 use crate::vocab::LevelType;
 
@@ -401,6 +402,13 @@ pub fn build(
             reason,
         };
     }
+    let sink = walks::Sink {
+        local_depth: b.local_depth,
+        workspace_depth: b.workspace.map(|w| w.0),
+        inserts: b.dest == Dest::Insert,
+        dense_accumulates: b.dest == Dest::Dense && b.accumulates,
+    };
+    walks::check(kernel, &stmt.rhs, view, order, &sink, &tree)?;
     Ok(StmtPlan {
         stmt: view.index,
         order: roles,

@@ -17,6 +17,7 @@ pub mod merger;
 #[cfg(test)]
 mod tests;
 pub mod text;
+mod walks;
 
 use std::fmt;
 
@@ -155,6 +156,33 @@ pub enum SparsifyError {
         /// Why, and what to do.
         message: String,
     },
+    /// A `nonordered` level walked where sorted coordinates are needed: in
+    /// a co-iteration, or feeding a sparse output built in level order.
+    NonorderedCoIteration {
+        /// The tensor.
+        tensor: String,
+        /// The level.
+        level: usize,
+        /// The index variable of the loop over it.
+        index: String,
+        /// What the loop does that needs the order.
+        reason: String,
+    },
+    /// A `nonunique` level whose duplicates codegen visits one entry at a
+    /// time, where that changes the result.
+    UngroupedDuplicates {
+        /// The tensor.
+        tensor: String,
+        /// The level.
+        level: usize,
+        /// The index variable of the loop over it.
+        index: String,
+        /// The level is also `nonordered`, so even a last level's
+        /// duplicates need not be adjacent.
+        nonordered: bool,
+        /// Why visiting the duplicates separately goes wrong here.
+        reason: String,
+    },
 }
 
 impl fmt::Display for SparsifyError {
@@ -176,6 +204,14 @@ impl fmt::Display for SparsifyError {
             OrderConflict { message, .. } => f.write_str(message),
             SparseOutputOrder { message, .. } => f.write_str(message),
             TooComplex { message } => f.write_str(message),
+            NonorderedCoIteration { tensor, level, index, reason } => write!(f, "level {level} of `{tensor}` (over `{index}`) is `nonordered`, but {reason}, which needs sorted coordinates; use an ordered encoding for `{tensor}` (drop `nonordered`) or convert it first"),
+            UngroupedDuplicates { tensor, level, index, nonordered, reason } => {
+                write!(f, "level {level} of `{tensor}` is nonunique but its duplicates of one `{index}` are not grouped: each is visited on its own, {reason}; a nonunique level must be the last level or be followed by singleton levels (COO)")?;
+                if *nonordered {
+                    f.write_str(", and be ordered so its duplicates are adjacent")?;
+                }
+                f.write_str("; use `compressed(nonunique), singleton` or a unique level")
+            }
         }
     }
 }

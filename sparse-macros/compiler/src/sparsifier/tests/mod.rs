@@ -7,6 +7,7 @@ mod interp;
 mod lattices;
 mod plans;
 mod semantics;
+mod walks;
 
 use super::*;
 use crate::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType};
