@@ -32,6 +32,9 @@ impl Gen<'_> {
     /// Whether level `l` of `t` is walked by duplicate segments: a
     /// non-unique level that is the last (its duplicates' values add up)
     /// or is followed by a singleton level (which walks the segment).
+    /// The sparsifier's `walks::splits_duplicates` mirrors this (plus
+    /// `nonordered`, whose duplicates need not be adjacent) to reject the
+    /// plans that would need any other nonunique level grouped.
     pub(super) fn segmented(&self, t: TensorId, l: usize) -> bool {
         let levels = &self.info(t).levels;
         let here = levels.get(l).is_some_and(|x| !x.ty.is_unique());
