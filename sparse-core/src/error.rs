@@ -12,6 +12,9 @@ pub enum Buffer {
     Coordinates,
     /// The values array.
     Values,
+    /// The workspace (access pattern expansion) of a sparse output: its
+    /// dense values, filled flags and added coordinates.
+    Workspace,
 }
 
 impl fmt::Display for Buffer {
@@ -20,6 +23,7 @@ impl fmt::Display for Buffer {
             Buffer::Positions => "positions",
             Buffer::Coordinates => "coordinates",
             Buffer::Values => "values",
+            Buffer::Workspace => "workspace",
         })
     }
 }
@@ -120,6 +124,26 @@ pub enum AssembleError {
         /// The level at which the count overflowed.
         level: usize,
     },
+    /// A buffer given to [`SparseTensorOut::new`](crate::SparseTensorOut::new)
+    /// cannot hold even the empty tensor of these sizes (e.g. CSR with `n`
+    /// rows needs `n + 1` positions).
+    Capacity {
+        /// The level of the buffer (for `Values`, the last level).
+        level: usize,
+        /// Which buffer.
+        buffer: Buffer,
+        /// The length the empty tensor needs.
+        needed: usize,
+        /// The buffer's capacity.
+        capacity: usize,
+    },
+    /// A level format a sparse output cannot be written in by insertion:
+    /// `structured[n, m]` and counting (ELL) levels, or a `mod` level above
+    /// every level whose size comes from a dimension.
+    UnsupportedOutput {
+        /// The level.
+        level: usize,
+    },
 }
 
 impl fmt::Display for AssembleError {
@@ -157,7 +181,7 @@ impl fmt::Display for AssembleError {
             AssembleError::WidthOverflow { level, buffer, value, max } => {
                 let field = match buffer {
                     Buffer::Positions => "posWidth",
-                    Buffer::Coordinates | Buffer::Values => "crdWidth",
+                    Buffer::Coordinates | Buffer::Values | Buffer::Workspace => "crdWidth",
                 };
                 write!(
                     f,
@@ -168,6 +192,14 @@ impl fmt::Display for AssembleError {
             AssembleError::TooLarge { level } => {
                 write!(f, "level {level}: the number of entries overflows usize")
             }
+            AssembleError::Capacity { level, buffer, needed, capacity } => write!(
+                f,
+                "level {level}: the {buffer} buffer holds {capacity} but the empty tensor needs {needed}"
+            ),
+            AssembleError::UnsupportedOutput { level } => write!(
+                f,
+                "level {level}: a sparse output cannot be written in this level format"
+            ),
         }
     }
 }

@@ -22,6 +22,7 @@ mod kernel;
 mod layout;
 #[doc(hidden)]
 pub mod math;
+pub mod output;
 mod print;
 mod tensor;
 pub mod vocab;
@@ -31,6 +32,13 @@ pub use encoding::{Enc, Encoding};
 pub use error::{AssembleError, Buffer, CapacityError};
 pub use index::Index;
 pub use kernel::KernelError;
+#[cfg(feature = "heapless")]
+pub use output::Fixed;
+#[cfg(feature = "alloc")]
+pub use output::Owned;
+pub use output::{
+    Buffer as OutputBuffer, OutputBuffers, SliceBuffer, Slices, SparseTensorOut, Workspace,
+};
 pub use tensor::{DisassembledLens, Level, LevelBuffersMut, LevelLens, LevelStorage, SparseTensor};
 
 #[cfg(feature = "macros")]
@@ -46,4 +54,6 @@ pub mod __private {
     pub use crate::kernel::unchecked::{load, load_index, slot};
     pub use crate::kernel::KernelError;
     pub use crate::math;
+    // Sparse outputs.
+    pub use crate::output::{OutputBuffers, SparseTensorOut, Workspace};
 }

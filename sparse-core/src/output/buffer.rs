@@ -1,0 +1,205 @@
+//! Growable buffers with a fixed or unbounded capacity, and the three
+//! families an output chooses its buffers from.
+
+use core::marker::PhantomData;
+
+/// A growable buffer with a fixed or unbounded capacity: what a
+/// [`SparseTensorOut`](crate::SparseTensorOut) stores each of its arrays in.
+///
+/// `push` never reallocates a fixed buffer: when it is full it hands the
+/// value back and changes nothing, which is how an output notices that it
+/// needs more room (see the capacity rules in [`crate::output`]).
+pub trait Buffer<T> {
+    /// The elements pushed so far.
+    fn as_slice(&self) -> &[T];
+    /// The elements pushed so far, mutably.
+    fn as_mut_slice(&mut self) -> &mut [T];
+    /// The number of elements pushed so far.
+    fn len(&self) -> usize;
+    /// Whether nothing has been pushed.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// How many elements fit; `usize::MAX` when unbounded (`Vec`).
+    fn capacity(&self) -> usize;
+    /// Forgets every element, keeping the memory.
+    fn clear(&mut self);
+    /// Appends `value`, or returns it when the buffer is full (then nothing
+    /// changed).
+    fn push(&mut self, value: T) -> Result<(), T>;
+}
+
+/// A [`Buffer`] over a caller's `&mut [T]`: the slice is the capacity, the
+/// buffer starts empty. Elements past the length keep whatever they held.
+#[derive(Debug)]
+pub struct SliceBuffer<'a, T> {
+    data: &'a mut [T],
+    // Invariant: `len <= data.len()`.
+    len: usize,
+}
+
+impl<'a, T> SliceBuffer<'a, T> {
+    /// An empty buffer whose capacity is `data.len()`.
+    pub fn new(data: &'a mut [T]) -> Self {
+        SliceBuffer { data, len: 0 }
+    }
+}
+
+impl<T> Default for SliceBuffer<'_, T> {
+    /// A buffer of capacity 0: for levels that store no such array.
+    fn default() -> Self {
+        SliceBuffer {
+            data: &mut [],
+            len: 0,
+        }
+    }
+}
+
+impl<T> Buffer<T> for SliceBuffer<'_, T> {
+    #[inline]
+    fn as_slice(&self) -> &[T] {
+        self.data.get(..self.len).unwrap_or_default()
+    }
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [T] {
+        self.data.get_mut(..self.len).unwrap_or_default()
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    fn capacity(&self) -> usize {
+        self.data.len()
+    }
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+    #[inline]
+    fn push(&mut self, value: T) -> Result<(), T> {
+        match self.data.get_mut(self.len) {
+            Some(slot) => {
+                *slot = value;
+                self.len += 1;
+                Ok(())
+            }
+            None => Err(value),
+        }
+    }
+}
+
+#[cfg(feature = "heapless")]
+impl<T, const N: usize> Buffer<T> for heapless::Vec<T, N> {
+    #[inline]
+    fn as_slice(&self) -> &[T] {
+        heapless::Vec::as_slice(self)
+    }
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [T] {
+        heapless::Vec::as_mut_slice(self)
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+    #[inline]
+    fn capacity(&self) -> usize {
+        N
+    }
+    #[inline]
+    fn clear(&mut self) {
+        heapless::Vec::clear(self)
+    }
+    #[inline]
+    fn push(&mut self, value: T) -> Result<(), T> {
+        heapless::Vec::push(self, value)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T> Buffer<T> for alloc::vec::Vec<T> {
+    #[inline]
+    fn as_slice(&self) -> &[T] {
+        alloc::vec::Vec::as_slice(self)
+    }
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [T] {
+        alloc::vec::Vec::as_mut_slice(self)
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        alloc::vec::Vec::len(self)
+    }
+    #[inline]
+    fn capacity(&self) -> usize {
+        usize::MAX
+    }
+    #[inline]
+    fn clear(&mut self) {
+        alloc::vec::Vec::clear(self)
+    }
+    #[inline]
+    fn push(&mut self, value: T) -> Result<(), T> {
+        alloc::vec::Vec::push(self, value);
+        Ok(())
+    }
+}
+
+/// The buffer types of an output, chosen together: positions (`P`),
+/// coordinates (`C`), values (`V`, also the workspace values), and the
+/// workspace's added coordinates and filled flags.
+pub trait OutputBuffers<P, C, V> {
+    /// Positions of one level.
+    type Pos: Buffer<P>;
+    /// Coordinates of one level (the interleaved tuples at an AoS COO start).
+    type Crd: Buffer<C>;
+    /// The values, and the workspace's dense values.
+    type Val: Buffer<V>;
+    /// The workspace's list of added coordinates.
+    type Idx: Buffer<usize>;
+    /// The workspace's filled flags.
+    type Flag: Buffer<bool>;
+}
+
+/// Every buffer a `heapless::Vec<_, N>`: `N` elements each, no allocation,
+/// the whole output can live in a `static` or on the stack.
+#[cfg(feature = "heapless")]
+#[derive(Debug)]
+pub struct Fixed<const N: usize>;
+
+#[cfg(feature = "heapless")]
+impl<P, C, V, const N: usize> OutputBuffers<P, C, V> for Fixed<N> {
+    type Pos = heapless::Vec<P, N>;
+    type Crd = heapless::Vec<C, N>;
+    type Val = heapless::Vec<V, N>;
+    type Idx = heapless::Vec<usize, N>;
+    type Flag = heapless::Vec<bool, N>;
+}
+
+/// Every buffer a [`SliceBuffer`] over caller memory of lifetime `'a`
+/// (each buffer its own capacity).
+#[derive(Debug)]
+pub struct Slices<'a>(PhantomData<&'a mut ()>);
+
+impl<'a, P: 'a, C: 'a, V: 'a> OutputBuffers<P, C, V> for Slices<'a> {
+    type Pos = SliceBuffer<'a, P>;
+    type Crd = SliceBuffer<'a, C>;
+    type Val = SliceBuffer<'a, V>;
+    type Idx = SliceBuffer<'a, usize>;
+    type Flag = SliceBuffer<'a, bool>;
+}
+
+/// Every buffer a `Vec`: unbounded, so no capacity error ever.
+#[cfg(feature = "alloc")]
+#[derive(Debug)]
+pub struct Owned;
+
+#[cfg(feature = "alloc")]
+impl<P, C, V> OutputBuffers<P, C, V> for Owned {
+    type Pos = alloc::vec::Vec<P>;
+    type Crd = alloc::vec::Vec<C>;
+    type Val = alloc::vec::Vec<V>;
+    type Idx = alloc::vec::Vec<usize>;
+    type Flag = alloc::vec::Vec<bool>;
+}

@@ -1,0 +1,467 @@
+//! The insertion protocol: `begin`, `insert` (MLIR's `lexInsert`) and
+//! `finish` (the `hasInserts` finalization), all append-only.
+//!
+//! Every buffer only grows during a kernel call: a compressed level pushes
+//! the end position of a parent when it *closes* that parent (the next
+//! insertion goes to a later parent, or `finish` runs), a loose compressed
+//! level pushes the parent's `lo, hi` pair then, coordinates are pushed
+//! when an entry is created, and values are pushed when an entry of the
+//! last level is created (a whole zero-filled block when dense levels hang
+//! below the new entry, whose slot the insertion then overwrites). Because
+//! nothing already written is ever revisited (except that one value slot),
+//! counting mode is just "skip the write, still count": the logical
+//! lengths are exactly the lengths the result needs.
+
+use crate::encoding::Encoding;
+use crate::error::Buffer as Which;
+use crate::index::Index;
+use crate::kernel::KernelError;
+use crate::vocab::LevelFormat;
+
+use super::buffer::{Buffer, OutputBuffers};
+use super::{Fault, SparseTensorOut, State};
+
+/// Where the previous insertion went, and how long every buffer would be
+/// if nothing had overflowed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cursor<const LVL: usize> {
+    /// The previous insertion's level coordinates.
+    pub(crate) last: [usize; LVL],
+    /// The previous insertion's entry (position) on each level.
+    pub(crate) entry: [usize; LVL],
+    /// Entries of each level so far.
+    pub(crate) count: [usize; LVL],
+    /// Compressed and loose levels: parents whose segment is closed.
+    pub(crate) closed: [usize; LVL],
+    /// Loose levels: the first entry of the open parent's segment.
+    pub(crate) seg_start: [usize; LVL],
+    /// Logical lengths of the positions buffers.
+    pub(crate) pos_len: [usize; LVL],
+    /// Logical lengths of the coordinate buffers (AoS tuples counted in the
+    /// region start's buffer).
+    pub(crate) crd_len: [usize; LVL],
+    /// Logical length of the values.
+    pub(crate) val_len: usize,
+    /// Insertions accepted so far.
+    pub(crate) inserts: usize,
+}
+
+impl<const LVL: usize> Cursor<LVL> {
+    pub(crate) const fn new() -> Self {
+        Cursor {
+            last: [0; LVL],
+            entry: [0; LVL],
+            count: [0; LVL],
+            closed: [0; LVL],
+            seg_start: [0; LVL],
+            pos_len: [0; LVL],
+            crd_len: [0; LVL],
+            val_len: 0,
+            inserts: 0,
+        }
+    }
+}
+
+impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// Starts a kernel's output: empties every buffer (capacity kept),
+    /// resets the counters and pending errors, and lays out what exists
+    /// before any insertion (the first position 0 of each compressed
+    /// level; the zero values of an all-dense tensor).
+    ///
+    /// Until [`finish`](Self::finish), [`view`](Self::view) shows an empty
+    /// tensor of dimension sizes 0.
+    #[doc(hidden)]
+    pub fn begin(&mut self) {
+        for b in &mut self.positions {
+            b.clear();
+        }
+        for b in &mut self.coordinates {
+            b.clear();
+        }
+        self.values.clear();
+        self.cur = Cursor::new();
+        self.fault = None;
+        self.writing = true;
+        self.state = State::Writing;
+        for l in 0..LVL {
+            if self.format(l) == LevelFormat::Compressed {
+                self.push_pos(l, 0);
+            }
+        }
+        // The root is the one entry above level 0.
+        self.grow_dense(0, 1);
+    }
+
+    /// Inserts `value` at level coordinates `lvl` (MLIR's `lexInsert`).
+    ///
+    /// Insertions of one kernel call come in strictly increasing
+    /// lexicographic order of level coordinates (equal coordinates only
+    /// where a non-unique level can hold the repeat). A coordinate not
+    /// below its level size or an insertion out of order is not applied:
+    /// it is recorded, later insertions are ignored, and
+    /// [`finish`](Self::finish) returns the error. When a buffer is full,
+    /// nothing more is written but everything is still counted, so
+    /// `finish` can say exactly how much room the result needs.
+    ///
+    /// Outside `begin`..`finish` an insertion does nothing.
+    #[doc(hidden)]
+    pub fn insert(&mut self, lvl: [usize; LVL], value: V) {
+        if self.state != State::Writing || self.fault.is_some_and(|f| f.stops_inserts()) {
+            return;
+        }
+        let Some(first_new) = self.check_insert(&lvl) else {
+            return;
+        };
+        for l in first_new..LVL {
+            let parent = match l.checked_sub(1) {
+                Some(p) => self.cur.entry.get(p).copied().unwrap_or(0),
+                None => 0,
+            };
+            let c = lvl.get(l).copied().unwrap_or(0);
+            let Some(info) = self.layout.levels.get(l).copied() else {
+                break;
+            };
+            let entry = if info.is_dense() {
+                let size = self.lvl_sizes.get(l).copied().unwrap_or(0);
+                parent.saturating_mul(size).saturating_add(c)
+            } else {
+                if info.ty.has_positions() {
+                    self.close_up_to(l, parent);
+                }
+                // AoS singletons push into their region start's buffer, so
+                // each entry's tuple is contiguous.
+                self.push_crd(l - info.offset, c);
+                let entry = self.cur.count.get(l).copied().unwrap_or(0);
+                if let Some(n) = self.cur.count.get_mut(l) {
+                    *n = n.saturating_add(1);
+                }
+                if l + 1 == LVL {
+                    self.push_val(value);
+                    self.record(&lvl, l, entry);
+                    return;
+                }
+                self.grow_dense(l + 1, 1);
+                entry
+            };
+            if let Some(e) = self.cur.entry.get_mut(l) {
+                *e = entry;
+            }
+        }
+        // The last level is dense: its slot exists (zero-filled when its
+        // parent entry was created); overwrite it.
+        let last = LVL.checked_sub(1).and_then(|l| self.cur.entry.get(l));
+        if let (Some(&slot), true) = (last, self.writing) {
+            if let Some(v) = self.values.as_mut_slice().get_mut(slot) {
+                *v = value;
+            }
+        }
+        self.cur.last = lvl;
+        self.cur.inserts += 1;
+    }
+
+    /// Remembers an insertion that ended by creating an entry of the last
+    /// level.
+    fn record(&mut self, lvl: &[usize; LVL], l: usize, entry: usize) {
+        if let Some(e) = self.cur.entry.get_mut(l) {
+            *e = entry;
+        }
+        self.cur.last = *lvl;
+        self.cur.inserts += 1;
+    }
+
+    /// Checks `lvl` against the level sizes and the previous insertion;
+    /// returns the first level that gets a new entry, or records the fault.
+    fn check_insert(&mut self, lvl: &[usize; LVL]) -> Option<usize> {
+        for (l, (&c, &size)) in lvl.iter().zip(&self.lvl_sizes).enumerate() {
+            if c >= size {
+                self.set_fault(Fault::Range {
+                    level: l,
+                    coordinate: c,
+                    size,
+                });
+                return None;
+            }
+        }
+        if self.cur.inserts == 0 {
+            return Some(0);
+        }
+        let order = |level| Fault::Order {
+            insert: self.cur.inserts,
+            level,
+        };
+        // The first level whose coordinate differs from the previous one.
+        let d = lvl
+            .iter()
+            .zip(&self.cur.last)
+            .position(|(a, b)| a != b)
+            .unwrap_or(LVL);
+        if let (Some(a), Some(b)) = (lvl.get(d), self.cur.last.get(d)) {
+            if a < b {
+                self.set_fault(order(d));
+                return None;
+            }
+        }
+        // A non-unique level takes a new entry even for a repeated
+        // coordinate (its singleton children need one entry each).
+        let first_new = d.min(self.first_nonunique);
+        if d == LVL && first_new == LVL {
+            self.set_fault(order(LVL.saturating_sub(1)));
+            return None;
+        }
+        // A unique singleton compares whole tuples of its COO region within
+        // a segment of the region's start: the repeat is a duplicate if that
+        // segment is the previous insertion's.
+        for (l, info) in self.layout.levels.iter().enumerate().take(d) {
+            let unique_singleton = info.ty.format == LevelFormat::Singleton && info.ty.is_unique();
+            if unique_singleton && l >= first_new && info.region_start <= first_new {
+                self.set_fault(order(l));
+                return None;
+            }
+        }
+        Some(first_new)
+    }
+
+    /// Ends the kernel: closes every trailing parent (MLIR's `hasInserts`
+    /// finalization) so the output is a valid tensor, or on any recorded
+    /// fault empties it (still valid) and returns the error for `name`.
+    #[doc(hidden)]
+    pub fn finish(&mut self, name: &'static str) -> Result<(), KernelError> {
+        if self.state == State::Writing {
+            self.finalize();
+        }
+        self.state = State::Ready;
+        let Some(fault) = self.fault else {
+            return Ok(());
+        };
+        let error = self.error(fault, name);
+        self.clear();
+        Err(error)
+    }
+
+    /// Closes the parents no insertion reached, level by level.
+    pub(super) fn finalize(&mut self) {
+        for l in 0..LVL {
+            if !self
+                .layout
+                .levels
+                .get(l)
+                .is_some_and(|i| i.ty.has_positions())
+            {
+                continue;
+            }
+            let parents = match l.checked_sub(1) {
+                Some(p) => self.cur.count.get(p).copied().unwrap_or(0),
+                None => 1,
+            };
+            self.close_up_to(l, parents);
+        }
+    }
+
+    /// The error a fault reports, with the exact lengths counted since.
+    fn error(&self, fault: Fault, tensor: &'static str) -> KernelError {
+        match fault {
+            Fault::Capacity {
+                level,
+                buffer,
+                capacity,
+                needed,
+            } => {
+                let counted = match buffer {
+                    Which::Positions => self.cur.pos_len.get(level).copied(),
+                    Which::Coordinates => self.cur.crd_len.get(level).copied(),
+                    Which::Values => Some(self.cur.val_len),
+                    Which::Workspace => None,
+                };
+                KernelError::Capacity {
+                    tensor,
+                    level,
+                    buffer,
+                    needed: counted.unwrap_or(needed),
+                    capacity,
+                }
+            }
+            Fault::Position { level } => KernelError::PositionOverflow {
+                tensor,
+                level,
+                entries: self.cur.count.get(level).copied().unwrap_or(0),
+                max: <E::Pos as Index>::MAX,
+            },
+            Fault::Range {
+                level,
+                coordinate,
+                size,
+            } => KernelError::InsertOutOfRange {
+                tensor,
+                level,
+                coordinate,
+                size,
+            },
+            Fault::Order { insert, level } => KernelError::InsertOutOfOrder {
+                tensor,
+                insert,
+                level,
+            },
+        }
+    }
+
+    /// Records the first fault; any fault stops writing.
+    pub(super) fn set_fault(&mut self, fault: Fault) {
+        self.writing = false;
+        if self.fault.is_none() {
+            self.fault = Some(fault);
+        }
+    }
+
+    fn format(&self, l: usize) -> LevelFormat {
+        self.layout
+            .levels
+            .get(l)
+            .map_or(LevelFormat::Dense, |i| i.ty.format)
+    }
+
+    /// Creates the entries of the dense levels from `from` down that hang
+    /// below `new` new entries of level `from - 1`; if they reach the last
+    /// level, pushes their zero values.
+    fn grow_dense(&mut self, from: usize, new: usize) {
+        let mut n = new;
+        for l in from..LVL {
+            let dense = self.layout.levels.get(l).is_some_and(|i| i.is_dense());
+            if !dense {
+                return;
+            }
+            n = n.saturating_mul(self.lvl_sizes.get(l).copied().unwrap_or(0));
+            if let Some(c) = self.cur.count.get_mut(l) {
+                *c = c.saturating_add(n);
+            }
+        }
+        let mut left = n;
+        while left > 0 && self.writing {
+            self.push_val(V::default());
+            left -= 1;
+        }
+        // Counting mode: the rest of the block is only counted.
+        self.cur.val_len = self.cur.val_len.saturating_add(left);
+    }
+
+    /// Closes the parents of compressed or loose level `l` below `parents`.
+    fn close_up_to(&mut self, l: usize, parents: usize) {
+        while self.writing && self.cur.closed.get(l).is_some_and(|&k| k < parents) {
+            self.close(l);
+        }
+        let Some(&closed) = self.cur.closed.get(l) else {
+            return;
+        };
+        if closed >= parents {
+            return;
+        }
+        // Counting mode: count the rest at once (a gap may span many rows).
+        let per = if self.format(l) == LevelFormat::LooseCompressed {
+            2
+        } else {
+            1
+        };
+        let end = self.cur.count.get(l).copied().unwrap_or(0);
+        if let Some(n) = self.cur.pos_len.get_mut(l) {
+            *n = n.saturating_add((parents - closed).saturating_mul(per));
+        }
+        if <E::Pos as Index>::from_usize(end).is_none() {
+            self.set_fault(Fault::Position { level: l });
+        }
+        if let Some(s) = self.cur.seg_start.get_mut(l) {
+            *s = end;
+        }
+        if let Some(k) = self.cur.closed.get_mut(l) {
+            *k = parents;
+        }
+    }
+
+    /// Closes the open parent of compressed or loose level `l`.
+    fn close(&mut self, l: usize) {
+        let end = self.cur.count.get(l).copied().unwrap_or(0);
+        if self.format(l) == LevelFormat::LooseCompressed {
+            let lo = self.cur.seg_start.get(l).copied().unwrap_or(0);
+            self.push_pos(l, lo);
+            self.push_pos(l, end);
+            if let Some(s) = self.cur.seg_start.get_mut(l) {
+                *s = end;
+            }
+        } else {
+            self.push_pos(l, end);
+        }
+        if let Some(k) = self.cur.closed.get_mut(l) {
+            *k += 1;
+        }
+    }
+
+    fn push_pos(&mut self, l: usize, position: usize) {
+        if let Some(n) = self.cur.pos_len.get_mut(l) {
+            *n = n.saturating_add(1);
+        }
+        let Some(p) = <E::Pos as Index>::from_usize(position) else {
+            self.set_fault(Fault::Position { level: l });
+            return;
+        };
+        if !self.writing {
+            return;
+        }
+        let Some(buffer) = self.positions.get_mut(l) else {
+            return;
+        };
+        if buffer.push(p).is_err() {
+            let capacity = buffer.capacity();
+            self.set_fault(Fault::Capacity {
+                level: l,
+                buffer: Which::Positions,
+                capacity,
+                needed: 0,
+            });
+        }
+    }
+
+    fn push_crd(&mut self, owner: usize, coordinate: usize) {
+        if let Some(n) = self.cur.crd_len.get_mut(owner) {
+            *n = n.saturating_add(1);
+        }
+        if !self.writing {
+            return;
+        }
+        // `new` checked that every level size fits the coordinate width, and
+        // `check_insert` that the coordinate is below its size.
+        let Some(c) = <E::Crd as Index>::from_usize(coordinate) else {
+            return;
+        };
+        let Some(buffer) = self.coordinates.get_mut(owner) else {
+            return;
+        };
+        if buffer.push(c).is_err() {
+            let capacity = buffer.capacity();
+            self.set_fault(Fault::Capacity {
+                level: owner,
+                buffer: Which::Coordinates,
+                capacity,
+                needed: 0,
+            });
+        }
+    }
+
+    fn push_val(&mut self, value: V) {
+        self.cur.val_len = self.cur.val_len.saturating_add(1);
+        if !self.writing {
+            return;
+        }
+        if self.values.push(value).is_err() {
+            let capacity = self.values.capacity();
+            self.set_fault(Fault::Capacity {
+                level: LVL.saturating_sub(1),
+                buffer: Which::Values,
+                capacity,
+                needed: 0,
+            });
+        }
+    }
+}

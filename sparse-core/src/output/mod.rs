@@ -1,0 +1,542 @@
+//! Sparse outputs: [`SparseTensorOut`], a sparse tensor a kernel writes
+//! into buffers it can grow, and the insertion protocol generated kernels
+//! use to fill it (MLIR's `lexInsert`, `expand`/`compress` and the
+//! `hasInserts` finalization).
+//!
+//! # Deviations from the design note (`/tmp/outputs_api.md`), for codegen
+//!
+//! - The workspace cannot be handed out as plain slices that live across
+//!   `insert` calls (both borrow the output mutably), so it comes as a
+//!   [`Workspace`] value, and the compress step is a method:
+//!   `c.workspace(n)` returns `Result<Workspace<'_, V, B::Idx>,
+//!   KernelError>` (accumulate with `*ws.entry(j).unwrap() += x` — `entry`
+//!   returns `None` only for `j >= n` — or take `ws.parts()`), then, after
+//!   the `Workspace` is dropped, `c.compress([i, .., 0])` sorts the added
+//!   coordinates, inserts each (the last level coordinate taken from the
+//!   added list) and resets exactly those slots. `c.reset_workspace()`
+//!   resets without inserting. On `Err` from `workspace`, the output is
+//!   already empty and valid; `return c.finish("c")` returns the same
+//!   error with the tensor's name (the one `workspace` returns says
+//!   `"output"`).
+//! - `new` can also return `AssembleError::Capacity` (a buffer cannot hold
+//!   even the empty tensor, e.g. CSR with `n` rows needs `n + 1`
+//!   positions) and `AssembleError::UnsupportedOutput` (`structured` and
+//!   counting levels, which insertion cannot write).
+//! - Besides `KernelError::Capacity`, `finish` returns
+//!   `KernelError::PositionOverflow` (a level has more entries than
+//!   `posWidth` counts), `InsertOutOfRange` and `InsertOutOfOrder` (both
+//!   only from hand-written insertions).
+//! - `insert`, `workspace`, `compress` and `clear` need `V: Default` (the
+//!   zero of dense levels and of the workspace).
+//!
+//! # Buffers
+//!
+//! An output keeps one positions buffer and one coordinates buffer per
+//! level (levels that store none take an empty one: dense levels, fused
+//! AoS singletons, positions of singletons), the values, and three
+//! workspace buffers. They come from one [`OutputBuffers`] family:
+//! [`Slices`] (caller memory through [`SliceBuffer`]), `Fixed<N>`
+//! (`heapless::Vec<_, N>`, feature `heapless`) or `Owned` (`Vec`, feature
+//! `alloc`; never full).
+//!
+//! # The insertion protocol
+//!
+//! A kernel calls [`begin`](SparseTensorOut::begin), then
+//! [`insert`](SparseTensorOut::insert) once per result entry in strictly
+//! increasing lexicographic order of level coordinates, then
+//! [`finish`](SparseTensorOut::finish). Each insertion compares its
+//! coordinates with the previous one: levels above the first difference
+//! keep their entry; from there down (from the first non-unique level, if
+//! that is higher: it takes a new entry even for an equal coordinate) each
+//! level makes a new entry: a compressed or loose compressed level closes
+//! the segments of the parents before its new parent and pushes the
+//! coordinate, a singleton pushes its coordinate (into the COO region's
+//! AoS buffer, or its own for `soa`), a dense level computes its entry
+//! from its parent's. When a new entry has dense levels below it, their
+//! entries are created at once and, if they reach the last level, their
+//! values are pushed as `V::default()`; an insertion into a dense last
+//! level overwrites its slot. `finish` closes the parents no insertion
+//! reached, so every compressed level ends with `parents + 1` positions.
+//!
+//! The stored entries are exactly the inserted ones, explicit zeros
+//! included (plus the zero padding of dense levels): nothing tests values.
+//!
+//! # Capacity
+//!
+//! Buffers only grow during a call. When a push does not fit, nothing more
+//! is written but every later push is still counted, so `finish` returns
+//! `KernelError::Capacity` naming the first buffer that overflowed and the
+//! exact length it needs for this result; the output is then emptied
+//! (valid) and can be reused as is: a second call with that much room in
+//! the buffer gets past it, and nothing is ever reallocated.
+//!
+//! # Why the view is valid
+//!
+//! [`view`](SparseTensorOut::view) builds its `SparseTensor` with
+//! `assemble_unchecked`, through the same `Layout` as `assemble`, without
+//! re-validating. That is sound because the only ways to change the
+//! buffers are this module's methods, and between calls (state `Ready`)
+//! they hold either the empty tensor (`new`, `clear`, a failed `finish`;
+//! `new` checked that it fits) or a finished insertion sequence, which
+//! satisfies every rule of [`crate::assemble`]:
+//! positions start at 0 and are counts of entries taken in order, so they
+//! are monotone and end at the number of coordinates; each compressed
+//! level gets exactly one position per parent (closed lazily, finalized by
+//! `finish`), a loose level one `lo, hi` pair with `lo <= hi`; coordinates
+//! were checked below their level sizes (which `new` checked against the
+//! coordinate width) and, by the lexicographic order, increase within each
+//! segment (equal only on non-unique levels, and never on a unique
+//! singleton within its region's segment: `insert` rejects that); a
+//! position that would not fit `posWidth` is never written (the call fails
+//! and the output is emptied); values are pushed once per entry of the
+//! last level. During a call (between `begin` and `finish`, when the
+//! buffers are half-built) `view` shows the empty tensor of dimension
+//! sizes 0, whose positions (at most one `[0, 0]` pair) come from a field
+//! of the output; `new` rejects the encodings where that would need more.
+//!
+//! # Example: a CSR output built by insertions
+//!
+//! ```
+//! use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+//! use sparse_core::{Enc, SliceBuffer, Slices, SparseTensorOut};
+//!
+//! type Csr = Enc<
+//!     u8,
+//!     u8,
+//!     { pack_level_types(&[LevelType::new(LevelFormat::Dense), LevelType::new(LevelFormat::Compressed)]) },
+//!     { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
+//! >;
+//!
+//! let (mut pos, mut crd, mut val) = ([0u8; 5], [0u8; 8], [0.0f64; 8]);
+//! let mut c = SparseTensorOut::<f64, Csr, Slices<'_>, 2, 2>::new(
+//!     [4, 8],
+//!     [SliceBuffer::default(), SliceBuffer::new(&mut pos)],
+//!     [SliceBuffer::default(), SliceBuffer::new(&mut crd)],
+//!     SliceBuffer::new(&mut val),
+//!     SliceBuffer::default(),
+//!     SliceBuffer::default(),
+//!     SliceBuffer::default(),
+//! )?;
+//!
+//! // | 1 . 2 . . . . . |
+//! // | . . . . . . . . |
+//! // | . 3 . . . . . . |
+//! // | . . 4 . . . . 5 |
+//! c.begin();
+//! c.insert([0, 0], 1.0);
+//! c.insert([0, 2], 2.0);
+//! c.insert([2, 1], 3.0);
+//! c.insert([3, 2], 4.0);
+//! c.insert([3, 7], 5.0);
+//! c.finish("c")?;
+//!
+//! let v = c.view();
+//! assert_eq!(v.level(1).positions(), &[0, 2, 2, 3, 5]);
+//! assert_eq!(v.level(1).coordinates(), &[0, 2, 1, 2, 7]);
+//! assert_eq!(v.values(), &[1.0, 2.0, 3.0, 4.0, 5.0]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod buffer;
+mod insert;
+mod workspace;
+
+use core::fmt;
+
+#[cfg(feature = "heapless")]
+pub use buffer::Fixed;
+#[cfg(feature = "alloc")]
+pub use buffer::Owned;
+pub use buffer::{Buffer, OutputBuffers, SliceBuffer, Slices};
+pub use workspace::Workspace;
+
+use crate::encoding::Encoding;
+use crate::error::{AssembleError, Buffer as Which};
+use crate::index::Index;
+use crate::layout::Layout;
+use crate::tensor::{Level, SparseTensor};
+use crate::vocab::{LevelExpr, LevelFormat};
+use insert::Cursor;
+
+/// Where an output is in the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Between calls: the buffers hold a valid tensor.
+    Ready,
+    /// Between `begin` and `finish`: the buffers are half-built.
+    Writing,
+    /// A call failed early (workspace too small): the buffers hold the
+    /// empty tensor, the fault waits for `finish`.
+    Failed,
+}
+
+/// The first thing that went wrong in a call; `finish` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    /// A push did not fit; `needed` is only used for the workspace (other
+    /// buffers report their counted length).
+    Capacity {
+        level: usize,
+        buffer: Which,
+        capacity: usize,
+        needed: usize,
+    },
+    /// A position did not fit `posWidth`.
+    Position { level: usize },
+    /// An inserted coordinate was not below its level size.
+    Range {
+        level: usize,
+        coordinate: usize,
+        size: usize,
+    },
+    /// An insertion out of order (or a repeat a unique level cannot hold).
+    Order { insert: usize, level: usize },
+}
+
+impl Fault {
+    /// Range and order faults end the call; capacity and width faults keep
+    /// counting so the error can state the exact need.
+    fn stops_inserts(self) -> bool {
+        matches!(self, Fault::Range { .. } | Fault::Order { .. })
+    }
+}
+
+/// A sparse tensor a kernel writes: level buffers it can grow, plus the
+/// workspace (access pattern expansion) buffers used when a kernel needs
+/// them. Always a valid tensor between kernel calls; read it through
+/// [`view`](Self::view). See the [module docs](crate::output).
+pub struct SparseTensorOut<
+    V,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+    const DIM: usize,
+    const LVL: usize,
+> {
+    dim_sizes: [usize; DIM],
+    lvl_sizes: [usize; LVL],
+    layout: Layout<DIM, LVL>,
+    positions: [B::Pos; LVL],
+    coordinates: [B::Crd; LVL],
+    values: B::Val,
+    ws_values: B::Val,
+    ws_filled: B::Flag,
+    ws_added: B::Idx,
+    /// `[0, 0]`: the positions of the view shown during a call.
+    zero: [E::Pos; 2],
+    /// Per level, how many of `zero` that view's positions take.
+    zero_len: [usize; LVL],
+    /// The first level that is non-unique and not dense (`LVL` if none).
+    first_nonunique: usize,
+    state: State,
+    cur: Cursor<LVL>,
+    fault: Option<Fault>,
+    /// False once anything faulted: pushes only count.
+    writing: bool,
+}
+
+impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// An empty tensor of these dimension sizes over the given buffers: one
+    /// positions and one coordinates buffer per level (levels that store
+    /// none of them take an empty buffer), the values, and the workspace's
+    /// values, filled flags and added coordinates (empty ones when no
+    /// kernel expands this output).
+    ///
+    /// Checks the encoding as [`SparseTensor::assemble`] does, that every
+    /// level size fits the coordinate width (`WidthOverflow`), that the
+    /// format can be written by insertion (`UnsupportedOutput`), and that
+    /// the buffers hold the empty tensor (`Capacity`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        dim_sizes: [usize; DIM],
+        positions: [B::Pos; LVL],
+        coordinates: [B::Crd; LVL],
+        values: B::Val,
+        ws_values: B::Val,
+        ws_filled: B::Flag,
+        ws_added: B::Idx,
+    ) -> Result<Self, AssembleError> {
+        let layout = Layout::<DIM, LVL>::decode::<E>();
+        layout.check::<E>()?;
+        let lvl_sizes = layout.lvl_sizes(&dim_sizes);
+        let zero_len = check_output_layout::<E, DIM, LVL>(&layout, &lvl_sizes)?;
+        let zero =
+            <E::Pos as Index>::from_usize(0).ok_or(AssembleError::InvalidEncoding { level: 0 })?;
+        let first_nonunique = layout
+            .levels
+            .iter()
+            .position(|i| !i.is_dense() && !i.ty.is_unique())
+            .unwrap_or(LVL);
+        let mut out = SparseTensorOut {
+            dim_sizes,
+            lvl_sizes,
+            layout,
+            positions,
+            coordinates,
+            values,
+            ws_values,
+            ws_filled,
+            ws_added,
+            zero: [zero; 2],
+            zero_len,
+            first_nonunique,
+            state: State::Ready,
+            cur: Cursor::new(),
+            fault: None,
+            writing: true,
+        };
+        out.begin();
+        out.finalize();
+        out.state = State::Ready;
+        if let Some(Fault::Capacity {
+            level,
+            buffer,
+            capacity,
+            ..
+        }) = out.fault
+        {
+            let needed = match buffer {
+                Which::Positions => out.cur.pos_len.get(level).copied(),
+                Which::Coordinates => out.cur.crd_len.get(level).copied(),
+                _ => Some(out.cur.val_len),
+            };
+            return Err(AssembleError::Capacity {
+                level,
+                buffer,
+                needed: needed.unwrap_or(0),
+                capacity,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Empties the tensor (a valid tensor with no stored entries: positions
+    /// all 0, the zeros of dense levels), keeping every buffer's memory.
+    pub fn clear(&mut self) {
+        self.begin();
+        self.finalize();
+        self.state = State::Ready;
+        self.fault = None;
+        self.writing = true;
+    }
+
+    /// `clear`, but the pending fault stays for `finish`.
+    fn clear_keeping_fault(&mut self) {
+        let fault = self.fault;
+        self.clear();
+        self.fault = fault;
+        self.state = State::Failed;
+    }
+}
+
+impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
+where
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// The dimension sizes (fixed at `new`).
+    pub fn dim_sizes(&self) -> [usize; DIM] {
+        self.dim_sizes
+    }
+    /// The level sizes.
+    pub fn lvl_sizes(&self) -> [usize; LVL] {
+        self.lvl_sizes
+    }
+    /// The stored tensor, borrowed as the read-only type kernels take. No
+    /// re-validation: the insertion protocol keeps the invariants (see the
+    /// [module docs](crate::output)).
+    pub fn view(&self) -> SparseTensor<'_, V, E, DIM, LVL> {
+        if self.state == State::Writing {
+            return self.empty_view();
+        }
+        let levels = core::array::from_fn(|l| Level {
+            positions: self.positions.get(l).map_or(&[][..], |b| b.as_slice()),
+            coordinates: self.coordinates.get(l).map_or(&[][..], |b| b.as_slice()),
+        });
+        // SAFETY: outside a call the buffers hold the empty tensor (checked
+        // to fit by `new`) or a finished insertion sequence, both of which
+        // satisfy every rule of `assemble` (module docs, "Why the view is
+        // valid"); the dimension sizes are the ones `new` checked.
+        unsafe { SparseTensor::assemble_unchecked(self.dim_sizes, levels, self.values.as_slice()) }
+    }
+
+    /// The empty tensor of dimension sizes 0, shown during a call.
+    fn empty_view(&self) -> SparseTensor<'_, V, E, DIM, LVL> {
+        let levels = core::array::from_fn(|l| {
+            let n = self.zero_len.get(l).copied().unwrap_or(0);
+            Level {
+                positions: self.zero.get(..n).unwrap_or(&[]),
+                coordinates: &[],
+            }
+        });
+        // SAFETY: `new` computed `zero_len` as the positions of the empty
+        // tensor of dimension sizes 0 (`check_output_layout`): at most two
+        // zeros per compressed or loose level, no coordinates, no values.
+        unsafe { SparseTensor::assemble_unchecked([0; DIM], levels, &[]) }
+    }
+
+    /// The number of stored entries (`nse`), explicit zeros and dense
+    /// padding included.
+    pub fn number_of_entries(&self) -> usize {
+        self.view().number_of_entries()
+    }
+}
+
+#[cfg(feature = "heapless")]
+impl<V, E, const N: usize, const DIM: usize, const LVL: usize>
+    SparseTensorOut<V, E, Fixed<N>, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+{
+    /// An empty tensor of these dimension sizes over `heapless::Vec`s of
+    /// capacity `N` (workspace included), e.g. in a `static` or on the
+    /// stack. Errors as [`new`](Self::new).
+    pub fn with_dims(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError> {
+        Self::new(
+            dim_sizes,
+            core::array::from_fn(|_| heapless::Vec::new()),
+            core::array::from_fn(|_| heapless::Vec::new()),
+            heapless::Vec::new(),
+            heapless::Vec::new(),
+            heapless::Vec::new(),
+            heapless::Vec::new(),
+        )
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<V, E, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, Owned, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+{
+    /// An empty tensor of these dimension sizes over `Vec`s that grow as
+    /// needed. Errors as [`new`](Self::new) (never `Capacity`).
+    pub fn with_dims(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError> {
+        Self::new(
+            dim_sizes,
+            core::array::from_fn(|_| alloc::vec::Vec::new()),
+            core::array::from_fn(|_| alloc::vec::Vec::new()),
+            alloc::vec::Vec::new(),
+            alloc::vec::Vec::new(),
+            alloc::vec::Vec::new(),
+            alloc::vec::Vec::new(),
+        )
+    }
+}
+
+/// Checks that insertion can write this layout and returns, per level, the
+/// number of positions of the empty tensor of dimension sizes 0 (what
+/// `view` shows during a call).
+fn check_output_layout<E: Encoding, const DIM: usize, const LVL: usize>(
+    layout: &Layout<DIM, LVL>,
+    lvl_sizes: &[usize; LVL],
+) -> Result<[usize; LVL], AssembleError> {
+    let zero_sizes = layout.lvl_sizes(&[0; DIM]);
+    let mut zero_len = [0; LVL];
+    // Entries of the level above in the empty tensor of sizes 0.
+    let mut zero_parents = 1usize;
+    // Entries below one new entry of the nearest non-dense level above
+    // (for the zero blocks insertion pushes).
+    let mut run = 1usize;
+    for (l, info) in layout.levels.iter().enumerate() {
+        let unsupported = AssembleError::UnsupportedOutput { level: l };
+        let size = lvl_sizes.get(l).copied().unwrap_or(0);
+        let zero_size = zero_sizes.get(l).copied().unwrap_or(0);
+        if matches!(info.expr, LevelExpr::Counting { .. })
+            || matches!(info.ty.format, LevelFormat::Structured { .. })
+        {
+            return Err(unsupported);
+        }
+        if info.is_dense() {
+            run = run
+                .checked_mul(size)
+                .ok_or(AssembleError::TooLarge { level: l })?;
+            zero_parents = zero_parents.saturating_mul(zero_size);
+            continue;
+        }
+        run = 1;
+        if size > 0 && (size - 1) as u64 > <E::Crd as Index>::MAX {
+            return Err(AssembleError::WidthOverflow {
+                level: l,
+                buffer: Which::Coordinates,
+                value: (size - 1) as u64,
+                max: <E::Crd as Index>::MAX,
+            });
+        }
+        let n = match info.ty.format {
+            LevelFormat::Compressed => zero_parents.saturating_add(1),
+            LevelFormat::LooseCompressed => zero_parents.saturating_mul(2),
+            _ => 0,
+        };
+        if n > 2 {
+            return Err(unsupported);
+        }
+        if let Some(z) = zero_len.get_mut(l) {
+            *z = n;
+        }
+        if info.ty.has_positions() {
+            zero_parents = 0;
+        }
+    }
+    // The values of that tensor must be empty too.
+    if zero_parents > 0 {
+        return Err(AssembleError::UnsupportedOutput {
+            level: LVL.saturating_sub(1),
+        });
+    }
+    Ok(zero_len)
+}
+
+impl<V: fmt::Display, E, B, const DIM: usize, const LVL: usize> fmt::Display
+    for SparseTensorOut<V, E, B, DIM, LVL>
+where
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// The view's `Display` (`{:#}` too).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.view(), f)
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl<V, E, B, const DIM: usize, const LVL: usize> defmt::Format
+    for SparseTensorOut<V, E, B, DIM, LVL>
+where
+    V: defmt::Format,
+    E: Encoding,
+    E::Pos: defmt::Format,
+    E::Crd: defmt::Format,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// The view in MLIR's `sparse_tensor.print` layout (as `Display`).
+    fn format(&self, f: defmt::Formatter<'_>) {
+        let v = self.view();
+        defmt::write!(
+            f,
+            "---- Sparse Tensor ----\nnse = {}\ndim = {}\nlvl = {}\n",
+            v.number_of_entries(),
+            v.dim_sizes(),
+            v.lvl_sizes()
+        );
+        for l in 0..LVL {
+            let level = v.level(l);
+            if !level.positions().is_empty() {
+                defmt::write!(f, "pos[{}] : {}\n", l, level.positions());
+            }
+            if level.crd_offset() == 0 && !level.coordinates().is_empty() {
+                defmt::write!(f, "crd[{}] : {}\n", l, level.coordinates());
+            }
+        }
+        defmt::write!(f, "values : {}\n----", v.values());
+    }
+}
+
+#[cfg(test)]
+mod tests;

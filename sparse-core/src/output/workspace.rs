@@ -1,0 +1,172 @@
+//! Access pattern expansion (MLIR's `expand`/`compress`): a dense
+//! workspace over the innermost level, for kernels that produce the
+//! entries of one innermost segment out of order (Gustavson's SpGEMM).
+
+use crate::encoding::Encoding;
+use crate::error::Buffer as Which;
+use crate::kernel::KernelError;
+
+use super::buffer::{Buffer, OutputBuffers};
+use super::{Fault, SparseTensorOut, State};
+
+/// The expanded innermost level of a sparse output: dense values, filled
+/// flags, and the list of coordinates filled so far (MLIR's `values`,
+/// `filled`, `added` and `count`).
+///
+/// Between two [`compress`](SparseTensorOut::compress) calls every value
+/// not filled is `V::default()` and every flag not added is `false`, so
+/// starting a segment costs nothing and `compress` resets only what was
+/// added.
+pub struct Workspace<'w, V, I> {
+    values: &'w mut [V],
+    filled: &'w mut [bool],
+    added: &'w mut I,
+}
+
+impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
+    /// The slot of innermost coordinate `j`: on the first touch since the
+    /// last `compress` it is marked filled and added, and holds
+    /// `V::default()` (so `*ws.entry(j)? += x` accumulates from zero).
+    /// `None` if `j` is not below the workspace length.
+    #[inline]
+    pub fn entry(&mut self, j: usize) -> Option<&mut V> {
+        let filled = self.filled.get_mut(j)?;
+        if !*filled {
+            // `workspace(n)` made room for `n` added coordinates and each
+            // coordinate is added once, so this push cannot fail.
+            self.added.push(j).ok()?;
+            *filled = true;
+        }
+        self.values.get_mut(j)
+    }
+    /// The workspace length (the size it was requested with).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+    /// Whether the workspace has length 0.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+    /// How many coordinates were added since the last `compress`.
+    #[inline]
+    pub fn count(&self) -> usize {
+        self.added.len()
+    }
+    /// The raw arrays `(values, filled, added)`, for kernels that manage
+    /// the flags themselves. They must keep the invariant above: a
+    /// coordinate is in `added` exactly when its flag is set, and values of
+    /// unset flags are `V::default()`.
+    pub fn parts(&mut self) -> (&mut [V], &mut [bool], &mut I) {
+        (self.values, self.filled, self.added)
+    }
+}
+
+impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// The workspace of length `n` (the innermost level size): makes the
+    /// workspace buffers hold `n` values (`V::default()`) and `n` flags
+    /// (`false`) if they do not already, and checks that `n` coordinates
+    /// fit the added list. Cheap when already of length `n`: call it once
+    /// per segment.
+    ///
+    /// If a workspace buffer holds fewer than `n`, returns
+    /// `KernelError::Capacity { buffer: Buffer::Workspace, level: LVL - 1,
+    /// needed: n, capacity }` (the smallest of the three capacities, named
+    /// `"output"`) and, inside `begin`..`finish`, empties the output (a
+    /// valid tensor) so the kernel may return at once; a later `finish`
+    /// returns the same error with the tensor's name.
+    #[doc(hidden)]
+    pub fn workspace(&mut self, n: usize) -> Result<Workspace<'_, V, B::Idx>, KernelError> {
+        let capacity = self
+            .ws_values
+            .capacity()
+            .min(self.ws_filled.capacity())
+            .min(self.ws_added.capacity());
+        if n > capacity {
+            let level = LVL.saturating_sub(1);
+            let fault = Fault::Capacity {
+                level,
+                buffer: Which::Workspace,
+                capacity,
+                needed: n,
+            };
+            if self.state == State::Writing {
+                self.set_fault(fault);
+                self.state = State::Failed;
+                self.clear_keeping_fault();
+            }
+            return Err(KernelError::Capacity {
+                tensor: "output",
+                level,
+                buffer: Which::Workspace,
+                needed: n,
+                capacity,
+            });
+        }
+        if self.ws_values.len() != n || self.ws_filled.len() != n {
+            self.ws_values.clear();
+            self.ws_filled.clear();
+            self.ws_added.clear();
+            for _ in 0..n {
+                // Capacities were checked above.
+                let _ = self.ws_values.push(V::default());
+                let _ = self.ws_filled.push(false);
+            }
+        }
+        Ok(Workspace {
+            values: self.ws_values.as_mut_slice(),
+            filled: self.ws_filled.as_mut_slice(),
+            added: &mut self.ws_added,
+        })
+    }
+
+    /// MLIR's `compress`: inserts the workspace's added entries at level
+    /// coordinates `lvl` (the last coordinate is ignored: each added
+    /// coordinate takes its place), in increasing order of that
+    /// coordinate, then resets exactly those entries (value to
+    /// `V::default()`, flag to `false`) and empties the added list.
+    #[doc(hidden)]
+    pub fn compress(&mut self, lvl: [usize; LVL]) {
+        self.ws_added.as_mut_slice().sort_unstable();
+        for k in 0..self.ws_added.len() {
+            let Some(&j) = self.ws_added.as_slice().get(k) else {
+                break;
+            };
+            let value = match self.ws_values.as_mut_slice().get_mut(j) {
+                Some(v) => core::mem::take(v),
+                None => continue,
+            };
+            if let Some(f) = self.ws_filled.as_mut_slice().get_mut(j) {
+                *f = false;
+            }
+            let mut at = lvl;
+            if let Some(last) = at.last_mut() {
+                *last = j;
+            }
+            self.insert(at, value);
+        }
+        self.ws_added.clear();
+    }
+
+    /// Resets the workspace's added entries (values to `V::default()`,
+    /// flags to `false`) without inserting them, and empties the added
+    /// list: proportional to the number of added entries.
+    #[doc(hidden)]
+    pub fn reset_workspace(&mut self) {
+        for &j in self.ws_added.as_slice() {
+            if let Some(v) = self.ws_values.as_mut_slice().get_mut(j) {
+                *v = V::default();
+            }
+            if let Some(f) = self.ws_filled.as_mut_slice().get_mut(j) {
+                *f = false;
+            }
+        }
+        self.ws_added.clear();
+    }
+}
