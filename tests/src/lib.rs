@@ -4,3 +4,4 @@ pub mod dense;
 pub mod fixture;
 pub mod gen;
 pub mod reference;
+pub mod sparse_out;
