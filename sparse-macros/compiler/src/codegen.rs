@@ -10,6 +10,9 @@
 //!     ::sparse_core::__private::Enc<usize, usize, { 131072u128 }, { 262144u128 }>, 2, 2>;
 //! ```
 //!
+//! Next to it comes `CSROut<V, B>`, the `SparseTensorOut` kernels write
+//! for `&mut tensor<..., #CSR>` (buffers of the family `B`).
+//!
 //! The codes are computed by the same `const fn`s the runtime decodes them
 //! with (`vocab`), so an encoding written anywhere is the same type.
 //! Generated code reaches the runtime only through `::sparse_core::__private`
@@ -83,7 +86,8 @@ fn check_representable(enc: &Encoding, errors: &mut Errors) -> bool {
     ok
 }
 
-fn index_type(width: Width) -> TokenStream {
+/// The Rust type of a position or coordinate width.
+pub(crate) fn index_type(width: Width) -> TokenStream {
     let ident = format_ident!("{}", width.rust_type());
     quote!(::core::primitive::#ident)
 }
@@ -131,6 +135,7 @@ fn encoding_alias(enc: &Encoding) -> TokenStream {
         quote!()
     };
     let ty = storage_type(enc, quote!(V));
+    let out = out_alias(enc, &text);
     quote! {
         #(#attrs)*
         #blank
@@ -140,6 +145,38 @@ fn encoding_alias(enc: &Encoding) -> TokenStream {
         #narrow
         #[allow(non_camel_case_types)]
         pub type #name<'a, V> = #ty;
+        #out
+    }
+}
+
+/// `CSROut<V, B>`: the sparse output of encoding `#CSR` over the buffer
+/// family `B` (`Fixed<N>`, `Slices<'a>`, `Owned`), the type kernels take
+/// for `&mut tensor<..., #CSR>`.
+fn out_alias(enc: &Encoding, text: &str) -> TokenStream {
+    let name = quote::format_ident!("{}Out", enc.name, span = enc.name.span());
+    let pos = index_type(enc.pos_width);
+    let crd = index_type(enc.crd_width);
+    let level_types = Literal::u128_suffixed(enc.level_types_code());
+    let map = Literal::u128_suffixed(enc.map_code());
+    let dim = Literal::usize_unsuffixed(enc.dims.len());
+    let lvl = Literal::usize_unsuffixed(enc.levels.len());
+    let summary = format!(
+        " A sparse output with the encoding `#{}`: values of type `V` in buffers of the family \
+         `B` (`Fixed<N>`, `Slices<'a>` or `Owned`), written by kernels through insertion.",
+        enc.name
+    );
+    quote! {
+        #[doc = #summary]
+        #[doc = ""]
+        #[doc = #text]
+        #[allow(non_camel_case_types)]
+        pub type #name<V, B> = ::sparse_core::__private::SparseTensorOut<
+            V,
+            ::sparse_core::__private::Enc<#pos, #crd, { #level_types }, { #map }>,
+            B,
+            #dim,
+            #lvl,
+        >;
     }
 }
 

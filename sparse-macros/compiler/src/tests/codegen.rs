@@ -31,6 +31,22 @@ fn csr_alias_spells_the_documented_codes() {
             2,
             2,
         >;
+        #[doc = " A sparse output with the encoding `#CSR`: values of type `V` in buffers of the family `B` (`Fixed<N>`, `Slices<'a>` or `Owned`), written by kernels through insertion."]
+        #[doc = ""]
+        #[doc = " `#CSR = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>`"]
+        #[allow(non_camel_case_types)]
+        pub type CSROut<V, B> = ::sparse_core::__private::SparseTensorOut<
+            V,
+            ::sparse_core::__private::Enc<
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+                { 131072u128 },
+                { 262144u128 }
+            >,
+            B,
+            2,
+            2,
+        >;
     };
     assert_eq!(out, expected.to_string());
 }

@@ -8,6 +8,7 @@ mod kernels;
 mod robustness;
 mod roundtrip;
 mod seeds;
+mod sparse_out_diagnostics;
 
 use proc_macro2::TokenStream;
 

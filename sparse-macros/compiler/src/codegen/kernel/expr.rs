@@ -114,7 +114,7 @@ impl Gen<'_> {
     }
 
     /// Loads for every access of `e`, then `e` over the loaded locals.
-    fn value_expr(&mut self, e: &Expr, scope: &Scope) -> (TokenStream, TokenStream) {
+    pub(super) fn value_expr(&mut self, e: &Expr, scope: &Scope) -> (TokenStream, TokenStream) {
         let mut loaded = Loaded::new();
         let mut loads = TokenStream::new();
         for a in e.accesses() {

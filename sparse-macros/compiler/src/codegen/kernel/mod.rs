@@ -26,10 +26,14 @@
 mod coiterate;
 mod dense;
 mod expr;
+mod insert;
 mod iterate;
 mod signature;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_out;
+mod workspace;
 
 use std::collections::BTreeMap;
 
@@ -50,6 +54,7 @@ use crate::vocab::{LevelFormat, LevelType};
 pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStream {
     let mut g = Gen::new(model, def);
     let params = g.params();
+    let generics = g.generics();
     let body = g.body(plan);
     let doc = doc_lines(def, plan);
     let attrs = &def.attrs;
@@ -68,7 +73,7 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
             clippy::erasing_op,
             non_snake_case,
         )]
-        #vis fn #name(#(#params),*) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
+        #vis fn #name #generics (#(#params),*) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
             #body
         }
     }
@@ -302,37 +307,27 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Sparse outputs arrive with their own issue: say so at the parameter.
+    /// What the parameters and the plan disagree on (only on inconsistent
+    /// input: the front end and the sparsifier agree by construction).
     fn check_unsupported(&mut self, plan: &Plan) {
-        for t in 0..self.tensors.len() {
-            let info = &self.tensors[t];
-            if info.kind == Kind::Sparse && info.mutable {
-                let msg = format!(
-                    "sparse output `{}`: kernels cannot write sparse tensors yet (they need \
-                     caller-provided capacity, coming with sparse outputs); write into a dense \
-                     `&mut tensor<...>` instead",
-                    info.name
-                );
-                self.error(info.ident.span(), msg);
-            }
-        }
         for sp in &plan.stmts {
-            if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =
-                sp.output.strategy
-            {
-                let Some(stmt) = self.k.stmts.get(sp.stmt) else {
-                    continue;
-                };
-                let t = stmt.lhs.tensor;
-                if !self.info(t).mutable {
-                    let msg = format!(
-                        "`{}` is written with a sparse output strategy ({}), which codegen \
-                         does not support yet",
-                        self.info(t).name,
-                        sp.output.reason
-                    );
-                    self.error(self.span_of(t), msg);
-                }
+            let Some(stmt) = self.k.stmts.get(sp.stmt) else {
+                continue;
+            };
+            let t = stmt.lhs.tensor;
+            let sparse_strategy = matches!(
+                sp.output.strategy,
+                OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. }
+            );
+            let sparse_out = self.info(t).kind == Kind::Sparse && self.info(t).mutable;
+            if sparse_strategy != sparse_out {
+                let msg = format!(
+                    "internal: `{}` is written with output strategy `{}`, which does not match \
+                     its parameter type",
+                    self.info(t).name,
+                    sp.output.reason
+                );
+                self.error(self.span_of(t), msg);
             }
         }
         for info in &self.tensors {
@@ -358,7 +353,21 @@ impl<'a> Gen<'a> {
             pos: BTreeMap::new(),
         };
         let text = format!(" {}", self.k.show_stmt(stmt));
-        let body = self.nodes(&sp.tree, &scope);
+        let mut body = self.nodes(&sp.tree, &scope);
+        if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =
+            sp.output.strategy
+        {
+            let t = stmt.lhs.tensor;
+            let begin = self.sparse_begin(t);
+            let finish = self.sparse_finish(t);
+            let setup = match sp.output.strategy {
+                OutputStrategy::SparseExpand { level } => {
+                    self.workspace_setup(crate::sparsifier::TensorLevel { tensor: t, level })
+                }
+                _ => TokenStream::new(),
+            };
+            body = quote!(#begin #setup #body #finish);
+        }
         quote! {
             #[doc = #text]
             {
@@ -395,16 +404,10 @@ impl<'a> Gen<'a> {
                 phases,
                 ..
             } => self.coiterate(*loop_id, spaces, universe.is_some(), phases, scope),
-            Node::Insert { access, .. } => {
-                let span = self.span_of(access.tensor);
-                let msg = "internal: sparse insertion reached codegen";
-                quote_spanned!(span=> ::core::compile_error!(#msg);)
-            }
-            Node::Expand { .. } | Node::WorkspaceAdd { .. } | Node::Compress { .. } => {
-                let msg = "internal: a sparse output workspace reached codegen";
-                let span = self.def.name.span();
-                quote_spanned!(span=> ::core::compile_error!(#msg);)
-            }
+            Node::Insert { access, value } => self.insert(access, value, scope),
+            Node::Expand { level } => self.expand(*level),
+            Node::WorkspaceAdd { index, value } => self.workspace_add(*index, value, scope),
+            Node::Compress { level } => self.compress(*level),
         }
     }
 
@@ -478,7 +481,7 @@ impl<'a> Gen<'a> {
         self.declare(name, Some(ty), init)
     }
 
-    /// The accesses of the current statement to sparse tensors, by tensor
+    /// The accesses of the current statement to sparse inputs, by tensor
     /// (a checked statement accesses each sparse tensor one way).
     fn sparse_accesses(&self) -> Vec<Access> {
         let Some(stmt) = self.stmt else {
@@ -488,7 +491,12 @@ impl<'a> Gen<'a> {
         all.extend(stmt.rhs.accesses());
         let mut out: Vec<Access> = Vec::new();
         for a in all {
-            if self.info(a.tensor).kind == Kind::Sparse && !out.iter().any(|b| b.tensor == a.tensor)
+            let info = self.info(a.tensor);
+            // A sparse output has no positions to track: it is written by
+            // coordinates (`insert`).
+            if info.kind == Kind::Sparse
+                && !info.mutable
+                && !out.iter().any(|b| b.tensor == a.tensor)
             {
                 out.push(a.clone());
             }

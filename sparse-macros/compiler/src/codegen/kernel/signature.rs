@@ -33,6 +33,17 @@ impl Size {
     }
 }
 
+/// The generic buffer family of the `k`-th sparse output.
+fn buffers_param(k: usize) -> syn::Ident {
+    quote::format_ident!("__SkB{}", k)
+}
+
+/// `CSROut`: the output alias the block emits next to `CSR`, spanned like
+/// the encoding name so it resolves where the user wrote `#CSR`.
+pub(super) fn out_alias(encoding: &syn::Ident) -> syn::Ident {
+    syn::Ident::new(&format!("{encoding}Out"), encoding.span())
+}
+
 fn usize_lit(n: u64) -> TokenStream {
     let lit = Literal::u64_unsuffixed(n);
     quote!(#lit)
@@ -42,10 +53,23 @@ impl Gen<'_> {
     /// `name: Type` for every parameter, in source order.
     pub(super) fn params(&mut self) -> Vec<TokenStream> {
         let mut out = Vec::new();
+        let mut sparse_outputs = 0;
         for p in &self.def.params {
             let name = &p.name;
             let ty = match &p.kind {
                 ParamKind::Scalar { ty } => quote!(#ty),
+                ParamKind::Sparse {
+                    encoding,
+                    elem,
+                    mutable: true,
+                    ..
+                } => {
+                    let elem = elem_type(*elem);
+                    let alias = out_alias(encoding);
+                    let b = buffers_param(sparse_outputs);
+                    sparse_outputs += 1;
+                    quote!(&mut #alias<#elem, #b>)
+                }
                 ParamKind::Sparse { encoding, elem, .. } => {
                     let elem = elem_type(*elem);
                     quote!(&#encoding<'_, #elem>)
@@ -82,6 +106,43 @@ impl Gen<'_> {
             out.push(quote!(#name: #ty));
         }
         out
+    }
+
+    /// `<__SkB0: OutputBuffers<P, C, V>, ...>`: one buffer family per
+    /// sparse output, so the caller picks `Fixed<N>`, `Slices` or `Owned`
+    /// per output. Empty without sparse outputs.
+    pub(super) fn generics(&self) -> TokenStream {
+        let mut bounds = Vec::new();
+        for p in &self.def.params {
+            let ParamKind::Sparse {
+                encoding,
+                elem,
+                mutable: true,
+                ..
+            } = &p.kind
+            else {
+                continue;
+            };
+            let b = buffers_param(bounds.len());
+            let elem = elem_type(*elem);
+            let (pos, crd) = match self.model.encoding(&encoding.to_string()) {
+                Some(enc) => (
+                    crate::codegen::index_type(enc.pos_width),
+                    crate::codegen::index_type(enc.crd_width),
+                ),
+                // Reported at the parameter by `check_unsupported`.
+                None => (
+                    quote!(::core::primitive::usize),
+                    quote!(::core::primitive::usize),
+                ),
+            };
+            bounds.push(quote!(#b: ::sparse_core::__private::OutputBuffers<#pos, #crd, #elem>));
+        }
+        if bounds.is_empty() {
+            TokenStream::new()
+        } else {
+            quote!(<#(#bounds),*>)
+        }
     }
 
     /// The size of dimension `d` of tensor `t` as the prologue reads it

@@ -9,6 +9,7 @@
 
 mod exprs;
 mod params;
+mod sparse_out;
 
 use std::collections::HashMap;
 
@@ -42,6 +43,8 @@ enum Binding {
         elem: ElemType,
         shape: Vec<Option<u64>>,
         mutable: bool,
+        /// Declared with an encoding.
+        sparse: bool,
     },
     Scalar {
         prim: Option<ElemType>,
@@ -59,6 +62,8 @@ struct Checker<'a> {
     /// Index variable → the static size it was first bound to, where, and
     /// which dimension of which tensor.
     sizes: HashMap<LoopId, (u64, Span, String)>,
+    /// Sparse outputs written by earlier statements, at their first write.
+    sparse_written: Vec<Ident>,
 }
 
 /// A kernel that failed its checks.
@@ -85,6 +90,7 @@ pub(super) fn check_kernel(
         kernel: Kernel::new(),
         index_spans: Vec::new(),
         sizes: HashMap::new(),
+        sparse_written: Vec::new(),
     };
     let params = checker.check_params(model, failed, errors);
     let params_ok = errors.len() == before && !def.params_broken;
@@ -243,6 +249,10 @@ impl Checker<'_> {
         let (Some((lhs, elem)), Some(rhs)) = (lhs, rhs) else {
             return None;
         };
+        if errors.len() > before {
+            return None;
+        }
+        self.check_sparse_output(stmt, errors);
         if errors.len() > before {
             return None;
         }

@@ -7,9 +7,10 @@ use super::exprs::CAST_TYPES;
 use super::{Binding, Checker};
 use crate::errors::Errors;
 use crate::model::kernel::{Param, ParamKind};
-use crate::model::{tensor, ElemType, Model};
+use crate::model::{tensor, ElemType, Encoding, Model};
 use crate::sparsifier::{TensorDesc, TensorId};
 use crate::syntax::{ParamTypeSyntax, TensorParamSyntax, TypeDef};
+use crate::vocab::LevelFormat;
 
 impl Checker<'_> {
     pub(super) fn check_params(
@@ -94,28 +95,19 @@ impl Checker<'_> {
             elem: ty.elem,
             shape: ty.shape.clone(),
             mutable,
+            sparse: t.encoding.is_some(),
         };
         let label = name.to_string();
         match &t.encoding {
             Some(enc_name) => {
-                // Rule: outputs are dense for now.
-                // `y: &mut tensor<?x?xf64, #CSR>` is an error at the parameter.
-                if mutable {
-                    errors.error_range(
-                        name.span(),
-                        t.last_span(),
-                        format!(
-                            "sparse outputs are not supported yet: `{name}` is \
-                             `&mut tensor<..., #{enc_name}>`; write the result to a dense \
-                             output, `{name}: &mut tensor<{}>` (without an encoding)",
-                            shape_text(&ty.shape, ty.elem)
-                        ),
-                    );
+                let enc = model.encoding(&enc_name.to_string())?;
+                let dense = shape_text(&ty.shape, ty.elem);
+                if mutable && !check_insertable(name, t, enc_name, enc, &dense, errors) {
                     return None;
                 }
-                let enc = model.encoding(&enc_name.to_string())?;
                 let levels: Vec<_> = enc.levels.iter().map(|l| (l.ty, l.expr)).collect();
-                let desc = TensorDesc::sparse(&label, ty.shape.len(), &levels);
+                let mut desc = TensorDesc::sparse(&label, ty.shape.len(), &levels);
+                desc.is_output = mutable;
                 let kind = ParamKind::Sparse {
                     tensor: id,
                     encoding: enc_name.clone(),
@@ -138,6 +130,59 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// Rule: a sparse output's levels are ones the runtime can append to in
+/// level order: dense, compressed (any properties), loose compressed and
+/// singleton, with at least one level that is not dense.
+/// `c: &mut tensor<?x?xf64, #NV24>` with a `structured[2, 4]` level is an
+/// error at the parameter, naming the level; so is an all-dense encoding
+/// (that is a dense output: drop the encoding).
+fn check_insertable(
+    name: &Ident,
+    t: &TensorParamSyntax,
+    enc_name: &Ident,
+    enc: &Encoding,
+    dense: &str,
+    errors: &mut Errors,
+) -> bool {
+    let mut ok = true;
+    for (l, level) in enc.levels.iter().enumerate() {
+        let (format, why) = match level.ty.format {
+            LevelFormat::Structured { n, m } => (
+                format!("structured[{n}, {m}]"),
+                "a structured level holds exactly n of every m coordinates, which appending \
+                 computed entries cannot guarantee",
+            ),
+            LevelFormat::Batch => (
+                "batch".to_string(),
+                "batch levels are not supported in kernel outputs yet",
+            ),
+            _ => continue,
+        };
+        errors.error_range(
+            name.span(),
+            t.last_span(),
+            format!(
+                "kernels cannot write sparse output `{name}`: level {l} of `#{enc_name}` is \
+                 `{format}`, and {why}; use `compressed` (or `dense`) levels for the output \
+                 and convert afterwards"
+            ),
+        );
+        ok = false;
+    }
+    if ok && enc.levels.iter().all(|l| l.ty.is_dense()) {
+        errors.error_range(
+            name.span(),
+            t.last_span(),
+            format!(
+                "`#{enc_name}` stores every level densely, so `{name}` is a dense output; \
+                 declare it without an encoding, `{name}: &mut tensor<{dense}>`"
+            ),
+        );
+        ok = false;
+    }
+    ok
 }
 
 /// `?x?xf64` for messages.

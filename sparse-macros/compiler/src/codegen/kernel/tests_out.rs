@@ -1,0 +1,136 @@
+//! Snapshot tests of kernels with sparse outputs: direct insertion and
+//! access-pattern expansion (compiled and run by
+//! `tests/tests/codegen_sparse_out.rs`).
+
+use super::tests::{has, snapshot, Def, CSR, DCSR, SV};
+use crate::model::ElemType::F64;
+use crate::sparsifier::{sparsify, Expr, SparsifyError};
+
+#[test]
+fn sparse_add_csr_inserts_in_row_order() {
+    let mut d = Def::new(CSR, "add");
+    d.doc = Some("C = A + B, all CSR");
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let b = d.sparse("b", "CSR", F64, &[None, None]);
+    let c = d.sparse_out("c", "CSR", F64, &[None, None]);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, j]) + Expr::at(b, &[i, j]));
+    let text = d.generate();
+    snapshot("sparse_add_csr", &text);
+    assert!(has(&text, "output c: sparse, direct insertion"));
+    assert!(has(
+        &text,
+        "pub fn add<__SkB0: ::sparse_core::__private::OutputBuffers<::core::primitive::u16, ::core::primitive::u8, ::core::primitive::f64,>,>"
+    ));
+    assert!(has(&text, "c: &mut CSROut<::core::primitive::f64, __SkB0>"));
+    assert!(has(&text, "c.begin();"));
+    assert!(has(
+        &text,
+        "c.insert([__sk_i, __sk_j], __sk_a_v + __sk_b_v);"
+    ));
+    assert!(has(&text, "c.finish(\"c\")?;"));
+    // The output's levels are written by coordinates, never positioned.
+    assert!(!has(&text, "__sk_c_p0"));
+    assert!(!has(&text, "c.level("));
+}
+
+#[test]
+fn sparse_vector_add_inserts_every_case() {
+    let mut d = Def::new(SV, "vadd");
+    let a = d.sparse("a", "SV", F64, &[None]);
+    let b = d.sparse("b", "SV", F64, &[None]);
+    let c = d.sparse_out("c", "SV", F64, &[None]);
+    let i = d.index("i");
+    d.k.assign(c, &[i], Expr::at(a, &[i]) + Expr::at(b, &[i]));
+    let text = d.generate();
+    snapshot("sparse_vector_add", &text);
+    // One insert per case of the union: both, a only, b only, and the two
+    // exhaustion phases.
+    assert_eq!(text.matches("c.insert(").count(), 5);
+    assert!(!has(&text, "fill("));
+}
+
+#[test]
+fn scaling_keeps_the_pattern() {
+    let mut d = Def::new(CSR, "scale");
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let c = d.sparse_out("c", "CSR", F64, &[None, None]);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, j]) * Expr::lit("2.0"));
+    let text = d.generate();
+    snapshot("sparse_scale", &text);
+    assert!(has(&text, "c.insert([__sk_i, __sk_j], __sk_a_v * 2.0);"));
+}
+
+#[test]
+fn row_sums_reduce_in_a_local_then_insert_once() {
+    let mut d = Def::new(&format!("{CSR} {SV}"), "row_sums");
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let c = d.sparse_out("c", "SV", F64, &[None]);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(c, &[i], Expr::at(a, &[i, j]));
+    let text = d.generate();
+    assert!(has(&text, "c.insert([__sk_i], __sk_acc);"));
+    assert_eq!(text.matches("c.insert(").count(), 1);
+}
+
+#[test]
+fn spgemm_csr_expands_rows_into_a_workspace() {
+    let mut d = Def::new(CSR, "spgemm");
+    d.doc = Some("C = A B (Gustavson), all CSR");
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let b = d.sparse("b", "CSR", F64, &[None, None]);
+    let c = d.sparse_out("c", "CSR", F64, &[None, None]);
+    let (i, j, k) = (d.index("i"), d.index("j"), d.index("k"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, k]) * Expr::at(b, &[k, j]));
+    let text = d.generate();
+    snapshot("spgemm_csr", &text);
+    assert!(has(
+        &text,
+        "output c: sparse, expanded into a workspace over c.lvl1"
+    ));
+    assert!(has(&text, "let mut __sk_ws = match c.workspace(__sk_n_j)"));
+    assert!(has(&text, "return c.finish(\"c\")"));
+    assert!(has(&text, "__sk_ws.entry(__sk_j)"));
+    assert!(has(&text, "*__sk_slot += __sk_a_v * __sk_b_v;"));
+    assert!(has(&text, "c.compress([__sk_i, 0]);"));
+    // Sized once before the loops, then borrowed once per row.
+    assert_eq!(text.matches("c.workspace(").count(), 2);
+}
+
+#[test]
+fn spgemm_dcsr_expands_below_stored_rows() {
+    let mut d = Def::new(DCSR, "spgemm_dcsr");
+    let a = d.sparse("a", "DCSR", F64, &[None, None]);
+    let b = d.sparse("b", "DCSR", F64, &[None, None]);
+    let c = d.sparse_out("c", "DCSR", F64, &[None, None]);
+    let (i, j, k) = (d.index("i"), d.index("j"), d.index("k"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, k]) * Expr::at(b, &[k, j]));
+    let text = d.generate();
+    // The workspace is borrowed per stored row of `a` and compressed
+    // under that row's coordinate.
+    let walk = text
+        .find("for __sk_a_p0 in")
+        .expect("a walk over stored rows");
+    let expand = text.find("let mut __sk_ws").expect("an expansion");
+    assert!(walk < expand);
+    assert!(has(&text, "c.compress([__sk_i, 0]);"));
+}
+
+/// `c[j, i] = a[i, j]` with both CSR: `c` needs `j` outside `i`, `a` the
+/// opposite. The workspace covers only the output's last level, so it
+/// cannot help: the sparsifier rejects the order and names CSC for `a`.
+#[test]
+fn csr_transpose_is_an_order_conflict_naming_csc() {
+    let mut d = Def::new(CSR, "transpose");
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let c = d.sparse_out("c", "CSR", F64, &[None, None]);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(c, &[j, i], Expr::at(a, &[i, j]));
+    let errors = sparsify(&d.k).unwrap_err();
+    let [SparsifyError::OrderConflict { tensors, message }] = &errors[..] else {
+        panic!("{errors:?}");
+    };
+    assert_eq!(tensors, &["c".to_string(), "a".to_string()]);
+    assert!(message.contains("use a CSC encoding for `a`"), "{message}");
+}

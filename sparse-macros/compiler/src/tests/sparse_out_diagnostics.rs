@@ -1,0 +1,140 @@
+//! The rules for sparse outputs (`&mut tensor<..., #ENC>`): what is
+//! accepted, and one test per rejection with its message and span.
+
+use super::kernel_diagnostics::{assert_error_at, error_count};
+use super::kernels::{kernel, ENCODINGS};
+use super::{errors, model};
+use crate::model::ParamKind;
+
+const ADD: &str =
+    "fn add(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+    c[i, j] = a[i, j] + b[i, j];
+}";
+
+#[test]
+fn sparse_outputs_are_accepted() {
+    let def = kernel(ADD);
+    assert!(matches!(
+        def.params[2].kind,
+        ParamKind::Sparse { mutable: true, .. }
+    ));
+    assert!(def.kernel.tensors[2].is_output);
+    assert_eq!(error_count(ADD), 0);
+    // Gustavson SpGEMM (a workspace) and a reduction into a sparse vector.
+    for k in [
+        "fn mm(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[i, j] = a[i, k] * b[k, j]; }",
+        "fn mm(a: &tensor<?x?xf64, #DCSR>, b: &tensor<?x?xf64, #DCSR>, c: &mut tensor<?x?xf64, #DCSR>) { c[i, j] = a[i, k] * b[k, j]; }",
+        "fn rows(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?xf64, #SV>) { c[i] = a[i, j]; }",
+        "fn coo(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #COO>) { c[i, j] = a[i, j] * 2.0; }",
+    ] {
+        assert_eq!(errors(&format!("{ENCODINGS}\n{k}")), Vec::new(), "{k}");
+    }
+}
+
+#[test]
+fn accumulating_into_a_sparse_output_is_at_the_operator() {
+    let k =
+        "fn f(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[i, j] += a[i, j]; }";
+    assert_error_at(
+        k,
+        "+=",
+        0,
+        "`+=` into sparse output `c`: merge semantics into sparse outputs are not supported: compute into a fresh output and add with a second kernel, or use a dense output",
+    );
+    assert_eq!(error_count(k), 1);
+}
+
+#[test]
+fn reading_a_sparse_output_is_at_the_read() {
+    let k = "fn f(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[i, j] = c[i, j] * a[i, j]; }";
+    assert_error_at(
+        k,
+        "c[i, j] *",
+        0,
+        "`c[i, j]` reads the sparse output `c`, which a kernel only builds",
+    );
+    assert_eq!(error_count(k), 1);
+    // In a later statement too.
+    let k =
+        "fn f(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) {
+        c[i, j] = a[i, j];
+        y[i] = c[i, j];
+    }";
+    assert_error_at(k, "c[i, j];", 0, "reads the sparse output `c`");
+    assert_eq!(error_count(k), 1);
+}
+
+#[test]
+fn a_sparse_output_is_written_by_one_statement() {
+    let k = "fn f(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+        c[i, j] = a[i, j];
+        c[i, j] = a[i, j] * 2.0;
+    }";
+    assert_error_at(
+        k,
+        "c[i, j]",
+        1,
+        "sparse output `c` is written by two statements, but each statement builds its output from nothing",
+    );
+    assert_error_at(k, "c[i, j]", 0, "`c` is first written here");
+    // The error and its note.
+    assert_eq!(error_count(k), 2);
+}
+
+#[test]
+fn structured_and_all_dense_outputs_name_the_level() {
+    let encodings = "
+        #NV = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : structured[2, 4]) }>
+        #D = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : dense) }>
+    ";
+    let src = format!(
+        "{encodings} fn f(a: &tensor<?x?xf64, #NV>, c: &mut tensor<?x?xf64, #NV>) {{ c[i, j] = a[i, j]; }}"
+    );
+    let found = errors(&src);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].0.contains(
+        "kernels cannot write sparse output `c`: level 1 of `#NV` is `structured[2, 4]`"
+    ));
+    let src = format!(
+        "{encodings} fn f(a: &tensor<?x?xf64>, c: &mut tensor<?x?xf64, #D>) {{ c[i, j] = a[i, j]; }}"
+    );
+    let found = errors(&src);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].0.contains(
+        "`#D` stores every level densely, so `c` is a dense output; declare it without an encoding, `c: &mut tensor<?x?xf64>`"
+    ));
+    // Reading such encodings stays fine.
+    model(&format!(
+        "{encodings} fn f(a: &tensor<?x?xf64, #NV>, c: &mut tensor<?x?xf64>) {{ c[i, j] = a[i, j]; }}"
+    ));
+}
+
+#[test]
+fn a_transpose_between_csr_tensors_is_an_order_conflict_naming_csc() {
+    let k = "fn t(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[j, i] = a[i, j]; }";
+    assert_error_at(
+        k,
+        "a[i, j]",
+        0,
+        "no loop order visits both `c` and `a` in storage order: `c` is CSR (levels j, i) but `a` is CSR (levels i, j); use a CSC encoding for `a`",
+    );
+    assert_eq!(error_count(k), 1);
+    // With the CSC input the conversion is the caller's, and it compiles.
+    let k = "fn t(a: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64, #CSR>) { c[j, i] = a[i, j]; }";
+    assert_eq!(error_count(k), 0);
+}
+
+#[test]
+fn a_reduction_enclosing_more_than_the_last_level_is_rejected() {
+    // `a` (CSR, read as `a[k, i]`) and `b` both store `k` first, so the
+    // reduction is outermost: neither insertion nor a one-level workspace.
+    let k = "fn f(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[i, j] = a[k, i] * b[k, j]; }";
+    let found = errors(&format!("{ENCODINGS}\n{k}"));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0]
+            .0
+            .contains("sparse output `c` cannot be built in loop order"),
+        "{found:#?}"
+    );
+}
