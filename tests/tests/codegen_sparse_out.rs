@@ -33,6 +33,22 @@ mod k {
         pub fn row_sums(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?xf64, #SV>) {
             c[i] = a[i, j];
         }
+        #COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
+        #LOOSE = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : loose_compressed) }>
+
+        /// Level coordinates through a permutation (CSC stores `j` first).
+        pub fn column_scale(a: &tensor<?x?xf64, #CSC>, x: &tensor<?xf64>, c: &mut tensor<?x?xf64, #CSC>) {
+            c[i, j] = a[i, j] * x[j];
+        }
+        /// Not zero at implicit zeros: every coordinate is stored.
+        pub fn shift(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[i, j] = a[i, j] - 1.0;
+        }
+        /// Two sparse outputs (two buffer families), COO and loose.
+        pub fn split(a: &tensor<?x?xf64, #CSR>, d: &mut tensor<?x?xf64, #COO>, e: &mut tensor<?x?xf64, #LOOSE>) {
+            d[i, j] = a[i, j] * 3.0;
+            e[i, j] = a[i, j];
+        }
         /// The CSR transpose of a matrix given as CSC (the conversion is the
         /// caller's: a CSR `a` is an order conflict).
         pub fn transpose(a: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64, #CSR>) {
@@ -261,6 +277,45 @@ proptest! {
         let want: Want<2> = a.iter().map(|(at, v)| ([at[1], at[0]], *v)).collect();
         assert_stored(&read(&c), &want);
     }
+}
+
+#[test]
+fn permuted_coo_and_loose_outputs_from_one_kernel() {
+    let (a, _) = small();
+    let x = [1.0, 10.0, 100.0, 1000.0];
+    let (mut mc, mut md, mut me) = (
+        Mem::<usize, usize>::new(2, 16, 0),
+        Mem::<usize, usize>::new(2, 16, 0),
+        Mem::<usize, usize>::new(2, 16, 0),
+    );
+    let mut c = mc.out::<_, 2, 2>([3, 4]).unwrap();
+    let mut d = md.out::<_, 2, 2>([3, 4]).unwrap();
+    let mut e = me.out::<_, 2, 2>([3, 4]).unwrap();
+    with_tensor(&CSC, [3, 4], &a, |ta| k::column_scale(ta, &x, &mut c)).unwrap();
+    with_tensor(&CSR, [3, 4], &a, |ta| k::split(ta, &mut d, &mut e)).unwrap();
+    let want = want_of::<2>(&a);
+    // CSC stores column by column: read back in that order.
+    let mut by_column: Vec<([usize; 2], f64)> =
+        want.iter().map(|(at, v)| (*at, v * x[at[1]])).collect();
+    by_column.sort_by_key(|(at, _)| (at[1], at[0]));
+    assert_eq!(read(&c), by_column);
+    assert_eq!(c.view().level(1).positions(), &[0, 2, 3, 4, 5]);
+    assert_stored(
+        &read(&d),
+        &want.iter().map(|(at, v)| (*at, v * 3.0)).collect(),
+    );
+    assert_stored(&read(&e), &want);
+    // `a - 1` is -1 where `a` stores nothing: all 12 coordinates are stored.
+    let mut m = Mem::<u16, u8>::new(2, 16, 0);
+    let mut f = m.out::<_, 2, 2>([3, 4]).unwrap();
+    with_tensor(&CSR, [3, 4], &a, |ta| k::shift(ta, &mut f)).unwrap();
+    let mut all = Want::<2>::new();
+    for i in 0..3 {
+        for j in 0..4 {
+            all.insert([i, j], want.get(&[i, j]).copied().unwrap_or(0.0) - 1.0);
+        }
+    }
+    assert_stored(&read(&f), &all);
 }
 
 /// 3 x 4: `a` has 5 entries, `b` 3, their union 6.
