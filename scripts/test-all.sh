@@ -230,6 +230,16 @@ miri_core() {
         cargo +nightly miri test -p sparse-core --lib
 }
 
+miri_kernels() {
+    # The unchecked accessors generated kernels call, exercised by the
+    # committed codegen snapshots: SpMV in five formats, COO duplicate
+    # segments, union/intersection/universe co-iteration, dense views,
+    # three-level tensors. (The full kernel suite under Miri takes ~15 min.)
+    PROPTEST_CASES=${PROPTEST_CASES:-4} \
+        MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
+        cargo +nightly miri test -p sparse-tests --test codegen_snapshots
+}
+
 run "cargo fmt --check (workspace and firmware)" fmt_check
 run "cargo clippy --workspace --all-targets -D warnings" clippy_workspace
 run "cargo test --workspace" test_workspace
@@ -243,6 +253,7 @@ run "firmware: run under QEMU mps2-an386 (must exit 0)" firmware_pass
 run "firmware: negative test, --features inject-failure (must exit 1)" firmware_negative
 if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
     run "Miri: cargo +nightly miri test -p sparse-core --lib" miri_core
+    run "Miri: generated kernels (tests/codegen_snapshots)" miri_kernels
 fi
 
 finish_step
