@@ -103,6 +103,16 @@ fn structured_and_all_dense_outputs_name_the_level() {
     assert!(found[0].0.contains(
         "`#D` stores every level densely, so `c` is a dense output; declare it without an encoding, `c: &mut tensor<?x?xf64>`"
     ));
+    let batch = "#B = #sparse_tensor.encoding<{ map = (i, j) -> (i : batch, j : compressed) }>";
+    let src = format!(
+        "{batch} fn f(a: &tensor<?x?xf64>, c: &mut tensor<?x?xf64, #B>) {{ c[i, j] = a[i, j]; }}"
+    );
+    let found = errors(&src);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].0.contains("level 0 of `#B` is `batch`"),
+        "{found:#?}"
+    );
     // Reading such encodings stays fine.
     model(&format!(
         "{encodings} fn f(a: &tensor<?x?xf64, #NV>, c: &mut tensor<?x?xf64>) {{ c[i, j] = a[i, j]; }}"
