@@ -15,7 +15,10 @@
 //!   minimum coordinate (or the next of the whole range), an `if` cascade
 //!   of the cases, and the advance of the cursors that matched;
 //! - leaves and expressions (`expr.rs`): loads into locals, the reduction
-//!   scalarised in `__sk_acc`, stores with `=` or `+=` as the plan says.
+//!   scalarised in `__sk_acc`, stores with `=` or `+=` as the plan says;
+//! - sparse outputs: `c.begin()` .. `c.finish("c")?` around the statement,
+//!   `c.insert([level coordinates], v)` at `Insert` leaves (`insert.rs`),
+//!   or the workspace of access-pattern expansion (`workspace.rs`).
 //!
 //! Every read and write inside the loops goes through sparse-core's
 //! unchecked accessors; each one carries a `SAFETY:` doc line (kept by
@@ -48,9 +51,10 @@ use crate::sparsifier::{
 use crate::vocab::{LevelFormat, LevelType};
 
 /// Generates the kernel `def` as one `fn` item following `plan` (the
-/// sparsifier's plan of `def.kernel`). What codegen cannot lower yet
-/// (sparse outputs) becomes a `compile_error!` spanned on the parameter,
-/// inside an otherwise well-formed function, so call sites still check.
+/// sparsifier's plan of `def.kernel`). What codegen cannot lower (only an
+/// inconsistent input) becomes a `compile_error!` spanned on the
+/// parameter, inside an otherwise well-formed function, so call sites
+/// still check.
 pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStream {
     let mut g = Gen::new(model, def);
     let params = g.params();
@@ -286,7 +290,7 @@ impl<'a> Gen<'a> {
 
     /// The whole function body: prologue, one block per statement, `Ok`.
     fn body(&mut self, plan: &'a Plan) -> TokenStream {
-        self.check_unsupported(plan);
+        self.check_consistent(plan);
         if !self.errors.is_empty() {
             let errors = &self.errors;
             return quote!(#(#errors)*);
@@ -309,7 +313,7 @@ impl<'a> Gen<'a> {
 
     /// What the parameters and the plan disagree on (only on inconsistent
     /// input: the front end and the sparsifier agree by construction).
-    fn check_unsupported(&mut self, plan: &Plan) {
+    fn check_consistent(&mut self, plan: &Plan) {
         for sp in &plan.stmts {
             let Some(stmt) = self.k.stmts.get(sp.stmt) else {
                 continue;
