@@ -135,7 +135,7 @@ where
                 }
                 // AoS singletons push into their region start's buffer, so
                 // each entry's tuple is contiguous.
-                self.push_crd(l - info.offset, c);
+                self.push_crd(l.saturating_sub(info.offset), c);
                 let entry = self.cur.count.get(l).copied().unwrap_or(0);
                 if let Some(n) = self.cur.count.get_mut(l) {
                     *n = n.saturating_add(1);

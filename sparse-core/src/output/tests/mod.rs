@@ -1,0 +1,145 @@
+//! Unit tests of sparse outputs: hand-checked layouts (seed 001's CSR and
+//! BSR, seed 000's COO) in `layouts`, errors and the workspace in
+//! `errors`; every view is re-assembled through the checked constructor.
+//! Miri runs these (`cargo +nightly miri test -p sparse-core
+//! --lib output`).
+
+extern crate std;
+
+use std::vec::Vec;
+
+use super::*;
+use crate::encoding::Enc;
+use crate::kernel::KernelError;
+use crate::vocab::{pack_level_exprs, pack_level_types, LevelProps, LevelType};
+
+const DENSE: LevelType = LevelType::new(LevelFormat::Dense);
+const CMP: LevelType = LevelType::new(LevelFormat::Compressed);
+const CMP_NU: LevelType = LevelType::new(LevelFormat::Compressed).with(LevelProps::NONUNIQUE);
+const LOOSE: LevelType = LevelType::new(LevelFormat::LooseCompressed);
+const SGL: LevelType = LevelType::new(LevelFormat::Singleton);
+const SGL_SOA: LevelType = LevelType::new(LevelFormat::Singleton).with(LevelProps::SOA);
+const D0: LevelExpr = LevelExpr::Dim(0);
+const D1: LevelExpr = LevelExpr::Dim(1);
+
+type Csr = Enc<u8, u8, { pack_level_types(&[DENSE, CMP]) }, { pack_level_exprs(&[D0, D1]) }>;
+type Dcsr = Enc<u16, u16, { pack_level_types(&[CMP, CMP]) }, { pack_level_exprs(&[D0, D1]) }>;
+type Coo = Enc<usize, u8, { pack_level_types(&[CMP_NU, SGL]) }, { pack_level_exprs(&[D0, D1]) }>;
+type CooSoa =
+    Enc<u32, u32, { pack_level_types(&[CMP_NU, SGL_SOA]) }, { pack_level_exprs(&[D0, D1]) }>;
+type Loose = Enc<u8, u8, { pack_level_types(&[DENSE, LOOSE]) }, { pack_level_exprs(&[D0, D1]) }>;
+type Bsr = Enc<
+    u8,
+    u8,
+    { pack_level_types(&[DENSE, CMP, DENSE, DENSE]) },
+    {
+        pack_level_exprs(&[
+            LevelExpr::FloorDiv { dim: 0, divisor: 2 },
+            LevelExpr::FloorDiv { dim: 1, divisor: 2 },
+            LevelExpr::Mod { dim: 0, modulus: 2 },
+            LevelExpr::Mod { dim: 1, modulus: 2 },
+        ])
+    },
+>;
+type Dense2 = Enc<u8, u8, { pack_level_types(&[DENSE, DENSE]) }, { pack_level_exprs(&[D0, D1]) }>;
+type Wide = Enc<u8, u8, { pack_level_types(&[DENSE, CMP]) }, { pack_level_exprs(&[D0, D1]) }>;
+
+/// Buffers of `n` elements each, owned by the test.
+struct Mem<P, C, V, const LVL: usize> {
+    pos: [Vec<P>; LVL],
+    crd: [Vec<C>; LVL],
+    val: Vec<V>,
+    wsv: Vec<V>,
+    wsf: Vec<bool>,
+    wsa: Vec<usize>,
+}
+
+impl<P: Index, C: Index, V: Default + Clone, const LVL: usize> Mem<P, C, V, LVL> {
+    fn new(pos: usize, crd: usize, val: usize, ws: usize) -> Self {
+        let z = |_| P::from_usize(0).unwrap();
+        let zc = |_| C::from_usize(0).unwrap();
+        Mem {
+            pos: core::array::from_fn(|_| (0..pos).map(z).collect()),
+            crd: core::array::from_fn(|_| (0..crd).map(zc).collect()),
+            val: std::vec![V::default(); val],
+            wsv: std::vec![V::default(); ws],
+            wsf: std::vec![false; ws],
+            wsa: std::vec![0; ws],
+        }
+    }
+}
+
+type Out<'a, V, E, const DIM: usize, const LVL: usize> =
+    SparseTensorOut<V, E, Slices<'a>, DIM, LVL>;
+
+fn out<'a, V: Default, E: Encoding, const DIM: usize, const LVL: usize>(
+    dims: [usize; DIM],
+    m: &'a mut Mem<E::Pos, E::Crd, V, LVL>,
+) -> Result<Out<'a, V, E, DIM, LVL>, AssembleError> {
+    let mut pos = m.pos.iter_mut();
+    let mut crd = m.crd.iter_mut();
+    SparseTensorOut::new(
+        dims,
+        core::array::from_fn(|_| SliceBuffer::new(pos.next().unwrap())),
+        core::array::from_fn(|_| SliceBuffer::new(crd.next().unwrap())),
+        SliceBuffer::new(&mut m.val),
+        SliceBuffer::new(&mut m.wsv),
+        SliceBuffer::new(&mut m.wsf),
+        SliceBuffer::new(&mut m.wsa),
+    )
+}
+
+/// Disassembles the view and assembles it again through the checked
+/// constructor: it must be accepted and equal.
+fn reassembles<
+    V: PartialEq + core::fmt::Debug,
+    E: Encoding,
+    B,
+    const DIM: usize,
+    const LVL: usize,
+>(
+    c: &SparseTensorOut<V, E, B, DIM, LVL>,
+) where
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    let v = c.view();
+    let (dims, levels, values) = v.disassemble();
+    let again = SparseTensor::<V, E, DIM, LVL>::assemble(dims, levels, values)
+        .expect("the view is a valid tensor");
+    assert_eq!(again.disassemble(), (dims, levels, values));
+}
+
+/// Runs the 5-entry CSR example into `c`.
+fn csr_example<B: OutputBuffers<u8, u8, f64>>(
+    c: &mut SparseTensorOut<f64, Csr, B, 2, 2>,
+) -> Result<(), KernelError> {
+    c.begin();
+    for (i, j, v) in [
+        (0, 0, 1.0),
+        (0, 2, 2.0),
+        (2, 1, 3.0),
+        (3, 2, 4.0),
+        (3, 7, 5.0),
+    ] {
+        c.insert([i, j], v);
+    }
+    c.finish("c")
+}
+
+fn is_empty_and_valid<
+    V: PartialEq + core::fmt::Debug,
+    E: Encoding,
+    B,
+    const DIM: usize,
+    const LVL: usize,
+>(
+    c: &SparseTensorOut<V, E, B, DIM, LVL>,
+) where
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    assert_eq!(c.number_of_entries(), 0);
+    reassembles(c);
+}
+
+mod errors;
+mod layouts;
