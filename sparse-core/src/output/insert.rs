@@ -213,6 +213,18 @@ where
             self.set_fault(order(LVL.saturating_sub(1)));
             return None;
         }
+        // A singleton holds one entry per parent entry: a second one needs a
+        // new parent.
+        let singleton = |l: usize| {
+            self.layout
+                .levels
+                .get(l)
+                .is_some_and(|i| i.ty.format == LevelFormat::Singleton)
+        };
+        if singleton(first_new) {
+            self.set_fault(order(first_new));
+            return None;
+        }
         // A unique singleton compares whole tuples of its COO region within
         // a segment of the region's start: the repeat is a duplicate if that
         // segment is the previous insertion's.

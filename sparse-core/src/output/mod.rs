@@ -225,7 +225,8 @@ pub struct SparseTensorOut<
     zero: [E::Pos; 2],
     /// Per level, how many of `zero` that view's positions take.
     zero_len: [usize; LVL],
-    /// The first level that is non-unique and not dense (`LVL` if none).
+    /// The first compressed or loose level that is non-unique (`LVL` if
+    /// none): the highest level a repeated coordinate can start at.
     first_nonunique: usize,
     state: State,
     cur: Cursor<LVL>,
@@ -269,7 +270,7 @@ where
         let first_nonunique = layout
             .levels
             .iter()
-            .position(|i| !i.is_dense() && !i.ty.is_unique())
+            .position(|i| i.ty.has_positions() && !i.ty.is_unique())
             .unwrap_or(LVL);
         let mut out = SparseTensorOut {
             dim_sizes,

@@ -353,3 +353,28 @@ fn fixed_buffers_name_positions_and_values() {
     assert_eq!(c.view().values(), &[0.0, 0.0, 3.0, 0.0]);
     reassembles(&c);
 }
+
+#[test]
+fn a_singleton_below_a_unique_level_holds_one_entry_per_parent() {
+    type Cs = Enc<u8, u8, { pack_level_types(&[CMP, SGL]) }, { pack_level_exprs(&[D0, D1]) }>;
+    let mut m = Mem::<u8, u8, f64, 2>::new(2, 6, 3, 0);
+    let mut c = out::<f64, Cs, 2, 2>([3, 4], &mut m).unwrap();
+    c.begin();
+    c.insert([0, 1], 1.0);
+    c.insert([0, 2], 2.0);
+    assert_eq!(
+        c.finish("c"),
+        Err(KernelError::InsertOutOfOrder {
+            tensor: "c",
+            insert: 1,
+            level: 1
+        })
+    );
+    is_empty_and_valid(&c);
+    c.begin();
+    c.insert([0, 1], 1.0);
+    c.insert([2, 0], 2.0);
+    c.finish("c").unwrap();
+    assert_eq!(c.view().level(0).coordinates(), &[0, 1, 2, 0]);
+    reassembles(&c);
+}
