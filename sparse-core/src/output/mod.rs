@@ -28,6 +28,10 @@
 //!   only from hand-written insertions).
 //! - `insert`, `workspace`, `compress` and `clear` need `V: Default` (the
 //!   zero of dense levels and of the workspace).
+//! - The buffer trait is `sparse_core::output::Buffer`, re-exported at the
+//!   crate root as `OutputBuffer` (`sparse_core::Buffer` is the error
+//!   enum naming a buffer). The families are re-exported at the root:
+//!   `OutputBuffers`, `Slices`, `SliceBuffer`, `Fixed`, `Owned`.
 //!
 //! # Buffers
 //!
@@ -86,7 +90,8 @@
 //! were checked below their level sizes (which `new` checked against the
 //! coordinate width) and, by the lexicographic order, increase within each
 //! segment (equal only on non-unique levels, and never on a unique
-//! singleton within its region's segment: `insert` rejects that); a
+//! singleton within its region's segment: `insert` rejects that, as it
+//! rejects a second entry of a singleton under the same parent); a
 //! position that would not fit `posWidth` is never written (the call fails
 //! and the output is emptied); values are pushed once per entry of the
 //! last level. During a call (between `begin` and `finish`, when the
