@@ -13,6 +13,15 @@ pub(crate) fn did_you_mean(word: &str, candidates: &[&str]) -> String {
 }
 
 /// Levenshtein distance over chars, case-insensitive.
+/// The names a message lists, each in backquotes: `` `a`, `b` ``.
+pub(crate) fn backquoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.to_lowercase().chars().collect();
     let b: Vec<char> = b.to_lowercase().chars().collect();

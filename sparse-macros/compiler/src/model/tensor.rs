@@ -6,7 +6,7 @@ use syn::Visibility;
 use super::elem::ElemType;
 use super::{Encoding, Model, TensorType};
 use crate::errors::Errors;
-use crate::suggest::did_you_mean;
+use crate::suggest::{backquoted, did_you_mean};
 use crate::syntax::{DimSize, TypeDef};
 use crate::vocab::{LevelExpr, Width};
 
@@ -64,14 +64,7 @@ fn check_defined(name: &syn::Ident, model: &Model, errors: &mut Errors) {
     let listed = if names.is_empty() {
         "this block defines no encoding".to_string()
     } else {
-        format!(
-            "this block defines {}",
-            names
-                .iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        format!("this block defines {}", backquoted(&refs))
     };
     errors.error(
         name.span(),

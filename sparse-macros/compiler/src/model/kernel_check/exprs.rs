@@ -6,7 +6,7 @@ use syn::Ident;
 use super::{example_indices, Binding, Checker};
 use crate::errors::Errors;
 use crate::sparsifier::{Expr, LoopId};
-use crate::suggest::did_you_mean;
+use crate::suggest::{backquoted, did_you_mean};
 use crate::syntax::{ArithOp, AssignSyntax, ExprSyntax, StmtSyntax, MATH_FUNCTIONS};
 
 impl Checker<'_> {
@@ -212,11 +212,7 @@ fn check_call(call: &ExprSyntax, name: &Ident, count: usize, errors: &mut Errors
             name.span(),
             format!(
                 "unknown function `{name}`; a kernel may call the math functions {}{}",
-                names
-                    .iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                backquoted(&names),
                 did_you_mean(&name.to_string(), &names)
             ),
         );

@@ -21,7 +21,7 @@ use super::kernel_types::{self, Leaf};
 use super::{ElemType, Model};
 use crate::errors::Errors;
 use crate::sparsifier::{Access, AssignOp, Kernel, LoopId, Stmt, TensorId};
-use crate::suggest::did_you_mean;
+use crate::suggest::{backquoted, did_you_mean};
 use crate::syntax::{AccessSyntax, AssignSyntax, ExprSyntax, KernelSyntax, StmtSyntax};
 use exprs::check_output_read;
 
@@ -489,14 +489,7 @@ impl Checker<'_> {
         let listed = if names.is_empty() {
             "it has no tensor parameters".to_string()
         } else {
-            format!(
-                "its tensor parameters are {}",
-                names
-                    .iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            format!("its tensor parameters are {}", backquoted(&refs))
         };
         errors.error(
             name.span(),
