@@ -417,19 +417,7 @@ fn check_segment_order<P: Index, C: Index>(
         };
         for q in a.saturating_add(1)..b {
             if ordered {
-                let (x, y) = (crd(q - 1), crd(q));
-                if x > y {
-                    return Err(AssembleError::Unsorted {
-                        level: l,
-                        position: q,
-                    });
-                }
-                if x == y && unique {
-                    return Err(AssembleError::Duplicate {
-                        level: l,
-                        position: q,
-                    });
-                }
+                check_adjacent(l, q, crd(q - 1), crd(q), unique)?;
             } else if (a..q).any(|r| crd(r) == crd(q)) {
                 return Err(AssembleError::Duplicate {
                     level: l,
@@ -437,6 +425,30 @@ fn check_segment_order<P: Index, C: Index>(
                 });
             }
         }
+    }
+    Ok(())
+}
+
+/// The rule for two neighbours of an ordered level: coordinate `x` at
+/// position `q - 1` may not exceed `y` at `q`, nor equal it on a unique level.
+fn check_adjacent(
+    l: usize,
+    q: usize,
+    x: usize,
+    y: usize,
+    unique: bool,
+) -> Result<(), AssembleError> {
+    if x > y {
+        return Err(AssembleError::Unsorted {
+            level: l,
+            position: q,
+        });
+    }
+    if x == y && unique {
+        return Err(AssembleError::Duplicate {
+            level: l,
+            position: q,
+        });
     }
     Ok(())
 }
@@ -492,19 +504,7 @@ fn check_region_order<V, E: Encoding, const DIM: usize, const LVL: usize>(
                 if !same(s..l, q - 1, q) {
                     continue;
                 }
-                let (x, y) = (crd(l, q - 1), crd(l, q));
-                if x > y {
-                    return Err(AssembleError::Unsorted {
-                        level: l,
-                        position: q,
-                    });
-                }
-                if x == y && unique {
-                    return Err(AssembleError::Duplicate {
-                        level: l,
-                        position: q,
-                    });
-                }
+                check_adjacent(l, q, crd(l, q - 1), crd(l, q), unique)?;
             } else if (a..q).any(|r| same(s..l + 1, q, r)) {
                 return Err(AssembleError::Duplicate {
                     level: l,

@@ -392,6 +392,32 @@ where
     }
 }
 
+impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+    B::Pos: Default,
+    B::Crd: Default,
+    B::Val: Default,
+    B::Flag: Default,
+    B::Idx: Default,
+{
+    /// [`new`](Self::new) over freshly made empty buffers: what
+    /// `with_dims` of the `Fixed` and `Owned` families is.
+    fn with_empty_buffers(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError> {
+        Self::new(
+            dim_sizes,
+            core::array::from_fn(|_| B::Pos::default()),
+            core::array::from_fn(|_| B::Crd::default()),
+            B::Val::default(),
+            B::Val::default(),
+            B::Flag::default(),
+            B::Idx::default(),
+        )
+    }
+}
+
 #[cfg(feature = "heapless")]
 impl<V, E, const N: usize, const DIM: usize, const LVL: usize>
     SparseTensorOut<V, E, Fixed<N>, DIM, LVL>
@@ -403,15 +429,7 @@ where
     /// capacity `N` (workspace included), e.g. in a `static` or on the
     /// stack. Errors as [`new`](Self::new).
     pub fn with_dims(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError> {
-        Self::new(
-            dim_sizes,
-            core::array::from_fn(|_| heapless::Vec::new()),
-            core::array::from_fn(|_| heapless::Vec::new()),
-            heapless::Vec::new(),
-            heapless::Vec::new(),
-            heapless::Vec::new(),
-            heapless::Vec::new(),
-        )
+        Self::with_empty_buffers(dim_sizes)
     }
 }
 
@@ -424,15 +442,7 @@ where
     /// An empty tensor of these dimension sizes over `Vec`s that grow as
     /// needed. Errors as [`new`](Self::new) (never `Capacity`).
     pub fn with_dims(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError> {
-        Self::new(
-            dim_sizes,
-            core::array::from_fn(|_| alloc::vec::Vec::new()),
-            core::array::from_fn(|_| alloc::vec::Vec::new()),
-            alloc::vec::Vec::new(),
-            alloc::vec::Vec::new(),
-            alloc::vec::Vec::new(),
-            alloc::vec::Vec::new(),
-        )
+        Self::with_empty_buffers(dim_sizes)
     }
 }
 

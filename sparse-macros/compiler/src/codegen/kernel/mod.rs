@@ -142,6 +142,23 @@ struct TensorInfo {
     encoding: Option<Ident>,
 }
 
+impl TensorInfo {
+    /// A stand-in for a tensor the kernel lacks (an internal error already
+    /// reported), so generation can go on and report everything at once.
+    fn missing(name: String, ident: Ident) -> TensorInfo {
+        TensorInfo {
+            name,
+            ident,
+            elem: ElemType::F64,
+            kind: Kind::Scalar,
+            shape: Vec::new(),
+            mutable: false,
+            levels: Vec::new(),
+            encoding: None,
+        }
+    }
+}
+
 /// What a storage level's position is at a point of the loop nest.
 #[derive(Clone, Debug)]
 enum Pos {
@@ -233,16 +250,7 @@ impl<'a> Gen<'a> {
             decls: BTreeMap::new(),
             errors: Vec::new(),
             stmt: None,
-            fallback: TensorInfo {
-                name: "?".to_string(),
-                ident: format_ident!("__sk_missing"),
-                elem: ElemType::F64,
-                kind: Kind::Scalar,
-                shape: Vec::new(),
-                mutable: false,
-                levels: Vec::new(),
-                encoding: None,
-            },
+            fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
         };
         for (n, t) in tensors.into_iter().enumerate() {
             match t {
@@ -253,16 +261,10 @@ impl<'a> Gen<'a> {
                         def.name.span(),
                         format!("internal: tensor `{name}` of the kernel has no parameter"),
                     );
-                    g.tensors.push(TensorInfo {
-                        name: name.clone(),
-                        ident: format_ident!("__sk_missing_{}", n),
-                        elem: ElemType::F64,
-                        kind: Kind::Scalar,
-                        shape: Vec::new(),
-                        mutable: false,
-                        levels: Vec::new(),
-                        encoding: None,
-                    });
+                    g.tensors.push(TensorInfo::missing(
+                        name,
+                        format_ident!("__sk_missing_{}", n),
+                    ));
                 }
             }
         }
