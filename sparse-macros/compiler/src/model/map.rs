@@ -354,6 +354,11 @@ fn unknown_variable(name: &Ident, vars: &HashMap<String, Var>, errors: &mut Erro
             _ => None,
         })
         .collect();
+    // A map without dimensions is already an error; every name in it would
+    // be unknown, so say nothing more.
+    if dims.is_empty() {
+        return;
+    }
     dims.sort();
     let names: Vec<&str> = dims.iter().map(|(_, n)| n.as_str()).collect();
     errors.error(
