@@ -9,7 +9,8 @@
 //! the compiler says so at the kernel, naming the feature to enable.
 //!
 //! `abs`, `max` and `min` are in `core` for every element type, so
-//! kernels call them as methods directly.
+//! kernel expressions call them as methods directly; closures of semiring
+//! operations get them as free functions ([`abs`], [`max`], [`min`]).
 
 /// Floating-point math for kernel expressions.
 #[diagnostic::on_unimplemented(
@@ -126,6 +127,70 @@ pub fn powi<T: Real>(x: T, n: i32) -> T {
     x.powi(n)
 }
 
+/// `abs`, `max` and `min` for every element type, which `core` has as
+/// inherent methods; the free functions let closures of semiring
+/// operations write `max(x, y)` as kernel expressions do.
+pub trait Ordered: Copy {
+    /// The absolute value (the value itself for unsigned types).
+    fn abs_value(self) -> Self;
+    /// The larger of two values (for floats, `f64::max`: a NaN loses).
+    fn max_value(self, other: Self) -> Self;
+    /// The smaller of two values.
+    fn min_value(self, other: Self) -> Self;
+}
+
+macro_rules! ordered {
+    (float: $($t:ty),*) => {$(
+        impl Ordered for $t {
+            #[inline(always)]
+            fn abs_value(self) -> Self { <$t>::abs(self) }
+            #[inline(always)]
+            fn max_value(self, other: Self) -> Self { <$t>::max(self, other) }
+            #[inline(always)]
+            fn min_value(self, other: Self) -> Self { <$t>::min(self, other) }
+        }
+    )*};
+    (signed: $($t:ty),*) => {$(
+        impl Ordered for $t {
+            #[inline(always)]
+            fn abs_value(self) -> Self { <$t>::wrapping_abs(self) }
+            #[inline(always)]
+            fn max_value(self, other: Self) -> Self { Ord::max(self, other) }
+            #[inline(always)]
+            fn min_value(self, other: Self) -> Self { Ord::min(self, other) }
+        }
+    )*};
+    (unsigned: $($t:ty),*) => {$(
+        impl Ordered for $t {
+            #[inline(always)]
+            fn abs_value(self) -> Self { self }
+            #[inline(always)]
+            fn max_value(self, other: Self) -> Self { Ord::max(self, other) }
+            #[inline(always)]
+            fn min_value(self, other: Self) -> Self { Ord::min(self, other) }
+        }
+    )*};
+}
+ordered!(float: f32, f64);
+ordered!(signed: i8, i16, i32, i64, isize);
+ordered!(unsigned: u8, u16, u32, u64, usize);
+
+/// Absolute value.
+#[inline(always)]
+pub fn abs<T: Ordered>(x: T) -> T {
+    x.abs_value()
+}
+/// The larger of `x` and `y`.
+#[inline(always)]
+pub fn max<T: Ordered>(x: T, y: T) -> T {
+    x.max_value(y)
+}
+/// The smaller of `x` and `y`.
+#[inline(always)]
+pub fn min<T: Ordered>(x: T, y: T) -> T {
+    x.min_value(y)
+}
+
 #[cfg(all(test, any(feature = "std", feature = "micromath")))]
 mod tests {
     #[test]
@@ -138,6 +203,17 @@ mod tests {
         assert!(close(super::cos(0.5f32), 0.877_582_6));
         assert!(close(super::powf(2.0f32, 10.0), 1024.0));
         assert!(close(super::powi(3.0f32, 3), 27.0));
+    }
+
+    #[test]
+    fn ordered_functions_cover_every_element_type() {
+        assert_eq!(super::max(2.0f64, -3.0), 2.0);
+        assert_eq!(super::min(2.0f32, -3.0), -3.0);
+        assert_eq!(super::abs(-2.5f64), 2.5);
+        assert_eq!(super::abs(-7i32), 7);
+        assert_eq!(super::abs(i8::MIN), i8::MIN);
+        assert_eq!(super::max(3u16, 9), 9);
+        assert_eq!(super::min(-4i64, 2), -4);
     }
 
     #[cfg(feature = "std")]

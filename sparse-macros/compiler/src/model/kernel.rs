@@ -8,11 +8,11 @@
 //!
 //! [`Plan`]: crate::sparsifier::Plan
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
 use syn::{Attribute, Ident, Visibility};
 
 use super::ElemType;
-use crate::sparsifier::{Kernel, TensorId};
+use crate::sparsifier::{Kernel, LoopId, TensorId};
 
 /// A checked kernel: `pub fn spmv(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }`.
 #[derive(Clone, Debug)]
@@ -32,6 +32,34 @@ pub struct KernelDef {
     /// For each index variable (`LoopId(k)` ↔ `kernel.loops[k]`), the span
     /// of its first use, for messages.
     pub index_spans: Vec<Span>,
+    /// The closures of semiring operations, indexed by `FuncId` (the same
+    /// order as `kernel.funcs`).
+    pub closures: Vec<ClosureDef>,
+}
+
+/// A closure of a semiring operation (a region of `binary`/`unary`, a
+/// `select` predicate, a `reduce` combiner) or a `reduce` identity, with the
+/// types codegen annotates it with.
+#[derive(Clone, Debug)]
+pub struct ClosureDef {
+    /// The Rust code: a closure, or (a `reduce` identity) an expression.
+    pub body: ClosureBody,
+    /// The type of each parameter, `None` where the operand's type is left
+    /// to rustc (a literal).
+    pub params: Vec<Option<ElemType>>,
+    /// The result type (`Bool` for a `select` predicate).
+    pub result: ElemType,
+    /// The index variables the body names, bound as `usize` around it.
+    pub indices: Vec<(Ident, LoopId)>,
+}
+
+/// The code of a [`ClosureDef`].
+#[derive(Clone, Debug)]
+pub enum ClosureBody {
+    /// `|x, y| x + y`, as written.
+    Closure(Box<syn::ExprClosure>),
+    /// A Rust expression (`f64::NEG_INFINITY`).
+    Value(TokenStream),
 }
 
 /// One parameter of a kernel.

@@ -21,6 +21,7 @@ pub(super) fn check_plan(def: &KernelDef, spans: &[StmtSpans], errors: &mut Erro
             tensors: def.kernel.tensors.clone(),
             loops: def.kernel.loops.clone(),
             stmts: vec![stmt.clone()],
+            funcs: def.kernel.funcs.clone(),
         };
         let Err(found) = sparsify(&single) else {
             continue;

@@ -68,6 +68,19 @@ pub(super) fn check_rhs(
     Checker { leaf }.check(rhs, Some((elem, Origin::Output(output))), errors);
 }
 
+/// Checks an operand of a semiring operation on its own (its operands must
+/// agree with each other; nothing is expected of the whole) and returns its
+/// type if it is known.
+pub(super) fn check_operand(
+    e: &ExprSyntax,
+    leaf: &dyn Fn(&ExprSyntax) -> Leaf,
+    errors: &mut Errors,
+) -> Option<ElemType> {
+    let checker = Checker { leaf };
+    checker.check(e, None, errors);
+    checker.infer(e).known()
+}
+
 fn suffix_type(suffix: &str) -> Ty {
     match suffix {
         "f32" => Ty::Known(ElemType::F32),
@@ -122,6 +135,9 @@ impl Checker<'_> {
                 args.first().map_or(Ty::Unknown, |a| self.infer(a))
             }
             ExprSyntax::Call { args, .. } => self.join(args.iter()),
+            // Its result type is the output's (or the operand's, for
+            // `select`): checked where it is resolved.
+            ExprSyntax::Semiring(_) => Ty::Unknown,
         }
     }
 
@@ -257,6 +273,7 @@ impl Checker<'_> {
                     check_call_type(e, &name.to_string(), t, errors);
                 }
             }
+            ExprSyntax::Semiring(_) => {}
         }
     }
 }

@@ -29,7 +29,7 @@ use crate::syntax::{Block, Item, LiteralValue};
 use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelType, Width};
 
 pub use elem::ElemType;
-pub use kernel::{KernelDef, Param, ParamKind};
+pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind};
 
 /// A dimension index (an axis of the semantic tensor).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

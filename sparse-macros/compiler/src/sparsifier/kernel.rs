@@ -5,7 +5,7 @@
 //! the small builder methods here. Nothing in this file knows about spans:
 //! errors found later name tensors and index variables by their source names.
 
-use super::{LoopId, TensorId};
+use super::{FuncId, LoopId, TensorId};
 use crate::vocab::{LevelExpr, LevelFormat, LevelType};
 use std::fmt;
 
@@ -102,6 +102,89 @@ pub enum Expr {
     /// merger puts it where an operand is absent from a lattice point and
     /// the operation cannot simply drop it (`max(a, 0)`).
     Zero,
+    /// `binary(x, y, overlap = .., left = .., right = ..)` (seed 000's
+    /// `sparse_tensor.binary`): which region applies is decided by which
+    /// operands are present, loop by loop.
+    Binary(Box<BinaryOp>),
+    /// `unary(x, present = .., absent = ..)`.
+    Unary(Box<UnaryOp>),
+    /// `select(x, predicate)`: `x` where the predicate holds, else no value.
+    Select(FuncId, Box<Expr>),
+    /// A closure applied to values: what a region computes once the
+    /// presence of its operands is settled.
+    Apply(FuncId, Vec<Expr>),
+    /// No value: a `none` region. The output keeps its implicit zero there
+    /// (a sparse output stores nothing).
+    Absent,
+}
+
+/// What one region of `binary`/`unary` does with its operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Region {
+    /// `none`: no value.
+    None,
+    /// `identity`: the operand itself.
+    Identity,
+    /// A closure.
+    Func(FuncId),
+}
+
+impl Region {
+    /// The region applied to `args` (whose presence is settled).
+    pub fn apply(self, args: Vec<Expr>) -> Expr {
+        match self {
+            Region::None => Expr::Absent,
+            Region::Identity => args.into_iter().next().unwrap_or(Expr::Absent),
+            Region::Func(f) => Expr::Apply(f, args),
+        }
+    }
+}
+
+/// The operands and regions of a `binary`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BinaryOp {
+    /// The left operand.
+    pub x: Expr,
+    /// The right operand.
+    pub y: Expr,
+    /// Both present.
+    pub overlap: Region,
+    /// Only `x` present.
+    pub left: Region,
+    /// Only `y` present.
+    pub right: Region,
+}
+
+/// The operand and regions of a `unary`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnaryOp {
+    /// The operand.
+    pub x: Expr,
+    /// `x` present.
+    pub present: Region,
+    /// `x` absent (a closure without arguments, or `none`).
+    pub absent: Region,
+}
+
+/// A closure of a kernel, as the sparsifier sees it: opaque, with its text
+/// for the loop-tree form. Codegen has the tokens (`KernelDef::closures`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FuncDesc {
+    /// The closure as written, compacted: `|x, y| x + y`.
+    pub text: String,
+    /// Its number of parameters.
+    pub arity: usize,
+}
+
+/// A custom reduction: `reduce(rhs, identity = v, |acc, v| ..)`. Unlike the
+/// built-in sum, it folds every coordinate of the reduction loops, implicit
+/// zeros included, so its loops visit whole ranges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reduce {
+    /// The starting value, a function without parameters.
+    pub identity: FuncId,
+    /// The combiner `|acc, v|`.
+    pub combiner: FuncId,
 }
 
 impl Expr {
@@ -140,8 +223,14 @@ impl Expr {
     pub fn visit<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(self);
         match self {
-            Expr::Access(_) | Expr::Literal(_) | Expr::Index(_) | Expr::Zero => {}
-            Expr::Neg(e) | Expr::Cast(e, _) => e.visit(f),
+            Expr::Access(_) | Expr::Literal(_) | Expr::Index(_) | Expr::Zero | Expr::Absent => {}
+            Expr::Neg(e) | Expr::Cast(e, _) | Expr::Select(_, e) => e.visit(f),
+            Expr::Binary(b) => {
+                b.x.visit(f);
+                b.y.visit(f);
+            }
+            Expr::Unary(u) => u.x.visit(f),
+            Expr::Apply(_, args) => args.iter().for_each(|a| a.visit(f)),
             Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
                 l.visit(f);
                 r.visit(f);
@@ -191,6 +280,9 @@ pub struct Stmt {
     pub op: AssignOp,
     /// The value.
     pub rhs: Expr,
+    /// A custom reduction of `rhs` over the reduction loops, instead of
+    /// the sum.
+    pub reduce: Option<Reduce>,
 }
 
 /// A whole kernel: its tensors, index variables and statements.
@@ -202,6 +294,8 @@ pub struct Kernel {
     pub loops: Vec<String>,
     /// Statements in source order.
     pub stmts: Vec<Stmt>,
+    /// The closures of the statements, indexed by [`FuncId`].
+    pub funcs: Vec<FuncDesc>,
 }
 
 impl Kernel {
@@ -232,7 +326,24 @@ impl Kernel {
             tensor,
             indices: indices.to_vec(),
         };
-        self.stmts.push(Stmt { lhs, op, rhs });
+        self.stmts.push(Stmt {
+            lhs,
+            op,
+            rhs,
+            reduce: None,
+        });
+    }
+    /// Adds a closure.
+    pub fn func(&mut self, text: &str, arity: usize) -> FuncId {
+        self.funcs.push(FuncDesc {
+            text: text.to_string(),
+            arity,
+        });
+        FuncId(self.funcs.len() as u32 - 1)
+    }
+    /// The closure's text, `?` for an id the kernel lacks.
+    pub fn func_text(&self, f: FuncId) -> &str {
+        self.funcs.get(f.index()).map_or("?", |d| d.text.as_str())
     }
 
     /// The tensor's description, for ids already checked against the
@@ -268,7 +379,24 @@ impl Kernel {
             AssignOp::Assign => "=",
             AssignOp::AddAssign => "+=",
         };
-        format!("{} {op} {}", self.show_access(&s.lhs), self.show(&s.rhs))
+        let rhs = match &s.reduce {
+            None => self.show(&s.rhs).to_string(),
+            Some(r) => format!(
+                "reduce({}, identity = {}, {})",
+                self.show(&s.rhs),
+                self.func_text(r.identity),
+                self.func_text(r.combiner)
+            ),
+        };
+        format!("{} {op} {rhs}", self.show_access(&s.lhs))
+    }
+    /// Displays a region: `identity`, `none` or the closure.
+    pub fn show_region(&self, r: Region) -> &str {
+        match r {
+            Region::None => "none",
+            Region::Identity => "identity",
+            Region::Func(f) => self.func_text(f),
+        }
     }
 }
 
@@ -290,6 +418,15 @@ fn precedence(e: &Expr) -> u8 {
 }
 
 impl ShowExpr<'_> {
+    fn list(&self, f: &mut fmt::Formatter<'_>, args: &[Expr]) -> fmt::Result {
+        for (n, a) in args.iter().enumerate() {
+            if n > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{}", self.sub(a))?;
+        }
+        Ok(())
+    }
     fn sub<'b>(&'b self, e: &'b Expr) -> ShowExpr<'b> {
         ShowExpr {
             kernel: self.kernel,
@@ -337,14 +474,34 @@ impl fmt::Display for ShowExpr<'_> {
             }
             Expr::Call(name, args) => {
                 write!(f, "{name}(")?;
-                for (n, a) in args.iter().enumerate() {
-                    if n > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{}", self.sub(a))?;
-                }
+                self.list(f, args)?;
                 f.write_str(")")
             }
+            Expr::Apply(func, args) => {
+                write!(f, "({})(", k.func_text(*func))?;
+                self.list(f, args)?;
+                f.write_str(")")
+            }
+            Expr::Absent => f.write_str("none"),
+            Expr::Select(func, x) => {
+                write!(f, "select({}, {})", self.sub(x), k.func_text(*func))
+            }
+            Expr::Binary(b) => write!(
+                f,
+                "binary({}, {}, overlap = {}, left = {}, right = {})",
+                self.sub(&b.x),
+                self.sub(&b.y),
+                k.show_region(b.overlap),
+                k.show_region(b.left),
+                k.show_region(b.right)
+            ),
+            Expr::Unary(u) => write!(
+                f,
+                "unary({}, present = {}, absent = {})",
+                self.sub(&u.x),
+                k.show_region(u.present),
+                k.show_region(u.absent)
+            ),
         }
     }
 }

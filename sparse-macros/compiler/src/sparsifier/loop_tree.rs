@@ -244,6 +244,19 @@ struct Builder<'a> {
     cases: usize,
 }
 
+/// Whether `e` may produce no value at some coordinate it is evaluated at
+/// (a `none` region, a `select`), so a dense output must be zeroed first.
+fn may_be_absent(e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| {
+        found |= matches!(
+            x,
+            Expr::Binary(_) | Expr::Unary(_) | Expr::Select(..) | Expr::Absent
+        )
+    });
+    found
+}
+
 /// Co-iteration repeats each case's subtree in every phase that covers it,
 /// so the tree grows with the product of the lattice sizes of nested loops.
 /// Past this many cases the statement is rejected rather than expanded into
@@ -281,6 +294,18 @@ pub fn build(
     let name = |l: LoopId| kernel.loop_name(l).to_string();
     let out = &view.output;
     let out_name = kernel.tensor_name(out.tensor).to_string();
+    if stmt.reduce.is_some() && out.sparse && outer_reduction.is_some() {
+        return Err(SparsifyError::SparseOutputOrder {
+            tensor: out_name.clone(),
+            message: format!(
+                "`reduce` into sparse output `{out_name}` needs the loops over `{out_name}`'s \
+                 indices outermost, but reduction `{}` encloses one in the only loop order the \
+                 operands allow; use a dense output, or an operand encoding whose level order \
+                 puts `{out_name}`'s indices first",
+                outer_reduction.map_or(String::new(), name)
+            ),
+        });
+    }
     let (dest, mut output, workspace) = if out.sparse {
         let parallel: Vec<String> = out.levels.iter().map(|&(_, l)| name(l)).collect();
         match outer_reduction {
@@ -389,6 +414,10 @@ pub fn build(
                 true,
                 "dense, zeroed first: sparse loops skip elements".to_string(),
             ),
+            (AssignOp::Assign, None) if stmt.reduce.is_none() && may_be_absent(&stmt.rhs) => (
+                true,
+                "dense, zeroed first: some coordinates produce no value".to_string(),
+            ),
             (AssignOp::Assign, None) => (
                 false,
                 "dense, stored directly: every element is visited once".to_string(),
@@ -455,12 +484,16 @@ impl Builder<'_> {
             });
         }
         if depth == self.order.len() {
-            if self.local_depth.is_some() {
-                out.push(Node::Accumulate {
-                    value: expr.clone(),
-                });
+            let mut value = merger::finalize(expr.clone());
+            if self.stmt.reduce.is_some() && value == Expr::Absent {
+                value = Expr::Zero;
+            }
+            if value == Expr::Absent {
+                // No value here: nothing is stored or accumulated.
+            } else if self.local_depth.is_some() {
+                out.push(Node::Accumulate { value });
             } else {
-                out.push(self.store(Value::Expr(expr.clone())));
+                out.push(self.store(Value::Expr(value)));
             }
         } else {
             out.push(self.loop_node(expr, depth));
@@ -530,7 +563,11 @@ impl Builder<'_> {
         } else {
             Role::Reduction
         };
-        let lat = merger::lattice(self.kernel, expr, loop_id);
+        let mode = merger::Mode {
+            reduce: self.stmt.reduce.is_some(),
+            innermost: depth + 1 == self.order.len(),
+        };
+        let lat = merger::lattice_in(self.kernel, expr, loop_id, mode);
         let index = self.lattices.len();
         self.lattices.push(lat.clone());
         let first = lat.points.first().map_or(Expr::Zero, |p| p.expr.clone());

@@ -36,7 +36,7 @@
 //! combination, and the all-zero point is dropped only when `f(0, ..) = 0`
 //! (`sqrt`, `max`); `exp(a[i])` keeps it and iterates the whole range.
 
-use super::kernel::{Access, Expr, Kernel};
+use super::kernel::{Access, BinaryOp, Expr, Kernel, UnaryOp};
 use super::{LatPointId, Level, LoopId, TensorId};
 
 /// One storage level of one tensor.
@@ -138,8 +138,89 @@ impl Lattice {
 
 /// The lattice of `expr` for loop `loop_id`, simplified and ordered.
 pub fn lattice(kernel: &Kernel, expr: &Expr, loop_id: LoopId) -> Lattice {
-    let points = simplify(build(kernel, expr, loop_id));
+    lattice_in(kernel, expr, loop_id, Mode::default())
+}
+
+/// What the loop tree knows about the loop a lattice is built for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mode {
+    /// The statement has a custom `reduce`: it folds every coordinate, so
+    /// a point without a value folds the implicit zero (`Zero`, not
+    /// `Absent`) and every loop also visits the coordinates no operand
+    /// stores.
+    pub reduce: bool,
+    /// The loop is the innermost: the presence of every operand is settled
+    /// at its points, so `binary`/`unary` resolve to their regions.
+    pub innermost: bool,
+}
+
+/// The lattice of `expr` for loop `loop_id` in `mode`.
+///
+/// Semiring operations (seed 000) follow MLIR's `combiSet`: `binary` has
+/// its conjunction points (kept whole: inner loops still decide between the
+/// regions) and each side's points mapped through `left`/`right`; `unary`
+/// has its operand's points and one point without sparse levels for
+/// `absent`. A `none` region gives `Absent` points; they stay while a later
+/// point needs their levels walked to exclude coordinates (set difference:
+/// `{a, b}: none` before `{a}: a`), and are dropped otherwise (intersection:
+/// `{a}: none` and `{b}: none` go, leaving `{a, b}`).
+pub fn lattice_in(kernel: &Kernel, expr: &Expr, loop_id: LoopId, mode: Mode) -> Lattice {
+    let mut points = build(kernel, expr, loop_id);
+    if mode.reduce && points.iter().all(|p| !p.sparse.is_empty()) {
+        points.extend(leaf(Expr::Zero));
+    }
+    for p in &mut points {
+        if mode.innermost {
+            p.expr = finalize(std::mem::replace(&mut p.expr, Expr::Zero));
+        }
+        if mode.reduce && p.expr == Expr::Absent {
+            p.expr = Expr::Zero;
+        }
+    }
+    let points = drop_absent(simplify(points));
     Lattice { loop_id, points }
+}
+
+/// A point's expression once every operand's presence is settled: `binary`
+/// becomes its `overlap` region, `unary` its `present` region.
+pub fn finalize(e: Expr) -> Expr {
+    match e {
+        Expr::Binary(b) => {
+            let BinaryOp { x, y, overlap, .. } = *b;
+            overlap.apply(vec![x, y])
+        }
+        Expr::Unary(u) => {
+            let UnaryOp { x, present, .. } = *u;
+            present.apply(vec![x])
+        }
+        other => other,
+    }
+}
+
+/// Drops `Absent` points that no later point needs: a later point whose
+/// levels are a subset runs only where the absent point's levels are not
+/// all present, which the co-iteration can only know by walking them.
+fn drop_absent(points: Vec<LatPoint>) -> Vec<LatPoint> {
+    let n = points.len();
+    let mut keep = vec![true; n];
+    for i in (0..n).rev() {
+        if points[i].expr != Expr::Absent {
+            continue;
+        }
+        let needed = (i + 1..n).any(|j| {
+            keep[j]
+                && points[j]
+                    .sparse
+                    .iter()
+                    .all(|s| points[i].sparse.contains(s))
+        });
+        keep[i] = needed;
+    }
+    points
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(p, k)| k.then_some(p))
+        .collect()
 }
 
 /// The level `access` iterates with `loop_id`, if it uses the loop. The map
@@ -246,6 +327,63 @@ fn build(kernel: &Kernel, expr: &Expr, loop_id: LoopId) -> Vec<LatPoint> {
         Expr::Add(l, r) => disjunction(b(l), b(r), |x, y| x + y, |y| y),
         Expr::Sub(l, r) => disjunction(b(l), b(r), |x, y| x - y, |y| -y),
         Expr::Call(name, args) => call(kernel, name, args, loop_id),
+        Expr::Absent => Vec::new(),
+        Expr::Binary(op) => {
+            let (px, py) = (b(&op.x), b(&op.y));
+            let mut out = conjunction(&px, &py, |x, y| {
+                Expr::Binary(Box::new(BinaryOp {
+                    x,
+                    y,
+                    ..(**op).clone()
+                }))
+            });
+            out.extend(map(px, |x| op.left.apply(vec![x])));
+            out.extend(map(py, |y| op.right.apply(vec![y])));
+            out
+        }
+        Expr::Unary(op) => {
+            let mut out = map(b(&op.x), |x| {
+                Expr::Unary(Box::new(UnaryOp {
+                    x,
+                    ..(**op).clone()
+                }))
+            });
+            out.extend(leaf(op.absent.apply(Vec::new())));
+            out
+        }
+        Expr::Select(f, x) => map(b(x), |x| Expr::Select(*f, Box::new(x))),
+        // A region's closure sees values only where all its operands are
+        // present: the conjunction of their points.
+        Expr::Apply(f, args) => {
+            let mut acc = leaf(Expr::Zero);
+            let mut exprs: Vec<Vec<Expr>> = vec![Vec::new()];
+            for arg in args {
+                let points = b(arg);
+                let mut next = Vec::new();
+                let mut next_exprs = Vec::new();
+                for (p, es) in acc.iter().zip(&exprs) {
+                    for q in &points {
+                        next.push(LatPoint {
+                            sparse: union_sorted(&p.sparse, &q.sparse),
+                            dense: union_sorted(&p.dense, &q.dense),
+                            expr: Expr::Zero,
+                        });
+                        let mut es = es.clone();
+                        es.push(q.expr.clone());
+                        next_exprs.push(es);
+                    }
+                }
+                acc = next;
+                exprs = next_exprs;
+            }
+            acc.into_iter()
+                .zip(exprs)
+                .map(|(p, es)| LatPoint {
+                    expr: Expr::Apply(*f, es),
+                    ..p
+                })
+                .collect()
+        }
     }
 }
 

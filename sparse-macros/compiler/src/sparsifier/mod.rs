@@ -21,11 +21,13 @@ mod walks;
 
 use std::fmt;
 
-pub use kernel::{Access, AssignOp, Expr, Kernel, Stmt, TensorDesc};
+pub use kernel::{
+    Access, AssignOp, BinaryOp, Expr, FuncDesc, Kernel, Reduce, Region, Stmt, TensorDesc, UnaryOp,
+};
 pub use loop_tree::{
     Case, Extent, Node, OutputPlan, OutputStrategy, Phase, Role, Space, StmtPlan, Value,
 };
-pub use merger::{LatPoint, Lattice, LoopKind, TensorLevel};
+pub use merger::{LatPoint, Lattice, LoopKind, Mode, TensorLevel};
 pub use text::ShowPlan;
 
 macro_rules! id_type {
@@ -54,6 +56,10 @@ id_type!(
     /// A storage level of a tensor, outermost 0 (not a dimension: the
     /// dim→lvl map has been applied).
     Level
+);
+id_type!(
+    /// A closure of a kernel (index into [`Kernel::funcs`]).
+    FuncId
 );
 id_type!(
     /// A point of an iteration lattice (index into [`Lattice::points`]).

@@ -12,6 +12,7 @@ mod expr;
 mod item;
 mod kernel;
 mod map;
+mod semiring;
 mod stmt;
 mod stmt_parse;
 mod tensor;
@@ -23,6 +24,7 @@ use crate::errors::Errors;
 
 pub use expr::{AffineExpr, BinOp};
 pub use kernel::{KernelSyntax, ParamSyntax, ParamTypeSyntax, TensorParamSyntax};
+pub use semiring::{compact, ArgSyntax, ArgValue, SemiringKind, SemiringSyntax};
 pub(crate) use stmt::MATH_FUNCTIONS;
 pub use stmt::{AccessSyntax, ArithOp, AssignSyntax, ExprSyntax, LitKind, StmtSyntax};
 

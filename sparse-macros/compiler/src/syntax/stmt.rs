@@ -4,6 +4,8 @@
 use proc_macro2::Span;
 use syn::Ident;
 
+use super::semiring::SemiringSyntax;
+
 /// The math functions a kernel may call, with their argument counts.
 pub(crate) const MATH_FUNCTIONS: [(&str, usize); 10] = [
     ("sqrt", 1),
@@ -21,8 +23,9 @@ pub(crate) const MATH_FUNCTIONS: [(&str, usize); 10] = [
 /// What kernel expressions are made of, for "not supported" messages.
 pub(crate) const SUPPORTED: &str = "kernel expressions are built from tensor accesses `a[i, j]`, \
      index variables, scalar parameters, number literals, `+ - * /`, unary `-`, parentheses, \
-     `as` casts and the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, \
-     `powf`, `max`, `min`";
+     `as` casts, the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, \
+     `powf`, `max`, `min`, and the semiring operations `binary`, `unary`, `select`, `reduce` \
+     (whose regions are Rust closures)";
 
 /// `lhs = rhs;` or `lhs += rhs;`.
 #[derive(Clone, Debug)]
@@ -173,6 +176,8 @@ pub enum ExprSyntax {
         /// Span of the parenthesis group.
         span: Span,
     },
+    /// `binary(..)`, `unary(..)`, `select(..)` or `reduce(..)`.
+    Semiring(Box<SemiringSyntax>),
 }
 
 impl ExprSyntax {
@@ -186,6 +191,7 @@ impl ExprSyntax {
             ExprSyntax::Binary { left, right, .. } => (left.span_range().0, right.span_range().1),
             ExprSyntax::Cast { operand, ty } => (operand.span_range().0, ty.span()),
             ExprSyntax::Call { name, parens, .. } => (name.span(), *parens),
+            ExprSyntax::Semiring(op) => (op.name.span(), op.parens),
         }
     }
 
@@ -205,6 +211,7 @@ impl ExprSyntax {
                 format!("{name}({})", args.join(", "))
             }
             ExprSyntax::Paren { inner, .. } => format!("({})", inner.text()),
+            ExprSyntax::Semiring(op) => op.text(),
         }
     }
 
@@ -221,6 +228,7 @@ impl ExprSyntax {
                 right.visit(f);
             }
             ExprSyntax::Call { args, .. } => args.iter().for_each(|a| a.visit(f)),
+            ExprSyntax::Semiring(op) => op.operands().for_each(|a| a.visit(f)),
         }
     }
 }

@@ -10,6 +10,7 @@
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::Ident;
 
+use super::semiring::{parse_semiring, SemiringKind};
 use super::stmt::{
     AccessSyntax, ArithOp, AssignSyntax, ExprSyntax, LitKind, StmtSyntax, MATH_FUNCTIONS, SUPPORTED,
 };
@@ -334,7 +335,10 @@ impl Parser<'_> {
                     operand: Box::new(operand),
                 })
             }
-            '|' => Err(unsupported(span, "closures are")),
+            '|' => Err(unsupported(
+                span,
+                "closures outside `binary`, `unary`, `select` and `reduce` are",
+            )),
             '!' => Err(unsupported(span, "the logical not `!` is")),
             '&' | '*' => Err(error(
                 span,
@@ -454,6 +458,17 @@ impl Parser<'_> {
             }
             Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => {
                 self.pos += 1;
+                if let Some(kind) = SemiringKind::from_name(&name) {
+                    let op = parse_semiring(kind, ident, &g, &|tokens, end| {
+                        let mut p = Parser {
+                            tokens,
+                            pos: 0,
+                            end,
+                        };
+                        p.expr(0)
+                    })?;
+                    return Ok(ExprSyntax::Semiring(Box::new(op)));
+                }
                 Ok(ExprSyntax::Call {
                     name: ident,
                     args: parse_args(&g)?,

@@ -182,7 +182,7 @@ fn unsupported_expressions_list_what_is_supported() {
         (
             "y[i] = (|v| v)(a[i, j]);",
             "|",
-            "closures are not supported",
+            "closures outside `binary`, `unary`, `select` and `reduce` are not supported",
         ),
         (
             "y[i] = a[i, j] < x[j];",

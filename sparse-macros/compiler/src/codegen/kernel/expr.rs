@@ -13,7 +13,7 @@ use syn::Ident;
 use super::iterate::private;
 use super::{elem_type, zero, Gen, Kind, Pos, Scope};
 use crate::model::{ElemType, ParamKind};
-use crate::sparsifier::{Access, AssignOp, Expr, TensorId, Value};
+use crate::sparsifier::{Access, AssignOp, Expr, Reduce, TensorId, Value};
 
 /// The reduction local.
 fn acc() -> Ident {
@@ -24,14 +24,80 @@ fn acc() -> Ident {
 type Loaded = Vec<(Access, Ident)>;
 
 impl Gen<'_> {
-    fn out_elem(&self) -> ElemType {
+    pub(super) fn out_elem(&self) -> ElemType {
         self.stmt
             .map_or(ElemType::F64, |s| self.info(s.lhs.tensor).elem)
     }
 
-    /// `zero y`: every element of a dense output, before the loops.
+    /// The statement's custom reduction, if any.
+    fn reduce(&self) -> Option<Reduce> {
+        self.stmt.and_then(|s| s.reduce)
+    }
+
+    /// What an output element starts from: zero, or a custom reduction's
+    /// identity.
+    fn start_value(&mut self) -> TokenStream {
+        match self.reduce() {
+            Some(r) => self.apply(r.identity, &[]),
+            None => zero(self.out_elem()),
+        }
+    }
+
+    /// `target = v` folded by the statement's reduction: `target += v`, or
+    /// `target = combiner(target, v)`.
+    fn fold(&mut self, target: TokenStream, v: TokenStream) -> TokenStream {
+        match self.reduce() {
+            Some(r) => {
+                let call = self.apply(r.combiner, &[target.clone(), v]);
+                quote!(#target = #call;)
+            }
+            None => quote!(#target += #v;),
+        }
+    }
+
+    /// A leaf's value, handed to `emit`; a `select` keeps it only where
+    /// its predicate holds (under a custom reduction a dropped value folds
+    /// as zero instead, see [`Gen::accumulate`]).
+    pub(super) fn with_value(
+        &mut self,
+        value: &Value,
+        scope: &Scope,
+        emit: impl FnOnce(&mut Self, TokenStream) -> TokenStream,
+    ) -> TokenStream {
+        match value {
+            Value::Local => {
+                let r = acc();
+                emit(self, quote!(#r))
+            }
+            Value::Expr(Expr::Select(f, x)) => {
+                let (loads, v) = self.value_expr(x, scope);
+                let sel = format_ident!("__sk_sel");
+                let keep = self.apply(*f, &[quote!(#sel)]);
+                let body = emit(self, quote!(#sel));
+                quote! {
+                    #loads
+                    let #sel = #v;
+                    if #keep {
+                        #body
+                    }
+                }
+            }
+            Value::Expr(e) => {
+                let (loads, v) = self.value_expr(e, scope);
+                let body = emit(self, v);
+                quote!(#loads #body)
+            }
+        }
+    }
+
+    /// `zero y`: every element of a dense output, before the loops (with a
+    /// custom reduction, its identity).
     pub(super) fn zero(&mut self, t: TensorId) -> TokenStream {
-        let z = zero(self.info(t).elem);
+        let z = if self.reduce().is_some() {
+            self.start_value()
+        } else {
+            zero(self.info(t).elem)
+        };
         if self.info(t).kind == Kind::Scalar {
             let y = self.info(t).ident.clone();
             return quote!(*#y = #z;);
@@ -46,7 +112,7 @@ impl Gen<'_> {
         let r = acc();
         match init {
             None => {
-                let z = zero(self.out_elem());
+                let z = self.start_value();
                 quote!(let mut #r: #elem = #z;)
             }
             Some(a) => {
@@ -61,13 +127,30 @@ impl Gen<'_> {
         }
     }
 
-    /// `r += value`.
+    /// `r += value`, or `r = combiner(r, value)` for a custom reduction,
+    /// which folds a dropped `select` value as zero.
     pub(super) fn accumulate(&mut self, value: &Expr, scope: &Scope) -> TokenStream {
-        let (loads, e) = self.value_expr(value, scope);
         let r = acc();
-        quote! {
-            #loads
-            #r += #e;
+        match (self.reduce(), value) {
+            (Some(red), Expr::Select(f, x)) => {
+                let (loads, v) = self.value_expr(x, scope);
+                let sel = format_ident!("__sk_sel");
+                let keep = self.apply(*f, &[quote!(#sel)]);
+                let z = self.zero_for(red.combiner, 1);
+                let fold = self.fold(quote!(#r), quote!(if #keep { #sel } else { #z }));
+                quote! {
+                    #loads
+                    let #sel = #v;
+                    #fold
+                }
+            }
+            (Some(red), Expr::Zero) => {
+                let z = self.zero_for(red.combiner, 1);
+                self.fold(quote!(#r), z)
+            }
+            _ => self.with_value(&Value::Expr(value.clone()), scope, |g, v| {
+                g.fold(quote!(#r), v)
+            }),
         }
     }
 
@@ -79,38 +162,34 @@ impl Gen<'_> {
         value: &Value,
         scope: &Scope,
     ) -> TokenStream {
-        let (loads, v) = match value {
-            Value::Local => {
-                let r = acc();
-                (TokenStream::new(), quote!(#r))
-            }
-            Value::Expr(e) => self.value_expr(e, scope),
-        };
-        let assign = match op {
-            AssignOp::Assign => quote!(=),
-            AssignOp::AddAssign => quote!(+=),
-        };
         let t = access.tensor;
-        if self.info(t).kind == Kind::Scalar {
+        let target = if self.info(t).kind == Kind::Scalar {
             let y = self.info(t).ident.clone();
-            return quote! {
-                #loads
-                *#y #assign #v;
+            (TokenStream::new(), quote!(*#y))
+        } else {
+            let Some((offset, why)) = self.dense_offset(access, scope) else {
+                return TokenStream::new();
             };
-        }
-        let Some((offset, why)) = self.dense_offset(access, scope) else {
-            return TokenStream::new();
+            let data = self.data(t);
+            let out = self.tlocal(t, "out");
+            let slot = private("slot");
+            let doc = format!(" SAFETY: {why}.");
+            (
+                quote! {
+                    #[doc = #doc]
+                    let #out = unsafe { #slot(#data, #offset) };
+                },
+                quote!(*#out),
+            )
         };
-        let data = self.data(t);
-        let out = self.tlocal(t, "out");
-        let slot = private("slot");
-        let doc = format!(" SAFETY: {why}.");
-        quote! {
-            #loads
-            #[doc = #doc]
-            let #out = unsafe { #slot(#data, #offset) };
-            *#out #assign #v;
-        }
+        self.with_value(value, scope, |g, v| {
+            let (bind, place) = target;
+            let write = match op {
+                AssignOp::Assign => quote!(#place = #v;),
+                AssignOp::AddAssign => g.fold(place, v),
+            };
+            quote!(#bind #write)
+        })
     }
 
     /// Loads for every access of `e`, then `e` over the loaded locals.
@@ -284,6 +363,25 @@ impl Gen<'_> {
                 (quote!(#l #op #r), p)
             }
             Expr::Call(name, args) => self.call(name, args, loaded),
+            Expr::Apply(f, args) => {
+                let args: Vec<TokenStream> = args
+                    .iter()
+                    .enumerate()
+                    .map(|(n, a)| match a {
+                        Expr::Zero => self.zero_for(*f, n),
+                        _ => self.lower(a, loaded).0,
+                    })
+                    .collect();
+                (self.apply(*f, &args), 5)
+            }
+            Expr::Binary(_) | Expr::Unary(_) | Expr::Select(..) | Expr::Absent => {
+                let span = self.def.name.span();
+                self.error(
+                    span,
+                    "internal: a semiring operation reached an expression unresolved",
+                );
+                (quote!(0), 5)
+            }
         }
     }
 

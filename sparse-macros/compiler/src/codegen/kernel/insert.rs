@@ -12,7 +12,7 @@
 //! `KernelError::Capacity`, leaving the output a valid empty tensor.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::{Gen, Scope};
 use crate::sparsifier::{Access, TensorId, Value};
@@ -50,18 +50,8 @@ impl Gen<'_> {
 
     /// `c.insert([i, j], v)` at an `Insert` leaf.
     pub(super) fn insert(&mut self, access: &Access, value: &Value, scope: &Scope) -> TokenStream {
-        let (loads, v) = match value {
-            Value::Local => {
-                let r = format_ident!("__sk_acc");
-                (TokenStream::new(), quote!(#r))
-            }
-            Value::Expr(e) => self.value_expr(e, scope),
-        };
         let c = self.info(access.tensor).ident.clone();
         let coords = self.level_coords(access);
-        quote! {
-            #loads
-            #c.insert([#(#coords),*], #v);
-        }
+        self.with_value(value, scope, |_, v| quote!(#c.insert([#(#coords),*], #v);))
     }
 }

@@ -135,6 +135,7 @@ impl Def {
             params: self.params,
             kernel: self.k,
             index_spans: vec![Span::call_site(); n],
+            closures: Vec::new(),
         };
         let tokens = generate_kernel(&self.model, &def, &plan);
         let file: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("{e}"));

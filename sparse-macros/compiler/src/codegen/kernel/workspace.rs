@@ -93,21 +93,18 @@ impl Gen<'_> {
         value: &Value,
         scope: &Scope,
     ) -> TokenStream {
-        let (loads, v) = match value {
-            Value::Local => (TokenStream::new(), quote!(__sk_acc)),
-            Value::Expr(e) => self.value_expr(e, scope),
-        };
         let j = self.var(index);
         let w = ws();
-        quote! {
-            #loads
-            // `j` is below the workspace length (a loop bound or a stored
-            // coordinate below the size the prologue checked), so the
-            // entry exists.
-            if let ::core::option::Option::Some(__sk_slot) = #w.entry(#j) {
-                *__sk_slot += #v;
+        self.with_value(value, scope, |_, v| {
+            quote! {
+                // `j` is below the workspace length (a loop bound or a stored
+                // coordinate below the size the prologue checked), so the
+                // entry exists.
+                if let ::core::option::Option::Some(__sk_slot) = #w.entry(#j) {
+                    *__sk_slot += #v;
+                }
             }
-        }
+        })
     }
 
     /// `Compress`: inserts the segment's added entries in coordinate order

@@ -43,6 +43,10 @@ impl Checker<'_> {
                 check_cast_target(ty, errors)?;
                 Expr::Cast(Box::new(inner?), ty.to_string())
             }
+            ExprSyntax::Semiring(op) => {
+                self.misplaced_semiring(op, errors);
+                return None;
+            }
             ExprSyntax::Call { name, args, .. } => {
                 let resolved: Vec<Option<Expr>> = args
                     .iter()

@@ -9,6 +9,7 @@
 
 mod exprs;
 mod params;
+mod semiring;
 mod sparse_out;
 
 use std::collections::HashMap;
@@ -16,7 +17,7 @@ use std::collections::HashMap;
 use proc_macro2::Span;
 use syn::Ident;
 
-use super::kernel::KernelDef;
+use super::kernel::{ClosureDef, KernelDef};
 use super::kernel_types::{self, Leaf};
 use super::{ElemType, Model};
 use crate::errors::Errors;
@@ -64,6 +65,8 @@ struct Checker<'a> {
     sizes: HashMap<LoopId, (u64, Span, String)>,
     /// Sparse outputs written by earlier statements, at their first write.
     sparse_written: Vec<Ident>,
+    /// Closures of semiring operations, by `FuncId`.
+    closures: Vec<ClosureDef>,
 }
 
 /// A kernel that failed its checks.
@@ -91,6 +94,7 @@ pub(super) fn check_kernel(
         index_spans: Vec::new(),
         sizes: HashMap::new(),
         sparse_written: Vec::new(),
+        closures: Vec::new(),
     };
     let params = checker.check_params(model, failed, errors);
     let params_ok = errors.len() == before && !def.params_broken;
@@ -111,6 +115,7 @@ pub(super) fn check_kernel(
         params,
         kernel: checker.kernel,
         index_spans: checker.index_spans,
+        closures: checker.closures,
     };
     if ok {
         return Ok((kernel_def, spans));
@@ -125,6 +130,8 @@ pub(super) fn check_kernel(
 pub(super) fn stub(mut def: KernelDef) -> KernelDef {
     def.kernel.stmts.clear();
     def.kernel.loops.clear();
+    def.kernel.funcs.clear();
+    def.closures.clear();
     def.index_spans.clear();
     def
 }
@@ -245,8 +252,14 @@ impl Checker<'_> {
             }
         }
         let lhs = self.check_lhs(&stmt.lhs, errors);
-        let rhs = self.resolve(&stmt.rhs, &local, errors);
-        let (Some((lhs, elem)), Some(rhs)) = (lhs, rhs) else {
+        let resolved = match (&stmt.rhs, &lhs) {
+            (ExprSyntax::Semiring(op), Some((_, elem))) => {
+                self.resolve_semiring_stmt(op, stmt, *elem, &local, errors)
+            }
+            (ExprSyntax::Semiring(_), None) => None,
+            (rhs, _) => self.resolve(rhs, &local, errors).map(|e| (e, None)),
+        };
+        let (Some((lhs, elem)), Some((rhs, reduce))) = (lhs, resolved) else {
             return None;
         };
         if errors.len() > before {
@@ -282,7 +295,15 @@ impl Checker<'_> {
             AssignSyntax::Assign => AssignOp::Assign,
             AssignSyntax::AddAssign => AssignOp::AddAssign,
         };
-        Some((Stmt { lhs, op, rhs }, spans))
+        Some((
+            Stmt {
+                lhs,
+                op,
+                rhs,
+                reduce,
+            },
+            spans,
+        ))
     }
 
     /// What a leaf of an expression is, for the type check.

@@ -1,0 +1,700 @@
+//! The semiring operations (seed 000's `binary`, `unary`, `select`,
+//! `reduce`): their arguments checked and resolved to the sparsifier's
+//! [`Expr`] nodes, their closures recorded with the types codegen gives
+//! them.
+//!
+//! Rule (as in MLIR): a `binary`/`unary`/`select` result may only be the
+//! whole right-hand side or the argument of `reduce`, because where a
+//! region gives no value there is nothing for a surrounding expression to
+//! compute with. `reduce` may only be the whole right-hand side.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::Ident;
+
+use super::{Binding, Checker};
+use crate::errors::Errors;
+use crate::model::kernel::{ClosureBody, ClosureDef};
+use crate::model::kernel_types::check_operand;
+use crate::model::ElemType;
+use crate::sparsifier::{BinaryOp, Expr, FuncId, LoopId, Reduce, Region, UnaryOp};
+use crate::suggest::{backquoted, did_you_mean};
+use crate::syntax::{
+    compact, ArgSyntax, ArgValue, AssignSyntax, ExprSyntax, SemiringKind, SemiringSyntax,
+    StmtSyntax,
+};
+
+/// The arguments of one call, sorted by kind.
+#[derive(Default)]
+struct Args<'s> {
+    operands: Vec<(&'s ArgSyntax, &'s ExprSyntax)>,
+    closures: Vec<&'s ArgSyntax>,
+    named: Vec<(&'s Ident, &'s ArgSyntax)>,
+}
+
+/// What a region may be, besides `none`.
+struct RegionRule<'a> {
+    name: &'a str,
+    /// Parameter types of its closure; their count is its arity.
+    params: Vec<Option<ElemType>>,
+    /// The operand `identity` would pass through (text, type), if allowed.
+    identity: Option<(String, Option<ElemType>)>,
+    /// What its parameters are, for the arity message.
+    usage: &'a str,
+}
+
+/// Every identifier in `tokens`, nested groups included.
+fn idents(tokens: TokenStream, out: &mut Vec<Ident>) {
+    for t in tokens {
+        match t {
+            TokenTree::Ident(i) => out.push(i),
+            TokenTree::Group(g) => idents(g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
+fn closure_params_range(c: &syn::ExprClosure) -> (proc_macro2::Span, proc_macro2::Span) {
+    (c.or1_token.span, c.or2_token.span)
+}
+
+impl Checker<'_> {
+    /// A statement whose whole right-hand side is a semiring operation: its
+    /// expression and, for `reduce`, the custom reduction.
+    pub(super) fn resolve_semiring_stmt(
+        &mut self,
+        op: &SemiringSyntax,
+        stmt: &StmtSyntax,
+        out: ElemType,
+        local: &[(String, LoopId)],
+        errors: &mut Errors,
+    ) -> Option<(Expr, Option<Reduce>)> {
+        if op.kind != SemiringKind::Reduce {
+            let (e, ty) = self.resolve_op(op, out, local, errors)?;
+            if let Some(ty) = ty.filter(|t| *t != out) {
+                self.result_type_mismatch(op, ty, out, errors);
+                return None;
+            }
+            return Some((e, None));
+        }
+        let before = errors.len();
+        if stmt.op == AssignSyntax::AddAssign {
+            errors.error(
+                stmt.op_span,
+                format!(
+                    "`reduce` computes the whole value of `{0}`; use `=` (to add the old values, \
+                     reduce into a separate output and add it in another statement)",
+                    stmt.lhs.text()
+                ),
+            );
+        }
+        let written: Vec<String> = stmt.lhs.indices.iter().map(Ident::to_string).collect();
+        if local.iter().all(|(n, _)| written.contains(n)) {
+            errors.error_range(
+                op.name.span(),
+                op.parens,
+                format!(
+                    "`reduce` folds over the index variables that appear on the right but not \
+                     in `{}`, and there are none; reduce over a variable, e.g. \
+                     `x[i] = reduce(a[i, j], identity = 1.0, |acc, v| acc * v)`",
+                    stmt.lhs.text()
+                ),
+            );
+        }
+        let args = self.sort_args(op, &["identity"], errors);
+        let operand = self.single_operand(op, &args, errors);
+        let combiner_arg = match args.closures.as_slice() {
+            [one] => Some(*one),
+            [] => {
+                errors.error_range(
+                    op.name.span(),
+                    op.parens,
+                    "`reduce` needs its combiner after the identity: a closure `|acc, v| ...` \
+                     that folds one value into the accumulator",
+                );
+                None
+            }
+            [_, extra, ..] => {
+                errors.error_range(
+                    extra.range.0,
+                    extra.range.1,
+                    "`reduce` takes one combiner closure `|acc, v| ...`",
+                );
+                None
+            }
+        };
+        let identity = match args.named.iter().find(|(n, _)| *n == "identity") {
+            Some((_, arg)) => match &arg.value {
+                ArgValue::Expr(_, tokens) => Some(tokens.clone()),
+                _ => {
+                    errors.error_range(
+                        arg.range.0,
+                        arg.range.1,
+                        format!(
+                            "`identity` of `reduce` is the value the fold starts from, e.g. \
+                             `identity = 1.0` or `identity = {}::NEG_INFINITY`",
+                            out.rust_name()
+                        ),
+                    );
+                    None
+                }
+            },
+            None => {
+                errors.error_range(
+                    op.name.span(),
+                    op.parens,
+                    format!(
+                        "`reduce` needs `identity = <value>`, the value the fold starts from \
+                         (for a product `1.0`, for a maximum `{}::NEG_INFINITY`)",
+                        out.rust_name()
+                    ),
+                );
+                None
+            }
+        };
+        let (value, v_ty) = match operand? {
+            ExprSyntax::Semiring(inner) if inner.kind == SemiringKind::Reduce => {
+                self.misplaced_semiring(inner, errors);
+                return None;
+            }
+            ExprSyntax::Semiring(inner) => self.resolve_op(inner, out, local, errors)?,
+            plain => {
+                let ty = {
+                    let leaf = |e: &ExprSyntax| self.leaf(e, local);
+                    check_operand(plain, &leaf, errors)
+                };
+                (self.resolve(plain, local, errors)?, ty)
+            }
+        };
+        let combiner_arg = combiner_arg?;
+        let identity = identity?;
+        let ArgValue::Closure(c) = &combiner_arg.value else {
+            return None;
+        };
+        let rule = RegionRule {
+            name: "combiner",
+            params: vec![Some(out), v_ty],
+            identity: None,
+            usage: "`|acc, v|`: the accumulator and the next value",
+        };
+        let combiner = self.closure(&rule, c, out, local, errors)?;
+        let identity = self.record(
+            format!("{}", compact(&identity)),
+            ClosureDef {
+                body: ClosureBody::Value(identity),
+                params: Vec::new(),
+                result: out,
+                indices: Vec::new(),
+            },
+            0,
+        );
+        if errors.len() > before {
+            return None;
+        }
+        Some((value, Some(Reduce { identity, combiner })))
+    }
+
+    /// `binary`, `unary` or `select`: the expression and its result type
+    /// (the output's for `binary`/`unary`, the operand's for `select`).
+    fn resolve_op(
+        &mut self,
+        op: &SemiringSyntax,
+        out: ElemType,
+        local: &[(String, LoopId)],
+        errors: &mut Errors,
+    ) -> Option<(Expr, Option<ElemType>)> {
+        let before = errors.len();
+        let allowed: &[&str] = match op.kind {
+            SemiringKind::Binary => &["overlap", "left", "right"],
+            SemiringKind::Unary => &["present", "absent"],
+            _ => &[],
+        };
+        let args = self.sort_args(op, allowed, errors);
+        let want = if op.kind == SemiringKind::Binary {
+            2
+        } else {
+            1
+        };
+        if args.operands.len() != want {
+            let (first, last) = args
+                .operands
+                .get(want)
+                .map_or((op.name.span(), op.parens), |(a, _)| a.range);
+            errors.error_range(
+                first,
+                last,
+                format!(
+                    "`{}` takes {want} operand(s) before its regions, found {}: {}",
+                    op.kind.name(),
+                    args.operands.len(),
+                    example(op.kind)
+                ),
+            );
+            return None;
+        }
+        let mut operands = Vec::new();
+        for (_, e) in &args.operands {
+            let ty = {
+                let leaf = |x: &ExprSyntax| self.leaf(x, local);
+                check_operand(e, &leaf, errors)
+            };
+            operands.push((self.resolve(e, local, errors), ty, e.text()));
+        }
+        if op.kind != SemiringKind::Select {
+            if let Some(extra) = args.closures.first() {
+                errors.error_range(
+                    extra.range.0,
+                    extra.range.1,
+                    format!(
+                        "name the region this closure is for: {}",
+                        backquoted(
+                            &allowed
+                                .iter()
+                                .map(|r| format!("{r} = ..."))
+                                .collect::<Vec<_>>()
+                                .iter()
+                                .map(String::as_str)
+                                .collect::<Vec<_>>()
+                        )
+                    ),
+                );
+                return None;
+            }
+        }
+        let result = match op.kind {
+            SemiringKind::Binary => {
+                let (tx, ty) = (operands[0].1, operands[1].1);
+                let rules = [
+                    RegionRule {
+                        name: "overlap",
+                        params: vec![tx, ty],
+                        identity: None,
+                        usage: "`|x, y|`: the values of both operands",
+                    },
+                    RegionRule {
+                        name: "left",
+                        params: vec![tx],
+                        identity: Some((operands[0].2.clone(), tx)),
+                        usage: "`|x|`: the value of the left operand",
+                    },
+                    RegionRule {
+                        name: "right",
+                        params: vec![ty],
+                        identity: Some((operands[1].2.clone(), ty)),
+                        usage: "`|y|`: the value of the right operand",
+                    },
+                ];
+                let regions: Vec<Option<Region>> = rules
+                    .iter()
+                    .map(|rule| self.region(op, &args, rule, out, local, errors))
+                    .collect();
+                let [Some(overlap), Some(left), Some(right)] = regions[..] else {
+                    return None;
+                };
+                let mut ops = operands.into_iter().map(|o| o.0);
+                let (x, y) = (ops.next()??, ops.next()??);
+                Expr::Binary(Box::new(BinaryOp {
+                    x,
+                    y,
+                    overlap,
+                    left,
+                    right,
+                }))
+            }
+            SemiringKind::Unary => {
+                let tx = operands[0].1;
+                let present_rule = RegionRule {
+                    name: "present",
+                    params: vec![tx],
+                    identity: Some((operands[0].2.clone(), tx)),
+                    usage: "`|x|`: the value of the operand",
+                };
+                let absent_rule = RegionRule {
+                    name: "absent",
+                    params: Vec::new(),
+                    identity: None,
+                    usage: "`||`: the operand is not stored there, so there is no value to pass",
+                };
+                let present = self.region(op, &args, &present_rule, out, local, errors);
+                self.check_absent_uses(&args, local, errors);
+                let absent = self.region(op, &args, &absent_rule, out, local, errors);
+                let x = operands.into_iter().next()?.0?;
+                Expr::Unary(Box::new(UnaryOp {
+                    x,
+                    present: present?,
+                    absent: absent?,
+                }))
+            }
+            _ => {
+                let (x, tx, _) = operands.into_iter().next()?;
+                let pred = match args.closures.as_slice() {
+                    [one] => Some(*one),
+                    _ => {
+                        errors.error_range(
+                            op.name.span(),
+                            op.parens,
+                            "`select` takes one predicate closure after its operand: \
+                             `select(a[i, j], |v| v >= 4.0)`",
+                        );
+                        None
+                    }
+                };
+                let ArgValue::Closure(c) = &pred?.value else {
+                    return None;
+                };
+                let rule = RegionRule {
+                    name: "predicate",
+                    params: vec![tx],
+                    identity: None,
+                    usage: "`|v|`: the stored value, returning `bool`",
+                };
+                let f = self.closure(&rule, c, ElemType::Bool, local, errors)?;
+                if errors.len() > before {
+                    return None;
+                }
+                return Some((Expr::Select(f, Box::new(x?)), tx));
+            }
+        };
+        if errors.len() > before {
+            return None;
+        }
+        Some((result, Some(out)))
+    }
+
+    /// Sorts the arguments; named ones must be in `allowed`, once each.
+    fn sort_args<'s>(
+        &self,
+        op: &'s SemiringSyntax,
+        allowed: &[&str],
+        errors: &mut Errors,
+    ) -> Args<'s> {
+        let mut args = Args::default();
+        for arg in &op.args {
+            match (&arg.name, &arg.value) {
+                (Some(name), _) => {
+                    if !allowed.iter().any(|a| name == a) {
+                        let list = if allowed.is_empty() {
+                            format!("`{}` takes no named arguments", op.kind.name())
+                        } else {
+                            format!("`{}` takes {}", op.kind.name(), backquoted(allowed))
+                        };
+                        errors.error(
+                            name.span(),
+                            format!(
+                                "unknown argument `{name}`: {list}{}",
+                                did_you_mean(&name.to_string(), allowed)
+                            ),
+                        );
+                    } else if args.named.iter().any(|(n, _)| *n == name) {
+                        errors.error(name.span(), format!("`{name}` is given twice"));
+                    } else {
+                        args.named.push((name, arg));
+                    }
+                }
+                (None, ArgValue::Closure(_)) => args.closures.push(arg),
+                (None, ArgValue::Expr(Ok(e), _)) => args.operands.push((arg, e)),
+                (None, ArgValue::Expr(Err(e), _)) => errors.push(e.clone()),
+                (None, ArgValue::Identity(id) | ArgValue::None(id)) => errors.error(
+                    id.span(),
+                    format!(
+                        "name the region `{id}` is for, e.g. `left = {id}`; `{}` takes {}",
+                        op.kind.name(),
+                        backquoted(allowed)
+                    ),
+                ),
+            }
+        }
+        args
+    }
+
+    fn single_operand<'s>(
+        &self,
+        op: &SemiringSyntax,
+        args: &Args<'s>,
+        errors: &mut Errors,
+    ) -> Option<&'s ExprSyntax> {
+        match args.operands.as_slice() {
+            [(_, e)] => Some(e),
+            [] => {
+                errors.error_range(
+                    op.name.span(),
+                    op.parens,
+                    format!(
+                        "`{}` needs its operand first: {}",
+                        op.kind.name(),
+                        example(op.kind)
+                    ),
+                );
+                None
+            }
+            [_, (extra, _), ..] => {
+                errors.error_range(
+                    extra.range.0,
+                    extra.range.1,
+                    format!(
+                        "`{}` takes one operand: {}",
+                        op.kind.name(),
+                        example(op.kind)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// One region of `binary`/`unary`, which must be given.
+    fn region(
+        &mut self,
+        op: &SemiringSyntax,
+        args: &Args<'_>,
+        rule: &RegionRule<'_>,
+        out: ElemType,
+        local: &[(String, LoopId)],
+        errors: &mut Errors,
+    ) -> Option<Region> {
+        let Some((_, arg)) = args.named.iter().find(|(n, _)| *n == rule.name) else {
+            let alternatives = if rule.identity.is_some() {
+                "a closure, `identity` or `none`"
+            } else {
+                "a closure or `none`"
+            };
+            errors.error_range(
+                op.name.span(),
+                op.parens,
+                format!(
+                    "`{}` needs its `{} = ...` region: {alternatives} (`none` when the region \
+                     contributes no value)",
+                    op.kind.name(),
+                    rule.name
+                ),
+            );
+            return None;
+        };
+        match &arg.value {
+            ArgValue::None(_) => Some(Region::None),
+            ArgValue::Identity(id) => match &rule.identity {
+                None => {
+                    errors.error(
+                        id.span(),
+                        format!(
+                            "`{}` cannot be `identity`: it has {} parameter(s) ({}); write a \
+                             closure or `none`",
+                            rule.name,
+                            rule.params.len(),
+                            rule.usage
+                        ),
+                    );
+                    None
+                }
+                Some((text, Some(t))) if *t != out => {
+                    errors.error(
+                        id.span(),
+                        format!(
+                            "`{} = identity` passes `{text}` (`{}`) through unchanged, but the \
+                             output holds `{}`; convert it: `{} = |x| x as {}`",
+                            rule.name,
+                            t.rust_name(),
+                            out.rust_name(),
+                            rule.name,
+                            out.rust_name()
+                        ),
+                    );
+                    None
+                }
+                Some(_) => Some(Region::Identity),
+            },
+            ArgValue::Closure(c) => self.closure(rule, c, out, local, errors).map(Region::Func),
+            ArgValue::Expr(..) => {
+                let example = if rule.params.is_empty() {
+                    format!("`{} = || 1.0`", rule.name)
+                } else {
+                    format!("`{} = |x| x + 1.0`", rule.name)
+                };
+                errors.error_range(
+                    arg.range.0,
+                    arg.range.1,
+                    format!(
+                        "a region is a closure, `identity` or `none`; write the value as a \
+                         closure, e.g. {example}"
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// Rule: `absent` has no argument, and so cannot use the name `present`
+    /// gives its argument. `unary(a[i], present = |x| x, absent = || x)` is
+    /// an error at the second `x`.
+    fn check_absent_uses(&self, args: &Args<'_>, local: &[(String, LoopId)], errors: &mut Errors) {
+        let closure_of = |name: &str| {
+            args.named.iter().find_map(|(n, a)| match &a.value {
+                ArgValue::Closure(c) if *n == name => Some(c),
+                _ => None,
+            })
+        };
+        let (Some(present), Some(absent)) = (closure_of("present"), closure_of("absent")) else {
+            return;
+        };
+        if !absent.inputs.is_empty() {
+            return;
+        }
+        let mut names = Vec::new();
+        for p in &present.inputs {
+            idents(p.to_token_stream(), &mut names);
+        }
+        let mut used = Vec::new();
+        idents(absent.body.to_token_stream(), &mut used);
+        for id in used {
+            let shadowed = local.iter().any(|(l, _)| id == l)
+                || matches!(self.binding(&id), Some(Binding::Scalar { .. }));
+            if !shadowed && names.iter().any(|n| *n == id) {
+                errors.error(
+                    id.span(),
+                    format!(
+                        "`{id}` is the parameter of `present`, not available in `absent`: the \
+                         operand is not stored where `absent` runs, so there is no value to \
+                         use; compute the value from literals, scalar parameters and index \
+                         variables"
+                    ),
+                );
+                return;
+            }
+        }
+    }
+
+    /// A closure of the region `rule`: arity and parameter patterns checked,
+    /// recorded with its types.
+    fn closure(
+        &mut self,
+        rule: &RegionRule<'_>,
+        c: &syn::ExprClosure,
+        result: ElemType,
+        local: &[(String, LoopId)],
+        errors: &mut Errors,
+    ) -> Option<FuncId> {
+        let (first, last) = closure_params_range(c);
+        if let Some(a) = &c.asyncness {
+            errors.error(a.span, "closures of a kernel cannot be `async`");
+            return None;
+        }
+        let arity = rule.params.len();
+        if c.inputs.len() != arity {
+            let what = if arity == 0 && rule.name == "absent" {
+                format!(
+                    "the `absent` region has no parameter: the operand is not stored there, so \
+                     there is no value to pass; write `absent = || value` (found {} parameter(s))",
+                    c.inputs.len()
+                )
+            } else {
+                format!(
+                    "`{}` takes {arity} parameter(s), {}, found {}",
+                    rule.name,
+                    rule.usage,
+                    c.inputs.len()
+                )
+            };
+            errors.error_range(first, last, what);
+            return None;
+        }
+        for p in &c.inputs {
+            let simple = |p: &syn::Pat| matches!(p, syn::Pat::Ident(_) | syn::Pat::Wild(_));
+            let ok = match p {
+                syn::Pat::Type(t) => simple(&t.pat),
+                other => simple(other),
+            };
+            if !ok {
+                let mut tokens = p.to_token_stream().into_iter();
+                let span = tokens
+                    .next()
+                    .map_or(first, |t: proc_macro2::TokenTree| t.span());
+                errors.error(
+                    span,
+                    "a closure parameter here is a name or `_` (it receives one element value)",
+                );
+                return None;
+            }
+        }
+        let mut used = Vec::new();
+        idents(c.body.to_token_stream(), &mut used);
+        let mut indices: Vec<(Ident, LoopId)> = Vec::new();
+        for id in used {
+            if let Some((_, l)) = local.iter().find(|(n, _)| id == n) {
+                if !indices.iter().any(|(_, x)| x == l) {
+                    indices.push((id, *l));
+                }
+            }
+        }
+        let text = compact(&c.to_token_stream());
+        Some(self.record(
+            text,
+            ClosureDef {
+                body: ClosureBody::Closure(Box::new(c.clone())),
+                params: rule.params.clone(),
+                result,
+                indices,
+            },
+            arity,
+        ))
+    }
+
+    fn record(&mut self, text: String, def: ClosureDef, arity: usize) -> FuncId {
+        self.closures.push(def);
+        self.kernel.func(&text, arity)
+    }
+
+    fn result_type_mismatch(
+        &self,
+        op: &SemiringSyntax,
+        ty: ElemType,
+        out: ElemType,
+        errors: &mut Errors,
+    ) {
+        errors.error_range(
+            op.name.span(),
+            op.parens,
+            format!(
+                "`select` passes its operand's `{}` values through, but the output holds `{}`; \
+                 cast the operand: `select(... as {}, ...)`",
+                ty.rust_name(),
+                out.rust_name(),
+                out.rust_name()
+            ),
+        );
+    }
+
+    /// Rule: a semiring operation inside a larger expression.
+    /// `c[i] = binary(a[i], b[i], ...) * 2.0` is an error at `binary`.
+    pub(super) fn misplaced_semiring(&self, op: &SemiringSyntax, errors: &mut Errors) {
+        let message = if op.kind == SemiringKind::Reduce {
+            "`reduce` may only be the whole right-hand side of a statement: \
+             `x[i] = reduce(a[i, j], identity = 1.0, |acc, v| acc * v);`"
+                .to_string()
+        } else {
+            format!(
+                "the result of `{0}` may only be the whole right-hand side of a statement or \
+                 the argument of `reduce` (as in MLIR): where it produces no value there is \
+                 nothing to compute with; move the surrounding computation into its closures, \
+                 e.g. `{1}`",
+                op.kind.name(),
+                match op.kind {
+                    SemiringKind::Binary => "overlap = |x, y| (x + y) * 2.0",
+                    SemiringKind::Unary => "present = |x| x * 2.0",
+                    _ => "select(a[i] * 2.0, |v| v > 1.0)",
+                }
+            )
+        };
+        errors.error_range(op.name.span(), op.parens, message);
+    }
+}
+
+fn example(kind: SemiringKind) -> &'static str {
+    match kind {
+        SemiringKind::Binary => {
+            "`binary(a[i], b[i], overlap = |x, y| x + y, left = identity, right = none)`"
+        }
+        SemiringKind::Unary => "`unary(a[i], present = |x| x + 1.0, absent = none)`",
+        SemiringKind::Select => "`select(a[i], |v| v >= 4.0)`",
+        SemiringKind::Reduce => "`reduce(a[i, j], identity = 1.0, |acc, v| acc * v)`",
+    }
+}
