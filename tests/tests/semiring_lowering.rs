@@ -28,6 +28,18 @@ mod k {
         pub fn row_product(a: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64>) {
             x[i] = reduce(a[i, j], identity = 1.0, |acc, v| min(acc * v, 100.0));
         }
+        pub fn triangles(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[i, j] = binary(a[i, j], b[i, j],
+                overlap = |x, y| if j >= i { x + y } else { x - y },
+                left = identity,
+                right = |y| if j >= i { y } else { -y });
+        }
+        pub fn invert_sparse(a: &tensor<?xf64, #SV>, c: &mut tensor<?xi64, #SV>) {
+            c[i] = unary(a[i], present = none, absent = || 1);
+        }
+        pub fn product_sparse(a: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64, #SV>) {
+            x[i] = reduce(a[i, j], identity = 1.0, |acc, v| acc * v);
+        }
         pub fn row_max(a: &tensor<?x?xf64, #CSR>, x: &mut tensor<?xf64>) {
             x[i] = reduce(a[i, j], identity = f64::NEG_INFINITY, |acc, v| acc.max(v));
         }
@@ -108,4 +120,52 @@ fn custom_reduce_folds_implicit_zeros() {
     with_tensor(&CSR, [3, 3], &b, |tb| k::row_max(tb, &mut m)).unwrap();
     // Row 0 has implicit zeros, so its maximum is 0; row 2 is empty.
     assert_eq!(m, [0.0, 3.0, 0.0]);
+}
+
+type Out<V, E, const D: usize, const L: usize> =
+    sparse_core::SparseTensorOut<V, E, sparse_core::output::Owned, D, L>;
+
+/// The stored entries of an output, in dimension coordinates.
+fn stored<V: Copy, E: sparse_core::Encoding, const D: usize, const L: usize>(
+    c: &Out<V, E, D, L>,
+) -> Vec<([usize; D], V)> {
+    let mut out = Vec::new();
+    c.view().for_each(|crd, v| out.push((crd, *v)));
+    out
+}
+
+#[test]
+fn binary_regions_into_a_sparse_output_store_exactly_the_produced_entries() {
+    let a = vec![(vec![0, 1], 1.0), (vec![1, 0], 2.0), (vec![2, 2], 3.0)];
+    let b = vec![(vec![0, 1], 10.0), (vec![1, 0], 20.0), (vec![2, 0], 30.0)];
+    let mut c = k::CSROut::<f64, sparse_core::output::Owned>::with_dims([3, 3]).unwrap();
+    with_tensor(&CSR, [3, 3], &a, |ta| {
+        with_tensor(&CSR, [3, 3], &b, |tb| k::triangles(ta, tb, &mut c))
+    })
+    .unwrap();
+    assert_eq!(
+        stored(&c),
+        vec![
+            ([0, 1], 11.0),
+            ([1, 0], -18.0),
+            ([2, 0], -30.0),
+            ([2, 2], 3.0)
+        ]
+    );
+}
+
+#[test]
+fn structural_inversion_into_a_sparse_output_stores_the_complement() {
+    let a = vec![(vec![1], 1.0), (vec![3], 0.0)];
+    let mut c = k::SVOut::<i64, sparse_core::output::Owned>::with_dims([5]).unwrap();
+    with_tensor(&SV, [5], &a, |ta| k::invert_sparse(ta, &mut c)).unwrap();
+    assert_eq!(stored(&c), vec![([0], 1), ([2], 1), ([4], 1)]);
+}
+
+#[test]
+fn custom_reduce_into_a_sparse_output_stores_every_row() {
+    let a = vec![(vec![0, 0], 2.0), (vec![0, 1], 3.0), (vec![2, 1], 5.0)];
+    let mut x = k::SVOut::<f64, sparse_core::output::Owned>::with_dims([3]).unwrap();
+    with_tensor(&DCSR, [3, 2], &a, |ta| k::product_sparse(ta, &mut x)).unwrap();
+    assert_eq!(stored(&x), vec![([0], 6.0), ([1], 0.0), ([2], 0.0)]);
 }

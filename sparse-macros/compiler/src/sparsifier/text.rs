@@ -22,8 +22,8 @@
 //! space     := lvl " " level-type                 e.g. a.lvl1 compressed(nonunique)
 //! lvl       := tensor ".lvl" N
 //! leaf      := "zero " tensor                     (dense output, before the loops)
-//!            | "local r = " ("0" | access)        (reduction local)
-//!            | "r += " expr
+//!            | "local r = " ("0" | identity | access)   (reduction local)
+//!            | "r += " expr | "r = (" combiner ")(r, " expr ")"  (custom reduce)
 //!            | access (" = " | " += ") (expr | "r")
 //!            | "insert " access " = " (expr | "r")
 //!            | "workspace w = expand " lvl | "w[" loop "] += " (expr | "r")
@@ -36,7 +36,7 @@
 //! ran out (exhaustion), with the cases that need only its levels.
 
 use super::graph::level_type_text;
-use super::kernel::{AssignOp, Kernel};
+use super::kernel::{AssignOp, Kernel, Reduce};
 use super::loop_tree::{Extent, Node, Role, Space, StmtPlan, Value};
 use super::merger::TensorLevel;
 use std::fmt::{self, Write};
@@ -65,7 +65,12 @@ impl StmtPlan {
             .get(self.stmt)
             .map_or("?", |st| kernel.tensor_name(st.lhs.tensor));
         let _ = writeln!(s, "output {out}: {}", self.output.reason);
-        let mut p = Printer { kernel, out: s };
+        let reduce = kernel.stmts.get(self.stmt).and_then(|s| s.reduce);
+        let mut p = Printer {
+            kernel,
+            out: s,
+            reduce,
+        };
         p.nodes(&self.tree, 0);
         p.out
     }
@@ -90,6 +95,9 @@ fn role_text(r: Role) -> &'static str {
 struct Printer<'a> {
     kernel: &'a Kernel,
     out: String,
+    /// The statement's custom reduction, which the local starts from and
+    /// folds with.
+    reduce: Option<Reduce>,
 }
 
 impl Printer<'_> {
@@ -134,10 +142,19 @@ impl Printer<'_> {
         match n {
             Node::Zero { tensor } => self.line(d, &format!("zero {}", k.tensor_name(*tensor))),
             Node::Local { init } => {
-                let init = init.as_ref().map_or("0".to_string(), |a| k.show_access(a));
+                let start = self
+                    .reduce
+                    .map_or("0".to_string(), |r| k.func_text(r.identity).to_string());
+                let init = init.as_ref().map_or(start, |a| k.show_access(a));
                 self.line(d, &format!("local r = {init}"))
             }
-            Node::Accumulate { value } => self.line(d, &format!("r += {}", k.show(value))),
+            Node::Accumulate { value } => {
+                let text = match self.reduce {
+                    Some(r) => format!("r = ({})(r, {})", k.func_text(r.combiner), k.show(value)),
+                    None => format!("r += {}", k.show(value)),
+                };
+                self.line(d, &text)
+            }
             Node::Store { access, op, value } => {
                 let op = if *op == AssignOp::Assign { "=" } else { "+=" };
                 self.line(

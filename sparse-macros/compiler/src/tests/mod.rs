@@ -49,3 +49,4 @@ pub(crate) fn errors(src: &str) -> Vec<(String, usize, usize)> {
             .collect(),
     }
 }
+mod semiring;

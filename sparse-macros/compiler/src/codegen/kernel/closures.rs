@@ -69,7 +69,7 @@ impl Gen<'_> {
                         syn::parse2(result.clone()).unwrap_or(syn::Type::Verbatim(result.clone()));
                     c.output = syn::ReturnType::Type(Default::default(), Box::new(ty));
                     let body = &c.body;
-                    c.body = Box::new(syn::Expr::Verbatim(quote!({ #body })));
+                    *c.body = syn::Expr::Verbatim(quote!({ #body }));
                 }
                 quote!((#c)(#(#args),*))
             }

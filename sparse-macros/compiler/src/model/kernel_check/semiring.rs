@@ -179,7 +179,7 @@ impl Checker<'_> {
         };
         let combiner = self.closure(&rule, c, out, local, errors)?;
         let identity = self.record(
-            format!("{}", compact(&identity)),
+            compact(&identity),
             ClosureDef {
                 body: ClosureBody::Value(identity),
                 params: Vec::new(),
@@ -548,7 +548,7 @@ impl Checker<'_> {
         for id in used {
             let shadowed = local.iter().any(|(l, _)| id == l)
                 || matches!(self.binding(&id), Some(Binding::Scalar { .. }));
-            if !shadowed && names.iter().any(|n| *n == id) {
+            if !shadowed && names.contains(&id) {
                 errors.error(
                     id.span(),
                     format!(
