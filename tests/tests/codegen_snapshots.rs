@@ -48,6 +48,21 @@ mod k {
     snapshot!("coo_add");
     snapshot!("two_statements");
     snapshot!("ttv_csf");
+    snapshot!("set_difference");
+    snapshot!("binary_triangles");
+    snapshot!("structural_inversion");
+    snapshot!("select_lower");
+    snapshot!("reduce_row_product");
+}
+
+/// The stored coordinates of `entries`, as a presence mask over `dims`.
+fn present(dims: &[usize], entries: &Entries<f64>) -> Vec<bool> {
+    let mut mask = vec![false; dims.iter().product()];
+    for (c, _) in entries {
+        let offset = c.iter().zip(dims).fold(0, |o, (x, n)| o * n + x);
+        mask[offset] = true;
+    }
+    mask
 }
 
 /// `a x` for a dense `a`.
@@ -281,4 +296,74 @@ fn sizes_are_checked_before_any_write() {
             bound_dim: 0,
         })
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The semiring snapshots against dense evaluations over presence
+    /// masks (seed 000's regions: overlap, left only, right only, absent).
+    #[test]
+    fn semiring_operations((dims, ea) in sparse::<f64, 2>(7), eb in sparse::<f64, 2>(7)) {
+        let (m, n) = (dims[0], dims[1]);
+        // `b` over the same shape: keep its entries that fit.
+        let eb: Entries<f64> = eb.1.into_iter().filter(|(c, _)| c[0] < m && c[1] < n).collect();
+        let (a, b) = (Dense::from_entries(&dims, &ea), Dense::from_entries(&dims, &eb));
+        let (pa, pb) = (present(&dims, &ea), present(&dims, &eb));
+
+        // Triangles: overlap adds above the diagonal and subtracts below,
+        // left passes `a`, right negates `b` below the diagonal.
+        let mut c = vec![777.25; m * n];
+        let cv = sparse_core::DenseViewMut::new(&mut c, [m, n]).unwrap();
+        with_tensor(&CSR, dims, &ea, |ta| with_tensor(&CSR, dims, &eb, |tb| k::triangles(ta, tb, cv))).unwrap();
+        for i in 0..m {
+            for j in 0..n {
+                let o = i * n + j;
+                let want = match (pa[o], pb[o]) {
+                    (true, true) if j >= i => a.data[o] + b.data[o],
+                    (true, true) => a.data[o] - b.data[o],
+                    (true, false) => a.data[o],
+                    (false, true) if j >= i => b.data[o],
+                    (false, true) => -b.data[o],
+                    (false, false) => 0.0,
+                };
+                prop_assert_eq!(c[o], want, "at ({}, {})", i, j);
+            }
+        }
+
+        // Lower triangle of `a` by `select`.
+        let mut c = vec![777.25; m * n];
+        let cv = sparse_core::DenseViewMut::new(&mut c, [m, n]).unwrap();
+        with_tensor(&CSR, dims, &ea, |ta| k::select_lower(ta, cv)).unwrap();
+        for o in 0..m * n {
+            let (i, j) = (o / n, o % n);
+            prop_assert_eq!(c[o], if j < i { a.data[o] } else { 0.0 });
+        }
+
+        // Row products capped at 100, implicit zeros included.
+        let mut x = vec![777.25; m];
+        with_tensor(&DCSR, dims, &ea, |ta| k::row_product(ta, &mut x)).unwrap();
+        for i in 0..m {
+            let want = (0..n).fold(1.0f64, |acc, j| (acc * a.data[i * n + j]).min(100.0));
+            prop_assert_eq!(x[i], want, "row {}", i);
+        }
+
+        // Vectors: the first row of `a` and `b`.
+        if m == 0 {
+            return Ok(());
+        }
+        let va: Entries<f64> = ea.iter().filter(|(c, _)| c[0] == 0).map(|(c, v)| (vec![c[1]], *v)).collect();
+        let vb: Entries<i32> = eb.iter().filter(|(c, _)| c[0] == 0).map(|(c, v)| (vec![c[1]], *v as i32)).collect();
+        let (pva, pvb) = (&pa[..n], &pb[..n]);
+        let mut d = vec![777.25; n];
+        with_tensor(&SV, [n], &va, |ta| with_tensor(&SV, [n], &vb, |tb| k::set_difference(ta, tb, &mut d))).unwrap();
+        for j in 0..n {
+            prop_assert_eq!(d[j], if pva[j] && !pvb[j] { a.data[j] } else { 0.0 });
+        }
+        let mut inv = vec![777i64; n];
+        with_tensor(&SV, [n], &va, |ta| k::invert(ta, &mut inv)).unwrap();
+        for j in 0..n {
+            prop_assert_eq!(inv[j], i64::from(!pva[j]));
+        }
+    }
 }

@@ -69,7 +69,8 @@ impl Gen<'_> {
                         syn::parse2(result.clone()).unwrap_or(syn::Type::Verbatim(result.clone()));
                     c.output = syn::ReturnType::Type(Default::default(), Box::new(ty));
                     let body = &c.body;
-                    *c.body = syn::Expr::Verbatim(quote!({ #body }));
+                    let block = quote!({ #body });
+                    *c.body = syn::parse2(block.clone()).unwrap_or(syn::Expr::Verbatim(block));
                 }
                 quote!((#c)(#(#args),*))
             }

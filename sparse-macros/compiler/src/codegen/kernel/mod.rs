@@ -37,6 +37,8 @@ mod signature;
 mod tests;
 #[cfg(test)]
 mod tests_out;
+#[cfg(test)]
+mod tests_semiring;
 mod workspace;
 
 use std::collections::BTreeMap;
