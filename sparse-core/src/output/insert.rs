@@ -110,7 +110,53 @@ where
     ///
     /// Outside `begin`..`finish` an insertion does nothing.
     #[doc(hidden)]
+    #[inline]
     pub fn insert(&mut self, lvl: [usize; LVL], value: V) {
+        match self.appends_in_row(&lvl) {
+            Some(l) => self.append(&lvl, l, value),
+            None => self.insert_general(lvl, value),
+        }
+    }
+
+    /// Whether [`insert`](Self::insert) is the common case, and its level:
+    /// another entry of the last level under the previous insertion's
+    /// parent, with a larger coordinate, into a compressed last level of an
+    /// all-unique encoding while nothing has gone wrong. The general path
+    /// would do exactly what [`append`](Self::append) does then (no parent
+    /// to close, no dense block to grow, no order or range fault), so the
+    /// two agree.
+    #[inline]
+    fn appends_in_row(&self, lvl: &[usize; LVL]) -> Option<usize> {
+        let l = LVL.checked_sub(1)?;
+        let same_parent = lvl.get(..l)? == self.cur.last.get(..l)?;
+        let (&c, &prev, &size) = (lvl.get(l)?, self.cur.last.get(l)?, self.lvl_sizes.get(l)?);
+        let applies = self.writing
+            && self.state == State::Writing
+            && self.fault.is_none()
+            && self.cur.inserts > 0
+            && self.first_nonunique == LVL
+            && self.layout.levels.get(l).is_some_and(|i| {
+                i.ty.format == LevelFormat::Compressed && i.offset == 0 && i.stride == 1
+            })
+            && same_parent
+            && c > prev
+            && c < size;
+        applies.then_some(l)
+    }
+
+    /// Appends an entry of last level `l` (see [`appends_in_row`](Self::appends_in_row)).
+    #[inline]
+    fn append(&mut self, lvl: &[usize; LVL], l: usize, value: V) {
+        self.push_crd(l, lvl.get(l).copied().unwrap_or(0));
+        let entry = self.cur.count.get(l).copied().unwrap_or(0);
+        if let Some(n) = self.cur.count.get_mut(l) {
+            *n = entry.saturating_add(1);
+        }
+        self.push_val(value);
+        self.record(lvl, l, entry);
+    }
+
+    fn insert_general(&mut self, lvl: [usize; LVL], value: V) {
         if self.state != State::Writing || self.fault.is_some_and(|f| f.stops_inserts()) {
             return;
         }
