@@ -1,0 +1,115 @@
+//! Desktop benchmarks of `sparse_kernel!` kernels against sprs,
+//! nalgebra-sparse, faer and C -O3. See RESULTS.md and run.sh.
+//!
+//! Usage: `sparse-bench-desktop [SECTION...]` with sections `spmv`,
+//! `spmv16`, `csc`, `add`, `spgemm`, `sddmm` (default: all), or
+//! `sparse-bench-desktop callgrind IMPL REPS` (one SpMV implementation on
+//! the small matrix, REPS times, for instruction counting).
+//! `BENCH_QUICK=1` shrinks every matrix and the time budget (a smoke test).
+
+mod callgrind;
+mod ffi;
+mod gen;
+mod harness;
+#[allow(clippy::all, unused)]
+mod kernels;
+mod report;
+mod spmv;
+
+use gen::Csr;
+use harness::Budget;
+use std::time::Duration;
+
+pub struct Matrices {
+    pub list: Vec<(&'static str, Csr)>,
+    /// Uniform with n < 65 536, for `crdWidth = 16`.
+    pub narrow: (&'static str, Csr),
+}
+
+pub fn quick() -> bool {
+    std::env::var("BENCH_QUICK").is_ok_and(|v| v != "0" && !v.is_empty())
+}
+
+fn matrices() -> Matrices {
+    if quick() {
+        Matrices {
+            list: vec![
+                ("uniform n=5k 10/row", Csr::uniform(5_000, 10, 11)),
+                ("power-law n=5k", Csr::power_law(5_000, 12)),
+                ("banded n=5k bw=16", Csr::banded(5_000, 16, 13)),
+                ("small n=500 20/row", Csr::uniform(500, 20, 14)),
+            ],
+            narrow: ("uniform n=6k 10/row", Csr::uniform(6_000, 10, 15)),
+        }
+    } else {
+        Matrices {
+            list: vec![
+                ("uniform n=100k 10/row", Csr::uniform(100_000, 10, 11)),
+                ("power-law n=100k", Csr::power_law(100_000, 12)),
+                ("banded n=100k bw=16", Csr::banded(100_000, 16, 13)),
+                ("small n=2000 20/row", Csr::uniform(2_000, 20, 14)),
+            ],
+            narrow: ("uniform n=60k 10/row", Csr::uniform(60_000, 10, 15)),
+        }
+    }
+}
+
+fn budget() -> Budget {
+    if quick() {
+        Budget { total: Duration::from_millis(150), min_rounds: 3, max_rounds: 11 }
+    } else {
+        Budget { total: Duration::from_secs(3), min_rounds: 21, max_rounds: 301 }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("callgrind") {
+        callgrind::run(&args[1..]);
+        return;
+    }
+    let all = ["spmv", "spmv16", "csc", "add", "spgemm", "sddmm"];
+    let sections: Vec<&str> =
+        if args.is_empty() { all.to_vec() } else { args.iter().map(String::as_str).collect() };
+    for s in &sections {
+        assert!(all.contains(s), "unknown section `{s}` (known: {all:?}, or `callgrind IMPL REPS`)");
+    }
+    let b = budget();
+    let mats = matrices();
+    for (name, a) in mats.list.iter().chain([&mats.narrow]) {
+        let maxlen = (0..a.rows).map(|i| a.pos[i + 1] - a.pos[i]).max().unwrap_or(0);
+        eprintln!("matrix {name}: {}x{}, {} nnz, longest row {maxlen}", a.rows, a.cols, a.nnz());
+    }
+    let triad_n = if quick() { 1 << 18 } else { 1 << 23 };
+    let triad = spmv::triad(triad_n, &Budget { total: b.total * 2, ..b });
+    for s in &sections {
+        match *s {
+            "spmv" => {
+                println!("\n### CSR SpMV, u32 indices (nalgebra-sparse: usize)");
+                for (name, a) in &mats.list {
+                    spmv::spmv_f64(name, a, spmv::Variant::Csr32, triad, &b);
+                    spmv::spmv_f32(name, a, spmv::Variant::Csr32, triad, &b);
+                }
+            }
+            "spmv16" => {
+                println!("\n### CSR SpMV, crdWidth = 16 against crdWidth = 32 and the peers");
+                let (name, a) = &mats.narrow;
+                spmv::spmv_f64(name, a, spmv::Variant::Csr16, triad, &b);
+                spmv::spmv_f32(name, a, spmv::Variant::Csr16, triad, &b);
+                let (name, a) = &mats.list[3];
+                spmv::spmv_f64(name, a, spmv::Variant::Csr16, triad, &b);
+                spmv::spmv_f32(name, a, spmv::Variant::Csr16, triad, &b);
+            }
+            "csc" => {
+                println!("\n### CSC SpMV, u32 indices (nalgebra-sparse: usize)");
+                for (name, a) in &mats.list {
+                    spmv::spmv_f64(name, a, spmv::Variant::Csc, triad, &b);
+                    spmv::spmv_f32(name, a, spmv::Variant::Csc, triad, &b);
+                }
+            }
+            _ => {}
+        }
+    }
+    let triad_end = spmv::triad(triad_n, &Budget { total: b.total * 2, ..b });
+    println!("\n(triad at the start {:.2} GB/s, at the end {:.2} GB/s)", triad / 1e9, triad_end / 1e9);
+}
