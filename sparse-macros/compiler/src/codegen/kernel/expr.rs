@@ -15,6 +15,36 @@ use super::{elem_type, zero, Gen, Kind, Pos, Scope};
 use crate::model::{ElemType, ParamKind};
 use crate::sparsifier::{Access, AssignOp, Expr, Reduce, TensorId, Value};
 
+/// `literal` as a Rust literal of `elem` (the model checked that the
+/// encoding's value has the tensor's element type).
+fn typed_literal(literal: crate::syntax::LiteralValue, elem: ElemType) -> TokenStream {
+    use crate::syntax::LiteralValue::{Float, Int};
+    let ty = format_ident!("{}", elem.rust_name());
+    match (literal, elem) {
+        (Int(v), ElemType::Bool) => {
+            if v != 0 {
+                quote!(true)
+            } else {
+                quote!(false)
+            }
+        }
+        // `f64_unsuffixed` takes finite values only (`1e400` reads as
+        // infinity): those go through their bits.
+        (Float(v), _) if !v.is_finite() => {
+            let bits = Literal::u64_suffixed(v.to_bits());
+            quote!((::core::primitive::f64::from_bits(#bits) as ::core::primitive::#ty))
+        }
+        (Float(v), _) => {
+            let lit = Literal::f64_unsuffixed(v);
+            quote!((#lit as ::core::primitive::#ty))
+        }
+        (Int(v), _) => {
+            let lit = Literal::i128_unsuffixed(v);
+            quote!((#lit as ::core::primitive::#ty))
+        }
+    }
+}
+
 /// The reduction local.
 fn acc() -> Ident {
     format_ident!("__sk_acc")
@@ -264,6 +294,32 @@ impl Gen<'_> {
                 let x = &info.ident;
                 quote!(let #name = *#x;)
             }
+            Kind::Sparse if self.explicit_value(t).is_some() => {
+                let last = info.levels.len().saturating_sub(1);
+                let c = self.explicit_value(t);
+                match scope.pos.get(&(t, last)).cloned() {
+                    // A pattern tensor (`explicitVal`) stores no values:
+                    // every entry holds the constant.
+                    Some(Pos::At(_)) => quote!(let #name = #c;),
+                    // Duplicates of one coordinate: the element is their sum.
+                    Some(Pos::Segment(p, e)) => {
+                        let q = self.tlocal(t, "q");
+                        quote! {
+                            let mut #name = #c;
+                            for #q in #p + 1..#e {
+                                #name += #c;
+                            }
+                        }
+                    }
+                    None => {
+                        self.internal::<()>(
+                            t,
+                            format!("`{}` is read where its last level has no entry", info.name),
+                        );
+                        return TokenStream::new();
+                    }
+                }
+            }
             Kind::Sparse => {
                 let last = info.levels.len().saturating_sub(1);
                 let val = self.values(t);
@@ -326,6 +382,15 @@ impl Gen<'_> {
         };
         loaded.push((a.clone(), name));
         tokens
+    }
+
+    /// The `explicitVal` of sparse tensor `t`'s encoding as a literal of its
+    /// element type, if the encoding has one (a pattern tensor).
+    fn explicit_value(&self, t: TensorId) -> Option<TokenStream> {
+        let info = self.info(t);
+        let enc = self.model.encoding(&info.encoding.as_ref()?.to_string())?;
+        let value = enc.explicit_val.as_ref()?;
+        Some(typed_literal(value.literal, info.elem))
     }
 
     /// `e` as Rust, with its binding strength (1 `+ -`, 2 `* /`, 3 `as`,
