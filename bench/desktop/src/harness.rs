@@ -34,7 +34,9 @@ pub struct Timing {
     pub ours: bool,
     /// Median seconds per call.
     pub median: f64,
-    /// Spread: (max - min) / median over rounds, to flag noisy rows.
+    /// Fastest round, seconds per call (the least disturbed by other load).
+    pub min: f64,
+    /// Spread: interquartile range / median over rounds, to flag noisy rows.
     pub spread: f64,
 }
 
@@ -48,7 +50,8 @@ pub struct Budget {
 pub fn measure(mut comps: Vec<Competitor<'_>>, budget: &Budget) -> Vec<Timing> {
     let k = comps.len();
     // Warm up (page in outputs, grow buffers) and size the batches: each
-    // batch at least ~2 ms so the clock's resolution does not matter.
+    // batch at least ~0.5 ms so the clock's resolution does not matter, and
+    // short enough that most batches run without being preempted.
     let mut per_call = vec![0.0f64; k];
     for (c, slot) in comps.iter_mut().zip(&mut per_call) {
         (c.run)();
@@ -56,7 +59,7 @@ pub fn measure(mut comps: Vec<Competitor<'_>>, budget: &Budget) -> Vec<Timing> {
         (c.run)();
         *slot = t.elapsed().as_secs_f64().max(1e-9);
     }
-    let batch: Vec<usize> = per_call.iter().map(|&s| ((2e-3 / s).ceil() as usize).max(1)).collect();
+    let batch: Vec<usize> = per_call.iter().map(|&s| ((5e-4 / s).ceil() as usize).max(1)).collect();
     let round_secs: f64 = per_call.iter().zip(&batch).map(|(s, b)| s * *b as f64).sum();
     let rounds = ((budget.total.as_secs_f64() / round_secs) as usize).clamp(budget.min_rounds, budget.max_rounds);
     let mut samples = vec![Vec::with_capacity(rounds); k];
@@ -77,8 +80,8 @@ pub fn measure(mut comps: Vec<Competitor<'_>>, budget: &Budget) -> Vec<Timing> {
         .map(|(c, mut s)| {
             s.sort_by(|a, b| a.total_cmp(b));
             let median = s[s.len() / 2];
-            let spread = (s[s.len() - 1] - s[0]) / median;
-            Timing { name: c.name, peer: c.peer, ours: c.ours, median, spread }
+            let spread = (s[s.len() * 3 / 4] - s[s.len() / 4]) / median;
+            Timing { name: c.name, peer: c.peer, ours: c.ours, median, min: s[0], spread }
         })
         .collect()
 }

@@ -13,6 +13,7 @@ mod gen;
 mod harness;
 #[allow(clippy::all, unused)]
 mod kernels;
+mod ops;
 mod report;
 mod spmv;
 
@@ -105,6 +106,30 @@ fn main() {
                 for (name, a) in &mats.list {
                     spmv::spmv_f64(name, a, spmv::Variant::Csc, triad, &b);
                     spmv::spmv_f32(name, a, spmv::Variant::Csc, triad, &b);
+                }
+            }
+            "add" => {
+                println!("\n### Sparse add C = A + B (CSR, u32 indices)");
+                for (name, a) in &mats.list {
+                    let bm = ops::partner(name, a);
+                    ops::add_f64(name, a, &bm, &b);
+                    ops::add_f32(name, a, &bm, &b);
+                }
+            }
+            "spgemm" => {
+                println!("\n### SpGEMM C = A B (CSR × CSR → CSR, u32 indices)");
+                let slow = Budget { total: b.total * 2, min_rounds: b.min_rounds.min(7), max_rounds: b.max_rounds };
+                for (name, a) in &mats.list {
+                    let bm = ops::partner(name, a);
+                    ops::spgemm_f64(name, a, &bm, &slow);
+                    ops::spgemm_f32(name, a, &bm, &slow);
+                }
+            }
+            "sddmm" => {
+                println!("\n### SDDMM C = S ⊙ (U Vᵀ) (CSR, K = 32)");
+                for (name, a) in &mats.list {
+                    ops::sddmm_f64(name, a, 32, &b);
+                    ops::sddmm_f32(name, a, 32, &b);
                 }
             }
             _ => {}

@@ -16,12 +16,13 @@ pub fn table(title: &str, t: &[Timing], work: &Work, triad: Option<f64>) {
     println!("\n#### {title}\n");
     let best = best_peer(t);
     let bw = work.bytes.is_some() && triad.is_some();
-    print!("| implementation | median µs | ns/nnz | × best peer |");
+    let best_min = t.iter().filter(|t| t.peer).map(|t| t.min).fold(f64::INFINITY, f64::min);
+    print!("| implementation | median µs | ns/nnz | × best peer | min µs | × best peer (min) |");
     if bw {
         print!(" GB/s | % triad |");
     }
-    println!(" spread |");
-    print!("|---|---:|---:|---:|");
+    println!(" IQR/median |");
+    print!("|---|---:|---:|---:|---:|---:|");
     if bw {
         print!("---:|---:|");
     }
@@ -37,13 +38,15 @@ pub fn table(title: &str, t: &[Timing], work: &Work, triad: Option<f64>) {
         let ratio = best.map(|b| r.median / b.median).unwrap_or(f64::NAN);
         let mark = if best.is_some_and(|b| core::ptr::eq(b, r)) { " ←best peer" } else { "" };
         print!(
-            "| {}{} | {:.1} | {:.3} | {:.3}{} |",
+            "| {}{} | {:.1} | {:.3} | {:.3}{} | {:.1} | {:.3} |",
             r.name,
             tag,
             r.median * 1e6,
             r.median * 1e9 / work.nnz as f64,
             ratio,
-            mark
+            mark,
+            r.min * 1e6,
+            r.min / best_min
         );
         if let (Some(bytes), Some(triad)) = (work.bytes, triad) {
             let gbs = bytes / r.median;
