@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Turns run.sh's raw outputs into the Markdown tables of RESULTS.md.
+
+Usage: analyze.py OUT_DIR OPT [OPT ...]
+For each OPT, OUT_DIR holds log-OPT.txt (firmware output: MEASURE and STACK
+lines), counts-OPT.txt (the plugin's total/range/pair lines), nm-OPT.txt
+(`llvm-nm -S --size-sort`) and objdump-OPT.txt (`llvm-objdump -d`).
+
+The per-nonzero and per-row costs come from the regular matrices:
+I(rows, nnz) = c_call + c_row * rows + c_nnz * nnz, solved exactly from
+reg64x8 (64, 512), reg64x16 (64, 1024) and reg128x8 (128, 1024).
+"""
+import re
+import sys
+from collections import defaultdict
+
+KERNELS = ["gen_f32", "unchecked_f32", "safe_f32", "gen_static_f32",
+           "gen_f64", "unchecked_f64", "safe_f64"]
+MULS = ("vmla", "vfma", "vmul", "__aeabi_dmul", "__aeabi_fmul")
+
+
+def read_run(out, opt):
+    measures, stacks = {}, {}
+    with open(f"{out}/log-{opt}.txt") as f:
+        for line in f:
+            w = line.split()
+            if w[:1] == ["MEASURE"]:
+                measures[int(w[1])] = (w[2], w[3], int(w[4]), int(w[5]))
+            elif w[:1] == ["STACK"]:
+                stacks[w[1]] = int(w[2])
+    pairs, ranges = {}, {}
+    with open(f"{out}/counts-{opt}.txt") as f:
+        for line in f:
+            w = line.split()
+            if w[0] == "pair":
+                pairs[int(w[1])] = int(w[2])
+            elif w[0] == "range":
+                ranges[w[1]] = int(w[2])
+    if sorted(pairs) != sorted(measures):
+        sys.exit(f"{opt}: {len(measures)} MEASURE lines but {len(pairs)} marker pairs")
+    runs = defaultdict(dict)  # kernel -> matrix -> (rows, nnz, insns)
+    for n, (kernel, matrix, rows, nnz) in measures.items():
+        runs[kernel][matrix] = (rows, nnz, pairs[n])
+    return runs, stacks, ranges
+
+
+def read_sizes(out, opt):
+    sizes = {}
+    with open(f"{out}/nm-{opt}.txt") as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 4:
+                sizes[w[3]] = int(w[1], 16)
+    return sizes
+
+
+def read_disasm(out, opt):
+    """function name -> list of (address, mnemonic, operands text)."""
+    funcs, cur = {}, None
+    head = re.compile(r"^[0-9a-f]+ <(.+)>:$")
+    insn = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
+    with open(f"{out}/objdump-{opt}.txt") as f:
+        for line in f:
+            m = head.match(line.strip())
+            if m:
+                cur = m.group(1)
+                funcs[cur] = []
+                continue
+            m = insn.match(line)
+            if m and cur is not None:
+                funcs[cur].append((int(m.group(1), 16), m.group(2), m.group(3)))
+    return funcs
+
+
+def inner_loop(code):
+    """Instructions of the smallest backward-branch loop holding a multiply."""
+    best = None
+    for k, (addr, mnem, ops) in enumerate(code):
+        if not mnem.startswith(("b", "cb")) or mnem.startswith(("bl", "bx", "bic")):
+            continue
+        t = re.search(r"0x([0-9a-f]+)", ops)
+        if not t:
+            continue
+        target = int(t.group(1), 16)
+        if target > addr:
+            continue
+        body = [c for c in code if target <= c[0] <= addr]
+        if any(c[1].startswith(MULS) or any(s in c[2] for s in MULS) for c in body):
+            if best is None or len(body) < len(best):
+                best = body
+    return best
+
+
+def frame_bytes(code):
+    """Static frame from the prologue: push, vpush and sub sp."""
+    total = 0
+    for _, mnem, ops in code[:8]:
+        if mnem.startswith("push"):
+            total += 4 * len(re.findall(r"r\d+|lr|r7", ops.split(";")[0]))
+        elif mnem.startswith("vpush"):
+            regs = re.findall(r"d(\d+)", ops)
+            if "-" in ops and len(regs) == 2:
+                total += 8 * (int(regs[1]) - int(regs[0]) + 1)
+            else:
+                total += 8 * len(regs)
+        elif mnem.startswith("sub") and ops.startswith("sp"):
+            m = re.search(r"#(\d+)", ops)
+            if m:
+                total += int(m.group(1))
+    return total
+
+
+def fit(runs):
+    r = runs
+    i1 = r["reg64x8"][2]
+    i2 = r["reg64x16"][2]
+    i3 = r["reg128x8"][2]
+    c_nnz = (i2 - i1) / (1024 - 512)
+    c_row = (i3 - i2) / 64
+    c_call = i1 - 64 * c_row - 512 * c_nnz
+    return c_nnz, c_row, c_call
+
+
+def main():
+    out, opts = sys.argv[1], sys.argv[2:]
+    data = {o: (read_run(out, o), read_sizes(out, o), read_disasm(out, o)) for o in opts}
+
+    print("### Executed instructions (exact, QEMU TCG plugin)\n")
+    print("Per nonzero / per row / per call: fitted from reg64x8, reg64x16, reg128x8. "
+          "rand64: the whole call on the random 64x64 matrix (510 nnz), divided by nnz. "
+          "f64 counts include the soft-float helpers. Self share: the part of "
+          "the executed instructions at the kernel function's own addresses (the rest is "
+          "the call sequence and, for f64, the soft-float helpers).\n")
+    print("| opt | kernel | insns/nnz | insns/row | insns/call | rand64 insns | rand64 insns/nnz | self share |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for o in opts:
+        (runs, _, ranges), _, _ = data[o]
+        for k in KERNELS:
+            if k not in runs:
+                continue
+            rnd = runs[k].get("rand64")
+            # The stack pass of the firmware runs each kernel once more
+            # (on reg128x8; gen_static_f32 on rand64), inside its range.
+            again = runs[k].get("reg128x8", rnd)[2]
+            total_pairs = sum(v[2] for v in runs[k].values()) + again
+            share = ranges.get(k, 0) / total_pairs if total_pairs else 0
+            if "reg64x8" in runs[k]:
+                c_nnz, c_row, c_call = fit(runs[k])
+                fitted = f"{c_nnz:.2f} | {c_row:.2f} | {c_call:.0f}"
+            else:
+                fitted = "- | - | -"
+            print(f"| {o} | {k} | {fitted} | {rnd[2]} | {rnd[2] / rnd[1]:.2f} | {share:.0%} |")
+
+    print("\n### Code size, inner loop, stack\n")
+    print("Function size from `llvm-nm -S`; inner loop: the smallest backward-branch loop "
+          "holding the multiply (static instruction count); stack: painting (bytes below the "
+          "stack pointer at the call, callees included) and the prologue's frame.\n")
+    print("| opt | kernel | bytes | inner-loop insns | stack painted (B) | prologue frame (B) |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    for o in opts:
+        (runs, stacks, _), sizes, funcs = data[o]
+        for k in KERNELS:
+            sym = f"bench_{k}"
+            code = funcs.get(sym, [])
+            loop = inner_loop(code)
+            print(f"| {o} | {k} | {sizes.get(sym, 0)} | {len(loop) if loop else '-'} | "
+                  f"{stacks.get(k, '-')} | {frame_bytes(code)} |")
+
+    for o in opts:
+        (_, _, _), _, funcs = data[o]
+        for k in ("gen_f32", "unchecked_f32"):
+            loop = inner_loop(funcs.get(f"bench_{k}", []))
+            if loop:
+                print(f"\nInner loop of `{k}` at opt-level {o}:\n```")
+                for addr, mnem, ops in loop:
+                    print(f"{addr:8x}: {mnem} {ops}".rstrip())
+                print("```")
+
+
+if __name__ == "__main__":
+    main()

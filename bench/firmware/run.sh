@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Cortex-M4F benchmark of the generated CSR SpMV under QEMU (mps2-an386).
+#
+#   bash bench/firmware/run.sh
+#
+# Installs what it needs (thumbv7em target, llvm-tools, qemu-system-arm and
+# gcc through apt when missing), builds the firmware at opt-level 3 and s,
+# runs it under QEMU with the instruction-counting plugin (bench/qemu-insn),
+# checks that the image links no allocator, runs the negative test (a wrong
+# reference must make the firmware exit 1), and prints the tables of
+# RESULTS.md. Raw outputs go to $CARGO_TARGET_DIR/results (default
+# bench/firmware/target/results). Exit status 0 only if every check passed.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+base=${CARGO_TARGET_DIR:-$here/target}
+out=$base/results
+mkdir -p "$out"
+target=thumbv7em-none-eabihf
+
+# The toolchain is the one rust-toolchain.toml pins (cargo runs inside the repo).
+cd "$here"
+rustup target add "$target" >/dev/null
+rustup component add llvm-tools >/dev/null
+if ! command -v qemu-system-arm >/dev/null || ! command -v gcc >/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends qemu-system-arm gcc
+fi
+host=$(rustc -vV | sed -n 's/^host: //p')
+tools=$(rustc --print sysroot)/lib/rustlib/$host/bin
+
+plugin=$out/insn_range.so
+gcc -O2 -shared -fPIC -o "$plugin" "$root/bench/qemu-insn/insn_range.c"
+
+kernels="gen_f32 unchecked_f32 safe_f32 gen_static_f32 gen_f64 unchecked_f64 safe_f64"
+qemu=(qemu-system-arm -cpu cortex-m4 -machine mps2-an386 -nographic
+      -semihosting-config enable=on,target=native)
+
+for opt in 3 s; do
+    dir=$base/o$opt
+    echo "== opt-level $opt: build" >&2
+    CARGO_TARGET_DIR=$dir CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt \
+        cargo build --release -q -j 2
+    elf=$dir/$target/release/bench-firmware
+    "$tools/llvm-nm" -S --size-sort "$elf" >"$out/nm-$opt.txt"
+    "$tools/llvm-objdump" -d --no-show-raw-insn --mcpu=cortex-m4 "$elf" >"$out/objdump-$opt.txt"
+    "$tools/llvm-size" -A "$elf" >"$out/size-$opt.txt"
+
+    # Zero heap: no allocator entry point may be linked.
+    if grep -E '__rust_alloc|__rg_alloc|__rdl_alloc|__rust_no_alloc_shim|__rust_dealloc' \
+        "$out/nm-$opt.txt"; then
+        echo "FAIL: allocator symbols linked at opt-level $opt" >&2
+        exit 1
+    fi
+    echo "opt-level $opt: no allocator symbols (__rust_alloc, __rg_alloc, __rdl_alloc, __rust_dealloc)" >&2
+
+    marker=$("$tools/llvm-nm" "$elf" | awk '$3 == "bench_marker" { print "0x" $1 }')
+    args="marker=$marker,out=$out/counts-$opt.txt"
+    for k in $kernels; do
+        read -r addr size < <(awk -v s="bench_$k" '$4 == s { print $1, $2 }' "$out/nm-$opt.txt")
+        args+=",range=$k:0x$addr:$(printf '0x%x' $((0x$addr + 0x$size)))"
+    done
+    echo "== opt-level $opt: run under QEMU with the counting plugin" >&2
+    status=0
+    timeout 300 "${qemu[@]}" -plugin "$plugin,$args" -kernel "$elf" </dev/null \
+        >"$out/log-$opt.txt" || status=$?
+    sed 's/^/    /' "$out/log-$opt.txt" | grep -vE '^    (MEASURE|ok) ' >&2
+    if [ "$status" -ne 0 ]; then
+        echo "FAIL: firmware exited $status at opt-level $opt" >&2
+        exit 1
+    fi
+done
+
+echo "== negative test: a wrong reference must fail" >&2
+dir=$base/inject
+CARGO_TARGET_DIR=$dir cargo build --release -q -j 2 --features inject-failure
+status=0
+timeout 300 "${qemu[@]}" -kernel "$dir/$target/release/bench-firmware" </dev/null \
+    >"$out/log-inject.txt" || status=$?
+if [ "$status" -ne 1 ]; then
+    echo "FAIL: the firmware with a wrong reference exited $status, not 1" >&2
+    exit 1
+fi
+echo "negative test: exit 1 as required ($(grep -c '^FAIL' "$out/log-inject.txt") mismatches reported)" >&2
+
+echo "== results (raw files in $out)" >&2
+python3 "$here/analyze.py" "$out" 3 s

@@ -1,0 +1,231 @@
+//! Cortex-M4F benchmark firmware (QEMU mps2-an386) for the CSR SpMV that
+//! `sparse_kernel!` generates, against hand-written loops.
+//!
+//! Each measured call is bracketed by two calls of [`bench_marker`]; QEMU's
+//! TCG plugin (`bench/qemu-insn`) counts the instructions executed between
+//! them, exactly. Before each measured call the firmware prints
+//! `MEASURE <n> <kernel> <matrix> <rows> <nnz>`, so run.sh can match the
+//! plugin's `pair <n>` lines to kernels. Then it measures stack use by
+//! painting (`STACK` lines), checks every output against an exact reference
+//! and exits 0 only if all agree bit for bit (1 otherwise, also on a panic
+//! or HardFault).
+#![no_std]
+#![no_main]
+
+mod data;
+mod kernels;
+mod stack;
+
+use core::hint::black_box;
+use core::panic::PanicInfo;
+
+use cortex_m_rt::{entry, exception, ExceptionFrame};
+use cortex_m_semihosting::debug::{self, EXIT_FAILURE, EXIT_SUCCESS};
+use cortex_m_semihosting::hprintln;
+use sparse_core::Level;
+
+use data::{Matrix, X32, X64};
+use kernels::CSR;
+
+/// The largest row count of the matrices.
+const MAX_ROWS: usize = 128;
+
+/// Brackets a measured call; the plugin records its executions.
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn bench_marker() {
+    cortex_m::asm::nop();
+}
+
+/// Runs `f` between two markers, after announcing it.
+#[inline(always)]
+fn measure(n: &mut usize, kernel: &str, m: &Matrix, f: impl FnOnce()) {
+    hprintln!(
+        "MEASURE {} {} {} {} {}",
+        *n,
+        kernel,
+        m.name,
+        m.rows,
+        m.pos[m.rows]
+    );
+    *n += 1;
+    bench_marker();
+    f();
+    bench_marker();
+}
+
+/// Compares `y` with the exact reference; prints the first difference.
+fn check<T: Copy + Into<f64>>(kernel: &str, m: &Matrix, y: &[T], failures: &mut usize) {
+    for (i, &v) in y.iter().enumerate() {
+        let want = data::reference(m, i);
+        if v.into() != want {
+            hprintln!(
+                "FAIL {} on {}: y[{}] = {}, reference {}",
+                kernel,
+                m.name,
+                i,
+                v.into(),
+                want
+            );
+            *failures += 1;
+            return;
+        }
+    }
+    hprintln!("ok   {} on {}", kernel, m.name);
+}
+
+fn assemble32(m: &Matrix) -> CSR<'static, f32> {
+    match CSR::<f32>::assemble(
+        [m.rows, m.cols],
+        [Level::dense(), Level::compressed(m.pos, m.crd)],
+        m.val32,
+    ) {
+        Ok(a) => a,
+        Err(e) => panic!("assemble {}: {}", m.name, e),
+    }
+}
+
+fn assemble64(m: &Matrix) -> CSR<'static, f64> {
+    match CSR::<f64>::assemble(
+        [m.rows, m.cols],
+        [Level::dense(), Level::compressed(m.pos, m.crd)],
+        m.val64,
+    ) {
+        Ok(a) => a,
+        Err(e) => panic!("assemble {}: {}", m.name, e),
+    }
+}
+
+#[entry]
+fn main() -> ! {
+    hprintln!("bench-firmware: CSR SpMV on QEMU mps2-an386 (Cortex-M4F)");
+    let mut failures = 0;
+    let mut n = 0;
+    let matrices = data::matrices();
+    for m in &matrices {
+        let (a32, a64) = (assemble32(m), assemble64(m));
+        let (x32, x64) = (&X32[..m.cols], &X64[..m.cols]);
+        let mut y32 = [f32::NAN; MAX_ROWS];
+        let mut y64 = [f64::NAN; MAX_ROWS];
+        let (y32, y64) = (&mut y32[..m.rows], &mut y64[..m.rows]);
+        // black_box: LTO must not specialise a kernel on its call's constants.
+        let (pos, crd) = (m.pos, m.crd);
+
+        // Only a bool leaves the measured span: moving the whole `Result`
+        // out would add a memcpy of `KernelError` to the count.
+        let mut ok = false;
+        measure(&mut n, "gen_f32", m, || {
+            ok = bench_gen_f32(black_box(&a32), black_box(x32), black_box(&mut *y32)).is_ok()
+        });
+        if !ok {
+            panic!("gen_f32 on {}: returned an error", m.name);
+        }
+        check("gen_f32", m, y32, &mut failures);
+
+        y32.fill(f32::NAN);
+        // SAFETY: `assemble32` validated these arrays as CSR of this shape.
+        measure(&mut n, "unchecked_f32", m, || unsafe {
+            kernels::bench_unchecked_f32(
+                black_box(pos),
+                black_box(crd),
+                black_box(m.val32),
+                black_box(x32),
+                black_box(&mut *y32),
+            )
+        });
+        check("unchecked_f32", m, y32, &mut failures);
+
+        y32.fill(f32::NAN);
+        measure(&mut n, "safe_f32", m, || {
+            kernels::bench_safe_f32(
+                black_box(pos),
+                black_box(crd),
+                black_box(m.val32),
+                black_box(x32),
+                black_box(&mut *y32),
+            )
+        });
+        check("safe_f32", m, y32, &mut failures);
+
+        if m.rows == 64 && m.cols == 64 {
+            y32.fill(f32::NAN);
+            let (xs, ys): (&[f32; 64], &mut [f32; 64]) = match (x32.try_into(), (&mut *y32).try_into()) {
+                (Ok(xs), Ok(ys)) => (xs, ys),
+                _ => panic!("64x64 sizes"),
+            };
+            // Only a bool leaves the measured span: moving the whole `Result`
+            // out would add a memcpy of `KernelError` to the count.
+            let mut ok = false;
+            measure(&mut n, "gen_static_f32", m, || {
+                ok = bench_gen_static_f32(black_box(&a32), black_box(xs), black_box(ys)).is_ok()
+            });
+            if !ok {
+                panic!("gen_static_f32 on {}: returned an error", m.name);
+            }
+            check("gen_static_f32", m, y32, &mut failures);
+        }
+
+        // Only a bool leaves the measured span: moving the whole `Result`
+        // out would add a memcpy of `KernelError` to the count.
+        let mut ok = false;
+        measure(&mut n, "gen_f64", m, || {
+            ok = bench_gen_f64(black_box(&a64), black_box(x64), black_box(&mut *y64)).is_ok()
+        });
+        if !ok {
+            panic!("gen_f64 on {}: returned an error", m.name);
+        }
+        check("gen_f64", m, y64, &mut failures);
+
+        y64.fill(f64::NAN);
+        // SAFETY: `assemble64` validated these arrays as CSR of this shape.
+        measure(&mut n, "unchecked_f64", m, || unsafe {
+            kernels::bench_unchecked_f64(
+                black_box(pos),
+                black_box(crd),
+                black_box(m.val64),
+                black_box(x64),
+                black_box(&mut *y64),
+            )
+        });
+        check("unchecked_f64", m, y64, &mut failures);
+
+        y64.fill(f64::NAN);
+        measure(&mut n, "safe_f64", m, || {
+            kernels::bench_safe_f64(
+                black_box(pos),
+                black_box(crd),
+                black_box(m.val64),
+                black_box(x64),
+                black_box(&mut *y64),
+            )
+        });
+        check("safe_f64", m, y64, &mut failures);
+    }
+
+    stack::report(&matrices[2], &matrices[3]);
+
+    hprintln!("{} kernel runs, {} failed", n, failures);
+    exit(failures == 0)
+}
+
+use kernels::{bench_gen_f32, bench_gen_f64, bench_gen_static_f32};
+
+fn exit(success: bool) -> ! {
+    debug::exit(if success { EXIT_SUCCESS } else { EXIT_FAILURE });
+    // Only reached without a semihosting host.
+    loop {
+        cortex_m::asm::wfi();
+    }
+}
+
+#[panic_handler]
+fn panic(info: &PanicInfo) -> ! {
+    hprintln!("PANIC: {}", info);
+    exit(false)
+}
+
+#[exception]
+unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
+    hprintln!("HARDFAULT: {:?}", frame);
+    exit(false)
+}
