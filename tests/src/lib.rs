@@ -4,4 +4,5 @@ pub mod dense;
 pub mod fixture;
 pub mod gen;
 pub mod reference;
+pub mod semiring;
 pub mod sparse_out;

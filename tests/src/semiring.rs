@@ -1,0 +1,215 @@
+//! Presence-mask references for the semiring tests (`binary`, `unary`,
+//! `select`, `reduce`): a dense tensor whose every element is either a value
+//! or *no value*, evaluated with plain loops over all coordinates, so that
+//! which regions run where (both stored, one side only, neither) is written
+//! out independently of the sparsifier's lattices.
+//!
+//! Regions are passed as closures returning `Option`: `None` is MLIR's empty
+//! region (`none`), `Some(x)` for `identity`. Every region also receives the
+//! coordinates, for closures that read index variables.
+
+use crate::dense::Dense;
+use crate::gen::{unravel, Elem, Entries};
+use crate::sparse_out::Stored;
+
+/// A dense tensor in which each element holds a value or no value: an
+/// operand's stored entries (explicit zeros are values), or what a semiring
+/// operation produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Masked<V> {
+    /// The dimension sizes.
+    pub dims: Vec<usize>,
+    /// The elements, row-major; `None` where nothing is stored or produced.
+    pub data: Vec<Option<V>>,
+}
+
+impl<V: Copy> Masked<V> {
+    /// No value anywhere.
+    pub fn empty(dims: &[usize]) -> Self {
+        Masked {
+            dims: dims.to_vec(),
+            data: vec![None; dims.iter().product()],
+        }
+    }
+
+    /// A value everywhere: a dense operand.
+    pub fn full(dims: &[usize], data: &[V]) -> Self {
+        assert_eq!(data.len(), dims.iter().product::<usize>(), "dense length");
+        Masked {
+            dims: dims.to_vec(),
+            data: data.iter().copied().map(Some).collect(),
+        }
+    }
+
+    /// The stored entries of a sparse operand.
+    ///
+    /// # Panics
+    ///
+    /// If a coordinate repeats (test code: the generators give distinct ones).
+    pub fn from_entries(dims: &[usize], entries: &Entries<V>) -> Self {
+        let mut m = Self::empty(dims);
+        for (c, v) in entries {
+            let at = m.offset(c);
+            assert!(m.data[at].is_none(), "{c:?} given twice");
+            m.data[at] = Some(*v);
+        }
+        m
+    }
+
+    /// The row-major offset of `c`.
+    ///
+    /// # Panics
+    ///
+    /// If `c` is out of range (test code).
+    pub fn offset(&self, c: &[usize]) -> usize {
+        assert_eq!(c.len(), self.dims.len(), "rank of {c:?}");
+        c.iter().zip(&self.dims).fold(0, |acc, (&x, &n)| {
+            assert!(x < n, "{c:?} out of {:?}", self.dims);
+            acc * n + x
+        })
+    }
+
+    /// The element at `c`.
+    pub fn at(&self, c: &[usize]) -> Option<V> {
+        self.data[self.offset(c)]
+    }
+
+    /// Every coordinate with its element, row-major.
+    pub fn iter(&self) -> impl Iterator<Item = (Vec<usize>, Option<V>)> + '_ {
+        self.data
+            .iter()
+            .enumerate()
+            .map(|(at, v)| (unravel(&self.dims, at), *v))
+    }
+
+    /// `f` at every coordinate: the element-wise result of an operation.
+    pub fn map<W: Copy>(&self, f: impl Fn(&[usize], Option<V>) -> Option<W>) -> Masked<W> {
+        Masked {
+            dims: self.dims.clone(),
+            data: self.iter().map(|(c, v)| f(&c, v)).collect(),
+        }
+    }
+}
+
+impl<V: Elem> Masked<V> {
+    /// As a dense output after `=`: no value is 0.
+    pub fn dense(&self) -> Dense<V> {
+        Dense::from_data(
+            &self.dims,
+            self.data.iter().map(|v| v.unwrap_or(V::ZERO)).collect(),
+        )
+    }
+
+    /// As a dense output after `+=` onto `old`: no value leaves the old
+    /// element.
+    pub fn added_to(&self, old: &[V]) -> Vec<V> {
+        assert_eq!(old.len(), self.data.len(), "old output length");
+        self.data
+            .iter()
+            .zip(old)
+            .map(|(v, &o)| v.map_or(o, |v| o + v))
+            .collect()
+    }
+
+    /// What a sparse output must store: exactly the produced values.
+    pub fn stored(&self) -> Stored<V> {
+        self.iter().filter_map(|(c, v)| v.map(|v| (c, v))).collect()
+    }
+}
+
+/// `binary(a, b, overlap, left, right)` element by element: `overlap` where
+/// both hold a value, `left` where only `a` does, `right` where only `b`
+/// does, no value where neither.
+///
+/// # Panics
+///
+/// If the shapes differ (test code).
+pub fn binary<A: Copy, B: Copy, C: Copy>(
+    a: &Masked<A>,
+    b: &Masked<B>,
+    overlap: impl Fn(&[usize], A, B) -> Option<C>,
+    left: impl Fn(&[usize], A) -> Option<C>,
+    right: impl Fn(&[usize], B) -> Option<C>,
+) -> Masked<C> {
+    assert_eq!(a.dims, b.dims, "operand shapes");
+    a.map(|c, x| match (x, b.at(c)) {
+        (Some(x), Some(y)) => overlap(c, x, y),
+        (Some(x), None) => left(c, x),
+        (None, Some(y)) => right(c, y),
+        (None, None) => None,
+    })
+}
+
+/// `unary(a, present, absent)` element by element.
+pub fn unary<A: Copy, C: Copy>(
+    a: &Masked<A>,
+    present: impl Fn(&[usize], A) -> Option<C>,
+    absent: impl Fn(&[usize]) -> Option<C>,
+) -> Masked<C> {
+    a.map(|c, x| match x {
+        Some(x) => present(c, x),
+        None => absent(c),
+    })
+}
+
+/// `select(a, keep)`: the values of `a` for which `keep` holds.
+pub fn select<A: Copy>(a: &Masked<A>, keep: impl Fn(&[usize], A) -> bool) -> Masked<A> {
+    a.map(|c, x| x.filter(|&x| keep(c, x)))
+}
+
+/// `x[i] = reduce(e[i, j], identity, f)` over the last dimension of a
+/// matrix: for each row, `f` folded over every column in increasing order,
+/// 0 where `e` has no value.
+///
+/// # Panics
+///
+/// If `e` is not a matrix (test code).
+pub fn reduce_rows<V: Elem>(e: &Masked<V>, identity: V, f: impl Fn(V, V) -> V) -> Vec<V> {
+    let [m, n] = <[usize; 2]>::try_from(e.dims.as_slice()).expect("a matrix");
+    (0..m)
+        .map(|i| {
+            (0..n).fold(identity, |acc, j| {
+                f(acc, e.data[i * n + j].unwrap_or(V::ZERO))
+            })
+        })
+        .collect()
+}
+
+/// `x[j] = reduce(e[i, j], identity, f)` over the first dimension of a
+/// matrix: for each column, `f` folded over every row in increasing order.
+///
+/// # Panics
+///
+/// If `e` is not a matrix (test code).
+pub fn reduce_columns<V: Elem>(e: &Masked<V>, identity: V, f: impl Fn(V, V) -> V) -> Vec<V> {
+    let [m, n] = <[usize; 2]>::try_from(e.dims.as_slice()).expect("a matrix");
+    (0..n)
+        .map(|j| {
+            (0..m).fold(identity, |acc, i| {
+                f(acc, e.data[i * n + j].unwrap_or(V::ZERO))
+            })
+        })
+        .collect()
+}
+
+/// `x[i] = e[i, j]` with `j` summed and no `reduce`: the produced values of
+/// each row added up (no value adds nothing), and whether any was produced
+/// (what a sparse output stores).
+///
+/// # Panics
+///
+/// If `e` is not a matrix (test code).
+pub fn sum_rows<V: Elem>(e: &Masked<V>) -> Masked<V> {
+    let [m, n] = <[usize; 2]>::try_from(e.dims.as_slice()).expect("a matrix");
+    Masked {
+        dims: vec![m],
+        data: (0..m)
+            .map(|i| {
+                e.data[i * n..(i + 1) * n]
+                    .iter()
+                    .flatten()
+                    .fold(None, |s: Option<V>, &v| Some(s.map_or(v, |s| s + v)))
+            })
+            .collect(),
+    }
+}
