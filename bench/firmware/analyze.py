@@ -14,7 +14,7 @@ import re
 import sys
 from collections import defaultdict
 
-KERNELS = ["gen_f32", "unchecked_f32", "safe_f32", "gen_static_f32",
+KERNELS = ["gen_f32", "outlined_f32", "unchecked_f32", "safe_f32", "gen_static_f32", "zip_f32", "ptr_f32",
            "gen_f64", "unchecked_f64", "safe_f64"]
 MULS = ("vmla", "vfma", "vmul", "__aeabi_dmul", "__aeabi_fmul")
 
@@ -133,6 +133,7 @@ def main():
           "the call sequence and, for f64, the soft-float helpers).\n")
     print("| opt | kernel | insns/nnz | insns/row | insns/call | rand64 insns | rand64 insns/nnz | self share |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    stacks_of = {o: data[o][0][1] for o in opts}
     for o in opts:
         (runs, _, ranges), _, _ = data[o]
         for k in KERNELS:
@@ -141,7 +142,7 @@ def main():
             rnd = runs[k].get("rand64")
             # The stack pass of the firmware runs each kernel once more
             # (on reg128x8; gen_static_f32 on rand64), inside its range.
-            again = runs[k].get("reg128x8", rnd)[2]
+            again = runs[k].get("reg128x8", rnd)[2] if k in stacks_of[o] else 0
             total_pairs = sum(v[2] for v in runs[k].values()) + again
             share = ranges.get(k, 0) / total_pairs if total_pairs else 0
             if "reg64x8" in runs[k]:
@@ -167,8 +168,15 @@ def main():
                   f"{stacks.get(k, '-')} | {frame_bytes(code)} |")
 
     for o in opts:
+        sizes = data[o][1]
+        cold = [v for k, v in sizes.items() if "spmv_f32_mismatch" in k]
+        if cold:
+            print(f"\nopt-level {o}: the cold error builder of outlined_f32 "
+                  f"(spmv_f32_mismatch) is {cold[0]} bytes.")
+
+    for o in opts:
         (_, _, _), _, funcs = data[o]
-        for k in ("gen_f32", "unchecked_f32"):
+        for k in ("gen_f32", "unchecked_f32", "ptr_f32"):
             loop = inner_loop(funcs.get(f"bench_{k}", []))
             if loop:
                 print(f"\nInner loop of `{k}` at opt-level {o}:\n```")

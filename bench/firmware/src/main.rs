@@ -123,6 +123,27 @@ fn main() -> ! {
         check("gen_f32", m, y32, &mut failures);
 
         y32.fill(f32::NAN);
+        let mut ok = false;
+        measure(&mut n, "outlined_f32", m, || {
+            ok = kernels::bench_outlined_f32(black_box(&a32), black_box(x32), black_box(&mut *y32))
+                .is_ok()
+        });
+        if !ok {
+            panic!("outlined_f32 on {}: returned an error", m.name);
+        }
+        check("outlined_f32", m, y32, &mut failures);
+        // The proposed shape must report the same errors as the macro's.
+        let short = &x32[..m.cols - 1];
+        let (want, got) = (
+            bench_gen_f32(black_box(&a32), short, &mut *y32),
+            kernels::bench_outlined_f32(black_box(&a32), short, &mut *y32),
+        );
+        if want != got || want.is_ok() {
+            hprintln!("FAIL outlined_f32 error {:?}, generated {:?}", got, want);
+            failures += 1;
+        }
+
+        y32.fill(f32::NAN);
         // SAFETY: `assemble32` validated these arrays as CSR of this shape.
         measure(&mut n, "unchecked_f32", m, || unsafe {
             kernels::bench_unchecked_f32(
@@ -146,6 +167,25 @@ fn main() -> ! {
             )
         });
         check("safe_f32", m, y32, &mut failures);
+
+        // Candidate loop shapes for the generated code (RESULTS.md).
+        for (name, f) in [
+            ("zip_f32", kernels::bench_zip_f32 as unsafe fn(&[u16], &[u8], &[f32], &[f32], &mut [f32])),
+            ("ptr_f32", kernels::bench_ptr_f32),
+        ] {
+            y32.fill(f32::NAN);
+            // SAFETY: `assemble32` validated these arrays as CSR of this shape.
+            measure(&mut n, name, m, || unsafe {
+                f(
+                    black_box(pos),
+                    black_box(crd),
+                    black_box(m.val32),
+                    black_box(x32),
+                    black_box(&mut *y32),
+                )
+            });
+            check(name, m, y32, &mut failures);
+        }
 
         if m.rows == 64 && m.cols == 64 {
             y32.fill(f32::NAN);
