@@ -19,7 +19,9 @@
 //!    and must be `dense`); a `singleton` level has a parent that stores
 //!    coordinates; `structured[n, m]` stores `d mod m` with `1 <= n <= m`.
 //!    Violations give `InvalidEncoding` naming the level (or, for a
-//!    dimension no level reads, the dimension).
+//!    dimension no level reads, the dimension). An `explicitVal` (the
+//!    `VALUES` code) must be valid (`InvalidExplicitValue`) and of the
+//!    element type `V` (`ExplicitValueType`).
 //! 2. **Per level, outermost first**, with `parent` = the number of entries
 //!    of the level above (1 above level 0):
 //!    - dense, batch and counting levels take no buffers (`UnexpectedBuffer`)
@@ -41,7 +43,9 @@
 //!    - every coordinate is below the level size (`CoordinateOutOfRange`);
 //!    - order and uniqueness as the level type promises, within each segment
 //!      (`Unsorted`, `Duplicate`).
-//! 3. **Values**: one per entry of the last level (`WrongLength`).
+//! 3. **Values**: one per entry of the last level (`WrongLength`); none at
+//!    all for a pattern tensor (an encoding with `explicitVal`), whose
+//!    entries all hold the `explicitVal` (`PatternValues`).
 //!
 //! Positions in errors (`position` of `CoordinateOutOfRange`, `Unsorted`,
 //! `Duplicate`) are entry positions: for AoS COO levels the index of the
@@ -118,6 +122,7 @@ use crate::error::{AssembleError, Buffer};
 use crate::index::Index;
 use crate::layout::{Layout, LevelInfo};
 use crate::tensor::{Level, LevelStorage, SparseTensor};
+use crate::value::{decode, Undecodable};
 use crate::vocab::LevelFormat;
 
 impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V, E, DIM, LVL> {
@@ -133,7 +138,14 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
     ) -> Result<Self, AssembleError> {
         let layout = Layout::<DIM, LVL>::decode::<E>();
         layout.check::<E>()?;
-        let tensor = build(&layout, dim_sizes, &levels, values);
+        let pattern = match decode::<V>(E::VALUES) {
+            Ok(explicit) => explicit.is_some(),
+            Err(Undecodable::Type(explicit)) => {
+                return Err(AssembleError::ExplicitValueType { explicit })
+            }
+            Err(Undecodable::Invalid) => return Err(AssembleError::InvalidExplicitValue),
+        };
+        let mut tensor = build(&layout, dim_sizes, &levels, values);
         let mut counts = [0usize; LVL];
         let mut parent = 1usize;
         for l in 0..LVL {
@@ -143,7 +155,14 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
             }
             parent = count;
         }
-        if values.len() != parent {
+        if pattern {
+            if !values.is_empty() {
+                return Err(AssembleError::PatternValues {
+                    found: values.len(),
+                });
+            }
+            tensor.entries = parent;
+        } else if values.len() != parent {
             return Err(AssembleError::WrongLength {
                 level: LVL.saturating_sub(1),
                 buffer: Buffer::Values,
@@ -173,7 +192,12 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
         levels: [Level<'a, E::Pos, E::Crd>; LVL],
         values: &'a [V],
     ) -> Self {
-        build(&Layout::decode::<E>(), dim_sizes, &levels, values)
+        let layout = Layout::decode::<E>();
+        let mut tensor = build(&layout, dim_sizes, &levels, values);
+        if E::is_pattern() {
+            tensor.entries = count_entries(&layout, &tensor);
+        }
+        tensor
     }
 }
 
@@ -207,8 +231,41 @@ fn build<'a, V, E: Encoding, const DIM: usize, const LVL: usize>(
         lvl_sizes: layout.lvl_sizes(&dim_sizes),
         levels: storage,
         values,
+        entries: values.len(),
         encoding: PhantomData,
     }
+}
+
+/// The number of entries of the last level, read from the buffers without
+/// judging them (for a pattern tensor, which has no values to count). On
+/// buffers `assemble` accepts it is the count `assemble` finds.
+fn count_entries<V, E: Encoding, const DIM: usize, const LVL: usize>(
+    layout: &Layout<DIM, LVL>,
+    tensor: &SparseTensor<'_, V, E, DIM, LVL>,
+) -> usize {
+    let mut parent = 1usize;
+    for ((info, st), &size) in layout
+        .levels
+        .iter()
+        .zip(&tensor.levels)
+        .zip(&tensor.lvl_sizes)
+    {
+        parent = if info.is_dense() {
+            parent.saturating_mul(size)
+        } else {
+            match info.ty.format {
+                LevelFormat::Compressed => st
+                    .positions
+                    .get(parent)
+                    .and_then(|p| p.to_usize())
+                    .unwrap_or(0),
+                LevelFormat::LooseCompressed => st.coordinates.len() / st.crd_stride.max(1),
+                LevelFormat::Structured { n, .. } => parent.saturating_mul(usize::from(n)),
+                _ => parent,
+            }
+        };
+    }
+    parent
 }
 
 /// Checks level `l` with `parent` entries above it; returns its number of

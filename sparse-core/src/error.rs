@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::vocab::ValueType;
+
 /// Which buffer of a level an error is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -144,6 +146,26 @@ pub enum AssembleError {
         /// The level.
         level: usize,
     },
+    /// A pattern tensor (an encoding with `explicitVal`) was given a
+    /// non-empty values array: every entry holds the `explicitVal`, so it
+    /// takes `&[]`.
+    PatternValues {
+        /// The number of values given.
+        found: usize,
+    },
+    /// The encoding's `explicitVal` has another type than the tensor's
+    /// element type `V` (e.g. `explicitVal = 1 : i64` with `V = f64`).
+    ExplicitValueType {
+        /// The `explicitVal`'s type.
+        explicit: ValueType,
+    },
+    /// The encoding's `VALUES` code is no `explicitVal` (only possible for a
+    /// hand-written `Enc`), or its `index` value exceeds this target's
+    /// `usize`.
+    InvalidExplicitValue,
+    /// A sparse output cannot have a pattern encoding (`explicitVal`): the
+    /// kernels that write outputs store values.
+    PatternOutput,
 }
 
 impl fmt::Display for AssembleError {
@@ -200,6 +222,22 @@ impl fmt::Display for AssembleError {
                 f,
                 "level {level}: a sparse output cannot be written in this level format"
             ),
+            AssembleError::PatternValues { found } => write!(
+                f,
+                "pattern tensor (explicitVal) takes no values array, but {found} values were given; pass `&[]`"
+            ),
+            AssembleError::ExplicitValueType { explicit } => write!(
+                f,
+                "the encoding's explicitVal is of type `{}` (Rust `{}`), not the tensor's element type",
+                explicit.mlir_name(),
+                explicit.rust_name()
+            ),
+            AssembleError::InvalidExplicitValue => f.write_str(
+                "the encoding's explicitVal code is invalid, or its index value does not fit this target's usize",
+            ),
+            AssembleError::PatternOutput => f.write_str(
+                "a sparse output cannot have a pattern encoding (explicitVal) yet: outputs store their values",
+            ),
         }
     }
 }
@@ -231,3 +269,10 @@ impl fmt::Display for CapacityError {
 
 impl core::error::Error for AssembleError {}
 impl core::error::Error for CapacityError {}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ValueType {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "{=str}", self.mlir_name());
+    }
+}

@@ -8,6 +8,9 @@
 //! levels included; the free space between loose compressed segments is
 //! not stored data and is never visited.
 //!
+//! A pattern tensor (`explicitVal`) has no values array: every entry is
+//! visited with the `explicitVal`.
+//!
 //! Reads go through `get`, so even a tensor built by a misused
 //! `assemble_unchecked` makes the walk skip entries, not panic.
 
@@ -23,9 +26,19 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
     /// (the slice number for a counting level).
     pub fn for_each_lvl(&self, mut f: impl FnMut([usize; LVL], &V)) {
         let layout = Layout::<DIM, LVL>::decode::<E>();
+        let explicit = self.explicit_value();
+        let pattern = E::is_pattern();
+        // The value of the entry at position `q` of the last level.
+        let value = |q: usize| {
+            if pattern {
+                explicit.as_ref().filter(|_| q < self.entries)
+            } else {
+                self.values.get(q)
+            }
+        };
         // A 0-level tensor is a scalar: one value, no coordinates.
         if LVL == 0 {
-            if let Some(v) = self.values.first() {
+            if let Some(v) = value(0) {
                 f([0; LVL], v);
             }
             return;
@@ -72,7 +85,7 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
                 continue;
             }
             if coordinate.is_some() && l + 1 == LVL {
-                if let Some(v) = self.values.get(q) {
+                if let Some(v) = value(q) {
                     f(crd, v);
                 }
             }

@@ -25,6 +25,7 @@ pub mod math;
 pub mod output;
 mod print;
 mod tensor;
+mod value;
 pub mod vocab;
 
 pub use dense::{DenseView, DenseViewMut};

@@ -79,9 +79,32 @@ impl<V: Display, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'
                 f.write_str("\n")?;
             }
         }
-        f.write_str("values : ")?;
-        tuple(f, self.values)?;
+        f.write_str("values : (")?;
+        self.try_each_value(|i, x| {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, " {x}")
+        })?;
+        f.write_str(" )")?;
         f.write_str("\n----")
+    }
+
+    /// Calls `g` with the index and value of every stored entry: for a
+    /// pattern tensor, its `explicitVal` once per entry, as MLIR prints the
+    /// tensor after expanding it.
+    fn try_each_value(&self, mut g: impl FnMut(usize, &V) -> fmt::Result) -> fmt::Result {
+        if !E::is_pattern() {
+            return self
+                .values
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, v)| g(i, v));
+        }
+        match self.explicit_value() {
+            Some(x) => (0..self.entries).try_for_each(|i| g(i, &x)),
+            None => Ok(()),
+        }
     }
 
     fn fmt_taco(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -107,14 +130,13 @@ impl<V: Display, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'
             f.write_str("\n")?;
         }
         label(f, "values", None)?;
-        for (i, v) in self.values.iter().enumerate() {
+        self.try_each_value(|i, v| {
             if i > 0 && i % VALUES_PER_ROW == 0 {
                 // Continuation rows start under the first value.
                 write!(f, "\n{:width$}", "", width = LABEL_WIDTH + 2)?;
             }
-            write!(f, " {v:.6}")?;
-        }
-        Ok(())
+            write!(f, " {v:.6}")
+        })
     }
 }
 

@@ -110,7 +110,11 @@ pub struct SparseTensor<'a, V, E: Encoding, const DIM: usize, const LVL: usize> 
     pub(crate) dim_sizes: [usize; DIM],
     pub(crate) lvl_sizes: [usize; LVL],
     pub(crate) levels: [LevelStorage<'a, E::Pos, E::Crd>; LVL],
+    /// Empty for a pattern tensor (`explicitVal`).
     pub(crate) values: &'a [V],
+    /// The number of stored entries: `values.len()`, except for a pattern
+    /// tensor, where it comes from the last level.
+    pub(crate) entries: usize,
     pub(crate) encoding: PhantomData<E>,
 }
 
@@ -145,7 +149,9 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
     pub fn level(&self, l: usize) -> &LevelStorage<'a, E::Pos, E::Crd> {
         &self.levels[l]
     }
-    /// The values array, one per stored entry.
+    /// The values array, one per stored entry; empty for a pattern tensor
+    /// (an encoding with `explicitVal`), whose entries all hold
+    /// [`explicit_value`](Self::explicit_value).
     #[inline(always)]
     pub fn values(&self) -> &'a [V] {
         self.values
@@ -154,7 +160,13 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
     /// `nse`): explicit zeros and the padding of dense levels included.
     #[inline(always)]
     pub fn number_of_entries(&self) -> usize {
-        self.values.len()
+        self.entries
+    }
+    /// The value of every stored entry of a pattern tensor (the encoding's
+    /// `explicitVal`); `None` if the tensor stores its values.
+    #[inline(always)]
+    pub fn explicit_value(&self) -> Option<V> {
+        E::explicit_value::<V>()
     }
 }
 
@@ -195,7 +207,8 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
 
     /// MLIR's `disassemble` without the copy: exactly the dimension sizes,
     /// buffers and values [`assemble`](Self::assemble) was given (fused AoS
-    /// singleton levels get back their empty [`Level::fused`]).
+    /// singleton levels get back their empty [`Level::fused`]; a pattern
+    /// tensor's values are empty).
     // The tuple mirrors `assemble`'s parameters; an alias would hide that.
     #[allow(clippy::type_complexity)]
     pub fn disassemble(&self) -> ([usize; DIM], [Level<'a, E::Pos, E::Crd>; LVL], &'a [V]) {
@@ -213,6 +226,10 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
     /// coordinates and the values into caller buffers and returns the
     /// lengths used. Buffers may be longer than needed; a level that stores
     /// no buffer may be given empty ones ([`LevelBuffersMut::none`]).
+    ///
+    /// A pattern tensor writes no values (`values` may be empty, and the
+    /// returned `values` length is 0), as MLIR's `disassemble` of a tensor
+    /// without a values buffer.
     ///
     /// All capacities are checked before anything is written: on
     /// `Err(CapacityError)` (naming the first buffer too small, in level

@@ -10,7 +10,8 @@
 //! Why codes: an encoding is part of the Rust type of a tensor (see
 //! `docs/ARCHITECTURE.md`). Stable Rust allows only integers as const
 //! parameters, so the level types and the dim→lvl map are packed into two
-//! `u128`s: 16 bits per level, at most [`MAX_RANK`] levels. The packing is
+//! `u128`s: 16 bits per level, at most [`MAX_RANK`] levels, and an
+//! `explicitVal` into a third ([`ExplicitValue::pack`]). The packing is
 //! canonical, so the same encoding written twice gives the same type.
 
 /// The largest number of dimensions or levels a tensor may have.
@@ -354,6 +355,204 @@ impl Width {
     }
 }
 
+/// The element type of an `explicitVal`, as its code records it (the
+/// element types `sparse_kernel!` accepts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueType {
+    /// `f32`
+    F32,
+    /// `f64`
+    F64,
+    /// `i8`
+    I8,
+    /// `i16`
+    I16,
+    /// `i32`
+    I32,
+    /// `i64`
+    I64,
+    /// `ui8` (Rust `u8`)
+    U8,
+    /// `ui16` (Rust `u16`)
+    U16,
+    /// `ui32` (Rust `u32`)
+    U32,
+    /// `ui64` (Rust `u64`)
+    U64,
+    /// `i1` (Rust `bool`)
+    Bool,
+    /// `index` (Rust `usize`)
+    Index,
+}
+
+impl ValueType {
+    /// Every value type, in tag order.
+    pub const ALL: [ValueType; 12] = [
+        ValueType::F32,
+        ValueType::F64,
+        ValueType::I8,
+        ValueType::I16,
+        ValueType::I32,
+        ValueType::I64,
+        ValueType::U8,
+        ValueType::U16,
+        ValueType::U32,
+        ValueType::U64,
+        ValueType::Bool,
+        ValueType::Index,
+    ];
+
+    /// The tag in a values code: 1..=12 (0 marks "no `explicitVal`").
+    pub const fn tag(self) -> u8 {
+        match self {
+            ValueType::F32 => 1,
+            ValueType::F64 => 2,
+            ValueType::I8 => 3,
+            ValueType::I16 => 4,
+            ValueType::I32 => 5,
+            ValueType::I64 => 6,
+            ValueType::U8 => 7,
+            ValueType::U16 => 8,
+            ValueType::U32 => 9,
+            ValueType::U64 => 10,
+            ValueType::Bool => 11,
+            ValueType::Index => 12,
+        }
+    }
+
+    /// The inverse of [`ValueType::tag`].
+    pub const fn from_tag(tag: u8) -> Option<ValueType> {
+        if tag == 0 || tag as usize > Self::ALL.len() {
+            return None;
+        }
+        Some(Self::ALL[tag as usize - 1])
+    }
+
+    /// How many low bits of the code the value occupies: the type's width
+    /// (`index` counts as 64 bits on every target, as MLIR's does).
+    pub const fn width(self) -> u32 {
+        match self {
+            ValueType::Bool => 1,
+            ValueType::I8 | ValueType::U8 => 8,
+            ValueType::I16 | ValueType::U16 => 16,
+            ValueType::F32 | ValueType::I32 | ValueType::U32 => 32,
+            ValueType::F64 | ValueType::I64 | ValueType::U64 | ValueType::Index => 64,
+        }
+    }
+
+    /// The MLIR name (`i64`, `ui8`, `i1`, `index`, ...).
+    pub const fn mlir_name(self) -> &'static str {
+        match self {
+            ValueType::F32 => "f32",
+            ValueType::F64 => "f64",
+            ValueType::I8 => "i8",
+            ValueType::I16 => "i16",
+            ValueType::I32 => "i32",
+            ValueType::I64 => "i64",
+            ValueType::U8 => "ui8",
+            ValueType::U16 => "ui16",
+            ValueType::U32 => "ui32",
+            ValueType::U64 => "ui64",
+            ValueType::Bool => "i1",
+            ValueType::Index => "index",
+        }
+    }
+
+    /// The Rust type that holds it.
+    pub const fn rust_name(self) -> &'static str {
+        match self {
+            ValueType::F32 => "f32",
+            ValueType::F64 => "f64",
+            ValueType::I8 => "i8",
+            ValueType::I16 => "i16",
+            ValueType::I32 => "i32",
+            ValueType::I64 => "i64",
+            ValueType::U8 => "u8",
+            ValueType::U16 => "u16",
+            ValueType::U32 => "u32",
+            ValueType::U64 => "u64",
+            ValueType::Bool => "bool",
+            ValueType::Index => "usize",
+        }
+    }
+
+    const fn mask(self) -> u64 {
+        u64::MAX >> (64 - self.width())
+    }
+}
+
+/// An `explicitVal` as its type and bit pattern: a pattern tensor stores no
+/// values array and every stored entry holds this value.
+///
+/// The bits are the value in its own width, zero-extended: `f32`/`f64`
+/// through `to_bits`, integers in two's complement (`-1 : i8` is `0xFF`),
+/// `i1` as 0 or 1. So two values are the same exactly when their bits are,
+/// as MLIR compares attributes (`0.0` and `-0.0` differ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ExplicitValue {
+    /// The element type.
+    pub ty: ValueType,
+    /// The value's bits (no bit above `ty.width()` set).
+    pub bits: u64,
+}
+
+impl ExplicitValue {
+    /// An integer (or `i1`) value; the bits are `value` in two's complement
+    /// truncated to the type's width (the caller checked the range).
+    pub const fn int(ty: ValueType, value: i128) -> ExplicitValue {
+        ExplicitValue {
+            ty,
+            bits: value as u64 & ty.mask(),
+        }
+    }
+    /// A floating-point value, rounded to `f32` for that type.
+    pub const fn float(ty: ValueType, value: f64) -> ExplicitValue {
+        let bits = match ty {
+            ValueType::F32 => (value as f32).to_bits() as u64,
+            _ => value.to_bits(),
+        };
+        ExplicitValue {
+            ty,
+            bits: bits & ty.mask(),
+        }
+    }
+
+    /// Packs the value into the `VALUES` code of [`Enc`](crate::Enc): the
+    /// bits in bits 0..64, the type's tag in bits 64..72.
+    pub const fn pack(self) -> u128 {
+        ((self.ty.tag() as u128) << 64) | (self.bits & self.ty.mask()) as u128
+    }
+}
+
+/// What a `VALUES` code says about a tensor's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Values {
+    /// Code 0: the values are stored, one per entry.
+    Stored,
+    /// No values array: every entry holds this `explicitVal`.
+    Explicit(ExplicitValue),
+    /// No code [`ExplicitValue::pack`] makes (only a hand-written `Enc`).
+    Invalid,
+}
+
+/// Decodes a `VALUES` code made by [`ExplicitValue::pack`] (or 0).
+pub const fn values_at(code: u128) -> Values {
+    if code == 0 {
+        return Values::Stored;
+    }
+    if code >> 72 != 0 {
+        return Values::Invalid;
+    }
+    let Some(ty) = ValueType::from_tag((code >> 64) as u8) else {
+        return Values::Invalid;
+    };
+    let bits = code as u64;
+    if bits & !ty.mask() != 0 {
+        return Values::Invalid;
+    }
+    Values::Explicit(ExplicitValue { ty, bits })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,5 +633,47 @@ mod tests {
         assert_eq!(LevelExpr::Counting { dim: 0, slices: 3 }.level_size(99), 3);
         assert_eq!(Width::from_bits(16), Some(Width::W16));
         assert_eq!(Width::from_bits(12), None);
+    }
+
+    #[test]
+    fn explicit_values_round_trip_and_are_canonical() {
+        for ty in ValueType::ALL {
+            assert_eq!(ValueType::from_tag(ty.tag()), Some(ty));
+            for v in [0i128, 1, -1, 7] {
+                let x = ExplicitValue::int(ty, v);
+                assert_eq!(values_at(x.pack()), Values::Explicit(x), "{ty:?} {v}");
+                assert_ne!(x.pack(), 0, "{ty:?}: a zero explicitVal is still explicit");
+            }
+        }
+        assert_eq!(ExplicitValue::int(ValueType::I8, -1).bits, 0xFF);
+        assert_eq!(ExplicitValue::int(ValueType::I64, -1).bits, u64::MAX);
+        assert_eq!(
+            ExplicitValue::float(ValueType::F64, 1.5).bits,
+            1.5f64.to_bits()
+        );
+        assert_eq!(
+            ExplicitValue::float(ValueType::F32, 1.5).bits,
+            u64::from(1.5f32.to_bits())
+        );
+        assert_ne!(
+            ExplicitValue::float(ValueType::F64, 0.0).pack(),
+            ExplicitValue::float(ValueType::F64, -0.0).pack()
+        );
+        assert_ne!(
+            ExplicitValue::int(ValueType::I64, 1).pack(),
+            ExplicitValue::int(ValueType::U64, 1).pack()
+        );
+        assert_eq!(values_at(0), Values::Stored);
+    }
+
+    #[test]
+    fn values_codes_no_explicit_value_makes_are_invalid() {
+        // Tag 0 with bits, tags past the last type, bits above the width,
+        // anything above the tag.
+        assert_eq!(values_at(5), Values::Invalid);
+        assert_eq!(values_at(13 << 64), Values::Invalid);
+        assert_eq!(values_at((3 << 64) | 0x100), Values::Invalid);
+        assert_eq!(values_at((11 << 64) | 2), Values::Invalid);
+        assert_eq!(values_at((1 << 72) | (2 << 64)), Values::Invalid);
     }
 }

@@ -254,7 +254,8 @@ where
     ///
     /// Checks the encoding as [`SparseTensor::assemble`] does, that every
     /// level size fits the coordinate width (`WidthOverflow`), that the
-    /// format can be written by insertion (`UnsupportedOutput`), and that
+    /// format can be written by insertion (`UnsupportedOutput`), that the
+    /// encoding has no `explicitVal` (`PatternOutput`), and that
     /// the buffers hold the empty tensor (`Capacity`).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -268,6 +269,10 @@ where
     ) -> Result<Self, AssembleError> {
         let layout = Layout::<DIM, LVL>::decode::<E>();
         layout.check::<E>()?;
+        // Insertion writes values; a pattern encoding (`explicitVal`) has none.
+        if E::is_pattern() {
+            return Err(AssembleError::PatternOutput);
+        }
         let lvl_sizes = layout.lvl_sizes(&dim_sizes);
         let zero_len = check_output_layout::<E, DIM, LVL>(&layout, &lvl_sizes)?;
         let zero =
