@@ -62,6 +62,12 @@ mod k {
         pub fn row_sums_acc(a: &tensor<?x?xf64, #DCSR>, b: &tensor<?x?xf64, #CSR>, x: &mut tensor<?xf64>) {
             x[i] += binary(a[i, j], b[i, j], overlap = |x, y| x - 2.0 * y, left = identity, right = none);
         }
+        pub fn row_difference_sums(a: &tensor<?x?xf64, #DCSR>, b: &tensor<?x?xf64, #CSR>, x: &mut tensor<?xf64, #SV>) {
+            x[i] = binary(a[i, j], b[i, j], overlap = none, left = identity, right = none);
+        }
+        pub fn row_overlap_sums(a: &tensor<?x?xf64, #DCSR>, b: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64, #SV>) {
+            x[i] = binary(a[i, j], b[i, j], overlap = |x, y| x * y, left = none, right = none);
+        }
         pub fn coo_csr(a: &tensor<?x?xf64, #COO>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
             c[i, j] = binary(a[i, j], b[i, j], overlap = |x, y| x * y + 1.0, left = |x| x - (i as f64), right = identity);
         }
@@ -345,6 +351,44 @@ fn matrix_forms(m: &Matrices) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A summed index into a sparse output, which must store exactly the rows
+/// where some value was produced: set difference (a row whose entries of `a`
+/// are all also in `b` produces none) and intersection (a row stored in
+/// both without a common column produces none).
+fn summed_rows_with_none_regions(m: &Matrices) -> Result<(), TestCaseError> {
+    let d = m.dims;
+    let ma = Masked::from_entries(&d, &m.a);
+    let mb = Masked::from_entries(&d, &m.b);
+    let want = sum_rows(&binary(
+        &ma,
+        &mb,
+        |_, _, _| None,
+        |_, x| Some(x),
+        |_, _| None,
+    ));
+    let mut x = k::SVOut::<f64, Owned>::with_dims([d[0]]).unwrap();
+    let r = with_tensor(&DCSR, d, &m.a, |ta| {
+        with_tensor(&CSR, d, &m.b, |tb| k::row_difference_sums(ta, tb, &mut x))
+    });
+    prop_assert_eq!(r, Ok(()));
+    check_output(&x.view(), &want.stored(), &want.dense())
+        .map_err(|e| fail(&format!("row_difference_sums {m:?}"), e))?;
+    let want = sum_rows(&binary(
+        &ma,
+        &mb,
+        |_, x, y| Some(x * y),
+        |_, _| None,
+        |_, _| None,
+    ));
+    let mut x = k::SVOut::<f64, Owned>::with_dims([d[0]]).unwrap();
+    let r = with_tensor(&DCSR, d, &m.a, |ta| {
+        with_tensor(&DCSR, d, &m.b, |tb| k::row_overlap_sums(ta, tb, &mut x))
+    });
+    prop_assert_eq!(r, Ok(()));
+    check_output(&x.view(), &want.stored(), &want.dense())
+        .map_err(|e| fail(&format!("row_overlap_sums {m:?}"), e))
+}
+
 fn vectors() -> impl Strategy<Value = Vectors> {
     (0usize..=10).prop_flat_map(|n| {
         let d = [n];
@@ -402,6 +446,11 @@ proptest! {
     fn matrix_forms_random(m in matrices()) {
         matrix_forms(&m)?;
     }
+
+    #[test]
+    fn summed_rows_with_none_regions_random(m in matrices()) {
+        summed_rows_with_none_regions(&m)?;
+    }
 }
 
 #[test]
@@ -434,4 +483,38 @@ fn summed_binary_stores_only_rows_with_a_produced_value() {
     let mut got = Vec::new();
     x.view().for_each(|[i], v| got.push((i, *v)));
     assert_eq!(got, vec![(0, 3.0), (2, -6.5)]);
+}
+
+#[test]
+fn summed_set_difference_stores_only_rows_with_a_produced_value() {
+    // Row 0: a's only entry is also in b -> nothing produced, not stored;
+    // row 1: a's (1, 2) survives -> 5.
+    let a = vec![(vec![0, 1], 3.0), (vec![1, 2], 5.0)];
+    let b = vec![(vec![0, 1], 1.0), (vec![1, 0], 1.0)];
+    let mut x = k::SVOut::<f64, Owned>::with_dims([2]).unwrap();
+    with_tensor(&DCSR, [2, 3], &a, |ta| {
+        with_tensor(&CSR, [2, 3], &b, |tb| {
+            k::row_difference_sums(ta, tb, &mut x)
+        })
+    })
+    .unwrap();
+    let mut got = Vec::new();
+    x.view().for_each(|[i], v| got.push((i, *v)));
+    assert_eq!(got, vec![(1, 5.0)]);
+}
+
+#[test]
+fn summed_intersection_stores_only_rows_with_a_produced_value() {
+    // Row 0 is stored in both without a common column: nothing produced,
+    // not stored; row 1 overlaps at (1, 1): 2 * 3.
+    let a = vec![(vec![0, 0], 3.0), (vec![1, 1], 2.0)];
+    let b = vec![(vec![0, 1], 1.0), (vec![1, 1], 3.0)];
+    let mut x = k::SVOut::<f64, Owned>::with_dims([2]).unwrap();
+    with_tensor(&DCSR, [2, 2], &a, |ta| {
+        with_tensor(&DCSR, [2, 2], &b, |tb| k::row_overlap_sums(ta, tb, &mut x))
+    })
+    .unwrap();
+    let mut got = Vec::new();
+    x.view().for_each(|[i], v| got.push((i, *v)));
+    assert_eq!(got, vec![(1, 6.0)]);
 }
