@@ -13,6 +13,13 @@
 //! Next to it comes `CSROut<V, B>`, the `SparseTensorOut` kernels write
 //! for `&mut tensor<..., #CSR>` (buffers of the family `B`).
 //!
+//! An encoding with `explicitVal` (a pattern tensor, no values array) gets
+//! a fifth `Enc` parameter, the value packed with its type
+//! (`vocab::ExplicitValue::pack`): `explicitVal = 1 : i64` is
+//! `Enc<usize, usize, { .. }, { .. }, { 110680464442257309697u128 }>`.
+//! Without `explicitVal` the parameter is left to its default (0), so those
+//! aliases are spelled as before.
+//!
 //! The codes are computed by the same `const fn`s the runtime decodes them
 //! with (`vocab`), so an encoding written anywhere is the same type.
 //! Generated code reaches the runtime only through `::sparse_core::__private`
@@ -24,8 +31,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::errors::Errors;
-use crate::model::{ElemType, Encoding, Model, TensorType};
-use crate::vocab::Width;
+use crate::model::{ElemType, Encoding, Model, ParamKind, TensorType, Value};
+use crate::syntax::LiteralValue;
+use crate::vocab::{ExplicitValue, ValueType, Width};
 
 pub mod kernel;
 
@@ -40,6 +48,7 @@ pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {
             generated.push(enc.name.to_string());
         }
     }
+    pattern_outputs(model, errors);
     for ty in &model.types {
         match &ty.encoding {
             Some(name) => {
@@ -56,19 +65,44 @@ pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {
     out
 }
 
+/// Rule: a sparse output (`&mut tensor<..., #ENC>`) has no `explicitVal`:
+/// kernels write outputs by inserting values, and a pattern tensor stores
+/// none. `SparseTensorOut::new` refuses such an encoding too
+/// (`AssembleError::PatternOutput`); this says so at the parameter.
+fn pattern_outputs(model: &Model, errors: &mut Errors) {
+    for def in model.kernels.iter().chain(&model.stubs) {
+        for param in &def.params {
+            let ParamKind::Sparse {
+                encoding,
+                mutable: true,
+                ..
+            } = &param.kind
+            else {
+                continue;
+            };
+            let explicit = model
+                .encoding(&encoding.to_string())
+                .and_then(|enc| enc.explicit_val.as_ref());
+            if explicit.is_some() {
+                errors.error(
+                    param.name.span(),
+                    format!(
+                        "`{}` is a sparse output with the pattern encoding `#{encoding}` \
+                         (`explicitVal`), which stores no values; sparse outputs store the \
+                         values they are written, so give the output an encoding without \
+                         `explicitVal`",
+                        param.name
+                    ),
+                );
+            }
+        }
+    }
+}
+
 /// What sparse-core's storage cannot hold yet is refused here, with the
 /// feature that will bring it, rather than accepted with a wrong meaning.
 fn check_representable(enc: &Encoding, errors: &mut Errors) -> bool {
     let mut ok = true;
-    if let Some(value) = &enc.explicit_val {
-        errors.error(
-            value.key_span,
-            "`explicitVal` (a pattern tensor stored without a values array) is not supported \
-             by sparse-core's storage yet; it arrives with pattern tensors. For now leave \
-             `explicitVal` out and store the values",
-        );
-        ok = false;
-    }
     for dim in &enc.dims {
         if let Some(slice) = &dim.slice {
             errors.error(
@@ -92,6 +126,45 @@ pub(crate) fn index_type(width: Width) -> TokenStream {
     quote!(::core::primitive::#ident)
 }
 
+/// The `Enc` parameter after the map: nothing for stored values (the
+/// default, 0), the packed `explicitVal` for a pattern encoding.
+fn values_param(enc: &Encoding) -> TokenStream {
+    match &enc.explicit_val {
+        Some(value) => {
+            let code = Literal::u128_suffixed(values_code(value));
+            quote!(, { #code })
+        }
+        None => quote!(),
+    }
+}
+
+/// The `VALUES` code of an `explicitVal`, packed as sparse-core decodes it.
+pub(crate) fn values_code(value: &Value) -> u128 {
+    let ty = value_type(value.ty);
+    let explicit = match value.literal {
+        LiteralValue::Int(n) => ExplicitValue::int(ty, n),
+        LiteralValue::Float(x) => ExplicitValue::float(ty, x),
+    };
+    explicit.pack()
+}
+
+fn value_type(elem: ElemType) -> ValueType {
+    match elem {
+        ElemType::F32 => ValueType::F32,
+        ElemType::F64 => ValueType::F64,
+        ElemType::I8 => ValueType::I8,
+        ElemType::I16 => ValueType::I16,
+        ElemType::I32 => ValueType::I32,
+        ElemType::I64 => ValueType::I64,
+        ElemType::U8 => ValueType::U8,
+        ElemType::U16 => ValueType::U16,
+        ElemType::U32 => ValueType::U32,
+        ElemType::U64 => ValueType::U64,
+        ElemType::Bool => ValueType::Bool,
+        ElemType::Index => ValueType::Index,
+    }
+}
+
 fn elem_type(elem: ElemType) -> TokenStream {
     let ident = format_ident!("{}", elem.rust_name());
     quote!(::core::primitive::#ident)
@@ -103,13 +176,14 @@ fn storage_type(enc: &Encoding, value: TokenStream) -> TokenStream {
     let crd = index_type(enc.crd_width);
     let level_types = Literal::u128_suffixed(enc.level_types_code());
     let map = Literal::u128_suffixed(enc.map_code());
+    let values = values_param(enc);
     let dim = Literal::usize_unsuffixed(enc.dims.len());
     let lvl = Literal::usize_unsuffixed(enc.levels.len());
     quote! {
         ::sparse_core::__private::SparseTensor<
             'a,
             #value,
-            ::sparse_core::__private::Enc<#pos, #crd, { #level_types }, { #map }>,
+            ::sparse_core::__private::Enc<#pos, #crd, { #level_types }, { #map } #values>,
             #dim,
             #lvl,
         >
@@ -158,6 +232,7 @@ fn out_alias(enc: &Encoding, text: &str) -> TokenStream {
     let crd = index_type(enc.crd_width);
     let level_types = Literal::u128_suffixed(enc.level_types_code());
     let map = Literal::u128_suffixed(enc.map_code());
+    let values = values_param(enc);
     let dim = Literal::usize_unsuffixed(enc.dims.len());
     let lvl = Literal::usize_unsuffixed(enc.levels.len());
     let summary = format!(
@@ -172,7 +247,7 @@ fn out_alias(enc: &Encoding, text: &str) -> TokenStream {
         #[allow(non_camel_case_types)]
         pub type #name<V, B> = ::sparse_core::__private::SparseTensorOut<
             V,
-            ::sparse_core::__private::Enc<#pos, #crd, { #level_types }, { #map }>,
+            ::sparse_core::__private::Enc<#pos, #crd, { #level_types }, { #map } #values>,
             B,
             #dim,
             #lvl,
