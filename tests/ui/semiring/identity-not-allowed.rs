@@ -1,0 +1,14 @@
+// `identity` passes one operand through: `overlap` has two, `absent` none.
+sparse_core::sparse_kernel! {
+    #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+    #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+
+    fn f(a: &tensor<?xf64, #SV>, b: &tensor<?xf64, #SV>, c: &mut tensor<?xf64, #SV>) {
+        c[i] = binary(a[i], b[i], overlap = identity, left = none, right = none);
+    }
+    fn g(a: &tensor<?xf64, #SV>, c: &mut tensor<?xf64, #SV>) {
+        c[i] = unary(a[i], present = none, absent = identity);
+    }
+}
+
+fn main() {}
