@@ -268,7 +268,7 @@ fn vector_reference([o, l, r]: [R; 3], a: &Masked<f64>, b: &Masked<f64>) -> Mask
     binary(
         a,
         b,
-        |_, x, y| (o == F).then(|| x - 2.0 * y),
+        |_, x, y| (o == F).then_some(x - 2.0 * y),
         |_, x| match l {
             F => Some(x * 3.0 + 1.0),
             I => Some(x),
