@@ -17,12 +17,31 @@ use nalgebra_sparse::CsrMatrix;
 use sparse_core::Level;
 use std::hint::black_box;
 
-pub const IMPLS: [&str; 9] = ["ours", "ours16", "c", "c16", "hand", "hand16", "sprs", "nalgebra", "faer"];
+pub const IMPLS: [&str; 12] = [
+    "ours",
+    "ours16",
+    "c",
+    "c16",
+    "hand",
+    "hand16",
+    "sprs",
+    "nalgebra",
+    "faer",
+    "shape-zip",
+    "shape-unroll4",
+    "shape-ptr",
+];
 
 pub fn run(args: &[String]) {
-    let (Some(which), Some(reps)) = (args.first(), args.get(1).and_then(|r| r.parse::<usize>().ok())) else {
+    let (Some(which), Some(reps)) = (
+        args.first(),
+        args.get(1).and_then(|r| r.parse::<usize>().ok()),
+    ) else {
         panic!("usage: callgrind IMPL REPS, IMPL one of {IMPLS:?}");
     };
+    if which.contains(':') {
+        return run_ops(which, reps);
+    }
     let n = if crate::quick() { 500 } else { 2_000 };
     let a = Csr::uniform(n, 20, 14);
     let x = crate::gen::dense(n, 7);
@@ -32,15 +51,23 @@ pub fn run(args: &[String]) {
     let mut check = 0.0;
     match which.as_str() {
         "ours" => {
-            let t = kernels::CSR32::<f64>::assemble([n, n], [Level::dense(), Level::compressed(&a.pos, &a.crd)], val)
-                .expect("valid");
+            let t = kernels::CSR32::<f64>::assemble(
+                [n, n],
+                [Level::dense(), Level::compressed(&a.pos, &a.crd)],
+                val,
+            )
+            .expect("valid");
             for _ in 0..reps {
                 kernels::spmv_f64(black_box(&t), black_box(&x), black_box(&mut y)).expect("ok");
             }
         }
         "ours16" => {
-            let t = kernels::CSR16::<f64>::assemble([n, n], [Level::dense(), Level::compressed(&a.pos, &crd16)], val)
-                .expect("valid");
+            let t = kernels::CSR16::<f64>::assemble(
+                [n, n],
+                [Level::dense(), Level::compressed(&a.pos, &crd16)],
+                val,
+            )
+            .expect("valid");
             for _ in 0..reps {
                 kernels::spmv16_f64(black_box(&t), black_box(&x), black_box(&mut y)).expect("ok");
             }
@@ -48,14 +75,28 @@ pub fn run(args: &[String]) {
         "c" => {
             for _ in 0..reps {
                 unsafe {
-                    ffi::c_spmv_csr_f64_i32(n, a.pos.as_ptr(), a.crd.as_ptr(), val.as_ptr(), black_box(x.as_ptr()), black_box(y.as_mut_ptr()))
+                    ffi::c_spmv_csr_f64_i32(
+                        n,
+                        a.pos.as_ptr(),
+                        a.crd.as_ptr(),
+                        val.as_ptr(),
+                        black_box(x.as_ptr()),
+                        black_box(y.as_mut_ptr()),
+                    )
                 };
             }
         }
         "c16" => {
             for _ in 0..reps {
                 unsafe {
-                    ffi::c_spmv_csr_f64_u16(n, a.pos.as_ptr(), crd16.as_ptr(), val.as_ptr(), black_box(x.as_ptr()), black_box(y.as_mut_ptr()))
+                    ffi::c_spmv_csr_f64_u16(
+                        n,
+                        a.pos.as_ptr(),
+                        crd16.as_ptr(),
+                        val.as_ptr(),
+                        black_box(x.as_ptr()),
+                        black_box(y.as_mut_ptr()),
+                    )
                 };
             }
         }
@@ -69,39 +110,197 @@ pub fn run(args: &[String]) {
                 hand_spmv16_f64(&a.pos, &crd16, val, black_box(&x), black_box(&mut y));
             }
         }
+        "shape-zip" | "shape-unroll4" | "shape-ptr" => {
+            let f = match which.as_str() {
+                "shape-zip" => crate::spmv::shapes::zip_f64,
+                "shape-unroll4" => crate::spmv::shapes::unroll4_f64,
+                _ => crate::spmv::shapes::ptr_f64,
+            };
+            for _ in 0..reps {
+                f(&a.pos, &a.crd, val, black_box(&x), black_box(&mut y));
+            }
+        }
         "sprs" => {
-            let m = sprs::CsMatI::<f64, u32>::new((n, n), a.pos.clone(), a.crd.clone(), val.clone());
+            let m =
+                sprs::CsMatI::<f64, u32>::new((n, n), a.pos.clone(), a.crd.clone(), val.clone());
             for _ in 0..reps {
                 y.fill(0.0);
                 sprs::prod::mul_acc_mat_vec_csr(m.view(), black_box(&x[..]), black_box(&mut y[..]));
             }
         }
         "nalgebra" => {
-            let m = CsrMatrix::try_from_csr_data(n, n, a.pos_usize(), a.crd_usize(), val.clone()).expect("valid");
+            let m = CsrMatrix::try_from_csr_data(n, n, a.pos_usize(), a.crd_usize(), val.clone())
+                .expect("valid");
             let nx = DVector::from_vec(x.clone());
             let mut ny = DVector::<f64>::zeros(n);
             for _ in 0..reps {
-                spmm_csr_dense(0.0, black_box(&mut ny), 1.0, Op::NoOp(&m), Op::NoOp(black_box(&nx)));
+                spmm_csr_dense(
+                    0.0,
+                    black_box(&mut ny),
+                    1.0,
+                    Op::NoOp(&m),
+                    Op::NoOp(black_box(&nx)),
+                );
             }
             y.copy_from_slice(ny.as_slice());
         }
         "faer" => {
-            let m = SparseRowMatRef::new(SymbolicSparseRowMatRef::new_checked(n, n, &a.pos, None, &a.crd), &val[..]);
+            let m = SparseRowMatRef::new(
+                SymbolicSparseRowMatRef::new_checked(n, n, &a.pos, None, &a.crd),
+                &val[..],
+            );
             for _ in 0..reps {
                 let dst = faer::MatMut::from_column_major_slice_mut(black_box(&mut y[..]), n, 1);
                 let rhs = faer::MatRef::from_column_major_slice(black_box(&x[..]), n, 1);
-                faer::sparse::linalg::matmul::sparse_dense_matmul(dst, Accum::Replace, m, rhs, 1.0, Par::Seq);
+                faer::sparse::linalg::matmul::sparse_dense_matmul(
+                    dst,
+                    Accum::Replace,
+                    m,
+                    rhs,
+                    1.0,
+                    Par::Seq,
+                );
             }
         }
         other => panic!("unknown implementation `{other}`: one of {IMPLS:?}"),
     }
     if reps > 0 {
         // The result must be right, or the count means nothing.
-        for i in 0..n {
-            let want: f64 = (a.pos[i] as usize..a.pos[i + 1] as usize).map(|p| val[p] * x[a.crd[p] as usize]).sum();
-            assert!((y[i] - want).abs() <= 1e-12 * want.abs().max(1.0), "{which}: row {i}");
-            check += y[i];
+        for (i, yi) in y.iter().enumerate() {
+            let want: f64 = (a.pos[i] as usize..a.pos[i + 1] as usize)
+                .map(|p| val[p] * x[a.crd[p] as usize])
+                .sum();
+            assert!(
+                (yi - want).abs() <= 1e-12 * want.abs().max(1.0),
+                "{which}: row {i}"
+            );
+            check += yi;
         }
     }
     println!("{which} nnz {} reps {reps} checksum {check:.6}", a.nnz());
+}
+
+/// Sparse-output kernels for instruction counts: `add:ours`, `add:c`,
+/// `add:sprs`, `sddmm:ours`, `sddmm:c`, `spgemm:ours`, `spgemm:faer`,
+/// `spgemm:sprs` (f64, the small matrix and its partner; SDDMM with K = 32).
+/// The count per unit is printed by run.sh from two REPS values.
+pub const OPS: [&str; 8] = [
+    "add:ours",
+    "add:c",
+    "add:sprs",
+    "sddmm:ours",
+    "sddmm:c",
+    "spgemm:ours",
+    "spgemm:faer",
+    "spgemm:sprs",
+];
+
+fn run_ops(which: &str, reps: usize) {
+    use sparse_core::{DenseView, Owned};
+    let n = if crate::quick() { 500 } else { 2_000 };
+    let a = Csr::uniform(n, 20, 14);
+    let b = crate::ops::partner("uniform", &a);
+    let ta = kernels::CSR32::<f64>::assemble(
+        [n, n],
+        [Level::dense(), Level::compressed(&a.pos, &a.crd)],
+        &a.val,
+    )
+    .expect("a");
+    let tb = kernels::CSR32::<f64>::assemble(
+        [n, n],
+        [Level::dense(), Level::compressed(&b.pos, &b.crd)],
+        &b.val,
+    )
+    .expect("b");
+    let k = 32;
+    let u = crate::gen::dense(n * k, 21);
+    let vt = crate::gen::dense(n * k, 22);
+    let mut c = kernels::CSR32Out::<f64, Owned>::with_dims([n, n]).expect("dims");
+    let cap = a.nnz() + b.nnz();
+    let (mut cp, mut cc, mut cv) = (vec![0u32; n + 1], vec![0u32; cap], vec![0.0f64; cap]);
+    // Units: entries of A and B for add, stored entries for SDDMM,
+    // multiply-adds for SpGEMM.
+    let flops: usize = a
+        .crd
+        .iter()
+        .map(|&k| (b.pos[k as usize + 1] - b.pos[k as usize]) as usize)
+        .sum();
+    let units = match which.split(':').next() {
+        Some("add") => a.nnz() + b.nnz(),
+        Some("sddmm") => a.nnz(),
+        _ => flops,
+    };
+    let sa = sprs::CsMatI::<f64, u32>::new((n, n), a.pos.clone(), a.crd.clone(), a.val.clone());
+    let sb = sprs::CsMatI::<f64, u32>::new((n, n), b.pos.clone(), b.crd.clone(), b.val.clone());
+    for _ in 0..reps {
+        match which {
+            "add:ours" => kernels::add_f64(black_box(&ta), black_box(&tb), &mut c).expect("ok"),
+            "add:c" => {
+                unsafe {
+                    ffi::c_add_f64(
+                        n,
+                        a.pos.as_ptr(),
+                        a.crd.as_ptr(),
+                        a.val.as_ptr(),
+                        b.pos.as_ptr(),
+                        b.crd.as_ptr(),
+                        b.val.as_ptr(),
+                        cp.as_mut_ptr(),
+                        cc.as_mut_ptr(),
+                        black_box(cv.as_mut_ptr()),
+                    )
+                };
+            }
+            "add:sprs" => {
+                sprs::binop::csmat_binop_same_storage_raw(
+                    black_box(sa.view()),
+                    sb.view(),
+                    |x: &f64, y: &f64| x + y,
+                    &mut cp,
+                    &mut cc,
+                    &mut cv,
+                );
+            }
+            "sddmm:ours" => {
+                let du = DenseView::new(&u[..], [n, k]).expect("u");
+                let dv = DenseView::new(&vt[..], [n, k]).expect("vt");
+                kernels::sddmm_f64(black_box(&ta), black_box(du), dv, &mut c).expect("ok")
+            }
+            "sddmm:c" => unsafe {
+                ffi::c_sddmm_f64(
+                    n,
+                    k,
+                    a.pos.as_ptr(),
+                    a.crd.as_ptr(),
+                    a.val.as_ptr(),
+                    black_box(u.as_ptr()),
+                    vt.as_ptr(),
+                    black_box(cv.as_mut_ptr()),
+                )
+            },
+            "spgemm:ours" => {
+                kernels::spgemm_f64(black_box(&ta), black_box(&tb), &mut c).expect("ok")
+            }
+            "spgemm:sprs" => {
+                black_box(&sa * &sb);
+            }
+            "spgemm:faer" => {
+                use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
+                let fa = SparseColMatRef::new(
+                    SymbolicSparseColMatRef::new_checked(n, n, &a.pos, None, &a.crd),
+                    &a.val[..],
+                );
+                let fb = SparseColMatRef::new(
+                    SymbolicSparseColMatRef::new_checked(n, n, &b.pos, None, &b.crd),
+                    &b.val[..],
+                );
+                black_box(
+                    faer::sparse::linalg::matmul::sparse_sparse_matmul(fb, fa, 1.0, Par::Seq)
+                        .expect("fits"),
+                );
+            }
+            other => panic!("unknown `{other}`: one of {OPS:?}"),
+        }
+    }
+    println!("{which} nnz {units} reps {reps}");
 }

@@ -18,7 +18,7 @@ impl Rng {
     }
     /// Uniform in `0..n`.
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 11) as u128 * n as u128 >> 53) as usize
+        (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as usize
     }
     /// Uniform in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
@@ -51,7 +51,12 @@ impl Csr {
         self.crd.len()
     }
 
-    fn from_rows(rows: usize, cols: usize, mut row_cols: impl FnMut(usize, &mut Vec<u32>), rng: &mut Rng) -> Csr {
+    fn from_rows(
+        rows: usize,
+        cols: usize,
+        mut row_cols: impl FnMut(usize, &mut Vec<u32>),
+        rng: &mut Rng,
+    ) -> Csr {
         let mut pos = Vec::with_capacity(rows + 1);
         let mut crd = Vec::new();
         let mut val = Vec::new();
@@ -68,7 +73,13 @@ impl Csr {
             }
             pos.push(u32::try_from(crd.len()).expect("nnz fits u32"));
         }
-        Csr { rows, cols, pos, crd, val }
+        Csr {
+            rows,
+            cols,
+            pos,
+            crd,
+            val,
+        }
     }
 
     /// `per_row` distinct uniformly random columns in every row.
@@ -151,7 +162,13 @@ impl Csr {
                 next[j] += 1;
             }
         }
-        Csr { rows: self.cols, cols: self.rows, pos, crd, val }
+        Csr {
+            rows: self.cols,
+            cols: self.rows,
+            pos,
+            crd,
+            val,
+        }
     }
 
     pub fn val_f64(&self) -> Vec<f64> {
@@ -163,7 +180,10 @@ impl Csr {
     }
 
     pub fn crd_u16(&self) -> Vec<u16> {
-        self.crd.iter().map(|&j| u16::try_from(j).expect("column fits u16")).collect()
+        self.crd
+            .iter()
+            .map(|&j| u16::try_from(j).expect("column fits u16"))
+            .collect()
     }
 
     pub fn pos_usize(&self) -> Vec<usize> {

@@ -17,14 +17,29 @@ pub struct Competitor<'a> {
 
 impl<'a> Competitor<'a> {
     pub fn ours(name: impl Into<String>, run: impl FnMut() + 'a) -> Self {
-        Competitor { name: name.into(), peer: false, ours: true, run: Box::new(run) }
+        Competitor {
+            name: name.into(),
+            peer: false,
+            ours: true,
+            run: Box::new(run),
+        }
     }
     pub fn peer(name: impl Into<String>, run: impl FnMut() + 'a) -> Self {
-        Competitor { name: name.into(), peer: true, ours: false, run: Box::new(run) }
+        Competitor {
+            name: name.into(),
+            peer: true,
+            ours: false,
+            run: Box::new(run),
+        }
     }
     /// Shown for reference, not a peer (e.g. a hand-written Rust loop).
     pub fn reference(name: impl Into<String>, run: impl FnMut() + 'a) -> Self {
-        Competitor { name: name.into(), peer: false, ours: false, run: Box::new(run) }
+        Competitor {
+            name: name.into(),
+            peer: false,
+            ours: false,
+            run: Box::new(run),
+        }
     }
 }
 
@@ -59,9 +74,17 @@ pub fn measure(mut comps: Vec<Competitor<'_>>, budget: &Budget) -> Vec<Timing> {
         (c.run)();
         *slot = t.elapsed().as_secs_f64().max(1e-9);
     }
-    let batch: Vec<usize> = per_call.iter().map(|&s| ((5e-4 / s).ceil() as usize).max(1)).collect();
-    let round_secs: f64 = per_call.iter().zip(&batch).map(|(s, b)| s * *b as f64).sum();
-    let rounds = ((budget.total.as_secs_f64() / round_secs) as usize).clamp(budget.min_rounds, budget.max_rounds);
+    let batch: Vec<usize> = per_call
+        .iter()
+        .map(|&s| ((5e-4 / s).ceil() as usize).max(1))
+        .collect();
+    let round_secs: f64 = per_call
+        .iter()
+        .zip(&batch)
+        .map(|(s, b)| s * *b as f64)
+        .sum();
+    let rounds = ((budget.total.as_secs_f64() / round_secs) as usize)
+        .clamp(budget.min_rounds, budget.max_rounds);
     let mut samples = vec![Vec::with_capacity(rounds); k];
     for r in 0..rounds {
         for step in 0..k {
@@ -81,12 +104,21 @@ pub fn measure(mut comps: Vec<Competitor<'_>>, budget: &Budget) -> Vec<Timing> {
             s.sort_by(|a, b| a.total_cmp(b));
             let median = s[s.len() / 2];
             let spread = (s[s.len() * 3 / 4] - s[s.len() / 4]) / median;
-            Timing { name: c.name, peer: c.peer, ours: c.ours, median, min: s[0], spread }
+            Timing {
+                name: c.name,
+                peer: c.peer,
+                ours: c.ours,
+                median,
+                min: s[0],
+                spread,
+            }
         })
         .collect()
 }
 
 /// The fastest peer's median.
 pub fn best_peer(t: &[Timing]) -> Option<&Timing> {
-    t.iter().filter(|t| t.peer).min_by(|a, b| a.median.total_cmp(&b.median))
+    t.iter()
+        .filter(|t| t.peer)
+        .min_by(|a, b| a.median.total_cmp(&b.median))
 }

@@ -57,9 +57,17 @@ fn matrices() -> Matrices {
 
 fn budget() -> Budget {
     if quick() {
-        Budget { total: Duration::from_millis(150), min_rounds: 3, max_rounds: 11 }
+        Budget {
+            total: Duration::from_millis(150),
+            min_rounds: 3,
+            max_rounds: 11,
+        }
     } else {
-        Budget { total: Duration::from_secs(3), min_rounds: 21, max_rounds: 301 }
+        Budget {
+            total: Duration::from_secs(3),
+            min_rounds: 21,
+            max_rounds: 301,
+        }
     }
 }
 
@@ -70,19 +78,39 @@ fn main() {
         return;
     }
     let all = ["spmv", "spmv16", "csc", "add", "spgemm", "sddmm"];
-    let sections: Vec<&str> =
-        if args.is_empty() { all.to_vec() } else { args.iter().map(String::as_str).collect() };
+    let sections: Vec<&str> = if args.is_empty() {
+        all.to_vec()
+    } else {
+        args.iter().map(String::as_str).collect()
+    };
     for s in &sections {
-        assert!(all.contains(s), "unknown section `{s}` (known: {all:?}, or `callgrind IMPL REPS`)");
+        assert!(
+            all.contains(s),
+            "unknown section `{s}` (known: {all:?}, or `callgrind IMPL REPS`)"
+        );
     }
     let b = budget();
     let mats = matrices();
     for (name, a) in mats.list.iter().chain([&mats.narrow]) {
-        let maxlen = (0..a.rows).map(|i| a.pos[i + 1] - a.pos[i]).max().unwrap_or(0);
-        eprintln!("matrix {name}: {}x{}, {} nnz, longest row {maxlen}", a.rows, a.cols, a.nnz());
+        let maxlen = (0..a.rows)
+            .map(|i| a.pos[i + 1] - a.pos[i])
+            .max()
+            .unwrap_or(0);
+        eprintln!(
+            "matrix {name}: {}x{}, {} nnz, longest row {maxlen}",
+            a.rows,
+            a.cols,
+            a.nnz()
+        );
     }
     let triad_n = if quick() { 1 << 18 } else { 1 << 23 };
-    let triad = spmv::triad(triad_n, &Budget { total: b.total * 2, ..b });
+    let triad = spmv::triad(
+        triad_n,
+        &Budget {
+            total: b.total * 2,
+            ..b
+        },
+    );
     for s in &sections {
         match *s {
             "spmv" => {
@@ -118,7 +146,11 @@ fn main() {
             }
             "spgemm" => {
                 println!("\n### SpGEMM C = A B (CSR × CSR → CSR, u32 indices)");
-                let slow = Budget { total: b.total * 2, min_rounds: b.min_rounds.min(7), max_rounds: b.max_rounds };
+                let slow = Budget {
+                    total: b.total * 2,
+                    min_rounds: b.min_rounds.min(7),
+                    max_rounds: b.max_rounds,
+                };
                 for (name, a) in &mats.list {
                     let bm = ops::partner(name, a);
                     ops::spgemm_f64(name, a, &bm, &slow);
@@ -135,6 +167,16 @@ fn main() {
             _ => {}
         }
     }
-    let triad_end = spmv::triad(triad_n, &Budget { total: b.total * 2, ..b });
-    println!("\n(triad at the start {:.2} GB/s, at the end {:.2} GB/s)", triad / 1e9, triad_end / 1e9);
+    let triad_end = spmv::triad(
+        triad_n,
+        &Budget {
+            total: b.total * 2,
+            ..b
+        },
+    );
+    println!(
+        "\n(triad at the start {:.2} GB/s, at the end {:.2} GB/s)",
+        triad / 1e9,
+        triad_end / 1e9
+    );
 }

@@ -25,11 +25,21 @@ pub struct Out {
 }
 
 impl Out {
-    fn from_parts<P: Copy + TryInto<usize>, C: Copy + TryInto<usize>, V: Copy + Into<f64>>(pos: &[P], crd: &[C], val: &[V]) -> Out {
+    fn from_parts<P: Copy + TryInto<usize>, C: Copy + TryInto<usize>, V: Copy + Into<f64>>(
+        pos: &[P],
+        crd: &[C],
+        val: &[V],
+    ) -> Out {
         let u = |x: usize| x;
         Out {
-            pos: pos.iter().map(|&p| u(p.try_into().ok().expect("position"))).collect(),
-            crd: crd.iter().map(|&c| u(c.try_into().ok().expect("coordinate"))).collect(),
+            pos: pos
+                .iter()
+                .map(|&p| u(p.try_into().ok().expect("position")))
+                .collect(),
+            crd: crd
+                .iter()
+                .map(|&c| u(c.try_into().ok().expect("coordinate")))
+                .collect(),
             val: val.iter().map(|&v| v.into()).collect(),
         }
     }
@@ -40,13 +50,19 @@ impl Out {
         assert_eq!(self.pos, want.pos, "{what}: positions differ");
         assert!(self.crd == want.crd, "{what}: coordinates differ");
         for (p, ((g, w), s)) in self.val.iter().zip(&want.val).zip(scale).enumerate() {
-            assert!((g - w).abs() <= tol * s, "{what}: value {p}: got {g}, want {w}");
+            assert!(
+                (g - w).abs() <= tol * s,
+                "{what}: value {p}: got {g}, want {w}"
+            );
         }
     }
 }
 
 fn reference_add(a: &Csr, b: &Csr) -> (Out, Vec<f64>) {
-    let mut o = Out { pos: vec![0], ..Out::default() };
+    let mut o = Out {
+        pos: vec![0],
+        ..Out::default()
+    };
     let mut scale = Vec::new();
     for i in 0..a.rows {
         let (mut p, pe) = (a.pos[i] as usize, a.pos[i + 1] as usize);
@@ -79,7 +95,10 @@ fn reference_add(a: &Csr, b: &Csr) -> (Out, Vec<f64>) {
 /// Gustavson with a dense accumulator, sorted rows: the reference product
 /// and the number of multiply-adds.
 fn reference_spgemm(a: &Csr, b: &Csr) -> (Out, Vec<f64>, usize) {
-    let mut o = Out { pos: vec![0], ..Out::default() };
+    let mut o = Out {
+        pos: vec![0],
+        ..Out::default()
+    };
     let mut scale = Vec::new();
     let mut acc = vec![0.0; b.cols];
     let mut mag = vec![0.0; b.cols];
@@ -397,7 +416,31 @@ macro_rules! ops_bench {
     };
 }
 
-ops_bench!(add_f64, spgemm_f64, sddmm_f64, f64, "f64", val_f64, kernels::add_f64, kernels::spgemm_f64, kernels::sddmm_f64,
-    ffi::c_add_f64, ffi::c_sddmm_f64, 1e-12);
-ops_bench!(add_f32, spgemm_f32, sddmm_f32, f32, "f32", val_f32, kernels::add_f32, kernels::spgemm_f32, kernels::sddmm_f32,
-    ffi::c_add_f32, ffi::c_sddmm_f32, 1e-5);
+ops_bench!(
+    add_f64,
+    spgemm_f64,
+    sddmm_f64,
+    f64,
+    "f64",
+    val_f64,
+    kernels::add_f64,
+    kernels::spgemm_f64,
+    kernels::sddmm_f64,
+    ffi::c_add_f64,
+    ffi::c_sddmm_f64,
+    1e-12
+);
+ops_bench!(
+    add_f32,
+    spgemm_f32,
+    sddmm_f32,
+    f32,
+    "f32",
+    val_f32,
+    kernels::add_f32,
+    kernels::spgemm_f32,
+    kernels::sddmm_f32,
+    ffi::c_add_f32,
+    ffi::c_sddmm_f32,
+    1e-5
+);

@@ -16,7 +16,11 @@ pub fn table(title: &str, t: &[Timing], work: &Work, triad: Option<f64>) {
     println!("\n#### {title}\n");
     let best = best_peer(t);
     let bw = work.bytes.is_some() && triad.is_some();
-    let best_min = t.iter().filter(|t| t.peer).map(|t| t.min).fold(f64::INFINITY, f64::min);
+    let best_min = t
+        .iter()
+        .filter(|t| t.peer)
+        .map(|t| t.min)
+        .fold(f64::INFINITY, f64::min);
     print!("| implementation | median µs | ns/nnz | × best peer | min µs | × best peer (min) |");
     if bw {
         print!(" GB/s | % triad |");
@@ -36,7 +40,11 @@ pub fn table(title: &str, t: &[Timing], work: &Work, triad: Option<f64>) {
             " (ref)"
         };
         let ratio = best.map(|b| r.median / b.median).unwrap_or(f64::NAN);
-        let mark = if best.is_some_and(|b| core::ptr::eq(b, r)) { " ←best peer" } else { "" };
+        let mark = if best.is_some_and(|b| core::ptr::eq(b, r)) {
+            " ←best peer"
+        } else {
+            ""
+        };
         print!(
             "| {}{} | {:.1} | {:.3} | {:.3}{} | {:.1} | {:.3} |",
             r.name,
@@ -62,6 +70,9 @@ pub fn check_close(what: &str, got: &[f64], want: &[f64], scale: &[f64], tol: f6
     assert_eq!(got.len(), want.len(), "{what}: length");
     for (i, ((g, w), s)) in got.iter().zip(want).zip(scale).enumerate() {
         let err = (g - w).abs();
-        assert!(err <= tol * s.max(1e-30), "{what}: element {i}: got {g}, want {w} (error {err}, scale {s})");
+        assert!(
+            err <= tol * s.max(1e-30),
+            "{what}: element {i}: got {g}, want {w} (error {err}, scale {s})"
+        );
     }
 }
