@@ -14,7 +14,7 @@ import re
 import sys
 from collections import defaultdict
 
-KERNELS = ["gen_f32", "outlined_f32", "unchecked_f32", "safe_f32", "gen_static_f32", "zip_f32", "ptr_f32",
+KERNELS = ["gen_f32", "outlined_f32", "unchecked_f32", "safe_f32", "gen_static_f32", "zip_f32", "ptr_f32", "ptr2_f32", "iter_f32", "c_f32", "c_nofma_f32",
            "gen_f64", "unchecked_f64", "safe_f64"]
 MULS = ("vmla", "vfma", "vmul", "__aeabi_dmul", "__aeabi_fmul")
 
@@ -176,7 +176,7 @@ def main():
 
     for o in opts:
         (_, _, _), _, funcs = data[o]
-        for k in ("gen_f32", "unchecked_f32", "ptr_f32"):
+        for k in ("gen_f32", "ptr_f32", "ptr2_f32", "iter_f32", "c_f32"):
             loop = inner_loop(funcs.get(f"bench_{k}", []))
             if loop:
                 print(f"\nInner loop of `{k}` at opt-level {o}:\n```")

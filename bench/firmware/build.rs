@@ -1,4 +1,5 @@
-//! Puts `memory.x` where cortex-m-rt's `link.x` finds it and links with `link.x`.
+//! Puts `memory.x` where cortex-m-rt's `link.x` finds it and links with
+//! `link.x`; with the `c-kernel` feature, compiles the C loop.
 
 use std::env;
 use std::fs;
@@ -11,4 +12,25 @@ fn main() {
     println!("cargo:rerun-if-changed=memory.x");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rustc-link-arg-bins=-Tlink.x");
+    #[cfg(feature = "c-kernel")]
+    c_kernel();
+}
+
+/// The C loop, at gcc -O2 as in the reference figure, twice: with
+/// gcc's default floating-point contraction and without it.
+#[cfg(feature = "c-kernel")]
+fn c_kernel() {
+    println!("cargo:rerun-if-changed=src/spmv.c");
+    for (name, contract) in [("bench_c_f32", "fast"), ("bench_c_nofma_f32", "off")] {
+        cc::Build::new()
+            .compiler("arm-none-eabi-gcc")
+            .file("src/spmv.c")
+            .opt_level(2)
+            .define("NAME", name)
+            .flag("-mcpu=cortex-m4")
+            .flag("-mfpu=fpv4-sp-d16")
+            .flag("-mfloat-abi=hard")
+            .flag(format!("-ffp-contract={contract}"))
+            .compile(name);
+    }
 }

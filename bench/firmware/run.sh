@@ -4,7 +4,7 @@
 #   bash bench/firmware/run.sh
 #
 # Installs what it needs (thumbv7em target, llvm-tools, qemu-system-arm and
-# gcc through apt when missing), builds the firmware at opt-level 3 and s,
+# gcc, arm-none-eabi-gcc through apt when missing), builds the firmware at opt-level 3 and s,
 # runs it under QEMU with the instruction-counting plugin (bench/qemu-insn),
 # checks that the image links no allocator, runs the negative test (a wrong
 # reference must make the firmware exit 1), and prints the tables of
@@ -23,10 +23,12 @@ target=thumbv7em-none-eabihf
 cd "$here"
 rustup target add "$target" >/dev/null
 rustup component add llvm-tools >/dev/null
-if ! command -v qemu-system-arm >/dev/null || ! command -v gcc >/dev/null; then
+# gcc builds the plugin; arm-none-eabi-gcc the C reference loop (src/spmv.c).
+if ! command -v qemu-system-arm >/dev/null || ! command -v gcc >/dev/null \
+    || ! command -v arm-none-eabi-gcc >/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends qemu-system-arm gcc
+    apt-get install -y -qq --no-install-recommends qemu-system-arm gcc gcc-arm-none-eabi
 fi
 host=$(rustc -vV | sed -n 's/^host: //p')
 tools=$(rustc --print sysroot)/lib/rustlib/$host/bin
@@ -34,7 +36,7 @@ tools=$(rustc --print sysroot)/lib/rustlib/$host/bin
 plugin=$out/insn_range.so
 gcc -O2 -shared -fPIC -o "$plugin" "$root/bench/qemu-insn/insn_range.c"
 
-kernels="gen_f32 outlined_f32 unchecked_f32 safe_f32 gen_static_f32 zip_f32 ptr_f32 gen_f64 unchecked_f64 safe_f64"
+kernels="gen_f32 outlined_f32 unchecked_f32 safe_f32 gen_static_f32 zip_f32 ptr_f32 ptr2_f32 iter_f32 c_f32 c_nofma_f32 gen_f64 unchecked_f64 safe_f64"
 qemu=(qemu-system-arm -cpu cortex-m4 -machine mps2-an386 -nographic
       -semihosting-config enable=on,target=native)
 
@@ -42,7 +44,7 @@ for opt in 3 s; do
     dir=$base/o$opt
     echo "== opt-level $opt: build" >&2
     CARGO_TARGET_DIR=$dir CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt \
-        cargo build --release -q -j 2
+        cargo build --release -q -j 2 --features c-kernel
     elf=$dir/$target/release/bench-firmware
     "$tools/llvm-nm" -S --size-sort "$elf" >"$out/nm-$opt.txt"
     "$tools/llvm-objdump" -d --no-show-raw-insn --mcpu=cortex-m4 "$elf" >"$out/objdump-$opt.txt"
@@ -59,7 +61,7 @@ for opt in 3 s; do
     marker=$("$tools/llvm-nm" "$elf" | awk '$3 == "bench_marker" { print "0x" $1 }')
     args="marker=$marker,out=$out/counts-$opt.txt"
     for k in $kernels; do
-        read -r addr size < <(awk -v s="bench_$k" '$4 == s { print $1, $2 }' "$out/nm-$opt.txt")
+        read -r addr size < <(awk -v s="bench_$k" '$4 == s { print $1, $2 }' "$out/nm-$opt.txt") || continue
         args+=",range=$k:0x$addr:$(printf '0x%x' $((0x$addr + 0x$size)))"
     done
     echo "== opt-level $opt: run under QEMU with the counting plugin" >&2

@@ -220,3 +220,122 @@ fn spmv_f32_mismatch(y_len: usize, x_len: usize, n_i: usize, n_j: usize) -> Kern
         }
     }
 }
+
+#[cfg(feature = "c-kernel")]
+extern "C" {
+    /// The C loop of src/spmv.c, gcc -O2 (fused multiply-add).
+    pub fn bench_c_f32(pos: *const u16, crd: *const u8, val: *const f32, x: *const f32, y: *mut f32, n: u32);
+    /// The same with -ffp-contract=off.
+    pub fn bench_c_nofma_f32(
+        pos: *const u16,
+        crd: *const u8,
+        val: *const f32,
+        x: *const f32,
+        y: *mut f32,
+        n: u32,
+    );
+}
+
+/// [`bench_ptr_f32`] with the row loop as pointers too: `pos` and `y` walked
+/// by pointer, each row's start carried over from the previous row's end.
+///
+/// # Safety
+///
+/// As [`bench_unchecked_f32`].
+#[no_mangle]
+#[inline(never)]
+pub unsafe fn bench_ptr2_f32(pos: &[u16], crd: &[u8], val: &[f32], x: &[f32], y: &mut [f32]) {
+    // SAFETY: the caller guarantees the CSR invariants, so every pointer
+    // stays inside `pos`, `crd`, `val`, `x` and `y`.
+    unsafe {
+        let mut pp = pos.as_ptr();
+        let mut yp = y.as_mut_ptr();
+        let yend = yp.add(y.len());
+        let mut lo = *pp as usize;
+        while yp != yend {
+            pp = pp.add(1);
+            let hi = *pp as usize;
+            let mut c = crd.as_ptr().add(lo);
+            let end = crd.as_ptr().add(hi);
+            let mut v = val.as_ptr().add(lo);
+            let mut acc = 0.0f32;
+            while c != end {
+                acc += *v * *x.get_unchecked(*c as usize);
+                c = c.add(1);
+                v = v.add(1);
+            }
+            *yp = acc;
+            yp = yp.add(1);
+            lo = hi;
+        }
+    }
+}
+
+/// The pointer walk of [`bench_ptr_f32`] as an iterator, the form a
+/// `sparse_core::__private` helper could give the generated `for` loops:
+/// the coordinates and values of the entries `lo..hi` of a compressed level,
+/// ended by pointer equality as `core::slice::Iter` is.
+pub struct Entries<'a, V> {
+    crd: *const u8,
+    end: *const u8,
+    val: *const V,
+    _slices: core::marker::PhantomData<&'a [V]>,
+}
+
+impl<'a, V> Entries<'a, V> {
+    /// # Safety
+    ///
+    /// `lo <= hi <= crd.len()` and `hi <= val.len()`.
+    #[inline(always)]
+    pub unsafe fn new(crd: &'a [u8], val: &'a [V], lo: usize, hi: usize) -> Self {
+        // SAFETY: the caller guarantees both offsets are in bounds.
+        unsafe {
+            Entries {
+                crd: crd.as_ptr().add(lo),
+                end: crd.as_ptr().add(hi),
+                val: val.as_ptr().add(lo),
+                _slices: core::marker::PhantomData,
+            }
+        }
+    }
+}
+
+impl<V: Copy> Iterator for Entries<'_, V> {
+    type Item = (usize, V);
+    #[inline(always)]
+    fn next(&mut self) -> Option<(usize, V)> {
+        if self.crd == self.end {
+            return None;
+        }
+        // SAFETY: `crd < end`, so both pointers are at an entry of the range
+        // `new`'s caller guaranteed to be in bounds.
+        unsafe {
+            let item = (*self.crd as usize, *self.val);
+            self.crd = self.crd.add(1);
+            self.val = self.val.add(1);
+            Some(item)
+        }
+    }
+}
+
+/// [`bench_unchecked_f32`] with the inner loop over [`Entries`].
+///
+/// # Safety
+///
+/// As [`bench_unchecked_f32`].
+#[no_mangle]
+#[inline(never)]
+pub unsafe fn bench_iter_f32(pos: &[u16], crd: &[u8], val: &[f32], x: &[f32], y: &mut [f32]) {
+    for i in 0..y.len() {
+        // SAFETY: the caller guarantees the CSR invariants.
+        unsafe {
+            let lo = *pos.get_unchecked(i) as usize;
+            let hi = *pos.get_unchecked(i + 1) as usize;
+            let mut acc = 0.0f32;
+            for (j, v) in Entries::new(crd, val, lo, hi) {
+                acc += v * *x.get_unchecked(j);
+            }
+            *y.get_unchecked_mut(i) = acc;
+        }
+    }
+}

@@ -168,10 +168,33 @@ fn main() -> ! {
         });
         check("safe_f32", m, y32, &mut failures);
 
+        #[cfg(feature = "c-kernel")]
+        for (name, f) in [
+            ("c_f32", kernels::bench_c_f32 as unsafe extern "C" fn(_, _, _, _, _, _)),
+            ("c_nofma_f32", kernels::bench_c_nofma_f32),
+        ] {
+            y32.fill(f32::NAN);
+            // SAFETY: `assemble32` validated these arrays as CSR of this
+            // shape; `y32` has `m.rows` elements.
+            measure(&mut n, name, m, || unsafe {
+                f(
+                    black_box(pos.as_ptr()),
+                    black_box(crd.as_ptr()),
+                    black_box(m.val32.as_ptr()),
+                    black_box(x32.as_ptr()),
+                    black_box(y32.as_mut_ptr()),
+                    black_box(m.rows as u32),
+                )
+            });
+            check(name, m, y32, &mut failures);
+        }
+
         // Candidate loop shapes for the generated code (RESULTS.md).
         for (name, f) in [
             ("zip_f32", kernels::bench_zip_f32 as unsafe fn(&[u16], &[u8], &[f32], &[f32], &mut [f32])),
             ("ptr_f32", kernels::bench_ptr_f32),
+            ("ptr2_f32", kernels::bench_ptr2_f32),
+            ("iter_f32", kernels::bench_iter_f32),
         ] {
             y32.fill(f32::NAN);
             // SAFETY: `assemble32` validated these arrays as CSR of this shape.
