@@ -213,3 +213,39 @@ pub fn sum_rows<V: Elem>(e: &Masked<V>) -> Masked<V> {
             .collect(),
     }
 }
+
+/// Whether every entry of a compressed level of `t` has children: an output
+/// must not keep the coordinate of a row (say) where nothing was produced,
+/// as an empty segment under a compressed parent.
+///
+/// # Errors
+///
+/// The first empty segment, as text.
+pub fn no_empty_segments<V, E, const D: usize, const L: usize>(
+    t: &sparse_core::SparseTensor<'_, V, E, D, L>,
+) -> Result<(), String>
+where
+    E: sparse_core::Encoding,
+{
+    use sparse_core::Index;
+    let (_, levels, _) = t.disassemble();
+    for l in 1..L {
+        if levels[l - 1].positions.is_empty() || levels[l].positions.is_empty() {
+            continue;
+        }
+        for (k, w) in levels[l].positions.windows(2).enumerate() {
+            if w[0].as_usize() >= w[1].as_usize() {
+                return Err(format!(
+                    "level {l}: the segment of entry {k} of level {} is empty (positions {:?})",
+                    l - 1,
+                    levels[l]
+                        .positions
+                        .iter()
+                        .map(|p| p.as_usize())
+                        .collect::<Vec<_>>()
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -18,7 +18,7 @@ use sparse_tests::each_family;
 use sparse_tests::fixture::{with_tensor, CSR, DCSR, SV};
 use sparse_tests::gen::{dims, entries, Elem, Entries};
 use sparse_tests::reference::RefLevel;
-use sparse_tests::semiring::{binary, Masked};
+use sparse_tests::semiring::{binary, no_empty_segments, Masked};
 use sparse_tests::sparse_out::check_output;
 
 mod k {
@@ -374,6 +374,8 @@ where
         check_output(&c.view(), &want.stored(), &want.dense()).map_err(|e| {
             TestCaseError::fail(format!("{regions:?} {dims:?}: a = {x:?}, b = {y:?}: {e}"))
         })?;
+        no_empty_segments(&c.view())
+            .map_err(|e| TestCaseError::fail(format!("{regions:?} {dims:?}: a = {x:?}: {e}")))?;
     }
     Ok(())
 }

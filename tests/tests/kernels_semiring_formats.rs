@@ -15,7 +15,7 @@ use sparse_core::DenseViewMut;
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{with_tensor, COO, CSC, CSF, CSR, DCSC, LOOSE, SV};
 use sparse_tests::gen::{dense_vec, dims, elem, entries, entries_with_duplicates, Elem, Entries};
-use sparse_tests::semiring::{binary, reduce_rows, select, unary, Masked};
+use sparse_tests::semiring::{binary, no_empty_segments, reduce_rows, select, unary, Masked};
 use sparse_tests::sparse_out::check_output;
 
 mod k {
@@ -191,7 +191,8 @@ fn cubes(d: [usize; 3], a: &Entries<f64>, b: &Entries<f64>) -> Result<(), TestCa
     });
     prop_assert_eq!(r, Ok(()));
     check_output(&c.view(), &want.stored(), &want.dense())
-        .map_err(|e| fail(&format!("cubes {d:?}: a = {a:?}, b = {b:?}"), e))
+        .map_err(|e| fail(&format!("cubes {d:?}: a = {a:?}, b = {b:?}"), e))?;
+    no_empty_segments(&c.view()).map_err(|e| fail(&format!("cubes {d:?}: a = {a:?}, b = {b:?}"), e))
 }
 
 fn vectors(n: usize, a: &Entries<f64>, dv: &[f64], s: f64) -> Result<(), TestCaseError> {

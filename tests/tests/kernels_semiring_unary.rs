@@ -16,7 +16,7 @@ use sparse_tests::each_family;
 use sparse_tests::fixture::{with_tensor, COO, CSR, DCSR, SV};
 use sparse_tests::gen::{dense_vec, dims, elem, entries, Elem, Entries};
 use sparse_tests::reference::RefLevel;
-use sparse_tests::semiring::{select, sum_rows, unary, Masked};
+use sparse_tests::semiring::{no_empty_segments, select, sum_rows, unary, Masked};
 use sparse_tests::sparse_out::check_output;
 
 mod k {
@@ -230,6 +230,8 @@ where
         prop_assert_eq!(r, Ok(()));
         let want = reference(regions, &Masked::from_entries(&dims, x));
         check_output(&c.view(), &want.stored(), &want.dense())
+            .map_err(|e| TestCaseError::fail(format!("{regions:?} {dims:?}: a = {x:?}: {e}")))?;
+        no_empty_segments(&c.view())
             .map_err(|e| TestCaseError::fail(format!("{regions:?} {dims:?}: a = {x:?}: {e}")))?;
     }
     Ok(())
