@@ -68,6 +68,18 @@ mod k {
             y[i] = a[i, j];
             c[i, j] = select(a[i, j], |v| v > 0.0);
         }
+        pub fn of_plus_literal(a: &tensor<?xf64, #SV>, c: &mut tensor<?xf64, #SV>) {
+            c[i] = unary(a[i] + 1.0, present = |x| x, absent = || -7.0);
+        }
+        pub fn of_scaled(a: &tensor<?xf64, #SV>, c: &mut tensor<?xf64, #SV>) {
+            c[i] = unary(a[i] * 2.0, present = |x| x, absent = || -7.0);
+        }
+        pub fn of_negated(a: &tensor<?xf64, #SV>, c: &mut tensor<?xf64, #SV>) {
+            c[i] = unary(-a[i], present = |x| x, absent = || -7.0);
+        }
+        pub fn of_quotient(a: &tensor<?xf64, #SV>, d: &tensor<?xf64>, c: &mut tensor<?xf64, #SV>) {
+            c[i] = unary(a[i] / d[i], present = |x| x, absent = || -7.0);
+        }
         pub fn indexed_fold(a: &tensor<?x?xf64, #CSR>, x: &mut tensor<?xf64>) {
             x[i] = reduce(a[i, j], identity = 0.0, |acc, v| acc * 2.0 + v * (j as f64) + (i as f64));
         }
@@ -233,6 +245,31 @@ fn vectors(n: usize, a: &Entries<f64>, dv: &[f64], s: f64) -> Result<(), TestCas
             |_, y| Some(y - 1.0)
         ),
         |c| with_tensor(&SV, [n], a, |t| k::with_scalar(t, s, &mut c))
+    );
+    // Operand expressions: `a + 1.0` is present everywhere (a literal is),
+    // `a * 2.0`, `-a` and `a / d` where `a` is stored.
+    let absent = |_: &[usize]| Some(-7.0);
+    let plus = ma.map(|_, x| Some(x.unwrap_or(0.0) + 1.0));
+    sparse!(
+        "of_plus_literal",
+        unary(&plus, |_, x| Some(x), absent),
+        |c| with_tensor(&SV, [n], a, |t| k::of_plus_literal(t, &mut c))
+    );
+    sparse!("of_scaled", unary(&ma, |_, x| Some(x * 2.0), absent), |c| {
+        with_tensor(&SV, [n], a, |t| k::of_scaled(t, &mut c))
+    });
+    sparse!("of_negated", unary(&ma, |_, x| Some(-x), absent), |c| {
+        with_tensor(&SV, [n], a, |t| k::of_negated(t, &mut c))
+    });
+    // Nonzero divisors only: the quarters of `dv` shifted away from 0.
+    let dz: Vec<f64> = dv
+        .iter()
+        .map(|&v| if v >= 0.0 { v + 0.5 } else { v })
+        .collect();
+    sparse!(
+        "of_quotient",
+        unary(&ma, |c, x| Some(x / dz[c[0]]), absent),
+        |c| with_tensor(&SV, [n], a, |t| k::of_quotient(t, &dz, &mut c))
     );
     Ok(())
 }
