@@ -93,7 +93,7 @@ const fn generate_random() -> [[f32; NRAND]; NRAND] {
         let mut j = 0;
         while j < NRAND {
             state = lcg(state);
-            if i == j || (state >> 8) % 9 == 0 {
+            if i == j || (state >> 8).is_multiple_of(9) {
                 state = lcg(state);
                 a[i][j] = value(state);
             }

@@ -78,7 +78,8 @@ macro_rules! hand_written {
                     let hi = *pos.get_unchecked(i + 1) as usize;
                     let mut acc: $t = 0.0;
                     for p in lo..hi {
-                        acc += *val.get_unchecked(p) * *x.get_unchecked(*crd.get_unchecked(p) as usize);
+                        acc += *val.get_unchecked(p)
+                            * *x.get_unchecked(*crd.get_unchecked(p) as usize);
                     }
                     *y.get_unchecked_mut(i) = acc;
                 }
@@ -121,7 +122,11 @@ pub unsafe fn bench_zip_f32(pos: &[u16], crd: &[u8], val: &[f32], x: &[f32], y: 
             let lo = *pos.get_unchecked(i) as usize;
             let hi = *pos.get_unchecked(i + 1) as usize;
             let mut acc = 0.0f32;
-            for (&c, &v) in crd.get_unchecked(lo..hi).iter().zip(val.get_unchecked(lo..hi)) {
+            for (&c, &v) in crd
+                .get_unchecked(lo..hi)
+                .iter()
+                .zip(val.get_unchecked(lo..hi))
+            {
                 acc += v * *x.get_unchecked(c as usize);
             }
             *yi = acc;
@@ -224,7 +229,14 @@ fn spmv_f32_mismatch(y_len: usize, x_len: usize, n_i: usize, n_j: usize) -> Kern
 #[cfg(feature = "c-kernel")]
 extern "C" {
     /// The C loop of src/spmv.c, gcc -O2 (fused multiply-add).
-    pub fn bench_c_f32(pos: *const u16, crd: *const u8, val: *const f32, x: *const f32, y: *mut f32, n: u32);
+    pub fn bench_c_f32(
+        pos: *const u16,
+        crd: *const u8,
+        val: *const f32,
+        x: *const f32,
+        y: *mut f32,
+        n: u32,
+    );
     /// The same with -ffp-contract=off.
     pub fn bench_c_nofma_f32(
         pos: *const u16,

@@ -170,7 +170,10 @@ fn main() -> ! {
 
         #[cfg(feature = "c-kernel")]
         for (name, f) in [
-            ("c_f32", kernels::bench_c_f32 as unsafe extern "C" fn(_, _, _, _, _, _)),
+            (
+                "c_f32",
+                kernels::bench_c_f32 as unsafe extern "C" fn(_, _, _, _, _, _),
+            ),
             ("c_nofma_f32", kernels::bench_c_nofma_f32),
         ] {
             y32.fill(f32::NAN);
@@ -191,7 +194,10 @@ fn main() -> ! {
 
         // Candidate loop shapes for the generated code (RESULTS.md).
         for (name, f) in [
-            ("zip_f32", kernels::bench_zip_f32 as unsafe fn(&[u16], &[u8], &[f32], &[f32], &mut [f32])),
+            (
+                "zip_f32",
+                kernels::bench_zip_f32 as unsafe fn(&[u16], &[u8], &[f32], &[f32], &mut [f32]),
+            ),
             ("ptr_f32", kernels::bench_ptr_f32),
             ("ptr2_f32", kernels::bench_ptr2_f32),
             ("iter_f32", kernels::bench_iter_f32),
@@ -212,10 +218,11 @@ fn main() -> ! {
 
         if m.rows == 64 && m.cols == 64 {
             y32.fill(f32::NAN);
-            let (xs, ys): (&[f32; 64], &mut [f32; 64]) = match (x32.try_into(), (&mut *y32).try_into()) {
-                (Ok(xs), Ok(ys)) => (xs, ys),
-                _ => panic!("64x64 sizes"),
-            };
+            let (xs, ys): (&[f32; 64], &mut [f32; 64]) =
+                match (x32.try_into(), (&mut *y32).try_into()) {
+                    (Ok(xs), Ok(ys)) => (xs, ys),
+                    _ => panic!("64x64 sizes"),
+                };
             // Only a bool leaves the measured span: moving the whole `Result`
             // out would add a memcpy of `KernelError` to the count.
             let mut ok = false;
