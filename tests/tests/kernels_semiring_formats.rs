@@ -5,7 +5,8 @@
 //! and `reduce`'s combiner see the sum once), loose compressed and CSF
 //! operands, one tensor as both operands of `binary`, dense and scalar
 //! operands (present everywhere), index variables in a `reduce` combiner,
-//! and a kernel whose second statement is a `select`.
+//! a kernel whose second statement is a `select`, and structural inversion
+//! into COO and CSC outputs.
 
 use std::collections::BTreeSet;
 
@@ -27,12 +28,19 @@ mod k {
         #COO_NU = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton(nonunique)) }>
         #LOOSE = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : loose_compressed) }>
         #CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed) }>
+        #COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
 
         pub fn columns(a: &tensor<?x?xf64, #CSC>, b: &tensor<?x?xf64, #DCSC>, c: &mut tensor<?x?xf64, #CSC>) {
             c[i, j] = binary(a[i, j], b[i, j],
                 overlap = |x, y| x - y + (i as f64),
                 left = |x| x * (j as f64),
                 right = identity);
+        }
+        pub fn invert_into_coo(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #COO>) {
+            c[i, j] = unary(a[i, j], present = none, absent = || (i * 10 + j) as f64);
+        }
+        pub fn invert_into_csc(a: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64, #CSC>) {
+            c[i, j] = unary(a[i, j], present = |x| x - 1.0, absent = || (i * 10 + j) as f64);
         }
         pub fn lower_csc(a: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64>) {
             c[i, j] = select(a[i, j], |_| j < i);
@@ -116,6 +124,23 @@ fn matrices(d: [usize; 2], a: &Entries<f64>, b: &Entries<f64>) -> Result<(), Tes
     prop_assert_eq!(r, Ok(()));
     check_output(&c.view(), &want.stored(), &want.dense())
         .map_err(|e| fail(&format!("columns {what}"), e))?;
+
+    let want = unary(&ma, |_, _| None, |c| Some((c[0] * 10 + c[1]) as f64));
+    let mut c = k::COOOut::<f64, Owned>::with_dims(d).unwrap();
+    let r = with_tensor(&CSR, d, a, |ta| k::invert_into_coo(ta, &mut c));
+    prop_assert_eq!(r, Ok(()));
+    check_output(&c.view(), &want.stored(), &want.dense())
+        .map_err(|e| fail(&format!("invert_into_coo {what}"), e))?;
+    let want = unary(
+        &ma,
+        |_, x| Some(x - 1.0),
+        |c| Some((c[0] * 10 + c[1]) as f64),
+    );
+    let mut c = k::CSCOut::<f64, Owned>::with_dims(d).unwrap();
+    let r = with_tensor(&CSC, d, a, |ta| k::invert_into_csc(ta, &mut c));
+    prop_assert_eq!(r, Ok(()));
+    check_output(&c.view(), &want.stored(), &want.dense())
+        .map_err(|e| fail(&format!("invert_into_csc {what}"), e))?;
 
     let want = select(&ma, |c, _| c[1] < c[0]);
     let mut c = vec![f64::GARBAGE; d[0] * d[1]];
