@@ -58,43 +58,72 @@ for v in kernels empty; do
     (cd "$tmp/$v" && CARGO_TARGET_DIR="$base/gen/$v" cargo "+$toolchain" fetch -q)
 done
 
-now() { date +%s.%N; }
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+minimum() { sort -g | head -1; }
 
-declare -A times
+# Wall time, and CPU time (user + sys of cargo and every rustc it runs):
+# on a shared machine the wall time of a clean build varies by seconds with
+# the other load, the CPU time much less.
+declare -A wall cpu
+TIMEFORMAT='%R %U %S'
+build() { # variant, cargo flags...
+    local v=$1
+    shift
+    { time (cd "$tmp/$v" && CARGO_TARGET_DIR="$base/gen/$v" CARGO_INCREMENTAL=0 \
+        cargo "+$toolchain" build -q -j "$jobs" "$@" 2>>"$base/gen/build.log"); } 2>"$tmp/t"
+    read -r real user sys <"$tmp/t"
+    last_wall=$real
+    last_cpu=$(echo "$user + $sys" | bc)
+}
+mkdir -p "$base/gen"
 for profile in dev release; do
-    flag=""
-    [ "$profile" = release ] && flag="--release"
+    flags=()
+    [ "$profile" = release ] && flags=(--release)
     for r in $(seq "$reps"); do
         for v in empty kernels; do
-            rm -rf "$base/gen/$v"
-            t0=$(now)
-            (cd "$tmp/$v" && CARGO_TARGET_DIR="$base/gen/$v" CARGO_INCREMENTAL=0 cargo "+$toolchain" build -q -j "$jobs" $flag)
-            t1=$(now)
-            times[$profile-$v-clean]+="$(echo "$t1 - $t0" | bc) "
+            rm -rf "${base:?}/gen/$v"
+            build "$v" "${flags[@]}"
+            wall[$profile-$v-clean]+="$last_wall "
+            cpu[$profile-$v-clean]+="$last_cpu "
             touch "$tmp/$v/src/lib.rs"
-            t0=$(now)
-            (cd "$tmp/$v" && CARGO_TARGET_DIR="$base/gen/$v" CARGO_INCREMENTAL=0 cargo "+$toolchain" build -q -j "$jobs" $flag)
-            t1=$(now)
-            times[$profile-$v-crate]+="$(echo "$t1 - $t0" | bc) "
+            build "$v" "${flags[@]}"
+            wall[$profile-$v-crate]+="$last_wall "
+            cpu[$profile-$v-crate]+="$last_cpu "
         done
     done
 done
 
+row() { # label, the two lists of times
+    local a b amin bmin
+    a=$(echo $2 | tr ' ' '\n' | median)
+    b=$(echo $3 | tr ' ' '\n' | median)
+    amin=$(echo $2 | tr ' ' '\n' | minimum)
+    bmin=$(echo $3 | tr ' ' '\n' | minimum)
+    printf '| %s | %.2f (%.2f) | %.2f (%.2f) | %.2f (%.2f) | %.1f (%.1f) |\n' \
+        "$1" "$a" "$amin" "$b" "$bmin" "$(echo "$b - $a" | bc)" "$(echo "$bmin - $amin" | bc)" \
+        "$(echo "($b - $a) * 1000 / 50" | bc -l)" "$(echo "($bmin - $amin) * 1000 / 50" | bc -l)"
+}
+
 echo
-echo "## Build time of a crate with 50 kernels vs the same crate without them (s, median of $reps, -j $jobs)"
+echo "## Build time of a crate with 50 kernels vs the same crate without them ($reps runs each, alternating, -j $jobs)"
 echo
-echo "| build | without kernels | with 50 kernels | added | added per kernel | runs (without / with) |"
-echo "| --- | ---: | ---: | ---: | ---: | --- |"
+echo "Seconds: median and, in brackets, minimum (the least disturbed run on a shared machine)."
+echo "CPU = user + sys of cargo and all the rustc processes it runs."
+echo
+echo "| build | without kernels | with 50 kernels | added | added per kernel (ms) |"
+echo "| --- | ---: | ---: | ---: | ---: |"
 for profile in dev release; do
     for what in clean crate; do
-        a=$(echo ${times[$profile-empty-$what]} | tr ' ' '\n' | median)
-        b=$(echo ${times[$profile-kernels-$what]} | tr ' ' '\n' | median)
-        label="cargo build $([ "$profile" = release ] && echo '--release ')$([ "$what" = clean ] && echo '(clean)' || echo '(the crate alone: touch + rebuild)')"
-        printf '| %s | %.2f | %.2f | %.2f | %.3f | %s / %s |\n' "$label" "$a" "$b" \
-            "$(echo "$b - $a" | bc)" "$(echo "($b - $a) / 50" | bc -l)" \
-            "$(echo ${times[$profile-empty-$what]})" "$(echo ${times[$profile-kernels-$what]})"
+        label="\`cargo build$([ "$profile" = release ] && echo ' --release')\` $([ "$what" = clean ] && echo 'clean' || echo 'the crate alone (touch, rebuild)')"
+        row "$label, wall" "${wall[$profile-empty-$what]}" "${wall[$profile-kernels-$what]}"
+        row "$label, CPU" "${cpu[$profile-empty-$what]}" "${cpu[$profile-kernels-$what]}"
     done
+done
+echo
+echo "Raw wall times (without / with):"
+for k in dev-empty-clean dev-kernels-clean dev-empty-crate dev-kernels-crate \
+    release-empty-clean release-kernels-clean release-empty-crate release-kernels-crate; do
+    echo "    $k: wall ${wall[$k]}; CPU ${cpu[$k]}"
 done
 
 if rustup toolchain list | grep -q '^nightly'; then
@@ -104,9 +133,12 @@ if rustup toolchain list | grep -q '^nightly'; then
     for v in empty kernels; do
         rm -rf "$base/gen/$v"
         (cd "$tmp/$v" && CARGO_TARGET_DIR="$base/gen/$v" cargo +nightly build -q -j "$jobs" 2>/dev/null || true)
-        touch "$tmp/$v/src/lib.rs"
-        (cd "$tmp/$v" && CARGO_TARGET_DIR="$base/gen/$v" CARGO_INCREMENTAL=0 cargo +nightly rustc -q -j "$jobs" -- -Z time-passes 2>&1) \
-            | awk -v v="$v" '/time:/ && ($NF == "expand_crate" || $NF == "total" || $NF == "macro_expand_crate" || $NF == "type_check_crate" || $NF == "LLVM_passes" || $NF == "codegen_crate" || $NF == "run_linker") { print "    " v ": " $0 }'
+        for r in 1 2 3; do
+            touch "$tmp/$v/src/lib.rs"
+            (cd "$tmp/$v" && CARGO_TARGET_DIR="$base/gen/$v" CARGO_INCREMENTAL=0 \
+                cargo +nightly rustc -q -j "$jobs" -- -Z time-passes 2>&1) |
+                awk -v v="$v" -v r="$r" '/time:/ && ($NF == "expand_crate" || $NF == "type_check_crate" || $NF == "LLVM_passes" || $NF == "codegen_crate" || $NF == "total") { print "    " v " run " r ": " $0 }'
+        done
     done
 fi
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

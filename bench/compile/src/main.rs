@@ -54,7 +54,8 @@ fn time<O>(reps: usize, mut f: impl FnMut() -> O) -> (f64, f64, f64) {
         drop(out);
     }
     samples.sort();
-    let us = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e6;
+    let us =
+        |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e6;
     (us(0.5), us(0.1), us(0.9))
 }
 
