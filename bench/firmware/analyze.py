@@ -14,7 +14,7 @@ import re
 import sys
 from collections import defaultdict
 
-KERNELS = ["gen_f32", "outlined_f32", "unchecked_f32", "safe_f32", "gen_static_f32", "zip_f32", "ptr_f32", "ptr2_f32", "iter_f32", "c_f32", "c_nofma_f32",
+KERNELS = ["gen_f32", "outlined_f32", "proposed_f32", "unchecked_f32", "safe_f32", "gen_static_f32", "zip_f32", "ptr_f32", "ptr2_f32", "iter_f32", "c_f32", "c_nofma_f32",
            "gen_f64", "unchecked_f64", "safe_f64"]
 MULS = ("vmla", "vfma", "vmul", "__aeabi_dmul", "__aeabi_fmul")
 
@@ -176,9 +176,11 @@ def main():
     for o in opts:
         sizes = data[o][1]
         cold = [v for k, v in sizes.items() if "spmv_f32_mismatch" in k]
+        shared = [v for k, v in sizes.items() if "kernels8mismatch" in k]
         if cold:
             print(f"\nopt-level {o}: the cold error builder of outlined_f32 "
-                  f"(spmv_f32_mismatch) is {cold[0]} bytes.")
+                  f"(spmv_f32_mismatch) is {cold[0]} bytes; the shared one of "
+                  f"proposed_f32 (mismatch) {shared[0] if shared else '?'} bytes.")
 
     for o in opts:
         (_, _, _), _, funcs = data[o]

@@ -36,7 +36,7 @@ tools=$(rustc --print sysroot)/lib/rustlib/$host/bin
 plugin=$out/insn_range.so
 gcc -O2 -shared -fPIC -o "$plugin" "$root/bench/qemu-insn/insn_range.c"
 
-kernels="gen_f32 outlined_f32 unchecked_f32 safe_f32 gen_static_f32 zip_f32 ptr_f32 ptr2_f32 iter_f32 c_f32 c_nofma_f32 gen_f64 unchecked_f64 safe_f64"
+kernels="gen_f32 outlined_f32 proposed_f32 unchecked_f32 safe_f32 gen_static_f32 zip_f32 ptr_f32 ptr2_f32 iter_f32 c_f32 c_nofma_f32 gen_f64 unchecked_f64 safe_f64"
 qemu=(qemu-system-arm -cpu cortex-m4 -machine mps2-an386 -nographic
       -semihosting-config enable=on,target=native)
 

@@ -351,3 +351,80 @@ pub unsafe fn bench_iter_f32(pos: &[u16], crd: &[u8], val: &[f32], x: &[f32], y:
         }
     }
 }
+
+/// Where a size check is, for [`mismatch`]: what a `KernelError::DimensionMismatch`
+/// holds besides the two sizes.
+pub struct MismatchSite {
+    tensor: &'static str,
+    dim: usize,
+    index: &'static str,
+    bound_by: &'static str,
+    bound_dim: usize,
+}
+
+/// The error of a failed size check, built once per program (the shared
+/// `#[cold]` builder proposed for `sparse_core::__private`).
+#[cold]
+#[inline(never)]
+pub fn mismatch(site: &'static MismatchSite, size: usize, expected: usize) -> KernelError {
+    KernelError::DimensionMismatch {
+        tensor: site.tensor,
+        dim: site.dim,
+        size,
+        index: site.index,
+        expected,
+        bound_by: site.bound_by,
+        bound_dim: site.bound_dim,
+    }
+}
+
+/// The generated `spmv_f32` with all three proposals of RESULTS.md: size
+/// checks calling the shared [`mismatch`] with a `static` site, the row loop
+/// walking `pos` and `y` by pointer (each row's end carried over as the next
+/// row's start), and the entries of a row walked by [`Entries`].
+#[no_mangle]
+#[inline(never)]
+pub fn bench_proposed_f32(a: &CSR<'_, f32>, x: &[f32], y: &mut [f32]) -> Result<(), KernelError> {
+    static Y_I: MismatchSite = MismatchSite {
+        tensor: "y",
+        dim: 0,
+        index: "i",
+        bound_by: "a",
+        bound_dim: 0,
+    };
+    static X_J: MismatchSite = MismatchSite {
+        tensor: "x",
+        dim: 0,
+        index: "j",
+        bound_by: "a",
+        bound_dim: 1,
+    };
+    let [n_i, n_j] = a.dim_sizes();
+    if y.len() != n_i {
+        return Err(mismatch(&Y_I, y.len(), n_i));
+    }
+    if x.len() != n_j {
+        return Err(mismatch(&X_J, x.len(), n_j));
+    }
+    let crd1 = a.level(1).coordinates();
+    let pos1 = a.level(1).positions();
+    let val = a.values();
+    // SAFETY: a validated tensor has `n_i + 1` row pointers, nondecreasing,
+    // the last at most `crd1.len()` and `val.len()`, and columns below
+    // `n_j == x.len()`; `y.len() == n_i`.
+    unsafe {
+        let mut pp = pos1.as_ptr();
+        let mut lo = *pp as usize;
+        for yi in y.iter_mut() {
+            pp = pp.add(1);
+            let hi = *pp as usize;
+            let mut acc: f32 = 0.0;
+            for (j, v) in Entries::new(crd1, val, lo, hi) {
+                acc += v * sparse_core::__private::load(x, j);
+            }
+            *yi = acc;
+            lo = hi;
+        }
+    }
+    Ok(())
+}

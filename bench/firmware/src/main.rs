@@ -74,6 +74,23 @@ fn check<T: Copy + Into<f64>>(kernel: &str, m: &Matrix, y: &[T], failures: &mut 
     hprintln!("ok   {} on {}", kernel, m.name);
 }
 
+/// The generated kernel and the proposed shapes must fail alike on `x`, `y`.
+fn same_errors(a: &CSR<'_, f32>, x: &[f32], y: &mut [f32], failures: &mut usize) {
+    let want = bench_gen_f32(black_box(a), x, y);
+    let got = [
+        kernels::bench_outlined_f32(black_box(a), x, y),
+        kernels::bench_proposed_f32(black_box(a), x, y),
+    ];
+    if want.is_ok() || got.iter().any(|g| *g != want) {
+        hprintln!(
+            "FAIL errors of the proposed shapes {:?}, generated {:?}",
+            got,
+            want
+        );
+        *failures += 1;
+    }
+}
+
 fn assemble32(m: &Matrix) -> CSR<'static, f32> {
     match CSR::<f32>::assemble(
         [m.rows, m.cols],
@@ -132,16 +149,23 @@ fn main() -> ! {
             panic!("outlined_f32 on {}: returned an error", m.name);
         }
         check("outlined_f32", m, y32, &mut failures);
-        // The proposed shape must report the same errors as the macro's.
-        let short = &x32[..m.cols - 1];
-        let (want, got) = (
-            bench_gen_f32(black_box(&a32), short, &mut *y32),
-            kernels::bench_outlined_f32(black_box(&a32), short, &mut *y32),
-        );
-        if want != got || want.is_ok() {
-            hprintln!("FAIL outlined_f32 error {:?}, generated {:?}", got, want);
-            failures += 1;
+
+        y32.fill(f32::NAN);
+        let mut ok = false;
+        measure(&mut n, "proposed_f32", m, || {
+            ok = kernels::bench_proposed_f32(black_box(&a32), black_box(x32), black_box(&mut *y32))
+                .is_ok()
+        });
+        if !ok {
+            panic!("proposed_f32 on {}: returned an error", m.name);
         }
+        check("proposed_f32", m, y32, &mut failures);
+
+        // The proposed shapes must report the same errors as the macro's:
+        // a short `x`, then a long `y`.
+        let mut long_y = [0f32; MAX_ROWS + 1];
+        same_errors(&a32, &x32[..m.cols - 1], y32, &mut failures);
+        same_errors(&a32, x32, &mut long_y[..m.rows + 1], &mut failures);
 
         y32.fill(f32::NAN);
         // SAFETY: `assemble32` validated these arrays as CSR of this shape.
