@@ -335,17 +335,17 @@ proptest! {
         let mut c = vec![777.25; m * n];
         let cv = sparse_core::DenseViewMut::new(&mut c, [m, n]).unwrap();
         with_tensor(&CSR, dims, &ea, |ta| k::select_lower(ta, cv)).unwrap();
-        for o in 0..m * n {
+        for (o, &got) in c.iter().enumerate() {
             let (i, j) = (o / n, o % n);
-            prop_assert_eq!(c[o], if j < i { a.data[o] } else { 0.0 });
+            prop_assert_eq!(got, if j < i { a.data[o] } else { 0.0 });
         }
 
         // Row products capped at 100, implicit zeros included.
         let mut x = vec![777.25; m];
         with_tensor(&DCSR, dims, &ea, |ta| k::row_product(ta, &mut x)).unwrap();
-        for i in 0..m {
+        for (i, &got) in x.iter().enumerate() {
             let want = (0..n).fold(1.0f64, |acc, j| (acc * a.data[i * n + j]).min(100.0));
-            prop_assert_eq!(x[i], want, "row {}", i);
+            prop_assert_eq!(got, want, "row {}", i);
         }
 
         // Vectors: the first row of `a` and `b`.

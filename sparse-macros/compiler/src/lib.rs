@@ -100,7 +100,7 @@ fn uses_only_aliased_encodings(model: &Model, def: &model::KernelDef) -> bool {
     def.params.iter().all(|p| match &p.kind {
         model::ParamKind::Sparse { encoding, .. } => {
             model.encoding(&encoding.to_string()).is_some_and(|enc| {
-                enc.explicit_val.is_none() && enc.dims.iter().all(|d| d.slice.is_none())
+                enc.dims.iter().all(|d| d.slice.is_none())
             })
         }
         _ => true,

@@ -401,7 +401,7 @@ fn expand_generates_kernels_and_skips_those_on_refused_encodings() {
     assert!(ok.contains("pub fn spmv"), "{ok}");
     assert!(!ok.contains("compile_error"), "{ok}");
     let refused = expansion(
-        "#P = #sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 1.0 : f64 }>
+        "#P = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(0, 4, 1)>) -> (i : compressed) }>
          pub fn copy(a: &tensor<?xf64, #P>, y: &mut tensor<?xf64>) { y[i] = a[i]; }",
     );
     assert!(!refused.contains("fn copy"), "{refused}");

@@ -78,6 +78,10 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
             clippy::needless_range_loop,
             clippy::identity_op,
             clippy::erasing_op,
+            // Semiring closures are the user's tokens, called where the
+            // value is needed so rustc checks them in place.
+            clippy::redundant_closure_call,
+            clippy::blocks_in_conditions,
             non_snake_case,
         )]
         #vis fn #name #generics (#(#params),*) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {

@@ -23,6 +23,8 @@
     clippy::needless_range_loop,
     clippy::identity_op,
     clippy::erasing_op,
+    clippy::redundant_closure_call,
+    clippy::blocks_in_conditions,
     non_snake_case,
 )]
 pub fn axpy(
