@@ -98,11 +98,9 @@ fn kernels(model: &Model, errors: &mut Errors) -> TokenStream {
 /// only add a "cannot find type" error at the kernel.
 fn uses_only_aliased_encodings(model: &Model, def: &model::KernelDef) -> bool {
     def.params.iter().all(|p| match &p.kind {
-        model::ParamKind::Sparse { encoding, .. } => {
-            model.encoding(&encoding.to_string()).is_some_and(|enc| {
-                enc.dims.iter().all(|d| d.slice.is_none())
-            })
-        }
+        model::ParamKind::Sparse { encoding, .. } => model
+            .encoding(&encoding.to_string())
+            .is_some_and(|enc| enc.dims.iter().all(|d| d.slice.is_none())),
         _ => true,
     })
 }

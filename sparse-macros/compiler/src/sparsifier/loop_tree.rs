@@ -75,6 +75,11 @@ pub enum Value {
     Expr(Expr),
     /// The reduction local `r`.
     Local,
+    /// The reduction local `r`, written only if some value was accumulated
+    /// into it: a sparse output stores no entry where every term was absent
+    /// (a `none` region, a dropped `select`), as MLIR's sparsifier guards
+    /// such insertions with a valid-insert flag.
+    LocalIfProduced,
 }
 
 /// A node of the loop tree.
@@ -90,6 +95,9 @@ pub enum Node {
     Local {
         /// `None` for zero, else the output element it starts from.
         init: Option<Access>,
+        /// Whether a flag records that some value was accumulated, for a
+        /// later [`Value::LocalIfProduced`].
+        produced: bool,
     },
     /// `r += value`.
     Accumulate {
@@ -477,10 +485,18 @@ impl Builder<'_> {
         if let Some(level) = ws {
             out.push(Node::Expand { level });
         }
+        // A sparse destination must not receive the local where no term
+        // produced a value; a custom reduction always produces one (absent
+        // terms fold as zero).
+        let produced = local
+            && self.dest != Dest::Dense
+            && self.stmt.reduce.is_none()
+            && may_be_absent(&self.stmt.rhs);
         if local {
             let init = self.accumulates && self.dest == Dest::Dense;
             out.push(Node::Local {
                 init: init.then(|| self.stmt.lhs.clone()),
+                produced,
             });
         }
         if depth == self.order.len() {
@@ -499,7 +515,11 @@ impl Builder<'_> {
             out.push(self.loop_node(expr, depth));
         }
         if local {
-            out.push(self.store(Value::Local));
+            out.push(self.store(if produced {
+                Value::LocalIfProduced
+            } else {
+                Value::Local
+            }));
         }
         if let Some(level) = ws {
             out.push(Node::Compress { level });

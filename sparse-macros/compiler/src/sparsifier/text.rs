@@ -70,6 +70,7 @@ impl StmtPlan {
             kernel,
             out: s,
             reduce,
+            produced: false,
         };
         p.nodes(&self.tree, 0);
         p.out
@@ -98,6 +99,8 @@ struct Printer<'a> {
     /// The statement's custom reduction, which the local starts from and
     /// folds with.
     reduce: Option<Reduce>,
+    /// Whether the current local carries a "produced" flag.
+    produced: bool,
 }
 
 impl Printer<'_> {
@@ -130,6 +133,7 @@ impl Printer<'_> {
         match v {
             Value::Expr(e) => self.kernel.show(e).to_string(),
             Value::Local => "r".to_string(),
+            Value::LocalIfProduced => "r if produced".to_string(),
         }
     }
     fn nodes(&mut self, nodes: &[Node], depth: usize) {
@@ -141,17 +145,24 @@ impl Printer<'_> {
         let k = self.kernel;
         match n {
             Node::Zero { tensor } => self.line(d, &format!("zero {}", k.tensor_name(*tensor))),
-            Node::Local { init } => {
+            Node::Local { init, produced } => {
                 let start = self
                     .reduce
                     .map_or("0".to_string(), |r| k.func_text(r.identity).to_string());
                 let init = init.as_ref().map_or(start, |a| k.show_access(a));
-                self.line(d, &format!("local r = {init}"))
+                self.produced = *produced;
+                let flag = if *produced { ", produced = false" } else { "" };
+                self.line(d, &format!("local r = {init}{flag}"))
             }
             Node::Accumulate { value } => {
                 let text = match self.reduce {
                     Some(r) => format!("r = ({})(r, {})", k.func_text(r.combiner), k.show(value)),
                     None => format!("r += {}", k.show(value)),
+                };
+                let text = if self.produced {
+                    format!("{text}, produced = true")
+                } else {
+                    text
                 };
                 self.line(d, &text)
             }

@@ -243,3 +243,27 @@ mod diagnostics {
         );
     }
 }
+
+#[test]
+fn summed_rows_into_a_sparse_output_insert_only_produced_values() {
+    // A row whose entries the predicate all drops produces no value, so
+    // nothing is inserted for it (a plain sum would insert every row).
+    check(
+        "fn f(a: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64, #SV>) { x[i] = select(a[i, j], |v| v > 0.0); }",
+        "\
+x[i] = select(a[i, j], |v| v > 0.0)
+order i (parallel), j (reduction)
+output x: sparse, direct insertion: parallel loops i are outermost, in level order
+iterate i in a.lvl0 compressed  // parallel
+  local r = 0, produced = false
+  iterate j in a.lvl1 compressed  // reduction
+    r += select(a[i, j], |v| v > 0.0), produced = true
+  insert x[i] = r if produced
+",
+    );
+    let plain = plan_text(
+        "fn f(a: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64, #SV>) { x[i] = a[i, j]; }",
+    );
+    assert!(plain.contains("insert x[i] = r\n"), "{plain}");
+    assert!(!plain.contains("produced"), "{plain}");
+}

@@ -50,6 +50,11 @@ fn acc() -> Ident {
     format_ident!("__sk_acc")
 }
 
+/// The flag recording that some value reached the reduction local.
+fn produced_flag() -> Ident {
+    format_ident!("__sk_produced")
+}
+
 /// Loaded elements of one leaf: each distinct access and its local.
 type Loaded = Vec<(Access, Ident)>;
 
@@ -99,6 +104,16 @@ impl Gen<'_> {
                 let r = acc();
                 emit(self, quote!(#r))
             }
+            Value::LocalIfProduced => {
+                let r = acc();
+                let flag = produced_flag();
+                let body = emit(self, quote!(#r));
+                quote! {
+                    if #flag {
+                        #body
+                    }
+                }
+            }
             Value::Expr(Expr::Select(f, x)) => {
                 let (loads, v) = self.value_expr(x, scope);
                 let sel = format_ident!("__sk_sel");
@@ -137,10 +152,22 @@ impl Gen<'_> {
     }
 
     /// `local r = 0` or `local r = y[i]`.
-    pub(super) fn local(&mut self, init: Option<&Access>, scope: &Scope) -> TokenStream {
+    pub(super) fn local(
+        &mut self,
+        init: Option<&Access>,
+        produced: bool,
+        scope: &Scope,
+    ) -> TokenStream {
         let elem = elem_type(self.out_elem());
         let r = acc();
-        match init {
+        self.produced = produced;
+        let flag = produced_flag();
+        let flag = if produced {
+            quote!(let mut #flag = false;)
+        } else {
+            TokenStream::new()
+        };
+        let local = match init {
             None => {
                 let z = self.start_value();
                 quote!(let mut #r: #elem = #z;)
@@ -154,7 +181,8 @@ impl Gen<'_> {
                     let mut #r: #elem = #v;
                 }
             }
-        }
+        };
+        quote!(#local #flag)
     }
 
     /// `r += value`, or `r = combiner(r, value)` for a custom reduction,
@@ -178,9 +206,18 @@ impl Gen<'_> {
                 let z = self.zero_for(red.combiner, 1);
                 self.fold(quote!(#r), z)
             }
-            _ => self.with_value(&Value::Expr(value.clone()), scope, |g, v| {
-                g.fold(quote!(#r), v)
-            }),
+            _ => {
+                let mark = if self.produced {
+                    let flag = produced_flag();
+                    quote!(#flag = true;)
+                } else {
+                    TokenStream::new()
+                };
+                self.with_value(&Value::Expr(value.clone()), scope, |g, v| {
+                    let fold = g.fold(quote!(#r), v);
+                    quote!(#fold #mark)
+                })
+            }
         }
     }
 

@@ -198,6 +198,9 @@ struct Gen<'a> {
     stmt: Option<&'a Stmt>,
     /// What [`Gen::info`] gives for an id without a parameter.
     fallback: TensorInfo,
+    /// Whether the current reduction local carries the `__sk_produced` flag
+    /// (see [`crate::sparsifier::loop_tree::Value::LocalIfProduced`]).
+    produced: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -257,6 +260,7 @@ impl<'a> Gen<'a> {
             decls: BTreeMap::new(),
             errors: Vec::new(),
             stmt: None,
+            produced: false,
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
         };
         for (n, t) in tensors.into_iter().enumerate() {
@@ -400,7 +404,7 @@ impl<'a> Gen<'a> {
     fn node(&mut self, n: &Node, scope: &Scope) -> TokenStream {
         match n {
             Node::Zero { tensor } => self.zero(*tensor),
-            Node::Local { init } => self.local(init.as_ref(), scope),
+            Node::Local { init, produced } => self.local(init.as_ref(), *produced, scope),
             Node::Accumulate { value } => self.accumulate(value, scope),
             Node::Store { access, op, value } => self.store(access, *op, value, scope),
             Node::For { loop_id, body, .. } => self.for_loop(*loop_id, body, scope),

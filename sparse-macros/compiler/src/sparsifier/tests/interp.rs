@@ -130,7 +130,7 @@ impl Machine<'_> {
     fn value(&self, v: &Value) -> f64 {
         match v {
             Value::Expr(e) => self.eval(e),
-            Value::Local => self.local,
+            Value::Local | Value::LocalIfProduced => self.local,
         }
     }
     fn insert(&mut self, dims: Vec<usize>, v: f64) {
@@ -152,7 +152,7 @@ impl Machine<'_> {
             Node::Zero { tensor } => self.data[tensor.index()]
                 .values_mut()
                 .for_each(|v| *v = 0.0),
-            Node::Local { init } => {
+            Node::Local { init, .. } => {
                 self.local = init
                     .as_ref()
                     .map_or(0.0, |a| self.data[out][&self.coords(a)])
