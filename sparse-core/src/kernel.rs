@@ -250,6 +250,207 @@ pub mod unchecked {
         // SAFETY: the caller guarantees `i < s.len()`.
         unsafe { s.get_unchecked_mut(i) }
     }
+
+    /// The stored entries `lo..hi` of one level, as `(position, coordinate)`
+    /// pairs: what a generated `iterate` walks.
+    ///
+    /// The walk advances a pointer over the coordinates and stops when it
+    /// reaches the end pointer, so the loop keeps no index for the
+    /// coordinate reads: on Cortex-M the read becomes a post-incremented
+    /// load (`ldrb r, [p], #1`) and the trip test a pointer compare, one
+    /// instruction per entry less than `for p in lo..hi { crd[p] }`
+    /// (measured in `bench/firmware`). The position is a plain counter the
+    /// compiler drops when only value reads at `p` use it.
+    pub struct Walk<'a, I> {
+        next: *const I,
+        end: *const I,
+        position: usize,
+        _crd: core::marker::PhantomData<&'a [I]>,
+    }
+
+    /// Walks the coordinates `crd[lo..hi]`.
+    ///
+    /// # Safety
+    ///
+    /// `lo <= hi <= crd.len()`: the range a validated tensor stores under
+    /// one parent entry (positions are nondecreasing and the last is at
+    /// most the number of coordinates).
+    #[inline(always)]
+    pub unsafe fn walk<I: Index>(crd: &[I], lo: usize, hi: usize) -> Walk<'_, I> {
+        debug_assert!(
+            lo <= hi && hi <= crd.len(),
+            "kernel walk {lo}..{hi} of {}",
+            crd.len()
+        );
+        let base = crd.as_ptr();
+        // SAFETY: `lo <= hi <= crd.len()`, so both pointers are within the
+        // slice or one past its end.
+        let (next, end) = unsafe { (base.add(lo), base.add(hi)) };
+        Walk {
+            next,
+            end,
+            position: lo,
+            _crd: core::marker::PhantomData,
+        }
+    }
+
+    impl<I: Index> Iterator for Walk<'_, I> {
+        type Item = (usize, usize);
+
+        #[inline(always)]
+        fn next(&mut self) -> Option<(usize, usize)> {
+            if self.next == self.end {
+                return None;
+            }
+            // SAFETY: `next` started at or before `end` (`walk`'s contract)
+            // and moves by one element until it equals `end`, so here it
+            // points at a coordinate of the borrowed slice.
+            let c = unsafe { *self.next };
+            // SAFETY: `next < end`, so one step stays within the slice or
+            // one past its end.
+            self.next = unsafe { self.next.add(1) };
+            let p = self.position;
+            self.position += 1;
+            Some((p, c.as_usize()))
+        }
+
+        #[inline(always)]
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            // SAFETY: both pointers are within (or one past) one slice,
+            // `next <= end`.
+            let n = unsafe { self.end.offset_from(self.next) } as usize;
+            (n, Some(n))
+        }
+    }
+
+    impl<I: Index> ExactSizeIterator for Walk<'_, I> {}
+
+    /// A [`Walk`] over a tensor's last level that also steps a pointer
+    /// over the values, yielding `(position, coordinate, value)`: the value
+    /// read then needs no index either (the `ldrb`/`vldmia` pair of the
+    /// hand-written pointer loop).
+    pub struct WalkValues<'a, I, V> {
+        walk: Walk<'a, I>,
+        value: *const V,
+        _val: core::marker::PhantomData<&'a [V]>,
+    }
+
+    /// Walks the coordinates `crd[lo..hi]` and the values `val[lo..hi]`.
+    ///
+    /// # Safety
+    ///
+    /// `lo <= hi <= crd.len()` and `hi <= val.len()`: the range a validated
+    /// tensor stores under one parent entry of its last level, which holds
+    /// one value per entry.
+    #[inline(always)]
+    pub unsafe fn walk_values<'a, I: Index, V: Copy>(
+        crd: &'a [I],
+        val: &'a [V],
+        lo: usize,
+        hi: usize,
+    ) -> WalkValues<'a, I, V> {
+        debug_assert!(
+            hi <= val.len(),
+            "kernel walk {lo}..{hi} of {} values",
+            val.len()
+        );
+        WalkValues {
+            // SAFETY: `lo <= hi <= crd.len()`, the caller's guarantee.
+            walk: unsafe { walk(crd, lo, hi) },
+            // SAFETY: `lo <= hi <= val.len()`, within the slice or one past
+            // its end.
+            value: unsafe { val.as_ptr().add(lo) },
+            _val: core::marker::PhantomData,
+        }
+    }
+
+    impl<I: Index, V: Copy> Iterator for WalkValues<'_, I, V> {
+        type Item = (usize, usize, V);
+
+        #[inline(always)]
+        fn next(&mut self) -> Option<(usize, usize, V)> {
+            let (p, c) = self.walk.next()?;
+            // SAFETY: `p` is below `hi <= val.len()` (the walk stops at
+            // `hi`) and `value` points at `val[p]`: both start at `lo` and
+            // advance together.
+            let v = unsafe { *self.value };
+            // SAFETY: `p < hi <= val.len()`: one past `val[p]` stays within
+            // the slice or one past its end.
+            self.value = unsafe { self.value.add(1) };
+            Some((p, c, v))
+        }
+
+        #[inline(always)]
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            self.walk.size_hint()
+        }
+    }
+
+    impl<I: Index, V: Copy> ExactSizeIterator for WalkValues<'_, I, V> {}
+}
+
+/// Where a kernel's size check failed: the fixed part of a
+/// [`KernelError::DimensionMismatch`], a constant the generated check
+/// passes by reference.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct DimensionSite {
+    /// The parameter whose size disagrees.
+    pub tensor: &'static str,
+    /// Its dimension.
+    pub dim: usize,
+    /// The index variable indexing it.
+    pub index: &'static str,
+    /// The parameter that bound the index variable first.
+    pub bound_by: &'static str,
+    /// The dimension of `bound_by` that bound it.
+    pub bound_dim: usize,
+}
+
+/// The fixed part of a [`KernelError::ShapeMismatch`].
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct ShapeSite {
+    /// The parameter.
+    pub tensor: &'static str,
+    /// Its dimension.
+    pub dim: usize,
+}
+
+/// Builds a kernel's [`KernelError::DimensionMismatch`] out of line: one
+/// copy per program instead of the error's fields stored inline in every
+/// check of every kernel (on Cortex-M, about 50 bytes per check).
+#[doc(hidden)]
+#[cold]
+#[inline(never)]
+pub fn dimension_mismatch(
+    site: &'static DimensionSite,
+    size: usize,
+    expected: usize,
+) -> KernelError {
+    KernelError::DimensionMismatch {
+        tensor: site.tensor,
+        dim: site.dim,
+        size,
+        index: site.index,
+        expected,
+        bound_by: site.bound_by,
+        bound_dim: site.bound_dim,
+    }
+}
+
+/// Builds a kernel's [`KernelError::ShapeMismatch`] out of line (see
+/// [`dimension_mismatch`]).
+#[doc(hidden)]
+#[cold]
+#[inline(never)]
+pub fn shape_mismatch(site: &'static ShapeSite, size: usize, expected: usize) -> KernelError {
+    KernelError::ShapeMismatch {
+        tensor: site.tensor,
+        dim: site.dim,
+        size,
+        expected,
+    }
 }
 
 #[cfg(test)]
@@ -257,6 +458,72 @@ mod tests {
     use super::*;
     extern crate std;
     use std::string::ToString;
+
+    #[test]
+    fn walk_yields_positions_and_coordinates_of_the_range() {
+        let crd: [u8; 6] = [3, 1, 4, 1, 5, 9];
+        // SAFETY: 1 <= 4 <= 6.
+        let got: std::vec::Vec<_> = unsafe { unchecked::walk(&crd, 1, 4) }.collect();
+        assert_eq!(got, [(1, 1), (2, 4), (3, 1)]);
+        // SAFETY: empty ranges, at the start and one past the end.
+        assert_eq!(unsafe { unchecked::walk(&crd, 0, 0) }.count(), 0);
+        assert_eq!(unsafe { unchecked::walk(&crd, 6, 6) }.count(), 0);
+        // SAFETY: the whole slice.
+        let all = unsafe { unchecked::walk(&crd, 0, 6) };
+        assert_eq!(all.len(), 6);
+        assert_eq!(all.map(|(_, c)| c).sum::<usize>(), 23);
+        let wide: [u64; 2] = [7, 1 << 40];
+        // SAFETY: the whole slice.
+        let got: std::vec::Vec<_> = unsafe { unchecked::walk(&wide, 0, 2) }.collect();
+        assert_eq!(got, [(0, 7), (1, (1u64 << 40) as usize)]);
+    }
+
+    #[test]
+    fn walk_values_pairs_each_coordinate_with_its_value() {
+        let crd: [u16; 5] = [0, 2, 1, 3, 4];
+        let val = [1.5f32, 2.5, 3.5, 4.5, 5.5];
+        // SAFETY: 2 <= 5 <= 5 = crd.len() = val.len().
+        let got: std::vec::Vec<_> = unsafe { unchecked::walk_values(&crd, &val, 2, 5) }.collect();
+        assert_eq!(got, [(2, 1, 3.5), (3, 3, 4.5), (4, 4, 5.5)]);
+        // SAFETY: an empty range one past the end.
+        assert_eq!(unsafe { unchecked::walk_values(&crd, &val, 5, 5) }.len(), 0);
+    }
+
+    #[test]
+    fn out_of_line_builders_make_the_inline_errors() {
+        static D: DimensionSite = DimensionSite {
+            tensor: "x",
+            dim: 0,
+            index: "j",
+            bound_by: "a",
+            bound_dim: 1,
+        };
+        assert_eq!(
+            dimension_mismatch(&D, 7, 8),
+            KernelError::DimensionMismatch {
+                tensor: "x",
+                dim: 0,
+                size: 7,
+                index: "j",
+                expected: 8,
+                bound_by: "a",
+                bound_dim: 1,
+            }
+        );
+        static S: ShapeSite = ShapeSite {
+            tensor: "a",
+            dim: 1,
+        };
+        assert_eq!(
+            shape_mismatch(&S, 5, 4),
+            KernelError::ShapeMismatch {
+                tensor: "a",
+                dim: 1,
+                size: 5,
+                expected: 4,
+            }
+        );
+    }
 
     #[test]
     fn messages_name_tensor_dimension_and_index() {

@@ -52,8 +52,10 @@ pub mod __private {
     pub use crate::tensor::SparseTensor;
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};
-    pub use crate::kernel::unchecked::{load, load_index, slot};
-    pub use crate::kernel::KernelError;
+    pub use crate::kernel::unchecked::{load, load_index, slot, walk, walk_values};
+    pub use crate::kernel::{
+        dimension_mismatch, shape_mismatch, DimensionSite, KernelError, ShapeSite,
+    };
     pub use crate::math;
     // Sparse outputs.
     pub use crate::output::{OutputBuffers, SparseTensorOut, Workspace};

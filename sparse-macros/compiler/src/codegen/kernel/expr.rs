@@ -362,6 +362,10 @@ impl Gen<'_> {
                 let val = self.values(t);
                 let load = private("load");
                 match scope.pos.get(&(t, last)).cloned() {
+                    Some(Pos::At(_)) if scope.walked.contains_key(&t) => {
+                        let v = &scope.walked[&t];
+                        quote!(let #name = #v;)
+                    }
                     Some(Pos::At(p)) => {
                         let doc = format!(
                             " SAFETY: `{p}` is an entry of `{}`'s last level, and a validated \
@@ -423,7 +427,7 @@ impl Gen<'_> {
 
     /// The `explicitVal` of sparse tensor `t`'s encoding as a literal of its
     /// element type, if the encoding has one (a pattern tensor).
-    fn explicit_value(&self, t: TensorId) -> Option<TokenStream> {
+    pub(super) fn explicit_value(&self, t: TensorId) -> Option<TokenStream> {
         let info = self.info(t);
         let enc = self.model.encoding(&info.encoding.as_ref()?.to_string())?;
         let value = enc.explicit_val.as_ref()?;

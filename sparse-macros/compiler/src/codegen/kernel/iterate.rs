@@ -18,7 +18,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::Ident;
 
-use super::{Gen, Pos, Scope};
+use super::{Gen, Kind, Pos, Scope};
 use crate::sparsifier::{LoopId, Node, Space, TensorId};
 use crate::vocab::LevelFormat;
 
@@ -220,6 +220,16 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether level `l` of `t` has a coordinate buffer of its own (one
+    /// coordinate per entry, not a shared COO buffer), which
+    /// `sparse_core::__private::walk` can step through.
+    fn own_coordinates(&self, t: TensorId, l: usize) -> bool {
+        self.info(t)
+            .levels
+            .get(l)
+            .is_some_and(|x| x.stride == 1 && x.offset == 0)
+    }
+
     /// `Iterate`: every stored coordinate of one level, in storage order.
     pub(super) fn iterate(
         &mut self,
@@ -281,6 +291,56 @@ impl Gen<'_> {
                     #positions
                     #body
                     #p = #e;
+                }
+            }
+        } else if self.own_coordinates(t, lv) {
+            // A pointer walk over the coordinates: see `Walk` in sparse-core
+            // for the instruction it saves per entry.
+            let crd = self.coordinates(t, lv);
+            let walk = private("walk");
+            let name = self.info(t).name.clone();
+            let doc = format!(
+                " SAFETY: `{lo}..{hi}` is the range level {lv} of `{name}` stores under one \
+                 parent entry; a validated tensor has `{lo}` <= `{hi}` <= its entry count, the \
+                 length of this level's coordinate buffer."
+            );
+            let entries = self.tlocal(t, &format!("walk{lv}"));
+            inner.pos.insert((t, lv), Pos::At(p.clone()));
+            let positions = self.bind_dense(&mut inner);
+            // At the last level of a tensor with values, the walk reads the
+            // value too (by pointer, as it reads the coordinate).
+            let info = self.info(t);
+            let with_values = info.kind == Kind::Sparse
+                && lv + 1 == info.levels.len()
+                && self.explicit_value(t).is_none();
+            if with_values {
+                let val = self.values(t);
+                let v = self.tlocal(t, &format!("w{lv}"));
+                inner.walked.insert(t, v.clone());
+                let walk = private("walk_values");
+                let doc = format!(
+                    "{doc} It is the last level, with one value per entry: `{lo}..{hi}` is \
+                     also within the values."
+                );
+                let body = self.nodes(body, &inner);
+                return quote! {
+                    #range
+                    #[doc = #doc]
+                    let #entries = unsafe { #walk(#crd, #val, #lo, #hi) };
+                    for (#p, #var, #v) in #entries {
+                        #positions
+                        #body
+                    }
+                };
+            }
+            let body = self.nodes(body, &inner);
+            quote! {
+                #range
+                #[doc = #doc]
+                let #entries = unsafe { #walk(#crd, #lo, #hi) };
+                for (#p, #var) in #entries {
+                    #positions
+                    #body
                 }
             }
         } else {

@@ -182,6 +182,9 @@ enum Pos {
 struct Scope {
     bound: Vec<bool>,
     pos: BTreeMap<(TensorId, usize), Pos>,
+    /// Sparse tensors whose value at the current last-level entry a walk
+    /// already read (`walk_values`), and the local holding it.
+    walked: BTreeMap<TensorId, Ident>,
 }
 
 /// The generator of one kernel.
@@ -368,6 +371,7 @@ impl<'a> Gen<'a> {
         let scope = Scope {
             bound: vec![false; self.k.loops.len()],
             pos: BTreeMap::new(),
+            walked: BTreeMap::new(),
         };
         let text = format!(" {}", self.k.show_stmt(stmt));
         let mut body = self.nodes(&sp.tree, &scope);

@@ -187,7 +187,7 @@ impl Gen<'_> {
 
     /// The size checks and the `__sk_n_<var>` sizes.
     pub(super) fn prologue(&mut self) -> TokenStream {
-        let err = quote!(::sparse_core::__private::KernelError);
+        let private = quote!(::sparse_core::__private);
         let mut out = TokenStream::new();
         // Sizes fixed by a type but read at run time: sparse tensors and
         // the static dimensions of dense views.
@@ -205,14 +205,15 @@ impl Gen<'_> {
                 };
                 let tensor = &info.name;
                 let expected = usize_lit(*expected);
+                // The error is built out of line from a promoted constant
+                // (see `sparse_core::__private::shape_mismatch`).
                 out.extend(quote! {
                     if #actual != #expected {
-                        return ::core::result::Result::Err(#err::ShapeMismatch {
-                            tensor: #tensor,
-                            dim: #d,
-                            size: #actual,
-                            expected: #expected,
-                        });
+                        return ::core::result::Result::Err(#private::shape_mismatch(
+                            &#private::ShapeSite { tensor: #tensor, dim: #d },
+                            #actual,
+                            #expected,
+                        ));
                     }
                 });
             }
@@ -248,15 +249,17 @@ impl Gen<'_> {
                 let (d, d0) = (Literal::usize_unsuffixed(d), Literal::usize_unsuffixed(d0));
                 out.extend(quote! {
                     if #size != #n {
-                        return ::core::result::Result::Err(#err::DimensionMismatch {
-                            tensor: #tensor,
-                            dim: #d,
-                            size: #size,
-                            index: #index,
-                            expected: #n,
-                            bound_by: #bound_by,
-                            bound_dim: #d0,
-                        });
+                        return ::core::result::Result::Err(#private::dimension_mismatch(
+                            &#private::DimensionSite {
+                                tensor: #tensor,
+                                dim: #d,
+                                index: #index,
+                                bound_by: #bound_by,
+                                bound_dim: #d0,
+                            },
+                            #size,
+                            #n,
+                        ));
                     }
                 });
             }

@@ -204,7 +204,15 @@ fn spmv_csr_is_a_row_loop_with_a_scalar_reduction() {
         &text,
         "let mut __sk_acc: ::core::primitive::f64 = 0.0_f64;"
     ));
-    assert!(has(&text, "for __sk_a_p1 in __sk_a_lo1..__sk_a_hi1 {"));
+    assert!(has(
+        &text,
+        "::sparse_core::__private::walk_values(__sk_a_crd1, __sk_a_val, __sk_a_lo1, __sk_a_hi1,)"
+    ));
+    assert!(has(
+        &text,
+        "for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {"
+    ));
+    assert!(has(&text, "let __sk_a_v = __sk_a_w1;"));
     assert!(has(&text, "__sk_acc += __sk_a_v * __sk_x_v;"));
 }
 
@@ -360,7 +368,7 @@ fn static_shapes_scalar_params_and_math() {
     d.k.add_assign(y, &[i], rhs);
     let text = d.generate();
     snapshot("scale_static", &text);
-    assert!(has(&text, "ShapeMismatch"));
+    assert!(has(&text, "shape_mismatch"));
     assert!(has(&text, "x: &[::core::primitive::f32; 200]"));
     assert!(has(&text, "__sk_a_v.abs()"));
     assert!(has(

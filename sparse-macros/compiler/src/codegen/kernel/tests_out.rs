@@ -110,7 +110,7 @@ fn spgemm_dcsr_expands_below_stored_rows() {
     // The workspace is borrowed per stored row of `a` and compressed
     // under that row's coordinate.
     let walk = text
-        .find("for __sk_a_p0 in")
+        .find("for (__sk_a_p0, __sk_i) in")
         .expect("a walk over stored rows");
     let expand = text.find("let mut __sk_ws").expect("an expansion");
     assert!(walk < expand);

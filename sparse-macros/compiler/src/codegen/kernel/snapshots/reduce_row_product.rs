@@ -49,15 +49,19 @@ pub fn row_product(
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if x.len() != __sk_n_i {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "x",
-            dim: 0,
-            size: x.len(),
-            index: "i",
-            expected: __sk_n_i,
-            bound_by: "a",
-            bound_dim: 0,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "x",
+                    dim: 0,
+                    index: "i",
+                    bound_by: "a",
+                    bound_dim: 0,
+                },
+                x.len(),
+                __sk_n_i,
+            ),
+        );
     }
     let __sk_n_j: ::core::primitive::usize = a.dim_sizes()[1];
     let __sk_a_crd0 = a.level(0).coordinates();

@@ -37,20 +37,28 @@ pub fn scale(
     y: &mut [::core::primitive::f32; 64],
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     if a.dim_sizes()[0] != 64 {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::ShapeMismatch {
-            tensor: "a",
-            dim: 0,
-            size: a.dim_sizes()[0],
-            expected: 64,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::shape_mismatch(
+                &::sparse_core::__private::ShapeSite {
+                    tensor: "a",
+                    dim: 0,
+                },
+                a.dim_sizes()[0],
+                64,
+            ),
+        );
     }
     if a.dim_sizes()[1] != 200 {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::ShapeMismatch {
-            tensor: "a",
-            dim: 1,
-            size: a.dim_sizes()[1],
-            expected: 200,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::shape_mismatch(
+                &::sparse_core::__private::ShapeSite {
+                    tensor: "a",
+                    dim: 1,
+                },
+                a.dim_sizes()[1],
+                200,
+            ),
+        );
     }
     let __sk_n_i: ::core::primitive::usize = 64;
     let __sk_n_j: ::core::primitive::usize = 200;

@@ -33,27 +33,35 @@ pub fn scale<
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if c.dim_sizes()[0] != __sk_n_i {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "c",
-            dim: 0,
-            size: c.dim_sizes()[0],
-            index: "i",
-            expected: __sk_n_i,
-            bound_by: "a",
-            bound_dim: 0,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "c",
+                    dim: 0,
+                    index: "i",
+                    bound_by: "a",
+                    bound_dim: 0,
+                },
+                c.dim_sizes()[0],
+                __sk_n_i,
+            ),
+        );
     }
     let __sk_n_j: ::core::primitive::usize = a.dim_sizes()[1];
     if c.dim_sizes()[1] != __sk_n_j {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "c",
-            dim: 1,
-            size: c.dim_sizes()[1],
-            index: "j",
-            expected: __sk_n_j,
-            bound_by: "a",
-            bound_dim: 1,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "c",
+                    dim: 1,
+                    index: "j",
+                    bound_by: "a",
+                    bound_dim: 1,
+                },
+                c.dim_sizes()[1],
+                __sk_n_j,
+            ),
+        );
     }
     let __sk_a_crd1 = a.level(1).coordinates();
     let __sk_a_pos1 = a.level(1).positions();
@@ -71,15 +79,17 @@ pub fn scale<
             let __sk_a_hi1 = unsafe {
                 ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
             };
-            for __sk_a_p1 in __sk_a_lo1..__sk_a_hi1 {
-                /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the walked range, so `__sk_a_p1` is an entry of `a` level 1.
-                let __sk_j = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
-                };
-                /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                let __sk_a_v = unsafe {
-                    ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                };
+            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer. It is the last level, with one value per entry: `__sk_a_lo1..__sk_a_hi1` is also within the values.
+            let __sk_a_walk1 = unsafe {
+                ::sparse_core::__private::walk_values(
+                    __sk_a_crd1,
+                    __sk_a_val,
+                    __sk_a_lo1,
+                    __sk_a_hi1,
+                )
+            };
+            for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
+                let __sk_a_v = __sk_a_w1;
                 c.insert([__sk_i, __sk_j], __sk_a_v * 2.0);
             }
         }

@@ -45,26 +45,34 @@ pub fn vadd<
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if b.dim_sizes()[0] != __sk_n_i {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "b",
-            dim: 0,
-            size: b.dim_sizes()[0],
-            index: "i",
-            expected: __sk_n_i,
-            bound_by: "a",
-            bound_dim: 0,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "b",
+                    dim: 0,
+                    index: "i",
+                    bound_by: "a",
+                    bound_dim: 0,
+                },
+                b.dim_sizes()[0],
+                __sk_n_i,
+            ),
+        );
     }
     if c.dim_sizes()[0] != __sk_n_i {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "c",
-            dim: 0,
-            size: c.dim_sizes()[0],
-            index: "i",
-            expected: __sk_n_i,
-            bound_by: "a",
-            bound_dim: 0,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "c",
+                    dim: 0,
+                    index: "i",
+                    bound_by: "a",
+                    bound_dim: 0,
+                },
+                c.dim_sizes()[0],
+                __sk_n_i,
+            ),
+        );
     }
     let __sk_a_crd0 = a.level(0).coordinates();
     let __sk_a_pos0 = a.level(0).positions();

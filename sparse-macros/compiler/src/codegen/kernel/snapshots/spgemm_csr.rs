@@ -39,39 +39,51 @@ pub fn spgemm<
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if c.dim_sizes()[0] != __sk_n_i {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "c",
-            dim: 0,
-            size: c.dim_sizes()[0],
-            index: "i",
-            expected: __sk_n_i,
-            bound_by: "a",
-            bound_dim: 0,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "c",
+                    dim: 0,
+                    index: "i",
+                    bound_by: "a",
+                    bound_dim: 0,
+                },
+                c.dim_sizes()[0],
+                __sk_n_i,
+            ),
+        );
     }
     let __sk_n_j: ::core::primitive::usize = b.dim_sizes()[1];
     if c.dim_sizes()[1] != __sk_n_j {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "c",
-            dim: 1,
-            size: c.dim_sizes()[1],
-            index: "j",
-            expected: __sk_n_j,
-            bound_by: "b",
-            bound_dim: 1,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "c",
+                    dim: 1,
+                    index: "j",
+                    bound_by: "b",
+                    bound_dim: 1,
+                },
+                c.dim_sizes()[1],
+                __sk_n_j,
+            ),
+        );
     }
     let __sk_n_k: ::core::primitive::usize = a.dim_sizes()[1];
     if b.dim_sizes()[0] != __sk_n_k {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "b",
-            dim: 0,
-            size: b.dim_sizes()[0],
-            index: "k",
-            expected: __sk_n_k,
-            bound_by: "a",
-            bound_dim: 1,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "b",
+                    dim: 0,
+                    index: "k",
+                    bound_by: "a",
+                    bound_dim: 1,
+                },
+                b.dim_sizes()[0],
+                __sk_n_k,
+            ),
+        );
     }
     let __sk_a_crd1 = a.level(1).coordinates();
     let __sk_a_pos1 = a.level(1).positions();
@@ -100,11 +112,16 @@ pub fn spgemm<
             let __sk_a_hi1 = unsafe {
                 ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
             };
-            for __sk_a_p1 in __sk_a_lo1..__sk_a_hi1 {
-                /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the walked range, so `__sk_a_p1` is an entry of `a` level 1.
-                let __sk_k = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
-                };
+            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer. It is the last level, with one value per entry: `__sk_a_lo1..__sk_a_hi1` is also within the values.
+            let __sk_a_walk1 = unsafe {
+                ::sparse_core::__private::walk_values(
+                    __sk_a_crd1,
+                    __sk_a_val,
+                    __sk_a_lo1,
+                    __sk_a_hi1,
+                )
+            };
+            for (__sk_a_p1, __sk_k, __sk_a_w1) in __sk_a_walk1 {
                 let __sk_b_p0 = __sk_k;
                 /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
                 let __sk_b_lo1 = unsafe {
@@ -114,19 +131,18 @@ pub fn spgemm<
                 let __sk_b_hi1 = unsafe {
                     ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0 + 1)
                 };
-                for __sk_b_p1 in __sk_b_lo1..__sk_b_hi1 {
-                    /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the walked range, so `__sk_b_p1` is an entry of `b` level 1.
-                    let __sk_j = unsafe {
-                        ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
-                    };
-                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_a_v = unsafe {
-                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                    };
-                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_b_v = unsafe {
-                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                    };
+                /// SAFETY: `__sk_b_lo1..__sk_b_hi1` is the range level 1 of `b` stores under one parent entry; a validated tensor has `__sk_b_lo1` <= `__sk_b_hi1` <= its entry count, the length of this level's coordinate buffer. It is the last level, with one value per entry: `__sk_b_lo1..__sk_b_hi1` is also within the values.
+                let __sk_b_walk1 = unsafe {
+                    ::sparse_core::__private::walk_values(
+                        __sk_b_crd1,
+                        __sk_b_val,
+                        __sk_b_lo1,
+                        __sk_b_hi1,
+                    )
+                };
+                for (__sk_b_p1, __sk_j, __sk_b_w1) in __sk_b_walk1 {
+                    let __sk_a_v = __sk_a_w1;
+                    let __sk_b_v = __sk_b_w1;
                     if let ::core::option::Option::Some(__sk_slot) = __sk_ws
                         .entry(__sk_j)
                     {

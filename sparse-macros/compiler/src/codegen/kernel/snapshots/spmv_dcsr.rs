@@ -33,27 +33,35 @@ pub fn spmv_dcsr(
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if y.len() != __sk_n_i {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "y",
-            dim: 0,
-            size: y.len(),
-            index: "i",
-            expected: __sk_n_i,
-            bound_by: "a",
-            bound_dim: 0,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "y",
+                    dim: 0,
+                    index: "i",
+                    bound_by: "a",
+                    bound_dim: 0,
+                },
+                y.len(),
+                __sk_n_i,
+            ),
+        );
     }
     let __sk_n_j: ::core::primitive::usize = a.dim_sizes()[1];
     if x.len() != __sk_n_j {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "x",
-            dim: 0,
-            size: x.len(),
-            index: "j",
-            expected: __sk_n_j,
-            bound_by: "a",
-            bound_dim: 1,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "x",
+                    dim: 0,
+                    index: "j",
+                    bound_by: "a",
+                    bound_dim: 1,
+                },
+                x.len(),
+                __sk_n_j,
+            ),
+        );
     }
     let __sk_a_crd0 = a.level(0).coordinates();
     let __sk_a_crd1 = a.level(1).coordinates();
@@ -69,11 +77,11 @@ pub fn spmv_dcsr(
         let __sk_a_lo0 = unsafe { ::sparse_core::__private::load_index(__sk_a_pos0, 0) };
         /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
         let __sk_a_hi0 = unsafe { ::sparse_core::__private::load_index(__sk_a_pos0, 1) };
-        for __sk_a_p0 in __sk_a_lo0..__sk_a_hi0 {
-            /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the walked range, so `__sk_a_p0` is an entry of `a` level 0.
-            let __sk_i = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_crd0, __sk_a_p0)
-            };
+        /// SAFETY: `__sk_a_lo0..__sk_a_hi0` is the range level 0 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo0` <= `__sk_a_hi0` <= its entry count, the length of this level's coordinate buffer.
+        let __sk_a_walk0 = unsafe {
+            ::sparse_core::__private::walk(__sk_a_crd0, __sk_a_lo0, __sk_a_hi0)
+        };
+        for (__sk_a_p0, __sk_i) in __sk_a_walk0 {
             let mut __sk_acc: ::core::primitive::f64 = 0.0_f64;
             /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
             let __sk_a_lo1 = unsafe {
@@ -83,15 +91,17 @@ pub fn spmv_dcsr(
             let __sk_a_hi1 = unsafe {
                 ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
             };
-            for __sk_a_p1 in __sk_a_lo1..__sk_a_hi1 {
-                /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the walked range, so `__sk_a_p1` is an entry of `a` level 1.
-                let __sk_j = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
-                };
-                /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                let __sk_a_v = unsafe {
-                    ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                };
+            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer. It is the last level, with one value per entry: `__sk_a_lo1..__sk_a_hi1` is also within the values.
+            let __sk_a_walk1 = unsafe {
+                ::sparse_core::__private::walk_values(
+                    __sk_a_crd1,
+                    __sk_a_val,
+                    __sk_a_lo1,
+                    __sk_a_hi1,
+                )
+            };
+            for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
+                let __sk_a_v = __sk_a_w1;
                 /// SAFETY: `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `x`), so the row-major offset is below its length.
                 let __sk_x_v = unsafe {
                     ::sparse_core::__private::load(__sk_x_data, __sk_j)

@@ -46,15 +46,17 @@ pub fn sum(
             let __sk_a_hi1 = unsafe {
                 ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
             };
-            for __sk_a_p1 in __sk_a_lo1..__sk_a_hi1 {
-                /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the walked range, so `__sk_a_p1` is an entry of `a` level 1.
-                let __sk_j = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
-                };
-                /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                let __sk_a_v = unsafe {
-                    ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                };
+            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer. It is the last level, with one value per entry: `__sk_a_lo1..__sk_a_hi1` is also within the values.
+            let __sk_a_walk1 = unsafe {
+                ::sparse_core::__private::walk_values(
+                    __sk_a_crd1,
+                    __sk_a_val,
+                    __sk_a_lo1,
+                    __sk_a_hi1,
+                )
+            };
+            for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
+                let __sk_a_v = __sk_a_w1;
                 __sk_acc += __sk_a_v;
             }
         }

@@ -32,39 +32,51 @@ pub fn ttv(
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = b.dim_sizes()[0];
     if a.dims()[0] != __sk_n_i {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "a",
-            dim: 0,
-            size: a.dims()[0],
-            index: "i",
-            expected: __sk_n_i,
-            bound_by: "b",
-            bound_dim: 0,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "a",
+                    dim: 0,
+                    index: "i",
+                    bound_by: "b",
+                    bound_dim: 0,
+                },
+                a.dims()[0],
+                __sk_n_i,
+            ),
+        );
     }
     let __sk_n_j: ::core::primitive::usize = b.dim_sizes()[1];
     if a.dims()[1] != __sk_n_j {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "a",
-            dim: 1,
-            size: a.dims()[1],
-            index: "j",
-            expected: __sk_n_j,
-            bound_by: "b",
-            bound_dim: 1,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "a",
+                    dim: 1,
+                    index: "j",
+                    bound_by: "b",
+                    bound_dim: 1,
+                },
+                a.dims()[1],
+                __sk_n_j,
+            ),
+        );
     }
     let __sk_n_k: ::core::primitive::usize = b.dim_sizes()[2];
     if c.len() != __sk_n_k {
-        return ::core::result::Result::Err(::sparse_core::__private::KernelError::DimensionMismatch {
-            tensor: "c",
-            dim: 0,
-            size: c.len(),
-            index: "k",
-            expected: __sk_n_k,
-            bound_by: "b",
-            bound_dim: 2,
-        });
+        return ::core::result::Result::Err(
+            ::sparse_core::__private::dimension_mismatch(
+                &::sparse_core::__private::DimensionSite {
+                    tensor: "c",
+                    dim: 0,
+                    index: "k",
+                    bound_by: "b",
+                    bound_dim: 2,
+                },
+                c.len(),
+                __sk_n_k,
+            ),
+        );
     }
     let __sk_a_data: &mut [::core::primitive::f64] = a.into_mut_slice();
     let __sk_b_crd0 = b.level(0).coordinates();
@@ -82,11 +94,11 @@ pub fn ttv(
         let __sk_b_lo0 = unsafe { ::sparse_core::__private::load_index(__sk_b_pos0, 0) };
         /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
         let __sk_b_hi0 = unsafe { ::sparse_core::__private::load_index(__sk_b_pos0, 1) };
-        for __sk_b_p0 in __sk_b_lo0..__sk_b_hi0 {
-            /// SAFETY: `__sk_b_p0` < `__sk_b_hi0`, the end of the walked range, so `__sk_b_p0` is an entry of `b` level 0.
-            let __sk_i = unsafe {
-                ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
-            };
+        /// SAFETY: `__sk_b_lo0..__sk_b_hi0` is the range level 0 of `b` stores under one parent entry; a validated tensor has `__sk_b_lo0` <= `__sk_b_hi0` <= its entry count, the length of this level's coordinate buffer.
+        let __sk_b_walk0 = unsafe {
+            ::sparse_core::__private::walk(__sk_b_crd0, __sk_b_lo0, __sk_b_hi0)
+        };
+        for (__sk_b_p0, __sk_i) in __sk_b_walk0 {
             /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
             let __sk_b_lo1 = unsafe {
                 ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
@@ -95,11 +107,11 @@ pub fn ttv(
             let __sk_b_hi1 = unsafe {
                 ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0 + 1)
             };
-            for __sk_b_p1 in __sk_b_lo1..__sk_b_hi1 {
-                /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the walked range, so `__sk_b_p1` is an entry of `b` level 1.
-                let __sk_j = unsafe {
-                    ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
-                };
+            /// SAFETY: `__sk_b_lo1..__sk_b_hi1` is the range level 1 of `b` stores under one parent entry; a validated tensor has `__sk_b_lo1` <= `__sk_b_hi1` <= its entry count, the length of this level's coordinate buffer.
+            let __sk_b_walk1 = unsafe {
+                ::sparse_core::__private::walk(__sk_b_crd1, __sk_b_lo1, __sk_b_hi1)
+            };
+            for (__sk_b_p1, __sk_j) in __sk_b_walk1 {
                 let mut __sk_acc: ::core::primitive::f64 = 0.0_f64;
                 /// SAFETY: `__sk_b_p1` is an entry of `b` level 1, and compressed level 2 stores one position per parent entry plus one.
                 let __sk_b_lo2 = unsafe {
@@ -109,15 +121,17 @@ pub fn ttv(
                 let __sk_b_hi2 = unsafe {
                     ::sparse_core::__private::load_index(__sk_b_pos2, __sk_b_p1 + 1)
                 };
-                for __sk_b_p2 in __sk_b_lo2..__sk_b_hi2 {
-                    /// SAFETY: `__sk_b_p2` < `__sk_b_hi2`, the end of the walked range, so `__sk_b_p2` is an entry of `b` level 2.
-                    let __sk_k = unsafe {
-                        ::sparse_core::__private::load_index(__sk_b_crd2, __sk_b_p2)
-                    };
-                    /// SAFETY: `__sk_b_p2` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_b_v = unsafe {
-                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p2)
-                    };
+                /// SAFETY: `__sk_b_lo2..__sk_b_hi2` is the range level 2 of `b` stores under one parent entry; a validated tensor has `__sk_b_lo2` <= `__sk_b_hi2` <= its entry count, the length of this level's coordinate buffer. It is the last level, with one value per entry: `__sk_b_lo2..__sk_b_hi2` is also within the values.
+                let __sk_b_walk2 = unsafe {
+                    ::sparse_core::__private::walk_values(
+                        __sk_b_crd2,
+                        __sk_b_val,
+                        __sk_b_lo2,
+                        __sk_b_hi2,
+                    )
+                };
+                for (__sk_b_p2, __sk_k, __sk_b_w2) in __sk_b_walk2 {
+                    let __sk_b_v = __sk_b_w2;
                     /// SAFETY: `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
                     let __sk_c_v = unsafe {
                         ::sparse_core::__private::load(__sk_c_data, __sk_k)
