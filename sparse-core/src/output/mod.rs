@@ -397,6 +397,8 @@ where
     }
 }
 
+// Only the `Fixed` and `Owned` families use it (features `heapless`, `alloc`).
+#[cfg(any(feature = "heapless", feature = "alloc"))]
 impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
 where
     V: Default,
