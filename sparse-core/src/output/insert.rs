@@ -87,6 +87,7 @@ where
         self.cur = Cursor::new();
         self.fault = None;
         self.writing = true;
+        self.appendable = false;
         self.state = State::Writing;
         for l in 0..LVL {
             if self.format(l) == LevelFormat::Compressed {
@@ -127,33 +128,34 @@ where
     /// two agree.
     #[inline]
     fn appends_in_row(&self, lvl: &[usize; LVL]) -> Option<usize> {
+        if !self.appendable {
+            return None;
+        }
         let l = LVL.checked_sub(1)?;
         let same_parent = lvl.get(..l)? == self.cur.last.get(..l)?;
         let (&c, &prev, &size) = (lvl.get(l)?, self.cur.last.get(l)?, self.lvl_sizes.get(l)?);
-        let applies = self.writing
-            && self.state == State::Writing
-            && self.fault.is_none()
-            && self.cur.inserts > 0
-            && self.first_nonunique == LVL
-            && self.layout.levels.get(l).is_some_and(|i| {
-                i.ty.format == LevelFormat::Compressed && i.offset == 0 && i.stride == 1
-            })
-            && same_parent
-            && c > prev
-            && c < size;
-        applies.then_some(l)
+        (same_parent && c > prev && c < size).then_some(l)
     }
 
-    /// Appends an entry of last level `l` (see [`appends_in_row`](Self::appends_in_row)).
+    /// Appends an entry of last level `l` (see [`appends_in_row`](Self::appends_in_row)):
+    /// the parent is the previous insertion's, so only level `l`'s
+    /// coordinate changes.
     #[inline]
     fn append(&mut self, lvl: &[usize; LVL], l: usize, value: V) {
-        self.push_crd(l, lvl.get(l).copied().unwrap_or(0));
+        let c = lvl.get(l).copied().unwrap_or(0);
+        self.push_crd(l, c);
         let entry = self.cur.count.get(l).copied().unwrap_or(0);
         if let Some(n) = self.cur.count.get_mut(l) {
             *n = entry.saturating_add(1);
         }
         self.push_val(value);
-        self.record(lvl, l, entry);
+        if let Some(e) = self.cur.entry.get_mut(l) {
+            *e = entry;
+        }
+        if let Some(last) = self.cur.last.get_mut(l) {
+            *last = c;
+        }
+        self.cur.inserts += 1;
     }
 
     fn insert_general(&mut self, lvl: [usize; LVL], value: V) {
@@ -189,6 +191,11 @@ where
                 if l + 1 == LVL {
                     self.push_val(value);
                     self.record(&lvl, l, entry);
+                    // Insertions into this entry's parent can now append.
+                    self.appendable = self.appends
+                        && self.writing
+                        && self.fault.is_none()
+                        && self.state == State::Writing;
                     return;
                 }
                 self.grow_dense(l + 1, 1);
@@ -293,6 +300,7 @@ where
             self.finalize();
         }
         self.state = State::Ready;
+        self.appendable = false;
         let Some(fault) = self.fault else {
             return Ok(());
         };
@@ -370,6 +378,7 @@ where
     /// Records the first fault; any fault stops writing.
     pub(super) fn set_fault(&mut self, fault: Fault) {
         self.writing = false;
+        self.appendable = false;
         if self.fault.is_none() {
             self.fault = Some(fault);
         }

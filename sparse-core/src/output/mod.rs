@@ -238,6 +238,15 @@ pub struct SparseTensorOut<
     fault: Option<Fault>,
     /// False once anything faulted: pushes only count.
     writing: bool,
+    /// Whether the encoding admits `insert`'s fast path at all: every
+    /// level unique, the last compressed with a coordinate buffer of its
+    /// own.
+    appends: bool,
+    /// Whether `insert`'s fast path applies now (see
+    /// `insert::appends_in_row`): `appends`, writing, no fault, and the
+    /// previous insertion accepted. Loop-invariant across a kernel's
+    /// insertions, so it is kept rather than re-derived per call.
+    appendable: bool,
 }
 
 impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
@@ -282,6 +291,13 @@ where
             .iter()
             .position(|i| i.ty.has_positions() && !i.ty.is_unique())
             .unwrap_or(LVL);
+        let appends = first_nonunique == LVL
+            && LVL
+                .checked_sub(1)
+                .and_then(|l| layout.levels.get(l))
+                .is_some_and(|i| {
+                    i.ty.format == LevelFormat::Compressed && i.offset == 0 && i.stride == 1
+                });
         let mut out = SparseTensorOut {
             dim_sizes,
             lvl_sizes,
@@ -299,6 +315,8 @@ where
             cur: Cursor::new(),
             fault: None,
             writing: true,
+            appends,
+            appendable: false,
         };
         out.begin();
         out.finalize();
