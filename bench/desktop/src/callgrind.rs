@@ -17,7 +17,7 @@ use nalgebra_sparse::CsrMatrix;
 use sparse_core::Level;
 use std::hint::black_box;
 
-pub const IMPLS: [&str; 12] = [
+pub const IMPLS: [&str; 13] = [
     "ours",
     "ours16",
     "c",
@@ -30,6 +30,7 @@ pub const IMPLS: [&str; 12] = [
     "shape-zip",
     "shape-unroll4",
     "shape-ptr",
+    "shape-scalar",
 ];
 
 pub fn run(args: &[String]) {
@@ -110,10 +111,11 @@ pub fn run(args: &[String]) {
                 hand_spmv16_f64(&a.pos, &crd16, val, black_box(&x), black_box(&mut y));
             }
         }
-        "shape-zip" | "shape-unroll4" | "shape-ptr" => {
+        "shape-zip" | "shape-unroll4" | "shape-ptr" | "shape-scalar" => {
             let f = match which.as_str() {
                 "shape-zip" => crate::spmv::shapes::zip_f64,
                 "shape-unroll4" => crate::spmv::shapes::unroll4_f64,
+                "shape-scalar" => crate::spmv::shapes::scalar_f64,
                 _ => crate::spmv::shapes::ptr_f64,
             };
             for _ in 0..reps {

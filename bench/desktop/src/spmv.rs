@@ -98,7 +98,7 @@ pub enum Variant {
 
 macro_rules! spmv_bench {
     ($fname:ident, $t:ty, $tname:literal, $vals:ident, $ours32:path, $ours16:path, $ourscsc:path,
-     $c32:path, $c16:path, $ccsc:path, $hand32:path, $hand16:path, $shape:expr, $tol:expr) => {
+     $c32:path, $c16:path, $ccsc:path, $hand32:path, $hand16:path, $shape:expr, $scalar:path, $tol:expr) => {
         pub fn $fname(name: &str, a: &Csr, variant: Variant, triad: f64, budget: &Budget) {
             let (m, n, nnz) = (a.rows, a.cols, a.nnz());
             let xf = crate::gen::dense(n, 7);
@@ -258,6 +258,10 @@ macro_rules! spmv_bench {
                             black_box(x),
                             black_box(&mut y.borrow_mut()[..]),
                         )
+                    }));
+                    let y = slot!();
+                    comps.push(Competitor::reference("Rust scalar loop (C's shape, no SLP)", move || {
+                        $scalar(&a.pos, &a.crd, val, black_box(x), black_box(&mut y.borrow_mut()[..]))
                     }));
                     if let Some(shape) = $shape {
                         let y = slot!();
@@ -437,6 +441,7 @@ spmv_bench!(
     hand_spmv_f64,
     hand_spmv16_f64,
     Some(shapes::ptr_f64),
+    shapes::scalar_f64,
     1e-12
 );
 spmv_bench!(
@@ -453,6 +458,7 @@ spmv_bench!(
     hand_spmv_f32,
     hand_spmv16_f32,
     Some(shapes::ptr_f32),
+    shapes::scalar_f32,
     1e-5
 );
 
@@ -534,4 +540,32 @@ pub mod shapes {
     }
     ptr_shape!(ptr_f64, f64);
     ptr_shape!(ptr_f32, f32);
+
+    macro_rules! scalar_shape {
+        ($name:ident, $t:ty) => {
+            /// C's shape: one entry per trip, scalar multiply-add. The
+            /// volatile read of `x` keeps LLVM's SLP vectorizer from pairing
+            /// the gathers (`movsd` + `movhpd`, `mulpd`, `unpckhpd`), which
+            /// it does for every other Rust shape here.
+            #[inline(never)]
+            pub fn $name(pos: &[u32], crd: &[u32], val: &[$t], x: &[$t], y: &mut [$t]) {
+                assert!(pos.len() == y.len() + 1 && crd.len() == val.len());
+                assert!(pos[y.len()] as usize <= crd.len());
+                // SAFETY: as `ptr_shape`.
+                unsafe {
+                    for (i, yi) in y.iter_mut().enumerate() {
+                        let (lo, hi) = (*pos.get_unchecked(i) as usize, *pos.get_unchecked(i + 1) as usize);
+                        let mut s: $t = 0.0;
+                        for p in lo..hi {
+                            let xj = core::ptr::read_volatile(x.as_ptr().add(*crd.get_unchecked(p) as usize));
+                            s += *val.get_unchecked(p) * xj;
+                        }
+                        *yi = s;
+                    }
+                }
+            }
+        };
+    }
+    scalar_shape!(scalar_f64, f64);
+    scalar_shape!(scalar_f32, f32);
 }
