@@ -230,6 +230,52 @@ impl Gen<'_> {
             .is_some_and(|x| x.stride == 1 && x.offset == 0)
     }
 
+    /// Binds an iterator over the entries `lo..hi` of level `l` of `t` (its
+    /// own coordinate buffer): `walk` yields `(p, coordinate)`; at the last
+    /// level of a tensor with values `walk_values` also yields the value,
+    /// recorded in `inner.walked` so the leaf reads no `val[p]`. Returns the
+    /// `let`, the iterator and the loop pattern. (The loop shape per target
+    /// is sparse-core's choice; see `__private::walk_values`.)
+    fn walk(
+        &mut self,
+        t: TensorId,
+        l: usize,
+        p: &Ident,
+        var: &Ident,
+        (lo, hi): (&Ident, &Ident),
+        inner: &mut Scope,
+    ) -> (TokenStream, Ident, TokenStream) {
+        let crd = self.coordinates(t, l);
+        let entries = self.tlocal(t, &format!("walk{l}"));
+        let info = self.info(t);
+        let name = info.name.clone();
+        let with_values = info.kind == Kind::Sparse
+            && l + 1 == info.levels.len()
+            && self.explicit_value(t).is_none();
+        let mut doc = format!(
+            " SAFETY: `{lo}..{hi}` is the range level {l} of `{name}` stores under one parent \
+             entry; a validated tensor has `{lo}` <= `{hi}` <= its entry count, the length of \
+             this level's coordinate buffer"
+        );
+        let (call, pattern) = if with_values {
+            let val = self.values(t);
+            let v = self.tlocal(t, &format!("w{l}"));
+            inner.walked.insert(t, v.clone());
+            doc.push_str(" and, at the last level, of its values");
+            let walk = private("walk_values");
+            (quote!(#walk(#crd, #val, #lo, #hi)), quote!((#p, #var, #v)))
+        } else {
+            let walk = private("walk");
+            (quote!(#walk(#crd, #lo, #hi)), quote!((#p, #var)))
+        };
+        doc.push('.');
+        let binding = quote! {
+            #[doc = #doc]
+            let #entries = unsafe { #call };
+        };
+        (binding, entries, pattern)
+    }
+
     /// `Iterate`: every stored coordinate of one level, in storage order.
     pub(super) fn iterate(
         &mut self,
@@ -294,51 +340,14 @@ impl Gen<'_> {
                 }
             }
         } else if self.own_coordinates(t, lv) {
-            // A pointer walk over the coordinates: see `Walk` in sparse-core
-            // for the instruction it saves per entry.
-            let crd = self.coordinates(t, lv);
-            let walk = private("walk");
-            let name = self.info(t).name.clone();
-            let doc = format!(
-                " SAFETY: `{lo}..{hi}` is the range level {lv} of `{name}` stores under one \
-                 parent entry; a validated tensor has `{lo}` <= `{hi}` <= its entry count, the \
-                 length of this level's coordinate buffer."
-            );
-            let entries = self.tlocal(t, &format!("walk{lv}"));
             inner.pos.insert((t, lv), Pos::At(p.clone()));
             let positions = self.bind_dense(&mut inner);
-            // At the last level of a tensor with values, the walk reads the
-            // value too (by pointer, as it reads the coordinate).
-            let info = self.info(t);
-            let with_values = info.kind == Kind::Sparse
-                && lv + 1 == info.levels.len()
-                && self.explicit_value(t).is_none();
-            if with_values {
-                let val = self.values(t);
-                let v = self.tlocal(t, &format!("w{lv}"));
-                inner.walked.insert(t, v.clone());
-                let walk = private("walk_values");
-                let doc = format!(
-                    "{doc} It is the last level, with one value per entry: `{lo}..{hi}` is \
-                     also within the values."
-                );
-                let body = self.nodes(body, &inner);
-                return quote! {
-                    #range
-                    #[doc = #doc]
-                    let #entries = unsafe { #walk(#crd, #val, #lo, #hi) };
-                    for (#p, #var, #v) in #entries {
-                        #positions
-                        #body
-                    }
-                };
-            }
+            let (walk, entries, pattern) = self.walk(t, lv, &p, &var, (&lo, &hi), &mut inner);
             let body = self.nodes(body, &inner);
             quote! {
                 #range
-                #[doc = #doc]
-                let #entries = unsafe { #walk(#crd, #lo, #hi) };
-                for (#p, #var) in #entries {
+                #walk
+                for #pattern in #entries {
                     #positions
                     #body
                 }

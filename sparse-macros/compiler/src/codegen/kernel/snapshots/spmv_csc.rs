@@ -79,7 +79,7 @@ pub fn spmv_csc(
             let __sk_a_hi1 = unsafe {
                 ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
             };
-            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer. It is the last level, with one value per entry: `__sk_a_lo1..__sk_a_hi1` is also within the values.
+            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
             let __sk_a_walk1 = unsafe {
                 ::sparse_core::__private::walk_values(
                     __sk_a_crd1,

@@ -121,7 +121,7 @@ pub fn ttv(
                 let __sk_b_hi2 = unsafe {
                     ::sparse_core::__private::load_index(__sk_b_pos2, __sk_b_p1 + 1)
                 };
-                /// SAFETY: `__sk_b_lo2..__sk_b_hi2` is the range level 2 of `b` stores under one parent entry; a validated tensor has `__sk_b_lo2` <= `__sk_b_hi2` <= its entry count, the length of this level's coordinate buffer. It is the last level, with one value per entry: `__sk_b_lo2..__sk_b_hi2` is also within the values.
+                /// SAFETY: `__sk_b_lo2..__sk_b_hi2` is the range level 2 of `b` stores under one parent entry; a validated tensor has `__sk_b_lo2` <= `__sk_b_hi2` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
                 let __sk_b_walk2 = unsafe {
                     ::sparse_core::__private::walk_values(
                         __sk_b_crd2,
