@@ -234,6 +234,19 @@ miri_core() {
         cargo +nightly miri test -p sparse-core --lib
 }
 
+# `__private::walk_values` walks by pointer on Arm and by index elsewhere;
+# Miri interprets the Arm shape through a 32-bit Arm Linux target (its
+# sysroot is built on first use).
+miri_arm() {
+    PROPTEST_CASES=${PROPTEST_CASES:-4} \
+        MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
+        cargo +nightly miri test -p sparse-core --lib --target armv7-unknown-linux-gnueabihf kernel
+    PROPTEST_CASES=${PROPTEST_CASES:-4} \
+        MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
+        cargo +nightly miri test -p sparse-tests --test codegen_snapshots \
+        --target armv7-unknown-linux-gnueabihf
+}
+
 miri_kernels() {
     # The unchecked accessors generated kernels call, exercised by the
     # committed codegen snapshots: SpMV in five formats, COO duplicate
@@ -258,6 +271,7 @@ run "firmware: negative test, --features inject-failure (must exit 1)" firmware_
 if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
     run "Miri: cargo +nightly miri test -p sparse-core --lib" miri_core
     run "Miri: generated kernels (tests/codegen_snapshots)" miri_kernels
+    run "Miri on 32-bit Arm: the pointer walks (kernel accessors, generated kernels)" miri_arm
 fi
 
 finish_step
