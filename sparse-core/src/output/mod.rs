@@ -144,6 +144,7 @@
 
 mod buffer;
 mod insert;
+mod segment;
 mod workspace;
 
 use core::fmt;
@@ -153,6 +154,8 @@ pub use buffer::Fixed;
 #[cfg(feature = "alloc")]
 pub use buffer::Owned;
 pub use buffer::{Buffer, OutputBuffers, SliceBuffer, Slices};
+#[doc(hidden)]
+pub use segment::Segment;
 pub use workspace::Workspace;
 
 use crate::encoding::Encoding;

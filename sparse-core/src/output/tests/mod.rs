@@ -143,3 +143,4 @@ fn is_empty_and_valid<
 
 mod errors;
 mod layouts;
+mod segment;

@@ -15,7 +15,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Gen, Scope};
-use crate::sparsifier::{Access, TensorId, Value};
+use crate::sparsifier::{Access, LoopId, Node, OutputStrategy, Stmt, TensorId, Value};
+use crate::vocab::LevelFormat;
 
 impl Gen<'_> {
     /// Starts building sparse output `t`: clears it.
@@ -48,10 +49,77 @@ impl Gen<'_> {
             .collect()
     }
 
-    /// `c.insert([i, j], v)` at an `Insert` leaf.
+    /// `c.insert([i, j], v)` at an `Insert` leaf, or `seg.push(j, v)`
+    /// inside an open segment.
     pub(super) fn insert(&mut self, access: &Access, value: &Value, scope: &Scope) -> TokenStream {
         let c = self.info(access.tensor).ident.clone();
-        let coords = self.level_coords(access);
-        self.with_value(value, scope, |_, v| quote!(#c.insert([#(#coords),*], #v);))
+        let mut coords = self.level_coords(access);
+        match &scope.segment {
+            Some((t, seg)) if *t == access.tensor => {
+                let seg = seg.clone();
+                let last = coords.pop();
+                self.with_value(value, scope, |_, v| quote!(#seg.push(#last, #v);))
+            }
+            _ => self.with_value(value, scope, |_, v| quote!(#c.insert([#(#coords),*], #v);)),
+        }
+    }
+
+    /// The loop whose iterations append the entries of one segment of the
+    /// output's last level, when every insertion of the statement can go
+    /// through a `Segment` (sparse-core's `output/segment.rs`): direct
+    /// insertion, every level unique, the last compressed with its own
+    /// coordinates. That loop is the one over the last level's index: the
+    /// sparsifier puts the loops over output indices outermost in level
+    /// order, so inside it every outer level's coordinate is fixed.
+    pub(super) fn segment_loop(
+        &self,
+        stmt: &Stmt,
+        strategy: OutputStrategy,
+    ) -> Option<(LoopId, TensorId)> {
+        if strategy != OutputStrategy::SparseInsert {
+            return None;
+        }
+        let t = stmt.lhs.tensor;
+        let levels = &self.info(t).levels;
+        let last = levels.last()?;
+        let appends = levels.iter().all(|l| l.ty.is_unique())
+            && last.ty.format == LevelFormat::Compressed
+            && last.stride == 1
+            && last.offset == 0;
+        let l = *stmt.lhs.indices.get(last.dim)?;
+        appends.then_some((l, t))
+    }
+
+    /// Wraps the loop over the output's last level (see
+    /// [`segment_loop`](Self::segment_loop)) in a block that opens the
+    /// segment: `let mut seg = c.segment([i, 0]);`. The segment settles the
+    /// output's lengths when the block ends.
+    pub(super) fn open_segment(&mut self, n: &Node, scope: &Scope) -> Option<TokenStream> {
+        let (l, t) = self.segment_loop?;
+        let loop_id = match n {
+            Node::For { loop_id, .. }
+            | Node::Iterate { loop_id, .. }
+            | Node::CoIterate { loop_id, .. } => *loop_id,
+            _ => return None,
+        };
+        if loop_id != l || scope.segment.is_some() {
+            return None;
+        }
+        let stmt = self.stmt?;
+        let c = self.info(t).ident.clone();
+        let mut coords = self.level_coords(&stmt.lhs);
+        if let Some(last) = coords.last_mut() {
+            *last = quote!(0);
+        }
+        let seg = self.tlocal(t, "seg");
+        let mut inner = scope.clone();
+        inner.segment = Some((t, seg.clone()));
+        let body = self.node(n, &inner);
+        Some(quote! {
+            {
+                let mut #seg = #c.segment([#(#coords),*]);
+                #body
+            }
+        })
     }
 }

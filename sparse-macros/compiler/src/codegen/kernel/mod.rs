@@ -185,6 +185,9 @@ struct Scope {
     /// Sparse tensors whose value at the current last-level entry a walk
     /// already read (`walk_values`), and the local holding it.
     walked: BTreeMap<TensorId, Ident>,
+    /// The sparse output whose last-level segment is open here, and the
+    /// `Segment` local (see `insert.rs`).
+    segment: Option<(TensorId, Ident)>,
 }
 
 /// The generator of one kernel.
@@ -201,6 +204,9 @@ struct Gen<'a> {
     stmt: Option<&'a Stmt>,
     /// What [`Gen::info`] gives for an id without a parameter.
     fallback: TensorInfo,
+    /// The loop over the sparse output's last level whose body appends one
+    /// segment (see `insert.rs`), for the statement being generated.
+    segment_loop: Option<(LoopId, TensorId)>,
     /// Whether the current reduction local carries the `__sk_produced` flag
     /// (see [`crate::sparsifier::loop_tree::Value::LocalIfProduced`]).
     produced: bool,
@@ -263,6 +269,7 @@ impl<'a> Gen<'a> {
             decls: BTreeMap::new(),
             errors: Vec::new(),
             stmt: None,
+            segment_loop: None,
             produced: false,
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
         };
@@ -368,10 +375,12 @@ impl<'a> Gen<'a> {
             return TokenStream::new();
         };
         self.stmt = Some(stmt);
+        self.segment_loop = self.segment_loop(stmt, sp.output.strategy);
         let scope = Scope {
             bound: vec![false; self.k.loops.len()],
             pos: BTreeMap::new(),
             walked: BTreeMap::new(),
+            segment: None,
         };
         let text = format!(" {}", self.k.show_stmt(stmt));
         let mut body = self.nodes(&sp.tree, &scope);
@@ -406,6 +415,9 @@ impl<'a> Gen<'a> {
     }
 
     fn node(&mut self, n: &Node, scope: &Scope) -> TokenStream {
+        if let Some(opened) = self.open_segment(n, scope) {
+            return opened;
+        }
         match n {
             Node::Zero { tensor } => self.zero(*tensor),
             Node::Local { init, produced } => self.local(init.as_ref(), *produced, scope),

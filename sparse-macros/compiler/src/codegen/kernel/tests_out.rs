@@ -24,10 +24,11 @@ fn sparse_add_csr_inserts_in_row_order() {
     ));
     assert!(has(&text, "c: &mut CSROut<::core::primitive::f64, __SkB0>"));
     assert!(has(&text, "c.begin();"));
-    assert!(has(
-        &text,
-        "c.insert([__sk_i, __sk_j], __sk_a_v + __sk_b_v);"
-    ));
+    // Each row's entries are appended through one segment, opened before
+    // the merge over `j`.
+    assert!(has(&text, "let mut __sk_c_seg = c.segment([__sk_i, 0]);"));
+    assert!(has(&text, "__sk_c_seg.push(__sk_j, __sk_a_v + __sk_b_v);"));
+    assert!(!has(&text, "c.insert("));
     assert!(has(&text, "c.finish(\"c\")?;"));
     // The output's levels are written by coordinates, never positioned.
     assert!(!has(&text, "__sk_c_p0"));
@@ -46,7 +47,8 @@ fn sparse_vector_add_inserts_every_case() {
     snapshot("sparse_vector_add", &text);
     // One insert per case of the union: both, a only, b only, and the two
     // exhaustion phases.
-    assert_eq!(text.matches("c.insert(").count(), 5);
+    assert_eq!(text.matches("__sk_c_seg.push(").count(), 5);
+    assert_eq!(text.matches(".segment(").count(), 1);
     assert!(!has(&text, "fill("));
 }
 
@@ -59,7 +61,7 @@ fn scaling_keeps_the_pattern() {
     d.k.assign(c, &[i, j], Expr::at(a, &[i, j]) * Expr::lit("2.0"));
     let text = d.generate();
     snapshot("sparse_scale", &text);
-    assert!(has(&text, "c.insert([__sk_i, __sk_j], __sk_a_v * 2.0);"));
+    assert!(has(&text, "__sk_c_seg.push(__sk_j, __sk_a_v * 2.0);"));
 }
 
 #[test]
@@ -70,8 +72,11 @@ fn row_sums_reduce_in_a_local_then_insert_once() {
     let (i, j) = (d.index("i"), d.index("j"));
     d.k.assign(c, &[i], Expr::at(a, &[i, j]));
     let text = d.generate();
-    assert!(has(&text, "c.insert([__sk_i], __sk_acc);"));
-    assert_eq!(text.matches("c.insert(").count(), 1);
+    // A sparse vector's one level is the last: its segment hangs below the
+    // root, opened around the loop over `i`.
+    assert!(has(&text, "let mut __sk_c_seg = c.segment([0]);"));
+    assert!(has(&text, "__sk_c_seg.push(__sk_i, __sk_acc);"));
+    assert_eq!(text.matches(".push(").count(), 1);
 }
 
 #[test]

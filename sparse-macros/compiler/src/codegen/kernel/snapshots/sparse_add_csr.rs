@@ -121,93 +121,96 @@ pub fn add<
             let __sk_a_p0 = __sk_i;
             let __sk_b_p0 = __sk_i;
             {
-                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_a_lo1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                };
-                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_a_hi1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
-                };
-                let mut __sk_a_p1 = __sk_a_lo1;
-                /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_b_lo1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
-                };
-                /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_b_hi1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0 + 1)
-                };
-                let mut __sk_b_p1 = __sk_b_lo1;
-                while __sk_a_p1 < __sk_a_hi1 && __sk_b_p1 < __sk_b_hi1 {
-                    /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
-                    let __sk_a_c1 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
+                let mut __sk_c_seg = c.segment([__sk_i, 0]);
+                {
+                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_a_lo1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
                     };
-                    /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
-                    let __sk_b_c1 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
+                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_a_hi1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
                     };
-                    let __sk_j = ::core::cmp::min(__sk_a_c1, __sk_b_c1);
-                    if __sk_a_c1 == __sk_j && __sk_b_c1 == __sk_j {
-                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                        let __sk_a_v = unsafe {
-                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                    let mut __sk_a_p1 = __sk_a_lo1;
+                    /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_b_lo1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
+                    };
+                    /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_b_hi1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0 + 1)
+                    };
+                    let mut __sk_b_p1 = __sk_b_lo1;
+                    while __sk_a_p1 < __sk_a_hi1 && __sk_b_p1 < __sk_b_hi1 {
+                        /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
+                        let __sk_a_c1 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
                         };
-                        /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                        let __sk_b_v = unsafe {
-                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                        /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
+                        let __sk_b_c1 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
                         };
-                        c.insert([__sk_i, __sk_j], __sk_a_v + __sk_b_v);
-                    } else if __sk_a_c1 == __sk_j {
-                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                        let __sk_a_v = unsafe {
-                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                        };
-                        c.insert([__sk_i, __sk_j], __sk_a_v);
-                    } else if __sk_b_c1 == __sk_j {
-                        /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                        let __sk_b_v = unsafe {
-                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                        };
-                        c.insert([__sk_i, __sk_j], __sk_b_v);
+                        let __sk_j = ::core::cmp::min(__sk_a_c1, __sk_b_c1);
+                        if __sk_a_c1 == __sk_j && __sk_b_c1 == __sk_j {
+                            /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                            let __sk_a_v = unsafe {
+                                ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                            };
+                            /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                            let __sk_b_v = unsafe {
+                                ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                            };
+                            __sk_c_seg.push(__sk_j, __sk_a_v + __sk_b_v);
+                        } else if __sk_a_c1 == __sk_j {
+                            /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                            let __sk_a_v = unsafe {
+                                ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                            };
+                            __sk_c_seg.push(__sk_j, __sk_a_v);
+                        } else if __sk_b_c1 == __sk_j {
+                            /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                            let __sk_b_v = unsafe {
+                                ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                            };
+                            __sk_c_seg.push(__sk_j, __sk_b_v);
+                        }
+                        if __sk_a_c1 == __sk_j {
+                            __sk_a_p1 += 1;
+                        }
+                        if __sk_b_c1 == __sk_j {
+                            __sk_b_p1 += 1;
+                        }
                     }
-                    if __sk_a_c1 == __sk_j {
+                    while __sk_a_p1 < __sk_a_hi1 {
+                        /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
+                        let __sk_a_c1 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
+                        };
+                        let __sk_j = __sk_a_c1;
+                        {
+                            /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                            let __sk_a_v = unsafe {
+                                ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                            };
+                            __sk_c_seg.push(__sk_j, __sk_a_v);
+                        }
                         __sk_a_p1 += 1;
                     }
-                    if __sk_b_c1 == __sk_j {
+                    while __sk_b_p1 < __sk_b_hi1 {
+                        /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
+                        let __sk_b_c1 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
+                        };
+                        let __sk_j = __sk_b_c1;
+                        {
+                            /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                            let __sk_b_v = unsafe {
+                                ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                            };
+                            __sk_c_seg.push(__sk_j, __sk_b_v);
+                        }
                         __sk_b_p1 += 1;
                     }
-                }
-                while __sk_a_p1 < __sk_a_hi1 {
-                    /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
-                    let __sk_a_c1 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
-                    };
-                    let __sk_j = __sk_a_c1;
-                    {
-                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                        let __sk_a_v = unsafe {
-                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                        };
-                        c.insert([__sk_i, __sk_j], __sk_a_v);
-                    }
-                    __sk_a_p1 += 1;
-                }
-                while __sk_b_p1 < __sk_b_hi1 {
-                    /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
-                    let __sk_b_c1 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
-                    };
-                    let __sk_j = __sk_b_c1;
-                    {
-                        /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                        let __sk_b_v = unsafe {
-                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                        };
-                        c.insert([__sk_i, __sk_j], __sk_b_v);
-                    }
-                    __sk_b_p1 += 1;
                 }
             }
         }

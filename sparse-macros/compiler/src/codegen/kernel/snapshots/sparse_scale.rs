@@ -71,26 +71,29 @@ pub fn scale<
         c.begin();
         for __sk_i in 0..__sk_n_i {
             let __sk_a_p0 = __sk_i;
-            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-            let __sk_a_lo1 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-            };
-            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-            let __sk_a_hi1 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
-            };
-            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
-            let __sk_a_walk1 = unsafe {
-                ::sparse_core::__private::walk_values(
-                    __sk_a_crd1,
-                    __sk_a_val,
-                    __sk_a_lo1,
-                    __sk_a_hi1,
-                )
-            };
-            for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
-                let __sk_a_v = __sk_a_w1;
-                c.insert([__sk_i, __sk_j], __sk_a_v * 2.0);
+            {
+                let mut __sk_c_seg = c.segment([__sk_i, 0]);
+                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                let __sk_a_lo1 = unsafe {
+                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
+                };
+                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                let __sk_a_hi1 = unsafe {
+                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
+                };
+                /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
+                let __sk_a_walk1 = unsafe {
+                    ::sparse_core::__private::walk_values(
+                        __sk_a_crd1,
+                        __sk_a_val,
+                        __sk_a_lo1,
+                        __sk_a_hi1,
+                    )
+                };
+                for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
+                    let __sk_a_v = __sk_a_w1;
+                    __sk_c_seg.push(__sk_j, __sk_a_v * 2.0);
+                }
             }
         }
         c.finish("c")?;

@@ -84,93 +84,96 @@ pub fn vadd<
     {
         c.begin();
         {
-            /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-            let __sk_a_lo0 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos0, 0)
-            };
-            /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-            let __sk_a_hi0 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos0, 1)
-            };
-            let mut __sk_a_p0 = __sk_a_lo0;
-            /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-            let __sk_b_lo0 = unsafe {
-                ::sparse_core::__private::load_index(__sk_b_pos0, 0)
-            };
-            /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-            let __sk_b_hi0 = unsafe {
-                ::sparse_core::__private::load_index(__sk_b_pos0, 1)
-            };
-            let mut __sk_b_p0 = __sk_b_lo0;
-            while __sk_a_p0 < __sk_a_hi0 && __sk_b_p0 < __sk_b_hi0 {
-                /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the merged range, so `__sk_a_p0` is an entry of `a` level 0.
-                let __sk_a_c0 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_crd0, __sk_a_p0)
+            let mut __sk_c_seg = c.segment([0]);
+            {
+                /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                let __sk_a_lo0 = unsafe {
+                    ::sparse_core::__private::load_index(__sk_a_pos0, 0)
                 };
-                /// SAFETY: `__sk_b_p0` < `__sk_b_hi0`, the end of the merged range, so `__sk_b_p0` is an entry of `b` level 0.
-                let __sk_b_c0 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
+                /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                let __sk_a_hi0 = unsafe {
+                    ::sparse_core::__private::load_index(__sk_a_pos0, 1)
                 };
-                let __sk_i = ::core::cmp::min(__sk_a_c0, __sk_b_c0);
-                if __sk_a_c0 == __sk_i && __sk_b_c0 == __sk_i {
-                    /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_a_v = unsafe {
-                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
+                let mut __sk_a_p0 = __sk_a_lo0;
+                /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                let __sk_b_lo0 = unsafe {
+                    ::sparse_core::__private::load_index(__sk_b_pos0, 0)
+                };
+                /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                let __sk_b_hi0 = unsafe {
+                    ::sparse_core::__private::load_index(__sk_b_pos0, 1)
+                };
+                let mut __sk_b_p0 = __sk_b_lo0;
+                while __sk_a_p0 < __sk_a_hi0 && __sk_b_p0 < __sk_b_hi0 {
+                    /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the merged range, so `__sk_a_p0` is an entry of `a` level 0.
+                    let __sk_a_c0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_crd0, __sk_a_p0)
                     };
-                    /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_b_v = unsafe {
-                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
+                    /// SAFETY: `__sk_b_p0` < `__sk_b_hi0`, the end of the merged range, so `__sk_b_p0` is an entry of `b` level 0.
+                    let __sk_b_c0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
                     };
-                    c.insert([__sk_i], __sk_a_v + __sk_b_v);
-                } else if __sk_a_c0 == __sk_i {
-                    /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_a_v = unsafe {
-                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
-                    };
-                    c.insert([__sk_i], __sk_a_v);
-                } else if __sk_b_c0 == __sk_i {
-                    /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_b_v = unsafe {
-                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
-                    };
-                    c.insert([__sk_i], __sk_b_v);
+                    let __sk_i = ::core::cmp::min(__sk_a_c0, __sk_b_c0);
+                    if __sk_a_c0 == __sk_i && __sk_b_c0 == __sk_i {
+                        /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_a_v = unsafe {
+                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
+                        };
+                        /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_b_v = unsafe {
+                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
+                        };
+                        __sk_c_seg.push(__sk_i, __sk_a_v + __sk_b_v);
+                    } else if __sk_a_c0 == __sk_i {
+                        /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_a_v = unsafe {
+                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
+                        };
+                        __sk_c_seg.push(__sk_i, __sk_a_v);
+                    } else if __sk_b_c0 == __sk_i {
+                        /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_b_v = unsafe {
+                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
+                        };
+                        __sk_c_seg.push(__sk_i, __sk_b_v);
+                    }
+                    if __sk_a_c0 == __sk_i {
+                        __sk_a_p0 += 1;
+                    }
+                    if __sk_b_c0 == __sk_i {
+                        __sk_b_p0 += 1;
+                    }
                 }
-                if __sk_a_c0 == __sk_i {
+                while __sk_a_p0 < __sk_a_hi0 {
+                    /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the merged range, so `__sk_a_p0` is an entry of `a` level 0.
+                    let __sk_a_c0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_crd0, __sk_a_p0)
+                    };
+                    let __sk_i = __sk_a_c0;
+                    {
+                        /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_a_v = unsafe {
+                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
+                        };
+                        __sk_c_seg.push(__sk_i, __sk_a_v);
+                    }
                     __sk_a_p0 += 1;
                 }
-                if __sk_b_c0 == __sk_i {
+                while __sk_b_p0 < __sk_b_hi0 {
+                    /// SAFETY: `__sk_b_p0` < `__sk_b_hi0`, the end of the merged range, so `__sk_b_p0` is an entry of `b` level 0.
+                    let __sk_b_c0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
+                    };
+                    let __sk_i = __sk_b_c0;
+                    {
+                        /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_b_v = unsafe {
+                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
+                        };
+                        __sk_c_seg.push(__sk_i, __sk_b_v);
+                    }
                     __sk_b_p0 += 1;
                 }
-            }
-            while __sk_a_p0 < __sk_a_hi0 {
-                /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the merged range, so `__sk_a_p0` is an entry of `a` level 0.
-                let __sk_a_c0 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_crd0, __sk_a_p0)
-                };
-                let __sk_i = __sk_a_c0;
-                {
-                    /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_a_v = unsafe {
-                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
-                    };
-                    c.insert([__sk_i], __sk_a_v);
-                }
-                __sk_a_p0 += 1;
-            }
-            while __sk_b_p0 < __sk_b_hi0 {
-                /// SAFETY: `__sk_b_p0` < `__sk_b_hi0`, the end of the merged range, so `__sk_b_p0` is an entry of `b` level 0.
-                let __sk_b_c0 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
-                };
-                let __sk_i = __sk_b_c0;
-                {
-                    /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_b_v = unsafe {
-                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
-                    };
-                    c.insert([__sk_i], __sk_b_v);
-                }
-                __sk_b_p0 += 1;
             }
         }
         c.finish("c")?;

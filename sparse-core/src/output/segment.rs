@@ -1,0 +1,158 @@
+//! Appending a whole segment of the last level: what a generated kernel
+//! does when it inserts every entry of one output row (or fiber) in a row.
+//!
+//! [`SparseTensorOut::insert`] is safe against any order and any buffer
+//! size, and pays for it on every call: it compares the parent with the
+//! previous insertion's, and keeps four logical lengths so that a full
+//! buffer can still report how much room the result needed. A kernel that
+//! inserts the entries of one parent one after the other can open a
+//! [`Segment`] for that parent instead: each [`push`](Segment::push)
+//! checks only the order within the segment and the room in the two
+//! buffers, and the lengths are settled once, when the segment is dropped
+//! (or when a push has to take the general path). Anything a segment
+//! cannot append (the first entry under a new parent, an out-of-order or
+//! out-of-range coordinate, a full buffer, an encoding without a plain
+//! compressed last level) goes through `insert`, so the result, the
+//! errors and the counted lengths are exactly `insert`'s.
+
+use crate::encoding::Encoding;
+use crate::index::Index;
+
+use super::buffer::{Buffer, OutputBuffers};
+use super::SparseTensorOut;
+
+/// The entries of the last level under one parent, appended in order.
+/// Made by [`SparseTensorOut::segment`]; settles the output's lengths when
+/// dropped.
+pub struct Segment<'o, V, E, B, const DIM: usize, const LVL: usize>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    out: &'o mut SparseTensorOut<V, E, B, DIM, LVL>,
+    /// The parent's level coordinates; the last is the previous entry's.
+    lvl: [usize; LVL],
+    /// Whether pushes can append (the previous one was accepted under this
+    /// parent and the output is in its fast state).
+    appending: bool,
+    /// Entries appended since the output's lengths were last settled.
+    pending: usize,
+}
+
+impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// Opens the segment of the last level under the parent whose level
+    /// coordinates are `lvl` (its last coordinate is ignored). Pushes into
+    /// it mean exactly `insert(parent ++ [c], v)`.
+    #[doc(hidden)]
+    #[inline]
+    pub fn segment(&mut self, lvl: [usize; LVL]) -> Segment<'_, V, E, B, DIM, LVL> {
+        Segment {
+            out: self,
+            lvl,
+            appending: false,
+            pending: 0,
+        }
+    }
+}
+
+impl<V, E, B, const DIM: usize, const LVL: usize> Segment<'_, V, E, B, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// Inserts `value` at last-level coordinate `c` under the segment's
+    /// parent: `insert(parent ++ [c], value)`.
+    ///
+    /// Always inlined, and small: the append, with everything else out of
+    /// line in [`insert_slow`](Self::insert_slow) (a kernel pushes from
+    /// several co-iteration cases; an outlined `push` cost a call frame
+    /// per entry).
+    #[inline(always)]
+    pub fn push(&mut self, c: usize, value: V) {
+        let Some(l) = LVL.checked_sub(1) else {
+            return;
+        };
+        if self.appending {
+            let prev = self.lvl.get(l).copied().unwrap_or(usize::MAX);
+            let size = self.out.lvl_sizes.get(l).copied().unwrap_or(0);
+            // `new` checked that every level size fits the coordinate
+            // width, so a coordinate below its size converts.
+            let crd = <E::Crd as Index>::from_usize(c);
+            // The value's room first: once the coordinate is pushed the
+            // value must follow, and a full buffer takes the general path.
+            let room = self.out.values.len() < self.out.values.capacity();
+            if let (true, true, true, Some(crd)) = (c > prev, c < size, room, crd) {
+                if let Some(buffer) = self.out.coordinates.get_mut(l) {
+                    if buffer.push(crd).is_ok() {
+                        // Cannot fail: `room` above (an unbounded buffer
+                        // always has room).
+                        let _ = self.out.values.push(value);
+                        self.pending += 1;
+                        if let Some(last) = self.lvl.get_mut(l) {
+                            *last = c;
+                        }
+                        return;
+                    }
+                }
+            }
+        }
+        self.insert_slow(c, value);
+    }
+
+    /// What [`push`](Self::push) cannot append: settles the lengths and
+    /// takes `insert`'s general path.
+    #[inline(never)]
+    fn insert_slow(&mut self, c: usize, value: V) {
+        self.settle();
+        if let Some(last) = self.lvl.last_mut() {
+            *last = c;
+        }
+        self.out.insert(self.lvl, value);
+        // `insert` accepted it under this parent and the output can append.
+        self.appending = self.out.appendable && self.out.cur.last == self.lvl;
+    }
+
+    /// Adds the appended entries to the output's lengths and cursor, as
+    /// `insert` would have one by one.
+    fn settle(&mut self) {
+        let n = core::mem::take(&mut self.pending);
+        let Some(l) = LVL.checked_sub(1) else {
+            return;
+        };
+        if n == 0 {
+            return;
+        }
+        let cur = &mut self.out.cur;
+        if let Some(len) = cur.crd_len.get_mut(l) {
+            *len = len.saturating_add(n);
+        }
+        let count = cur.count.get(l).copied().unwrap_or(0).saturating_add(n);
+        if let Some(x) = cur.count.get_mut(l) {
+            *x = count;
+        }
+        if let Some(e) = cur.entry.get_mut(l) {
+            *e = count - 1;
+        }
+        cur.val_len = cur.val_len.saturating_add(n);
+        cur.inserts = cur.inserts.saturating_add(n);
+        cur.last = self.lvl;
+    }
+}
+
+impl<V, E, B, const DIM: usize, const LVL: usize> Drop for Segment<'_, V, E, B, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    fn drop(&mut self) {
+        self.settle();
+    }
+}

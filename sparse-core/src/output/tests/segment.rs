@@ -1,0 +1,175 @@
+//! `Segment` against `insert`: the same insertions, grouped by parent into
+//! segments, give the same result, the same error with the same counted
+//! need, and the same valid output, for every encoding kind (those a
+//! segment appends to and those it hands to `insert`) and every capacity.
+
+use proptest::prelude::*;
+use std::string::String;
+
+use super::*;
+
+/// Insertions `(row, column, value)`, mostly in order, sometimes out of
+/// order or out of range (sizes are 4 x 6).
+fn insertions() -> impl Strategy<Value = Vec<(usize, usize, i32)>> {
+    proptest::collection::vec((0usize..5, 0usize..7, -9i32..10), 0..14).prop_map(|mut v| {
+        // Mostly sorted, so that long segments occur; the unsorted tail
+        // keeps the error paths in play.
+        let keep = v.len() / 3;
+        v[keep..].sort_by_key(|&(r, c, _)| (r, c));
+        v
+    })
+}
+
+/// Runs `ins` through `insert` (`segments == false`) or through one
+/// segment per run of equal rows, then `finish`; returns the result and
+/// the disassembled view.
+fn run<E: Encoding>(
+    ins: &[(usize, usize, i32)],
+    segments: bool,
+    caps: (usize, usize, usize),
+) -> (Result<(), KernelError>, String)
+where
+    E::Pos: Index,
+    E::Crd: Index,
+{
+    let mut m = Mem::<E::Pos, E::Crd, i32, 2>::new(caps.0, caps.1, caps.2, 0);
+    let Ok(mut c) = out::<i32, E, 2, 2>([4, 6], &mut m) else {
+        return (Ok(()), "new refused".into());
+    };
+    c.begin();
+    if segments {
+        let mut k = 0;
+        while k < ins.len() {
+            let row = ins[k].0;
+            let mut seg = c.segment([row, 0]);
+            while k < ins.len() && ins[k].0 == row {
+                seg.push(ins[k].1, ins[k].2);
+                k += 1;
+            }
+        }
+    } else {
+        for &(r, col, v) in ins {
+            c.insert([r, col], v);
+        }
+    }
+    let result = c.finish("c");
+    reassembles(&c);
+    (result, std::format!("{:?}", c.view().disassemble()))
+}
+
+fn same<E: Encoding>(
+    ins: &[(usize, usize, i32)],
+    caps: (usize, usize, usize),
+) -> Result<(), TestCaseError>
+where
+    E::Pos: Index,
+    E::Crd: Index,
+{
+    let plain = run::<E>(ins, false, caps);
+    let grouped = run::<E>(ins, true, caps);
+    prop_assert_eq!(
+        &plain,
+        &grouped,
+        "insertions {:?}, capacities {:?}",
+        ins,
+        caps
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+    ))]
+
+    #[test]
+    fn segments_insert_exactly_what_insert_does(
+        ins in insertions(),
+        pos in 0usize..8,
+        crd in 0usize..16,
+        val in 0usize..16,
+    ) {
+        // CSR and DCSR: segments append; COO (non-unique) and a loose
+        // compressed last level: every push takes `insert`'s path.
+        same::<Csr>(&ins, (pos, crd, val))?;
+        same::<Dcsr>(&ins, (pos, crd, val))?;
+        same::<Coo>(&ins, (pos, crd, val))?;
+        same::<Loose>(&ins, (2 * pos, crd, val))?;
+        // Room for everything: the appended result itself.
+        same::<Csr>(&ins, (8, 16, 16))?;
+        same::<Dcsr>(&ins, (8, 16, 16))?;
+    }
+}
+
+#[test]
+fn a_segment_appends_a_row_and_settles_when_dropped() {
+    let mut m = Mem::<u8, u8, i32, 2>::new(5, 8, 8, 0);
+    let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
+    c.begin();
+    {
+        let mut row = c.segment([1, 0]);
+        row.push(0, 10);
+        row.push(3, 13);
+        row.push(7, 17);
+    }
+    {
+        let mut row = c.segment([3, 0]);
+        row.push(2, 32);
+    }
+    c.finish("c").unwrap();
+    let v = c.view();
+    assert_eq!(v.level(1).positions(), &[0, 0, 3, 3, 4]);
+    assert_eq!(v.level(1).coordinates(), &[0, 3, 7, 2]);
+    assert_eq!(v.values(), &[10, 13, 17, 32]);
+    reassembles(&c);
+}
+
+#[test]
+fn a_full_buffer_inside_a_segment_counts_the_exact_need() {
+    // 5 entries, room for 3 coordinates: the fourth push overflows inside
+    // the segment, the fifth is still counted.
+    let mut m = Mem::<u8, u8, i32, 2>::new(5, 3, 8, 0);
+    let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
+    c.begin();
+    {
+        let mut row = c.segment([0, 0]);
+        for j in 0..5 {
+            row.push(j, j as i32);
+        }
+    }
+    assert_eq!(
+        c.finish("c"),
+        Err(KernelError::Capacity {
+            tensor: "c",
+            level: 1,
+            buffer: crate::error::Buffer::Coordinates,
+            needed: 5,
+            capacity: 3,
+        })
+    );
+    is_empty_and_valid(&c);
+}
+
+#[test]
+fn a_full_value_buffer_inside_a_segment_counts_the_exact_need() {
+    let mut m = Mem::<u8, u8, i32, 2>::new(5, 8, 2, 0);
+    let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
+    c.begin();
+    {
+        let mut row = c.segment([0, 0]);
+        for j in 0..5 {
+            row.push(j, j as i32);
+        }
+    }
+    assert_eq!(
+        c.finish("c"),
+        Err(KernelError::Capacity {
+            tensor: "c",
+            level: 1,
+            buffer: crate::error::Buffer::Values,
+            needed: 5,
+            capacity: 2,
+        })
+    );
+    is_empty_and_valid(&c);
+}
