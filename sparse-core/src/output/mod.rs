@@ -91,7 +91,11 @@
 //! coordinate width) and, by the lexicographic order, increase within each
 //! segment (equal only on non-unique levels, and never on a unique
 //! singleton within its region's segment: `insert` rejects that, as it
-//! rejects a second entry of a singleton under the same parent); a
+//! rejects a second entry of a singleton under the same parent; a
+//! [`Segment`] appends only what `insert`'s fast path would — under the
+//! parent of the previous accepted insertion, a larger coordinate below
+//! the level size, with room for the value — and settles the lengths before
+//! anything else reads them); a
 //! position that would not fit `posWidth` is never written (the call fails
 //! and the output is emptied); values are pushed once per entry of the
 //! last level. During a call (between `begin` and `finish`, when the
