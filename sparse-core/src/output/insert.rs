@@ -297,6 +297,7 @@ where
     #[doc(hidden)]
     pub fn finish(&mut self, name: &'static str) -> Result<(), KernelError> {
         if self.state == State::Writing {
+            self.check_settled();
             self.finalize();
         }
         self.state = State::Ready;
@@ -307,6 +308,26 @@ where
         let error = self.error(fault, name);
         self.clear();
         Err(error)
+    }
+
+    /// A [`Segment`](super::Segment) settles the lengths when it drops; one
+    /// leaked instead (`mem::forget`) leaves entries in the last level's
+    /// buffer that the lengths do not count, and positions built from them
+    /// would not describe the buffers. Such a call fails (as an insertion
+    /// out of order) and the output is emptied, so what it shows stays a
+    /// valid tensor.
+    fn check_settled(&mut self) {
+        let Some(l) = LVL.checked_sub(1) else {
+            return;
+        };
+        let counted = self.cur.crd_len.get(l).copied();
+        let stored = self.coordinates.get(l).map(|b| b.len());
+        if self.writing && self.fault.is_none() && self.appends && counted != stored {
+            self.set_fault(Fault::Order {
+                insert: self.cur.inserts,
+                level: l,
+            });
+        }
     }
 
     /// Closes the parents no insertion reached, level by level.

@@ -173,3 +173,44 @@ fn a_full_value_buffer_inside_a_segment_counts_the_exact_need() {
     );
     is_empty_and_valid(&c);
 }
+
+#[test]
+fn a_leaked_segment_fails_the_call_and_leaves_a_valid_output() {
+    let mut m = Mem::<u8, u8, i32, 2>::new(5, 8, 8, 0);
+    let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
+    c.begin();
+    c.insert([0, 1], 1);
+    let mut row = c.segment([1, 0]);
+    row.push(0, 10);
+    row.push(2, 12);
+    row.push(5, 15);
+    // Never settled: two appends past the first (which took `insert`'s path).
+    core::mem::forget(row);
+    c.insert([2, 3], 23);
+    // The insertions the lengths counted: [0, 1], [1, 0] (the segment's
+    // first push, through `insert`) and [2, 3].
+    assert_eq!(
+        c.finish("c"),
+        Err(KernelError::InsertOutOfOrder {
+            tensor: "c",
+            insert: 3,
+            level: 1,
+        })
+    );
+    is_empty_and_valid(&c);
+    // Reusable.
+    csr_example_i32(&mut c).unwrap();
+    reassembles(&c);
+}
+
+fn csr_example_i32<B: OutputBuffers<u8, u8, i32>>(
+    c: &mut SparseTensorOut<i32, Csr, B, 2, 2>,
+) -> Result<(), KernelError> {
+    c.begin();
+    {
+        let mut row = c.segment([3, 0]);
+        row.push(2, 4);
+        row.push(7, 5);
+    }
+    c.finish("c")
+}
