@@ -126,52 +126,33 @@ fn a_segment_appends_a_row_and_settles_when_dropped() {
 
 #[test]
 fn a_full_buffer_inside_a_segment_counts_the_exact_need() {
-    // 5 entries, room for 3 coordinates: the fourth push overflows inside
-    // the segment, the fifth is still counted.
-    let mut m = Mem::<u8, u8, i32, 2>::new(5, 3, 8, 0);
-    let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
-    c.begin();
-    {
-        let mut row = c.segment([0, 0]);
-        for j in 0..5 {
-            row.push(j, j as i32);
+    // 5 entries in one segment; room for 3 coordinates, or for 2 values:
+    // the overflow happens inside the segment, later pushes still count.
+    for (crd, val, buffer, capacity) in [
+        (3, 8, crate::error::Buffer::Coordinates, 3),
+        (8, 2, crate::error::Buffer::Values, 2),
+    ] {
+        let mut m = Mem::<u8, u8, i32, 2>::new(5, crd, val, 0);
+        let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
+        c.begin();
+        {
+            let mut row = c.segment([0, 0]);
+            for j in 0..5 {
+                row.push(j, j as i32);
+            }
         }
+        assert_eq!(
+            c.finish("c"),
+            Err(KernelError::Capacity {
+                tensor: "c",
+                level: 1,
+                buffer,
+                needed: 5,
+                capacity,
+            })
+        );
+        is_empty_and_valid(&c);
     }
-    assert_eq!(
-        c.finish("c"),
-        Err(KernelError::Capacity {
-            tensor: "c",
-            level: 1,
-            buffer: crate::error::Buffer::Coordinates,
-            needed: 5,
-            capacity: 3,
-        })
-    );
-    is_empty_and_valid(&c);
-}
-
-#[test]
-fn a_full_value_buffer_inside_a_segment_counts_the_exact_need() {
-    let mut m = Mem::<u8, u8, i32, 2>::new(5, 8, 2, 0);
-    let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
-    c.begin();
-    {
-        let mut row = c.segment([0, 0]);
-        for j in 0..5 {
-            row.push(j, j as i32);
-        }
-    }
-    assert_eq!(
-        c.finish("c"),
-        Err(KernelError::Capacity {
-            tensor: "c",
-            level: 1,
-            buffer: crate::error::Buffer::Values,
-            needed: 5,
-            capacity: 2,
-        })
-    );
-    is_empty_and_valid(&c);
 }
 
 #[test]
