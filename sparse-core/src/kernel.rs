@@ -252,15 +252,13 @@ pub mod unchecked {
     }
 
     /// The stored entries `lo..hi` of one level, as `(position, coordinate)`
-    /// pairs: what a generated `iterate` walks.
+    /// pairs: what a generated `iterate` walks at a level that is not a
+    /// tensor's last with values (those use [`walk_values`]), e.g. the
+    /// rows of DCSR, where the position is the parent of the next level.
     ///
     /// The walk advances a pointer over the coordinates and stops when it
-    /// reaches the end pointer, so the loop keeps no index for the
-    /// coordinate reads: on Cortex-M the read becomes a post-incremented
-    /// load (`ldrb r, [p], #1`) and the trip test a pointer compare, one
-    /// instruction per entry less than `for p in lo..hi { crd[p] }`
-    /// (measured in `bench/firmware`). The position is a plain counter the
-    /// compiler drops when only value reads at `p` use it.
+    /// reaches the end pointer (the shape of `core::slice::Iter`), so the
+    /// coordinate read needs no index: a post-incremented load on Arm.
     pub struct Walk<'a, I> {
         next: *const I,
         end: *const I,
