@@ -92,6 +92,7 @@ pub fn run_all(r: &mut Report) {
     });
 
     crate::kernels::run_all(r);
+    crate::semiring::run_all(r);
     crate::sparse_out::run_all(r);
     crate::malformed::run_all(r);
 }

@@ -18,6 +18,7 @@ mod formats;
 mod kernels;
 mod malformed;
 mod report;
+mod semiring;
 mod sparse_out;
 
 use core::panic::PanicInfo;
