@@ -71,9 +71,8 @@ where
     /// parent: `insert(parent ++ [c], value)`.
     ///
     /// Always inlined, and small: the append, with everything else out of
-    /// line in [`insert_slow`](Self::insert_slow) (a kernel pushes from
-    /// several co-iteration cases; an outlined `push` cost a call frame
-    /// per entry).
+    /// line in `segment_insert` (a kernel pushes from several co-iteration
+    /// cases; an outlined `push` cost a call frame per entry).
     #[inline(always)]
     pub fn push(&mut self, c: usize, value: V) {
         let Some(l) = LVL.checked_sub(1) else {
@@ -103,33 +102,54 @@ where
                 }
             }
         }
-        self.insert_slow(c, value);
-    }
-
-    /// What [`push`](Self::push) cannot append: settles the lengths and
-    /// takes `insert`'s general path.
-    #[inline(never)]
-    fn insert_slow(&mut self, c: usize, value: V) {
-        self.settle();
-        if let Some(last) = self.lvl.last_mut() {
+        let pending = core::mem::take(&mut self.pending);
+        self.appending = self.out.segment_insert(self.lvl, pending, c, value);
+        if let Some(last) = self.lvl.get_mut(l) {
             *last = c;
         }
-        self.out.insert(self.lvl, value);
+    }
+}
+
+impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// What [`Segment::push`] cannot append: settles the `pending` entries
+    /// appended after the insertion at `lvl`, then inserts `value` at `lvl`
+    /// with last coordinate `c` through `insert`'s general path. Returns
+    /// whether the segment can append again. The segment's state comes by
+    /// value (not `&mut Segment`), so it can stay in registers in the
+    /// kernel's loop.
+    #[inline(never)]
+    fn segment_insert(
+        &mut self,
+        mut lvl: [usize; LVL],
+        pending: usize,
+        c: usize,
+        value: V,
+    ) -> bool {
+        self.settle_segment(lvl, pending);
+        if let Some(last) = lvl.last_mut() {
+            *last = c;
+        }
+        self.insert(lvl, value);
         // `insert` accepted it under this parent and the output can append.
-        self.appending = self.out.appendable && self.out.cur.last == self.lvl;
+        self.appendable && self.cur.last == lvl
     }
 
-    /// Adds the appended entries to the output's lengths and cursor, as
-    /// `insert` would have one by one.
-    fn settle(&mut self) {
-        let n = core::mem::take(&mut self.pending);
+    /// Adds `n` entries appended by a segment, the last at `lvl`, to the
+    /// lengths and the cursor, as `insert` would have one by one.
+    #[inline]
+    fn settle_segment(&mut self, lvl: [usize; LVL], n: usize) {
         let Some(l) = LVL.checked_sub(1) else {
             return;
         };
         if n == 0 {
             return;
         }
-        let cur = &mut self.out.cur;
+        let cur = &mut self.cur;
         if let Some(len) = cur.crd_len.get_mut(l) {
             *len = len.saturating_add(n);
         }
@@ -142,7 +162,7 @@ where
         }
         cur.val_len = cur.val_len.saturating_add(n);
         cur.inserts = cur.inserts.saturating_add(n);
-        cur.last = self.lvl;
+        cur.last = lvl;
     }
 }
 
@@ -153,6 +173,6 @@ where
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
     fn drop(&mut self) {
-        self.settle();
+        self.out.settle_segment(self.lvl, self.pending);
     }
 }
