@@ -84,8 +84,7 @@ impl Gen<'_> {
         let last = levels.last()?;
         let appends = levels.iter().all(|l| l.ty.is_unique())
             && last.ty.format == LevelFormat::Compressed
-            && last.stride == 1
-            && last.offset == 0;
+            && last.own_coordinates();
         let l = *stmt.lhs.indices.get(last.dim)?;
         appends.then_some((l, t))
     }

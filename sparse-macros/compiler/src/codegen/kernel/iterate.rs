@@ -220,14 +220,13 @@ impl Gen<'_> {
         }
     }
 
-    /// Whether level `l` of `t` has a coordinate buffer of its own (one
-    /// coordinate per entry, not a shared COO buffer), which
+    /// Whether level `l` of `t` has a coordinate buffer of its own, which
     /// `sparse_core::__private::walk` can step through.
     fn own_coordinates(&self, t: TensorId, l: usize) -> bool {
         self.info(t)
             .levels
             .get(l)
-            .is_some_and(|x| x.stride == 1 && x.offset == 0)
+            .is_some_and(|x| x.own_coordinates())
     }
 
     /// Binds an iterator over the entries `lo..hi` of level `l` of `t` (its

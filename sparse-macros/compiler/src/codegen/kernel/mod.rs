@@ -135,6 +135,14 @@ struct Lvl {
     offset: usize,
 }
 
+impl Lvl {
+    /// Whether the level has a coordinate buffer of its own (one
+    /// coordinate per entry, not a slot of a shared COO tuple).
+    fn own_coordinates(&self) -> bool {
+        self.stride == 1 && self.offset == 0
+    }
+}
+
 /// A tensor parameter.
 #[derive(Clone, Debug)]
 struct TensorInfo {
