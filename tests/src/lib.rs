@@ -3,6 +3,7 @@
 pub mod dense;
 pub mod fixture;
 pub mod gen;
+pub mod index_notation;
 pub mod reference;
 pub mod semiring;
 pub mod sparse_out;
