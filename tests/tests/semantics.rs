@@ -1,0 +1,23 @@
+//! Issue 10: kernels mean what TACO and MLIR mean by them.
+//!
+//! - `sum_scope`: a reduction index sums over the smallest subexpression
+//!   holding every use of it (TACO's rule), against the independent dense
+//!   evaluator of `sparse_tests::index_notation`, over CSR, CSC, DCSR, COO
+//!   (duplicates summed), CSF and dense operands.
+//! - `reduce`: a custom `reduce` folds present values only (stored entries,
+//!   explicit zeros included, and what an inner region produced) and gives
+//!   its identity where none is present (dense outputs) or stores nothing
+//!   there (sparse outputs), as MLIR's `sparse_tensor.reduce`; implicit
+//!   zeros count only when made present with `unary(.., absent = || 0.0)`.
+//!   Reductions into sparse outputs whose reduction loop encloses an output
+//!   loop (min-plus CSR x CSR, row products of a CSC matrix).
+//! - `conformance`: seed 000's `binary`/`unary`/`select`/`reduce` examples
+//!   and the cases above with hand-computed layouts (pos/crd/values),
+//!   checked against the upstream MLIR sparsifier by `tests/oracle/*.py`.
+
+mod semantics {
+    mod common;
+    mod conformance;
+    mod reduce;
+    mod sum_scope;
+}
