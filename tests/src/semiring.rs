@@ -158,38 +158,78 @@ pub fn select<A: Copy>(a: &Masked<A>, keep: impl Fn(&[usize], A) -> bool) -> Mas
 }
 
 /// `x[i] = reduce(e[i, j], identity, f)` over the last dimension of a
-/// matrix: for each row, `f` folded over every column in increasing order,
-/// 0 where `e` has no value.
+/// matrix, as MLIR's `sparse_tensor.reduce`: for each row, `f` folded from
+/// `identity` over the *present* values only (stored entries, explicit
+/// zeros included, or values a region produced), in increasing column
+/// order; no value where none is present (what a sparse output stores:
+/// nothing there).
 ///
 /// # Panics
 ///
 /// If `e` is not a matrix (test code).
-pub fn reduce_rows<V: Elem>(e: &Masked<V>, identity: V, f: impl Fn(V, V) -> V) -> Vec<V> {
+pub fn fold_rows<V: Elem>(e: &Masked<V>, identity: V, f: impl Fn(V, V) -> V) -> Masked<V> {
     let [m, n] = <[usize; 2]>::try_from(e.dims.as_slice()).expect("a matrix");
-    (0..m)
-        .map(|i| {
-            (0..n).fold(identity, |acc, j| {
-                f(acc, e.data[i * n + j].unwrap_or(V::ZERO))
+    Masked {
+        dims: vec![m],
+        data: (0..m)
+            .map(|i| {
+                e.data[i * n..(i + 1) * n]
+                    .iter()
+                    .flatten()
+                    .fold(None, |acc: Option<V>, &v| {
+                        Some(f(acc.unwrap_or(identity), v))
+                    })
             })
-        })
-        .collect()
+            .collect(),
+    }
 }
 
 /// `x[j] = reduce(e[i, j], identity, f)` over the first dimension of a
-/// matrix: for each column, `f` folded over every row in increasing order.
+/// matrix: [`fold_rows`] of each column, in increasing row order.
 ///
 /// # Panics
 ///
 /// If `e` is not a matrix (test code).
-pub fn reduce_columns<V: Elem>(e: &Masked<V>, identity: V, f: impl Fn(V, V) -> V) -> Vec<V> {
+pub fn fold_columns<V: Elem>(e: &Masked<V>, identity: V, f: impl Fn(V, V) -> V) -> Masked<V> {
     let [m, n] = <[usize; 2]>::try_from(e.dims.as_slice()).expect("a matrix");
-    (0..n)
-        .map(|j| {
-            (0..m).fold(identity, |acc, i| {
-                f(acc, e.data[i * n + j].unwrap_or(V::ZERO))
+    Masked {
+        dims: vec![n],
+        data: (0..n)
+            .map(|j| {
+                (0..m)
+                    .filter_map(|i| e.data[i * n + j])
+                    .fold(None, |acc: Option<V>, v| {
+                        Some(f(acc.unwrap_or(identity), v))
+                    })
             })
-        })
+            .collect(),
+    }
+}
+
+/// [`fold_rows`] into a dense output: the identity where no value is
+/// present in the row (a row with no columns included).
+pub fn reduce_rows<V: Elem>(e: &Masked<V>, identity: V, f: impl Fn(V, V) -> V) -> Vec<V> {
+    fold_rows(e, identity, f)
+        .data
+        .into_iter()
+        .map(|v| v.unwrap_or(identity))
         .collect()
+}
+
+/// [`fold_columns`] into a dense output: the identity where no value is
+/// present in the column.
+pub fn reduce_columns<V: Elem>(e: &Masked<V>, identity: V, f: impl Fn(V, V) -> V) -> Vec<V> {
+    fold_columns(e, identity, f)
+        .data
+        .into_iter()
+        .map(|v| v.unwrap_or(identity))
+        .collect()
+}
+
+/// `unary(e, present = |v| v, absent = || 0)`: every element present, the
+/// implicit zeros as 0 (how a kernel asks `reduce` to fold them).
+pub fn zeros_present<V: Elem>(e: &Masked<V>) -> Masked<V> {
+    e.map(|_, v| Some(v.unwrap_or(V::ZERO)))
 }
 
 /// `x[i] = e[i, j]` with `j` summed and no `reduce`: the produced values of
