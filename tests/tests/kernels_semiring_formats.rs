@@ -2,7 +2,8 @@
 //! reference: column-major operands (CSC, DCSC: the loop nest runs `j`
 //! outside, and closures must still see the right `i` and `j`), nonunique
 //! COO with duplicates (an element is the sum of its duplicates: `present`
-//! and `reduce`'s combiner see the sum once), loose compressed and CSF
+//! and `reduce`'s combiner see the sum once, folding stored coordinates
+//! only), loose compressed and CSF
 //! operands, one tensor as both operands of `binary`, dense and scalar
 //! operands (present everywhere), index variables in a `reduce` combiner,
 //! a kernel whose second statement is a `select`, and structural inversion
@@ -178,11 +179,12 @@ fn matrices(d: [usize; 2], a: &Entries<f64>, b: &Entries<f64>) -> Result<(), Tes
     check_output(&c.view(), &want.stored(), &want.dense())
         .map_err(|e| fail(&format!("two_statements (select) {what}"), e))?;
 
+    // Stored values only, in increasing `j`; the identity 0 for an empty row.
     let want: Vec<f64> = (0..d[0])
         .map(|i| {
-            (0..d[1]).fold(0.0, |acc, j| {
-                acc * 2.0 + ma.at(&[i, j]).unwrap_or(0.0) * j as f64 + i as f64
-            })
+            (0..d[1])
+                .filter_map(|j| ma.at(&[i, j]).map(|v| (j, v)))
+                .fold(0.0, |acc, (j, v)| acc * 2.0 + v * j as f64 + i as f64)
         })
         .collect();
     let mut x = vec![f64::GARBAGE; d[0]];

@@ -1,13 +1,17 @@
 //! Custom reductions `x[i] = reduce(e, identity = v, |acc, v| ..)` against
-//! a dense fold: for every output element, the combiner applied to every
-//! coordinate of the summed indices in increasing order, implicit zeros
-//! included (a row with an implicit zero has product 0, minimum <= 0,
-//! maximum >= 0; a row of zero length is the identity). Product, minimum and
-//! maximum, an order-sensitive combiner (`acc * 2 + v`, which also shows any
-//! skipped zero), `f64` and `i64`, CSR, DCSR, CSC, COO and CSF operands,
-//! dense and sparse outputs (a sparse output stores every element), rows and
-//! columns, scalar outputs, scalar parameters as identity, and `reduce` over
-//! an expression, `binary`, `unary` and `select`.
+//! a fold over presence masks, as MLIR's `sparse_tensor.reduce` (issue 10):
+//! for every output element, the combiner applied from the identity to the
+//! *present* values of the summed indices (stored entries, explicit zeros
+//! included, and values a region produced) in increasing order; implicit
+//! zeros are not folded. A dense output holds the identity where nothing
+//! is present; a sparse output stores nothing there. Product, minimum and
+//! maximum, an order-sensitive combiner (`acc * 2 + v`, which also shows a
+//! value folded twice, skipped or out of order), `f64` and `i64`, CSR,
+//! DCSR, CSC, COO and CSF operands, dense and sparse outputs, rows and
+//! columns, scalar outputs, scalar parameters as identity, and `reduce`
+//! over an expression, `binary`, `unary` and `select`; the implicit zeros
+//! folded when made present with `unary(.., absent = || 0.0)` (what the
+//! combiner saw before issue 10).
 
 use proptest::prelude::*;
 use sparse_core::output::Owned;
@@ -15,7 +19,10 @@ use sparse_core::{Encoding, KernelError, SparseTensor};
 use sparse_tests::fixture::{with_tensor, COO, CSC, CSF, CSR, DCSR};
 use sparse_tests::gen::{dense_vec, dims, elem, entries, Elem, Entries};
 use sparse_tests::reference::RefLevel;
-use sparse_tests::semiring::{binary, reduce_columns, reduce_rows, select, unary, Masked};
+use sparse_tests::semiring::{
+    binary, fold_columns, fold_rows, reduce_columns, reduce_rows, select, unary, zeros_present,
+    Masked,
+};
 use sparse_tests::sparse_out::check_output;
 
 mod k {
@@ -95,6 +102,9 @@ mod k {
             x[i] = reduce(unary(a[i, j], present = |x| x + 1.0, absent = || 0.5),
                           identity = 0.0, |acc, v| acc * 2.0 + v);
         }
+        pub fn horner_zeros_csr(a: &tensor<?x?xf64, #CSR>, s: f64, x: &mut tensor<?xf64>) {
+            x[i] = reduce(unary(a[i, j], present = |v| v, absent = || 0.0), identity = s, |acc, v| acc * 2.0 + v);
+        }
         pub fn product_of_select(a: &tensor<?x?xf64, #CSR>, x: &mut tensor<?xf64>) {
             x[i] = reduce(select(a[i, j], |v| v > 0.0 || j == i), identity = 1.0, |acc, v| acc * 2.0 + v);
         }
@@ -119,14 +129,14 @@ fn check_dense<V: Elem, E: Encoding>(
     Ok(())
 }
 
-/// Every element of a sparse vector output must be stored.
+/// A sparse vector output must store exactly the elements where `want`
+/// holds a value (some value was present to fold).
 fn check_sparse<V: Elem, E: Encoding>(
     what: &str,
     got: &SparseTensor<'_, V, E, 1, 1>,
-    want: &[V],
+    want: &Masked<V>,
 ) -> Result<(), TestCaseError> {
-    let full = Masked::full(&[want.len()], want);
-    check_output(got, &full.stored(), &full.dense())
+    check_output(got, &want.stored(), &want.dense())
         .map_err(|e| TestCaseError::fail(format!("{what}: {e}")))
 }
 
@@ -157,12 +167,16 @@ fn f64_reductions(d: [usize; 2], a: &Entries<f64>, s: f64) -> Result<(), TestCas
     check_dense("horner_columns_csr", &CSR, d, a, &columns, |t, x| {
         k::horner_columns_csr(t, s, x)
     })?;
-    // Row-major: the loop nest of CSR.
-    let all = m
-        .iter()
-        .fold(s, |acc, (_, v)| horner(acc, v.unwrap_or(0.0)));
+    // Row-major: the loop nest of CSR; the stored values only.
+    let all = m.iter().filter_map(|(_, v)| v).fold(s, horner);
     check_dense("horner_all_csr", &CSR, d, a, &[all], |t, x| {
         k::horner_all_csr(t, s, &mut x[0])
+    })?;
+    // The implicit zeros made present: every column folded, as before
+    // issue 10.
+    let zeros = reduce_rows(&zeros_present(&m), s, horner);
+    check_dense("horner_zeros_csr", &CSR, d, a, &zeros, |t, x| {
+        k::horner_zeros_csr(t, s, x)
     })?;
 
     macro_rules! sparse {
@@ -173,6 +187,11 @@ fn f64_reductions(d: [usize; 2], a: &Entries<f64>, s: f64) -> Result<(), TestCas
             check_sparse(&format!("{} {d:?} {a:?}", $name), &$x.view(), $want)?;
         }};
     }
+    let product = fold_rows(&m, 1.0, |acc, v| acc * v);
+    let minimum = fold_rows(&m, f64::INFINITY, f64::min);
+    let maximum = fold_rows(&m, f64::NEG_INFINITY, f64::max);
+    let rows = fold_rows(&m, s, horner);
+    let columns = fold_columns(&m, s, horner);
     sparse!("product_dcsr_sv", DCSR, d[0], &product, |t, x| {
         k::product_dcsr_sv(t, &mut x)
     });
@@ -196,12 +215,11 @@ fn f64_reductions(d: [usize; 2], a: &Entries<f64>, s: f64) -> Result<(), TestCas
 
 fn i64_reductions(d: [usize; 2], a: &Entries<i64>) -> Result<(), TestCaseError> {
     let m = Masked::from_entries(&d, a);
-    let product = reduce_rows(&m, 1, |acc, v| acc * v);
+    let product = fold_rows(&m, 1, |acc, v| acc * v);
     let mut x = k::SVOut::<i64, Owned>::with_dims([d[0]]).unwrap();
     let r = with_tensor(&CSR, d, a, |t| k::product_i64(t, &mut x));
     prop_assert_eq!(r, Ok(()));
-    let full = Masked::full(&[d[0]], &product);
-    check_output(&x.view(), &full.stored(), &full.dense())
+    check_output(&x.view(), &product.stored(), &product.dense())
         .map_err(|e| TestCaseError::fail(format!("product_i64 {d:?} {a:?}: {e}")))?;
     let minimum = reduce_rows(&m, i64::MAX, i64::min);
     check_dense("min_i64", &DCSR, d, a, &minimum, k::min_i64)?;
@@ -210,7 +228,7 @@ fn i64_reductions(d: [usize; 2], a: &Entries<i64>) -> Result<(), TestCaseError> 
 }
 
 /// `reduce` over an expression with a dense operand and over the results
-/// of `binary`, `unary` and `select` (no value folds as 0).
+/// of `binary`, `unary` and `select` (only produced values are folded).
 fn reductions_of_operations(
     d: [usize; 2],
     (a, b): (&Entries<f64>, &Entries<f64>),
@@ -241,7 +259,7 @@ fn reductions_of_operations(
     );
 
     let produced = unary(&ma, |_, x| Some(x + 1.0), |_| Some(0.5));
-    let want = reduce_rows(&produced, 0.0, horner);
+    let want = fold_rows(&produced, 0.0, horner);
     let mut x = k::SVOut::<f64, Owned>::with_dims([d[0]]).unwrap();
     let r = with_tensor(&DCSR, d, a, |ta| k::horner_of_unary(ta, &mut x));
     prop_assert_eq!(r, Ok(()));
@@ -258,7 +276,8 @@ fn csf(d: [usize; 3], a: &Entries<f64>) -> Result<(), TestCaseError> {
         .map(|i| {
             m.iter()
                 .filter(|(c, _)| c[0] == i)
-                .fold(1.0, |acc, (_, v)| horner(acc, v.unwrap_or(0.0)))
+                .filter_map(|(_, v)| v)
+                .fold(1.0, horner)
         })
         .collect();
     let mut x = vec![f64::GARBAGE; d[0]];
@@ -316,25 +335,32 @@ fn edge_cases() {
         i64_reductions(d, &Vec::new()).unwrap();
         reductions_of_operations(d, (&none, &none), &vec![2.0; d[1]]).unwrap();
     }
-    // Full rows (no implicit zero: the plain fold) next to empty ones.
+    // Full rows (every value present: the plain fold) next to empty ones
+    // (the identity, stored nowhere in a sparse output).
     let d = [4, 3];
     for rows in [&[0, 1, 2, 3][..], &[1, 3], &[2]] {
         let a = full_rows(d, rows);
         f64_reductions(d, &a, -0.5).unwrap();
         reductions_of_operations(d, (&a, &full_rows(d, &[0, 1])), &[1.0, -2.0, 0.5]).unwrap();
     }
-    // Negative values only: the minimum is theirs where the row is full,
-    // and the maximum 0 where a zero is implicit.
+    // Negative values only: the minimum and the maximum are theirs; the
+    // implicit zeros count for nothing.
     let neg = vec![(vec![0, 0], -1.0), (vec![0, 1], -2.0), (vec![1, 1], -3.0)];
     f64_reductions([2, 2], &neg, 0.0).unwrap();
     let mut x = [7.0; 2];
     with_tensor(&CSR, [2, 2], &neg, |t| k::min_csr(t, &mut x)).unwrap();
     assert_eq!(x, [-2.0, -3.0]);
     with_tensor(&DCSR, [2, 2], &neg, |t| k::max_dcsr(t, &mut x)).unwrap();
-    assert_eq!(x, [-1.0, 0.0]);
-    // The order of the fold: row [1, 0, 3] from identity 0 is ((0*2+1)*2+0)*2+3 = 7;
-    // reversed it would be 13, and skipping the zero 5.
+    assert_eq!(x, [-1.0, -3.0]);
+    // The order of the fold: row [1, ., 3] from identity 0 is (0*2+1)*2+3 = 5
+    // (reversed, (0*2+3)*2+1 = 7). The unary spelling folds the implicit
+    // zero too: ((0*2+1)*2+0)*2+3 = 7.
     let a = vec![(vec![0, 0], 1.0), (vec![0, 2], 3.0)];
     with_tensor(&CSR, [1, 3], &a, |t| k::horner_csr(t, 0.0, &mut x[..1])).unwrap();
+    assert_eq!(x[0], 5.0);
+    with_tensor(&CSR, [1, 3], &a, |t| {
+        k::horner_zeros_csr(t, 0.0, &mut x[..1])
+    })
+    .unwrap();
     assert_eq!(x[0], 7.0);
 }
