@@ -2,10 +2,14 @@
 //! sits between the output's: `x[i, k] = reduce(a[i, j] * b[j, k], ..)`
 //! (CSR with CSR, with CSC, and `a[i, j] + b[j, k]` with a dense `b`: the
 //! min-plus shape), and matrix-vector folds `y[i] = reduce(a[i, j] * x[j],
-//! ..)` and over a `binary` of the two, against a dense fold over every
-//! `j` in increasing order (implicit zeros as 0). The order-sensitive
-//! combiner `acc * 2 + v` shows a fold out of order or one that skips a
-//! zero.
+//! ..)` and over a `binary` of the two, against a fold over the `j` in
+//! increasing order where the operand expression is present (issue 10,
+//! MLIR's `sparse_tensor.reduce`): `*` is present where both factors are,
+//! `+` with a dense operand everywhere, `binary` where a region produced a
+//! value; the identity where nothing is present (a sparse output stores
+//! nothing there). The order-sensitive combiner `acc * 2 + v` shows a fold
+//! out of order, one that skips a present value or one that folds an
+//! absent one.
 
 use proptest::prelude::*;
 use sparse_core::output::Owned;
@@ -41,17 +45,18 @@ mod k {
     }
 }
 
-/// `x[i, k]` folded over every `j` of `value(i, j, k)`.
+/// `x[i, k]` folded over the `j` where `value(i, j, k)` is present, in
+/// increasing order; the identity where none is.
 fn fold3(
     (m, n, p): (usize, usize, usize),
     identity: f64,
     f: impl Fn(f64, f64) -> f64,
-    value: impl Fn(usize, usize, usize) -> f64,
+    value: impl Fn(usize, usize, usize) -> Option<f64>,
 ) -> Vec<f64> {
     let mut x = Vec::with_capacity(m * p);
     for i in 0..m {
         for k in 0..p {
-            x.push((0..n).fold(identity, |acc, j| f(acc, value(i, j, k))));
+            x.push((0..n).filter_map(|j| value(i, j, k)).fold(identity, &f));
         }
     }
     x
@@ -68,11 +73,14 @@ fn matrix_products(
     bd: &[f64],
 ) -> Result<(), TestCaseError> {
     let da = Dense::from_entries(&[m, n], a);
-    let db = Dense::from_entries(&[n, p], b);
+    let ma = Masked::from_entries(&[m, n], a);
+    let mb = Masked::from_entries(&[n, p], b);
     let what = format!("{m}x{n}x{p}: a = {a:?}, b = {b:?}");
 
+    // `a + b` with a dense `b` is present for every `j` (an implicit zero
+    // of `a` adds 0).
     let want = fold3((m, n, p), f64::INFINITY, f64::min, |i, j, k| {
-        da.at(&[i, j]) + bd[j * p + k]
+        Some(da.at(&[i, j]) + bd[j * p + k])
     });
     let mut x = vec![<f64 as Elem>::GARBAGE; m * p];
     let r = with_tensor(&CSR, [m, n], a, |ta| {
@@ -86,7 +94,7 @@ fn matrix_products(
     prop_assert_eq!(&x, &want, "min_plus {} bd = {:?}", what, bd);
 
     let want = fold3((m, n, p), 0.0, horner, |i, j, k| {
-        da.at(&[i, j]) * db.at(&[j, k])
+        Some(ma.at(&[i, j])? * mb.at(&[j, k])?)
     });
     let mut x = vec![<f64 as Elem>::GARBAGE; m * p];
     let r = with_tensor(&CSR, [m, n], a, |ta| {
@@ -118,9 +126,9 @@ fn matrix_vector(
 
     let want: Vec<f64> = (0..m)
         .map(|i| {
-            (0..n).fold(1.0, |acc, j| {
-                acc * (ma.at(&[i, j]).unwrap_or(0.0) * mv.at(&[j]).unwrap_or(0.0))
-            })
+            (0..n)
+                .filter_map(|j| Some(ma.at(&[i, j])? * mv.at(&[j])?))
+                .fold(1.0, |acc, v| acc * v)
         })
         .collect();
     let mut y = vec![<f64 as Elem>::GARBAGE; m];
@@ -131,7 +139,7 @@ fn matrix_vector(
     prop_assert_eq!(&y, &want, "product_matvec {}", what);
 
     // Row i of `a` against `x`, each broadcast over the other's index.
-    let want: Vec<f64> = (0..m)
+    let want: Vec<Option<f64>> = (0..m)
         .map(|i| {
             let row = Masked::from_entries(
                 &[n],
@@ -147,10 +155,18 @@ fn matrix_vector(
                 |_, _| None,
                 |_, q| Some(q),
             );
-            (0..n).fold(0.0, |acc, j| horner(acc, produced.at(&[j]).unwrap_or(0.0)))
+            (0..n)
+                .filter_map(|j| produced.at(&[j]))
+                .fold(None, |acc: Option<f64>, v| {
+                    Some(horner(acc.unwrap_or(0.0), v))
+                })
         })
         .collect();
-    let full = Masked::full(&[m], &want);
+    // Stored where the row produced something.
+    let full = Masked {
+        dims: vec![m],
+        data: want,
+    };
     let mut y = k::SVOut::<f64, Owned>::with_dims([m]).unwrap();
     let r = with_tensor(&CSR, [m, n], a, |ta| {
         with_tensor(&SV, [n], v, |tv| k::horner_binary(ta, tv, &mut y))
@@ -184,9 +200,10 @@ proptest! {
 
 #[test]
 fn by_hand() {
-    // a = [[1, 0], [0, 2]], b = [[1, 1], [0, 3]]: x[i][k] folds j = 0, 1:
-    // x[0][0] = (0*2 + 1)*2 + 0 = 2; x[0][1] = (0*2 + 1)*2 + 0 = 2;
-    // x[1][0] = (0*2 + 0)*2 + 0 = 0; x[1][1] = (0*2 + 0)*2 + 6 = 6.
+    // a = [[1, .], [., 2]], b = [[1, 1], [., 3]]: x[i][k] folds the j where
+    // both a[i, j] and b[j, k] are stored:
+    // x[0][0] = 0*2 + 1 = 1 (j = 0); x[0][1] = 0*2 + 1 = 1 (j = 0);
+    // x[1][0] = 0, the identity (no j); x[1][1] = 0*2 + 6 = 6 (j = 1).
     let a = vec![(vec![0, 0], 1.0), (vec![1, 1], 2.0)];
     let b = vec![(vec![0, 0], 1.0), (vec![0, 1], 1.0), (vec![1, 1], 3.0)];
     let mut x = vec![7.0; 4];
@@ -196,7 +213,7 @@ fn by_hand() {
         })
     })
     .unwrap();
-    assert_eq!(x, [2.0, 2.0, 0.0, 6.0]);
+    assert_eq!(x, [1.0, 1.0, 0.0, 6.0]);
     for d in [(0, 0, 0), (0, 2, 2), (2, 0, 2), (2, 2, 0)] {
         matrix_products(d, &Vec::new(), &Vec::new(), &vec![1.0; d.1 * d.2]).unwrap();
     }
