@@ -1,5 +1,6 @@
 //! Semiring operations that store more than their operands (structural
-//! inversion stores the complement, a custom `reduce` every row) into
+//! inversion stores the complement, a custom `reduce` every row holding a
+//! stored value) into
 //! sparse outputs too small for the result: the exact
 //! `KernelError::Capacity` (the first buffer that overflowed and the length
 //! the whole result needs) or `PositionOverflow` past `posWidth`, the output
@@ -73,9 +74,11 @@ fn inversion_past_a_fixed_capacity_is_an_exact_error_and_the_output_is_reusable(
 }
 
 #[test]
-fn reduce_stores_every_row_so_it_needs_room_for_all() {
-    // Six rows, only one stored in the operand: all six are stored.
-    let a = vec![(vec![3, 1], 2.0)];
+fn reduce_stores_every_row_with_a_value_so_it_needs_room_for_them() {
+    // Six rows each holding a value (five in one column, one in both): all
+    // six are stored.
+    let mut a: Vec<(Vec<usize>, f64)> = (0..6).map(|i| (vec![i, i % 2], 2.0)).collect();
+    a.insert(4, (vec![3, 0], -1.5));
     let mut c = k::SVOut::<f64, Fixed<4>>::with_dims([6]).unwrap();
     let got = with_tensor(&DCSR, [6, 2], &a, |t| k::products(t, &mut c));
     assert_eq!(got, Err(capacity(6, 4)));
@@ -86,7 +89,15 @@ fn reduce_stores_every_row_so_it_needs_room_for_all() {
     with_tensor(&DCSR, [6, 2], &a, |t| k::products(t, &mut c)).unwrap();
     let mut got = Vec::new();
     c.view().for_each(|[i], v| got.push((i, *v)));
-    assert_eq!(got, (0..6).map(|i| (i, 0.0)).collect::<Vec<_>>());
+    assert_eq!(
+        got,
+        vec![(0, 2.0), (1, 2.0), (2, 2.0), (3, -3.0), (4, 2.0), (5, 2.0)]
+    );
+    // Rows with no stored value take no room: four of six fit in four.
+    let a: Vec<(Vec<usize>, f64)> = [0, 2, 3, 5].iter().map(|&i| (vec![i, 1], 0.5)).collect();
+    let mut c = k::SVOut::<f64, Fixed<4>>::with_dims([6]).unwrap();
+    with_tensor(&DCSR, [6, 2], &a, |t| k::products(t, &mut c)).unwrap();
+    assert_eq!(c.number_of_entries(), 4);
 }
 
 #[test]
@@ -114,8 +125,10 @@ fn more_entries_than_positions_can_count_is_a_position_overflow() {
     let want = complement(300, &a);
     check_output(&c.view(), &want.stored(), &want.dense()).unwrap();
 
+    // 256 rows each holding a value: 256 entries.
+    let full: Vec<(Vec<usize>, f64)> = (0..256).map(|i| (vec![i, 0], 1.0)).collect();
     let mut x = k::SV8Out::<f64, Owned>::with_dims([256]).unwrap();
-    let got = with_tensor(&DCSR, [256, 1], &Vec::new(), |t| k::products8(t, &mut x));
+    let got = with_tensor(&DCSR, [256, 1], &full, |t| k::products8(t, &mut x));
     assert_eq!(
         got,
         Err(KernelError::PositionOverflow {

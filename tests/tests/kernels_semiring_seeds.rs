@@ -194,19 +194,29 @@ fn lower(a: &Masked<f64>) -> Masked<f64> {
     c
 }
 
-/// Every row folded over all its columns (implicit zeros as 0), capped.
+/// Every row folded over its stored values (MLIR's `sparse_tensor.reduce`
+/// "reduces all stored values"), capped; no value for a row with none (a
+/// sparse output stores nothing there).
 fn capped_product(a: &Masked<f64>) -> Masked<f64> {
     let (m, n) = (a.dims[0], a.dims[1]);
     let mut x = Masked::empty(&[m]);
     for i in 0..m {
-        let mut acc = 1.0;
+        let mut acc = None;
         for j in 0..n {
-            let p = acc * a.data[i * n + j].unwrap_or(0.0);
-            acc = if p > 100.0 { 100.0 } else { p };
+            if let Some(v) = a.data[i * n + j] {
+                let p = acc.unwrap_or(1.0) * v;
+                acc = Some(if p > 100.0 { 100.0 } else { p });
+            }
         }
-        x.data[i] = Some(acc);
+        x.data[i] = acc;
     }
     x
+}
+
+/// [`capped_product`] into a dense output: the identity 1 for a row with
+/// no stored value.
+fn capped_product_dense(a: &Masked<f64>) -> Masked<f64> {
+    capped_product(a).map(|_, v| Some(v.unwrap_or(1.0)))
 }
 
 // ---- running the kernels
@@ -383,7 +393,7 @@ fn run_matrix_one_operand(d: [usize; 2], (a, prior): &Pair) -> Result<(), TestCa
             check(&x.view(), &want, format!("capped_product {d:?} {y:?}"))?;
         }
     });
-    let want = capped_product(&ma);
+    let want = capped_product_dense(&ma);
     let mut x = vec![f64::GARBAGE; d[0]];
     let r = with_tensor(&DCSR, d, a, |ta| k::capped_product_dense(ta, &mut x));
     prop_assert_eq!(r, Ok(()));
@@ -525,9 +535,9 @@ fn capped_product_by_hand() {
         ([0, 0], 2.0),
         ([0, 1], 3.0),
         ([0, 2], 4.0),
-        // Implicit zeros: 0.
+        // One stored value: 5 (implicit zeros are not folded).
         ([1, 0], 5.0),
-        // Row 2 empty: 0.
+        // Row 2 empty: nothing stored.
         // 10, 200 -> 100, 50.
         ([3, 0], 10.0),
         ([3, 1], 20.0),
@@ -543,32 +553,33 @@ fn capped_product_by_hand() {
     ]);
     let mut x = k::SparseVectorOut::<f64, sparse_core::output::Owned>::with_dims([6]).unwrap();
     with_tensor(&DCSR, [6, 3], &a, |ta| k::capped_product(ta, &mut x)).unwrap();
-    // Every row is stored, the empty one and the zeros included.
+    // Every row with a stored value is stored; the empty one is not.
     assert_eq!(
         entries_of(&x.view()),
         vec![
             ([0], 24.0),
-            ([1], 0.0),
-            ([2], 0.0),
+            ([1], 5.0),
             ([3], 50.0),
             ([4], 100.0),
             ([5], -200.0)
         ]
     );
+    let mut y = [7.0; 6];
+    with_tensor(&DCSR, [6, 3], &a, |ta| k::capped_product_dense(ta, &mut y)).unwrap();
+    assert_eq!(y, [24.0, 5.0, 1.0, 50.0, 100.0, -200.0]);
     run_matrix_one_operand([6, 3], &(a, Vec::new())).unwrap();
 }
 
 #[test]
 fn capped_product_of_rows_without_columns_is_the_identity() {
+    // Nothing is present: a sparse output stores nothing, a dense one holds
+    // the identity.
     let mut x = k::SparseVectorOut::<f64, sparse_core::output::Owned>::with_dims([3]).unwrap();
     with_tensor(&DCSR, [3, 0], &Vec::new(), |ta| {
         k::capped_product(ta, &mut x)
     })
     .unwrap();
-    assert_eq!(
-        entries_of(&x.view()),
-        vec![([0], 1.0), ([1], 1.0), ([2], 1.0)]
-    );
+    assert_eq!(entries_of(&x.view()), vec![]);
     let mut y = [7.0; 3];
     with_tensor(&CSR, [3, 0], &Vec::new(), |ta| {
         k::capped_product_csr(ta, &mut y)

@@ -3,7 +3,8 @@
 //! intersection `binary` with `none` sides, set difference (a `none`
 //! overlap kept to exclude coordinates), structural inversion (a `none`
 //! present region next to a universal `absent`), `select` with an index
-//! predicate, and a custom `reduce` that folds implicit zeros.
+//! predicate, and a custom `reduce` that folds the stored values only (the
+//! identity where a row has none).
 
 use sparse_tests::fixture::{with_tensor, CSR, DCSR, SV};
 
@@ -95,9 +96,9 @@ fn select_with_an_index_predicate_keeps_the_lower_triangle() {
 }
 
 #[test]
-fn custom_reduce_folds_implicit_zeros() {
-    // Row 0 full (product 24 -> 24), row 1 has a zero (-> 0), row 2 empty
-    // (-> 0: three implicit zeros), row 3 full and large (capped at 100).
+fn custom_reduce_folds_stored_values_only() {
+    // Row 0 full (product 24 -> 24), row 1 one stored value (-> 5), row 2
+    // empty (-> the identity 1), row 3 full and large (capped at 100).
     let a = vec![
         (vec![0, 0], 2.0),
         (vec![0, 1], 3.0),
@@ -109,7 +110,7 @@ fn custom_reduce_folds_implicit_zeros() {
     ];
     let mut x = [7.0; 4];
     with_tensor(&DCSR, [4, 3], &a, |ta| k::row_product(ta, &mut x)).unwrap();
-    assert_eq!(x, [24.0, 0.0, 0.0, 50.0]);
+    assert_eq!(x, [24.0, 5.0, 1.0, 50.0]);
     let b = vec![
         (vec![0, 1], -2.0),
         (vec![1, 0], 3.0),
@@ -118,8 +119,9 @@ fn custom_reduce_folds_implicit_zeros() {
     ];
     let mut m = [7.0; 3];
     with_tensor(&CSR, [3, 3], &b, |tb| k::row_max(tb, &mut m)).unwrap();
-    // Row 0 has implicit zeros, so its maximum is 0; row 2 is empty.
-    assert_eq!(m, [0.0, 3.0, 0.0]);
+    // Row 0's maximum is its one stored value; row 2 is empty: the
+    // identity.
+    assert_eq!(m, [-2.0, 3.0, f64::NEG_INFINITY]);
 }
 
 type Out<V, E, const D: usize, const L: usize> =
@@ -163,9 +165,9 @@ fn structural_inversion_into_a_sparse_output_stores_the_complement() {
 }
 
 #[test]
-fn custom_reduce_into_a_sparse_output_stores_every_row() {
+fn custom_reduce_into_a_sparse_output_stores_the_rows_with_values() {
     let a = vec![(vec![0, 0], 2.0), (vec![0, 1], 3.0), (vec![2, 1], 5.0)];
     let mut x = k::SVOut::<f64, sparse_core::output::Owned>::with_dims([3]).unwrap();
     with_tensor(&DCSR, [3, 2], &a, |ta| k::product_sparse(ta, &mut x)).unwrap();
-    assert_eq!(stored(&x), vec![([0], 6.0), ([1], 0.0), ([2], 0.0)]);
+    assert_eq!(stored(&x), vec![([0], 6.0), ([2], 5.0)]);
 }
