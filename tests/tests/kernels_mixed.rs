@@ -42,7 +42,7 @@ mod k {
             y[i] = (a[i, j] as f64) * x[j];
         }
         pub fn abs_rows(a: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) {
-            y[i] = abs(a[i, j]);
+            y[i] = sum(j, abs(a[i, j]));
         }
         pub fn abs_diff(a: &tensor<?xf64, #SV>, b: &tensor<?xf64, #SV8>, c: &mut tensor<?xf64>) {
             c[i] = abs(a[i] - b[i]);

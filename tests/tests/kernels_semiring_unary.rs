@@ -140,10 +140,10 @@ mod k {
             c[i, j] = select(a[i, j], |_| i <= j);
         }
         pub fn positive_row_sums(a: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64, #SV>) {
-            x[i] = select(a[i, j], |v| v > 0.0);
+            x[i] = sum(j, select(a[i, j], |v| v > 0.0));
         }
         pub fn positive_row_sums_dense(a: &tensor<?x?xf64, #CSR>, x: &mut tensor<?xf64>) {
-            x[i] = select(a[i, j], |v| v > 0.0);
+            x[i] = sum(j, select(a[i, j], |v| v > 0.0));
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Semiring kernels and a pattern tensor on the microcontroller: a graph
 //! stored as a pattern matrix (`explicitVal = 1`: positions and coordinates
 //! in flash, no values array) runs SpMV and BFS frontier steps; a custom
-//! `reduce` (row maxima with the implicit zeros) and a `select` run on the
+//! `reduce` (row maxima, the implicit zeros made present with `unary`) and
+//! a `select` run on the
 //! 64x64 flash matrix. Each against a dense or plain computation.
 
 use core::hint::black_box;
@@ -37,9 +38,12 @@ sparse_core::sparse_kernel! {
         r[j] = at[j, i] * f[i];
     }
 
-    /// Row maxima, the implicit zeros included (seed 000's custom reduce).
+    /// Row maxima of the dense matrix: `reduce` folds present values only
+    /// (seed 000's custom reduce), so `unary` makes the implicit zeros
+    /// present.
     pub fn row_max(a: &tensor<64x64xf32, #CSR>, m: &mut tensor<64xf32>) {
-        m[i] = reduce(a[i, j], identity = f32::MIN, |acc, v| max(acc, v));
+        m[i] = reduce(unary(a[i, j], present = identity, absent = || 0.0),
+            identity = f32::MIN, |acc, v| max(acc, v));
     }
 
     /// The strictly lower triangle of the stored entries.
@@ -174,7 +178,7 @@ pub fn run_all(r: &mut Report) {
         },
     );
     r.run(
-        "kernel row_max (reduce, implicit zeros) == dense row maxima",
+        "kernel row_max (reduce over unary, implicit zeros present) == dense row maxima",
         || {
             let a = csr64()?;
             let mut m = [f32::NAN; N];

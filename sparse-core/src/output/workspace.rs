@@ -39,6 +39,24 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
         }
         self.values.get_mut(j)
     }
+    /// The slot of innermost coordinate `j` for a custom reduction: like
+    /// [`entry`](Self::entry), but on the first touch since the last
+    /// `compress` it holds `start` (the reduction's identity), so
+    /// `*slot = combine(*slot, x)` folds from the identity.
+    #[inline]
+    pub fn entry_from(&mut self, j: usize, start: V) -> Option<&mut V> {
+        let filled = self.filled.get_mut(j)?;
+        let first = !*filled;
+        if first {
+            self.added.push(j).ok()?;
+            *filled = true;
+        }
+        let slot = self.values.get_mut(j)?;
+        if first {
+            *slot = start;
+        }
+        Some(slot)
+    }
     /// The workspace length (the size it was requested with).
     #[inline]
     pub fn len(&self) -> usize {

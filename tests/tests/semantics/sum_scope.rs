@@ -106,7 +106,7 @@ mod k {
                            d: &tensor<?xf64>, y: &mut tensor<?xf64>) {
             y[i] = a[i, j] * (v[j, k] * z[k] + d[j]);
         }
-        pub fn inner_outer_dcsr_csc(a: &tensor<?x?xf64, #DCSR>, v: &tensor<?x?xf64, #CSC>, z: &tensor<?xf64>,
+        pub fn inner_outer_dcsr(a: &tensor<?x?xf64, #DCSR>, v: &tensor<?x?xf64, #DCSR>, z: &tensor<?xf64>,
                                     d: &tensor<?xf64>, y: &mut tensor<?xf64>) {
             y[i] = a[i, j] * (v[j, k] * z[k] + d[j]);
         }
@@ -456,12 +456,15 @@ fn depths(p: &Deep) -> Result<(), TestCaseError> {
     check("inner_outer", &want, y)?;
     let mut y = vec![f64::GARBAGE; m];
     let r = with_tensor(&DCSR, [m, n], &p.a, |ta| {
-        with_tensor(&CSC, [n, q], &p.v, |tv| {
-            k::inner_outer_dcsr_csc(ta, tv, &p.z, &p.d, &mut y)
+        // (A CSC `v` stores `k` before `j`, but the sum over `k` runs once
+        // per `j`: that kernel is a compile error, pinned in the
+        // sparsifier's own tests.)
+        with_tensor(&DCSR, [n, q], &p.v, |tv| {
+            k::inner_outer_dcsr(ta, tv, &p.z, &p.d, &mut y)
         })
     });
     prop_assert_eq!(r, Ok(()));
-    check("inner_outer_dcsr_csc", &want, y)
+    check("inner_outer_dcsr", &want, y)
 }
 
 /// Scalar outputs: `s = a . b + c`, `s += a . b + c`, `s = sum(w x) + c`.

@@ -1,11 +1,11 @@
-// Only `=` and `+=` assign.
+// `=`, `+=`, `-=`, `*=` and `/=` assign; `%=` does not.
 sparse_core::sparse_kernel! {
     #CSR = #sparse_tensor.encoding<{
         map = (i, j) -> (i : dense, j : compressed)
     }>
 
     fn spmv(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
-        y[i] -= a[i, j] * x[j];
+        y[i] %= a[i, j] * x[j];
     }
 }
 

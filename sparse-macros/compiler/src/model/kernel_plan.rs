@@ -54,9 +54,9 @@ fn report(
         | SparseOutputRead { .. }
         | SparseOutputAccumulate { .. }
         | SparseOutputOrder { .. } => spans.accesses.first().map_or(spans.range, |a| (a.2, a.3)),
-        NonorderedCoIteration { tensor, .. } | UngroupedDuplicates { tensor, .. } => {
-            first_access(tensor).map_or(spans.range, |a| (a.2, a.3))
-        }
+        NonorderedCoIteration { tensor, .. }
+        | UngroupedDuplicates { tensor, .. }
+        | SumOrder { tensor, .. } => first_access(tensor).map_or(spans.range, |a| (a.2, a.3)),
         InconsistentAccess { tensor } | SparseDivisor { tensor } => {
             last_access(tensor).map_or(spans.range, |a| (a.2, a.3))
         }

@@ -134,6 +134,9 @@ impl Checker<'_> {
             ExprSyntax::Call { name, args, .. } if name == "powi" => {
                 args.first().map_or(Ty::Unknown, |a| self.infer(a))
             }
+            ExprSyntax::Call { name, args, .. } if name == "sum" => {
+                args.last().map_or(Ty::Unknown, |a| self.infer(a))
+            }
             ExprSyntax::Call { args, .. } => self.join(args.iter()),
             // Its result type is the output's (or the operand's, for
             // `select`): checked where it is resolved.
@@ -253,6 +256,11 @@ impl Checker<'_> {
                     if t != x {
                         mismatch(e, t, x, origin, errors);
                     }
+                }
+            }
+            ExprSyntax::Call { name, args, .. } if name == "sum" => {
+                if let Some(body) = args.last() {
+                    self.check(body, expected, errors);
                 }
             }
             ExprSyntax::Call { name, args, .. } => {

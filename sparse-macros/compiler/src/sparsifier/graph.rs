@@ -53,12 +53,21 @@ fn sort(
 }
 
 /// The loop order of a checked statement, or the conflict that prevents one.
-pub fn loop_order(kernel: &Kernel, view: &StmtView) -> Result<Vec<LoopId>, SparsifyError> {
+/// `scoped` are the edges of sums scoped inside the statement
+/// ([`super::scope::scope_edges`]): each loop around a sum encloses the
+/// sum's loops.
+pub fn loop_order(
+    kernel: &Kernel,
+    view: &StmtView,
+    scoped: &[(LoopId, LoopId)],
+) -> Result<Vec<LoopId>, SparsifyError> {
     let sparse: Vec<&Operand> = std::iter::once(&view.output)
         .chain(&view.inputs)
         .filter(|o| o.sparse)
         .collect();
-    let all: Vec<(LoopId, LoopId)> = sparse.iter().flat_map(|o| edges(o)).collect();
+    let mut all: Vec<(LoopId, LoopId)> = sparse.iter().flat_map(|o| edges(o)).collect();
+    let storage_only = all.clone();
+    all.extend_from_slice(scoped);
     let position = |l: LoopId| {
         view.loops
             .iter()
@@ -69,7 +78,49 @@ pub fn loop_order(kernel: &Kernel, view: &StmtView) -> Result<Vec<LoopId>, Spars
     if let Some(order) = sort(&view.loops, &all, key) {
         return Ok(order);
     }
+    if sort(&view.loops, &storage_only, key).is_some() {
+        return Err(scope_conflict(kernel, &sparse, scoped));
+    }
     Err(conflict(kernel, view, &sparse))
+}
+
+/// The storage order of a sparse operand asks a summed loop to enclose a
+/// loop the sum lies inside of: name the operand and say how to rewrite.
+fn scope_conflict(
+    kernel: &Kernel,
+    sparse: &[&Operand],
+    scoped: &[(LoopId, LoopId)],
+) -> SparsifyError {
+    for op in sparse {
+        for (n, &(_, inner)) in op.levels.iter().enumerate() {
+            for &(_, outer) in &op.levels[n + 1..] {
+                if scoped.contains(&(outer, inner)) {
+                    let (o, i) = (kernel.loop_name(outer), kernel.loop_name(inner));
+                    return SparsifyError::SumOrder {
+                        tensor: kernel.tensor_name(op.tensor).to_string(),
+                        message: format!(
+                            "{}, so the loop over `{i}` must enclose the loop over `{o}`; but \
+                             `{i}` is summed inside an expression evaluated once per `{o}` (a \
+                             sum covers the smallest subexpression holding every use of its \
+                             index), and the statement cannot be split into one statement per \
+                             term (its output is sparse or read, or the sum is inside a \
+                             product or call); compute that sum into a separate output first, \
+                             or store `{}` with `{o}` before `{i}`",
+                            describe(kernel, op),
+                            kernel.tensor_name(op.tensor)
+                        ),
+                    };
+                }
+            }
+        }
+    }
+    SparsifyError::SumOrder {
+        tensor: sparse
+            .first()
+            .map_or(String::new(), |o| kernel.tensor_name(o.tensor).to_string()),
+        message: "no loop order evaluates every sum inside the loops around it while visiting                   every sparse operand in storage order; compute the sums in statements of                   their own"
+            .to_string(),
+    }
 }
 
 /// Names the first pair of sparse operands whose level orders cannot both

@@ -116,6 +116,14 @@ pub enum Expr {
     /// No value: a `none` region. The output keeps its implicit zero there
     /// (a sparse output stores nothing).
     Absent,
+    /// `sum(j, e)`: `e` summed over the listed index variables, which are
+    /// bound only inside it. Written by users, or placed by
+    /// [`super::scope`] at the smallest subexpression holding every use of
+    /// a reduction index (TACO's rule).
+    Sum(Vec<LoopId>, Box<Expr>),
+    /// The value of loop-tree local `r<n>`, which an inner loop nest has
+    /// already summed (a [`Expr::Sum`] once lowered). Never written by users.
+    Local(u32),
 }
 
 /// What one region of `binary`/`unary` does with its operands.
@@ -174,6 +182,9 @@ pub struct FuncDesc {
     pub text: String,
     /// Its number of parameters.
     pub arity: usize,
+    /// The index variables its body names (they are uses of those indices,
+    /// for the scope of a sum).
+    pub indices: Vec<LoopId>,
 }
 
 /// A custom reduction: `reduce(rhs, identity = v, |acc, v| ..)`. Unlike the
@@ -223,8 +234,13 @@ impl Expr {
     pub fn visit<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(self);
         match self {
-            Expr::Access(_) | Expr::Literal(_) | Expr::Index(_) | Expr::Zero | Expr::Absent => {}
-            Expr::Neg(e) | Expr::Cast(e, _) | Expr::Select(_, e) => e.visit(f),
+            Expr::Access(_)
+            | Expr::Literal(_)
+            | Expr::Index(_)
+            | Expr::Zero
+            | Expr::Absent
+            | Expr::Local(_) => {}
+            Expr::Neg(e) | Expr::Cast(e, _) | Expr::Select(_, e) | Expr::Sum(_, e) => e.visit(f),
             Expr::Binary(b) => {
                 b.x.visit(f);
                 b.y.visit(f);
@@ -333,13 +349,24 @@ impl Kernel {
             reduce: None,
         });
     }
-    /// Adds a closure.
+    /// Adds a closure that names no index variable.
     pub fn func(&mut self, text: &str, arity: usize) -> FuncId {
+        self.func_using(text, arity, &[])
+    }
+    /// Adds a closure whose body names the index variables `indices`.
+    pub fn func_using(&mut self, text: &str, arity: usize, indices: &[LoopId]) -> FuncId {
         self.funcs.push(FuncDesc {
             text: text.to_string(),
             arity,
+            indices: indices.to_vec(),
         });
         FuncId(self.funcs.len() as u32 - 1)
+    }
+    /// The index variables closure `f` names (none for an unknown id).
+    pub fn func_indices(&self, f: FuncId) -> &[LoopId] {
+        self.funcs
+            .get(f.index())
+            .map_or(&[], |d| d.indices.as_slice())
     }
     /// The closure's text, `?` for an id the kernel lacks.
     pub fn func_text(&self, f: FuncId) -> &str {
@@ -483,6 +510,11 @@ impl fmt::Display for ShowExpr<'_> {
                 f.write_str(")")
             }
             Expr::Absent => f.write_str("none"),
+            Expr::Local(n) => write!(f, "r{n}"),
+            Expr::Sum(loops, e) => {
+                let names: Vec<&str> = loops.iter().map(|&l| k.loop_name(l)).collect();
+                write!(f, "sum({}, {})", names.join(", "), self.sub(e))
+            }
             Expr::Select(func, x) => {
                 write!(f, "select({}, {})", self.sub(x), k.func_text(*func))
             }

@@ -104,6 +104,22 @@ pub enum Node {
         /// The value added.
         value: Expr,
     },
+    /// Declares local `r<n>` = 0 for a sum scoped inside the statement
+    /// ([`Expr::Sum`]); the loops after it add into it, and the expression
+    /// around the sum reads it as [`Expr::Local`].
+    SumLocal {
+        /// The local's number (1, 2, ...; `r` itself is the statement's).
+        local: u32,
+        /// The summed expression, for the local's element type.
+        body: Expr,
+    },
+    /// `r<n> += value`.
+    SumAdd {
+        /// The local.
+        local: u32,
+        /// The value added.
+        value: Expr,
+    },
     /// A dense or scalar output element: `y[i] = v` or `y[i] += v`.
     Store {
         /// The element.
@@ -217,6 +233,16 @@ pub struct StmtPlan {
     pub stmt: usize,
     /// Loops outermost first.
     pub order: Vec<(LoopId, Role)>,
+    /// Loops of sums scoped inside the statement, each run by an inner nest
+    /// where its sum is evaluated.
+    pub summed: Vec<LoopId>,
+    /// The right-hand side with its scoped sums written out, when some sum
+    /// does not cover the whole of it.
+    pub scoped: Option<Expr>,
+    /// When the statement was split into one statement per term (see
+    /// [`super::split_terms`]), the term this plan computes, as a statement
+    /// of its own; codegen reads it instead of the kernel's statement.
+    pub part: Option<Stmt>,
     /// How the output is written.
     pub output: OutputPlan,
     /// Every lattice built, referenced by the loop nodes.
@@ -238,6 +264,11 @@ struct Builder<'a> {
     stmt: &'a Stmt,
     view: &'a StmtView,
     order: &'a [LoopId],
+    /// Every loop, the scoped sums' included, in the iteration graph's
+    /// order: each sum's loops nest in this order.
+    full_order: &'a [LoopId],
+    /// The next number for a sum's local.
+    next_local: u32,
     lattices: Vec<Lattice>,
     dest: Dest,
     /// Depth at which the reduction local lives (after the last parallel
@@ -271,13 +302,21 @@ fn may_be_absent(e: &Expr) -> bool {
 /// code nobody could compile or read.
 pub const MAX_CASES: usize = 4096;
 
-/// Builds the loop tree of a checked statement for loop order `order`.
+/// Builds the loop tree of a checked statement for loop order
+/// `full_order`; `stmt` has its sums scoped ([`super::scope::place_sums`]).
 pub fn build(
     kernel: &Kernel,
     stmt: &Stmt,
     view: &StmtView,
-    order: &[LoopId],
+    full_order: &[LoopId],
 ) -> Result<StmtPlan, SparsifyError> {
+    let summed = super::scope::sum_loops(&stmt.rhs);
+    let main: Vec<LoopId> = full_order
+        .iter()
+        .copied()
+        .filter(|l| !summed.contains(l))
+        .collect();
+    let order = &main[..];
     let roles: Vec<(LoopId, Role)> = order
         .iter()
         .map(|&l| {
@@ -302,18 +341,6 @@ pub fn build(
     let name = |l: LoopId| kernel.loop_name(l).to_string();
     let out = &view.output;
     let out_name = kernel.tensor_name(out.tensor).to_string();
-    if stmt.reduce.is_some() && out.sparse && outer_reduction.is_some() {
-        return Err(SparsifyError::SparseOutputOrder {
-            tensor: out_name.clone(),
-            message: format!(
-                "`reduce` into sparse output `{out_name}` needs the loops over `{out_name}`'s \
-                 indices outermost, but reduction `{}` encloses one in the only loop order the \
-                 operands allow; use a dense output, or an operand encoding whose level order \
-                 puts `{out_name}`'s indices first",
-                outer_reduction.map_or(String::new(), name)
-            ),
-        });
-    }
     let (dest, mut output, workspace) = if out.sparse {
         let parallel: Vec<String> = out.levels.iter().map(|&(_, l)| name(l)).collect();
         match outer_reduction {
@@ -390,9 +417,15 @@ pub fn build(
         stmt,
         view,
         order,
+        full_order,
+        next_local: 1,
         lattices: Vec::new(),
         dest,
-        local_depth: (inner_start < order.len()).then_some(inner_start),
+        // A custom reduction into a workspace folds every value straight
+        // into its slot: a combiner need not combine partial results.
+        local_depth: (inner_start < order.len()
+            && !(stmt.reduce.is_some() && dest == Dest::Workspace))
+            .then_some(inner_start),
         workspace,
         accumulates: stmt.op == AssignOp::AddAssign || outer_reduction.is_some(),
         cases: 0,
@@ -444,15 +477,46 @@ pub fn build(
         workspace_depth: b.workspace.map(|w| w.0),
         inserts: b.dest == Dest::Insert,
         dense_accumulates: b.dest == Dest::Dense && b.accumulates,
+        sums: {
+            let mut sums = Vec::new();
+            stmt.rhs.visit(&mut |e| {
+                if let Expr::Sum(loops, body) = e {
+                    sums.push((loops.clone(), (**body).clone()));
+                }
+            });
+            sums
+        },
     };
     walks::check(kernel, &stmt.rhs, view, order, &sink, &tree)?;
+    let scoped = kernel
+        .stmts
+        .get(view.index)
+        .filter(|s| s.rhs != stmt.rhs && !summed.is_empty())
+        .map(|_| stmt.rhs.clone());
     Ok(StmtPlan {
         stmt: view.index,
         order: roles,
+        summed: full_order
+            .iter()
+            .copied()
+            .filter(|l| summed.contains(l))
+            .collect(),
+        scoped,
+        part: None,
         output,
         lattices: b.lattices,
         tree,
     })
+}
+
+/// What follows a loop: the statement's nest at a depth, or a scoped sum's.
+enum Next<'o> {
+    Main(usize),
+    Sum {
+        order: &'o [LoopId],
+        depth: usize,
+        local: u32,
+    },
 }
 
 /// Whether some parallel loop visits only stored coordinates, leaving other
@@ -486,12 +550,12 @@ impl Builder<'_> {
             out.push(Node::Expand { level });
         }
         // A sparse destination must not receive the local where no term
-        // produced a value; a custom reduction always produces one (absent
-        // terms fold as zero).
+        // produced a value: a `none` region, a dropped `select`, or a custom
+        // reduction that found nothing present to fold (MLIR's `reduce`
+        // folds present values only).
         let produced = local
             && self.dest != Dest::Dense
-            && self.stmt.reduce.is_none()
-            && may_be_absent(&self.stmt.rhs);
+            && (self.stmt.reduce.is_some() || may_be_absent(&self.stmt.rhs));
         if local {
             let init = self.accumulates && self.dest == Dest::Dense;
             out.push(Node::Local {
@@ -500,19 +564,28 @@ impl Builder<'_> {
             });
         }
         if depth == self.order.len() {
-            let mut value = merger::finalize(expr.clone());
-            if self.stmt.reduce.is_some() && value == Expr::Absent {
-                value = Expr::Zero;
-            }
+            let value = merger::finalize(expr.clone());
             if value == Expr::Absent {
                 // No value here: nothing is stored or accumulated.
-            } else if self.local_depth.is_some() {
-                out.push(Node::Accumulate { value });
             } else {
-                out.push(self.store(Value::Expr(value)));
+                let value = self.lower_sums(value, &mut out);
+                if self.local_depth.is_some() {
+                    out.push(Node::Accumulate { value });
+                } else {
+                    out.push(self.store(Value::Expr(value)));
+                }
             }
         } else {
-            out.push(self.loop_node(expr, depth));
+            let loop_id = self.order[depth];
+            let role = if self.view.is_parallel(loop_id) {
+                Role::Parallel
+            } else {
+                Role::Reduction
+            };
+            let mode = merger::Mode {
+                innermost: depth + 1 == self.order.len(),
+            };
+            out.push(self.loop_node(expr, loop_id, role, mode, &Next::Main(depth + 1)));
         }
         if local {
             out.push(self.store(if produced {
@@ -576,17 +649,74 @@ impl Builder<'_> {
             })
     }
 
-    fn loop_node(&mut self, expr: &Expr, depth: usize) -> Node {
-        let loop_id = self.order[depth];
-        let role = if self.view.is_parallel(loop_id) {
-            Role::Parallel
-        } else {
-            Role::Reduction
-        };
+    /// Replaces each sum of `value` (outermost first) by the local an
+    /// inner loop nest, pushed onto `out`, sums it into.
+    fn lower_sums(&mut self, value: Expr, out: &mut Vec<Node>) -> Expr {
+        match value {
+            Expr::Sum(loops, body) => {
+                let local = self.next_local;
+                self.next_local += 1;
+                out.push(Node::SumLocal {
+                    local,
+                    body: (*body).clone(),
+                });
+                let order: Vec<LoopId> = self
+                    .full_order
+                    .iter()
+                    .copied()
+                    .filter(|l| loops.contains(l))
+                    .collect();
+                let nodes = self.gen_sum(&body, &order, 0, local);
+                out.extend(nodes);
+                Expr::Local(local)
+            }
+            other => super::scope::map_children(other, &mut |c| self.lower_sums(c, out)),
+        }
+    }
+
+    /// The inner nest of a scoped sum from its loop `depth` inwards.
+    fn gen_sum(&mut self, expr: &Expr, order: &[LoopId], depth: usize, local: u32) -> Vec<Node> {
+        if depth == order.len() {
+            let value = merger::finalize(expr.clone());
+            if value == Expr::Absent {
+                return Vec::new();
+            }
+            let mut out = Vec::new();
+            let value = self.lower_sums(value, &mut out);
+            out.push(Node::SumAdd { local, value });
+            return out;
+        }
         let mode = merger::Mode {
-            reduce: self.stmt.reduce.is_some(),
-            innermost: depth + 1 == self.order.len(),
+            innermost: depth + 1 == order.len(),
         };
+        let next = Next::Sum {
+            order,
+            depth: depth + 1,
+            local,
+        };
+        vec![self.loop_node(expr, order[depth], Role::Reduction, mode, &next)]
+    }
+
+    /// The body of a loop: the rest of the statement's nest, or of a sum's.
+    fn descend(&mut self, expr: &Expr, next: &Next<'_>) -> Vec<Node> {
+        match *next {
+            Next::Main(depth) => self.gen(expr, depth),
+            Next::Sum {
+                order,
+                depth,
+                local,
+            } => self.gen_sum(expr, order, depth, local),
+        }
+    }
+
+    fn loop_node(
+        &mut self,
+        expr: &Expr,
+        loop_id: LoopId,
+        role: Role,
+        mode: merger::Mode,
+        next: &Next<'_>,
+    ) -> Node {
         let lat = merger::lattice_in(self.kernel, expr, loop_id, mode);
         let index = self.lattices.len();
         self.lattices.push(lat.clone());
@@ -600,7 +730,7 @@ impl Builder<'_> {
                 body: if lat.points.is_empty() {
                     Vec::new()
                 } else {
-                    self.gen(&first, depth + 1)
+                    self.descend(&first, next)
                 },
             },
             LoopKind::Iterate(tl) => Node::Iterate {
@@ -608,7 +738,7 @@ impl Builder<'_> {
                 role,
                 space: self.space(tl),
                 lattice: index,
-                body: self.gen(&first, depth + 1),
+                body: self.descend(&first, next),
             },
             LoopKind::CoIterate { spaces, universal } => {
                 let mut phases = Vec::new();
@@ -624,7 +754,7 @@ impl Builder<'_> {
                             let body = if self.cases > MAX_CASES {
                                 Vec::new()
                             } else {
-                                self.gen(&q.expr, depth + 1)
+                                self.descend(&q.expr, next)
                             };
                             cases.push(Case {
                                 present: q.sparse.iter().map(|&t| self.space(t)).collect(),

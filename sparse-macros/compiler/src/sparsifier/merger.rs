@@ -144,11 +144,6 @@ pub fn lattice(kernel: &Kernel, expr: &Expr, loop_id: LoopId) -> Lattice {
 /// What the loop tree knows about the loop a lattice is built for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Mode {
-    /// The statement has a custom `reduce`: it folds every coordinate, so
-    /// a point without a value folds the implicit zero (`Zero`, not
-    /// `Absent`) and every loop also visits the coordinates no operand
-    /// stores.
-    pub reduce: bool,
     /// The loop is the innermost: the presence of every operand is settled
     /// at its points, so `binary`/`unary` resolve to their regions.
     pub innermost: bool,
@@ -165,16 +160,12 @@ pub struct Mode {
 /// `{a, b}: none` before `{a}: a`), and are dropped otherwise (intersection:
 /// `{a}: none` and `{b}: none` go, leaving `{a, b}`).
 pub fn lattice_in(kernel: &Kernel, expr: &Expr, loop_id: LoopId, mode: Mode) -> Lattice {
+    // A custom `reduce` folds present values only (MLIR's
+    // `sparse_tensor.reduce`), so its lattices are the plain ones.
     let mut points = build(kernel, expr, loop_id);
-    if mode.reduce && points.iter().all(|p| !p.sparse.is_empty()) {
-        points.extend(leaf(Expr::Zero));
-    }
     for p in &mut points {
         if mode.innermost {
             p.expr = finalize(std::mem::replace(&mut p.expr, Expr::Zero));
-        }
-        if mode.reduce && p.expr == Expr::Absent {
-            p.expr = Expr::Zero;
         }
     }
     let points = drop_absent(simplify(points));
@@ -319,7 +310,10 @@ fn build(kernel: &Kernel, expr: &Expr, loop_id: LoopId) -> Vec<LatPoint> {
             }],
             None => leaf(expr.clone()),
         },
-        Expr::Literal(_) | Expr::Index(_) | Expr::Zero => leaf(expr.clone()),
+        Expr::Literal(_) | Expr::Index(_) | Expr::Zero | Expr::Local(_) => leaf(expr.clone()),
+        // A sum is zero wherever its summand is zero at every coordinate of
+        // its own loops: it has the summand's points for the loops around it.
+        Expr::Sum(loops, e) => map(b(e), |x| Expr::Sum(loops.clone(), Box::new(x))),
         Expr::Neg(e) => map(b(e), |x| -x),
         Expr::Cast(e, ty) => map(b(e), |x| x.cast(ty)),
         Expr::Mul(l, r) => conjunction(&b(l), &b(r), |x, y| x * y),

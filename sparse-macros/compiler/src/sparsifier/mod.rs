@@ -14,6 +14,7 @@ pub mod graph;
 pub mod kernel;
 pub mod loop_tree;
 pub mod merger;
+pub mod scope;
 #[cfg(test)]
 mod tests;
 pub mod text;
@@ -162,6 +163,14 @@ pub enum SparsifyError {
         /// Why, and what to do.
         message: String,
     },
+    /// A sparse operand's level order puts a summed loop outside a loop the
+    /// sum is evaluated in.
+    SumOrder {
+        /// The operand.
+        tensor: String,
+        /// What conflicts and what to do.
+        message: String,
+    },
     /// A `nonordered` level walked where sorted coordinates are needed: in
     /// a co-iteration, or feeding a sparse output built in level order.
     NonorderedCoIteration {
@@ -207,7 +216,7 @@ impl fmt::Display for SparsifyError {
             UnsupportedLevel { tensor, level } => write!(f, "level {level} of `{tensor}` is a block or counting level, which the sparsifier does not support yet; use a plain permutation map"),
             NotAPermutation { tensor } => write!(f, "the map of `{tensor}` does not use every dimension exactly once"),
             UnboundedIndex { index } => write!(f, "index variable `{index}` indexes no tensor, so its range is unknown; use it to index a tensor dimension"),
-            OrderConflict { message, .. } => f.write_str(message),
+            OrderConflict { message, .. } | SumOrder { message, .. } => f.write_str(message),
             SparseOutputOrder { message, .. } => f.write_str(message),
             TooComplex { message } => f.write_str(message),
             NonorderedCoIteration { tensor, level, index, reason } => write!(f, "level {level} of `{tensor}` (over `{index}`) is `nonordered`, but {reason}, which needs sorted coordinates; use an ordered encoding for `{tensor}` (drop `nonordered`) or convert it first"),
@@ -247,13 +256,12 @@ pub fn sparsify(kernel: &Kernel) -> Result<Plan, Vec<SparsifyError>> {
     let mut stmts = Vec::new();
     let mut errors = Vec::new();
     for (n, stmt) in kernel.stmts.iter().enumerate() {
-        let planned = check::check_stmt(kernel, n, stmt).and_then(|view| {
-            let order = graph::loop_order(kernel, &view).map_err(|e| vec![e])?;
-            loop_tree::build(kernel, stmt, &view, &order).map_err(|e| vec![e])
-        });
-        match planned {
+        match plan_stmt(kernel, n, stmt) {
             Ok(p) => stmts.push(p),
-            Err(e) => errors.extend(e),
+            Err(e) => match split_plans(kernel, n, stmt, &e) {
+                Some(parts) => stmts.extend(parts),
+                None => errors.extend(e),
+            },
         }
     }
     if errors.is_empty() {
@@ -261,4 +269,95 @@ pub fn sparsify(kernel: &Kernel) -> Result<Plan, Vec<SparsifyError>> {
     } else {
         Err(errors)
     }
+}
+
+/// The plan of statement `n`: its sums scoped, its loops ordered, its tree.
+fn plan_stmt(kernel: &Kernel, n: usize, stmt: &Stmt) -> Result<StmtPlan, Vec<SparsifyError>> {
+    let scoped = Stmt {
+        rhs: scope::place_sums(kernel, stmt),
+        ..stmt.clone()
+    };
+    let view = check::check_stmt(kernel, n, &scoped)?;
+    let nested = scope::sum_loops(&scoped.rhs);
+    let main: Vec<LoopId> = view
+        .loops
+        .iter()
+        .copied()
+        .filter(|l| !nested.contains(l))
+        .collect();
+    let edges = scope::scope_edges(&main, &scoped.rhs);
+    let order = graph::loop_order(kernel, &view, &edges).map_err(|e| vec![e])?;
+    loop_tree::build(kernel, &scoped, &view, &order).map_err(|e| vec![e])
+}
+
+/// A statement whose scoped sums no loop order can nest (a CSC `w` in
+/// `y[i] = w[i, j] * x[j] + b[i]`, where the loop over `j` must enclose the
+/// loop over `i`) is computed one term at a time when its output is dense
+/// and not read: `y[i] = w[i, j] * x[j]; y[i] += b[i];` means the same, and
+/// each term's reductions then cover the whole of it.
+fn split_plans(
+    kernel: &Kernel,
+    n: usize,
+    stmt: &Stmt,
+    errors: &[SparsifyError],
+) -> Option<Vec<StmtPlan>> {
+    if !errors
+        .iter()
+        .all(|e| matches!(e, SparsifyError::SumOrder { .. }))
+    {
+        return None;
+    }
+    let parts = split_terms(kernel, stmt)?;
+    let mut plans = Vec::new();
+    for part in parts {
+        let mut p = plan_stmt(kernel, n, &part).ok()?;
+        p.part = Some(part);
+        plans.push(p);
+    }
+    Some(plans)
+}
+
+/// `y op= t1 ± t2 ± ...` as `y op= t1; y += ±t2; ...` for a dense output
+/// that the right-hand side does not read; `None` otherwise.
+pub fn split_terms(kernel: &Kernel, stmt: &Stmt) -> Option<Vec<Stmt>> {
+    fn terms(e: &Expr, negate: bool, out: &mut Vec<Expr>) {
+        match e {
+            Expr::Add(l, r) => {
+                terms(l, negate, out);
+                terms(r, negate, out);
+            }
+            Expr::Sub(l, r) => {
+                terms(l, negate, out);
+                terms(r, !negate, out);
+            }
+            other if negate => out.push(Expr::Neg(Box::new(other.clone()))),
+            other => out.push(other.clone()),
+        }
+    }
+    let out = kernel.tensors.get(stmt.lhs.tensor.index())?;
+    let reads_output = stmt
+        .rhs
+        .accesses()
+        .iter()
+        .any(|a| a.tensor == stmt.lhs.tensor);
+    if out.is_sparse() || stmt.reduce.is_some() || reads_output {
+        return None;
+    }
+    let mut found = Vec::new();
+    terms(&stmt.rhs, false, &mut found);
+    if found.len() < 2 {
+        return None;
+    }
+    Some(
+        found
+            .into_iter()
+            .enumerate()
+            .map(|(k, rhs)| Stmt {
+                lhs: stmt.lhs.clone(),
+                op: if k == 0 { stmt.op } else { AssignOp::AddAssign },
+                rhs,
+                reduce: None,
+            })
+            .collect(),
+    )
 }

@@ -6,7 +6,9 @@
 //! it merges a union or an intersection. Grammar:
 //!
 //! ```text
-//! plan      := stmt-text NL "order " loop " (" role ")" (", " loop " (" role ")")* NL
+//! plan      := stmt-text NL ["part " stmt-text NL] ["scoped " stmt-text-with-sums NL]
+//!              "order " loop " (" role ")" (", " loop " (" role ")")*
+//!              ["; summed inside: " loop (", " loop)*] NL
 //!              "output " tensor ": " reason NL node*
 //! role      := "parallel" | "reduction"
 //! node      := INDENT (for | iterate | coiterate | leaf) NL
@@ -24,9 +26,13 @@
 //! leaf      := "zero " tensor                     (dense output, before the loops)
 //!            | "local r = " ("0" | identity | access)   (reduction local)
 //!            | "r += " expr | "r = (" combiner ")(r, " expr ")"  (custom reduce)
+//!            | "local r" N " = 0" | "r" N " += " expr    (a sum scoped inside the
+//!              statement, read as `r` N by the expression around it)
 //!            | access (" = " | " += ") (expr | "r")
 //!            | "insert " access " = " (expr | "r")
 //!            | "workspace w = expand " lvl | "w[" loop "] += " (expr | "r")
+//!            | "w[" loop "] = (" combiner ")(w[" loop "] or " identity ", " expr ")"
+//!              (custom reduce: a slot starts from the identity)
 //!            | "compress w into " lvl
 //! ```
 //!
@@ -49,6 +55,9 @@ impl StmtPlan {
         if let Some(stmt) = kernel.stmts.get(self.stmt) {
             let _ = writeln!(s, "{}", kernel.show_stmt(stmt));
         }
+        if let Some(part) = &self.part {
+            let _ = writeln!(s, "part {}", kernel.show_stmt(part));
+        }
         let order: Vec<String> = self
             .order
             .iter()
@@ -59,7 +68,22 @@ impl StmtPlan {
         } else {
             order.join(", ")
         };
-        let _ = writeln!(s, "order {order}");
+        if let Some(rhs) = &self.scoped {
+            if let Some(stmt) = kernel.stmts.get(self.stmt) {
+                let _ = writeln!(
+                    s,
+                    "scoped {} = {}",
+                    kernel.show_access(&stmt.lhs),
+                    kernel.show(rhs)
+                );
+            }
+        }
+        let summed: Vec<&str> = self.summed.iter().map(|&l| kernel.loop_name(l)).collect();
+        if summed.is_empty() {
+            let _ = writeln!(s, "order {order}");
+        } else {
+            let _ = writeln!(s, "order {order}; summed inside: {}", summed.join(", "));
+        }
         let out = kernel
             .stmts
             .get(self.stmt)
@@ -166,6 +190,10 @@ impl Printer<'_> {
                 };
                 self.line(d, &text)
             }
+            Node::SumLocal { local, .. } => self.line(d, &format!("local r{local} = 0")),
+            Node::SumAdd { local, value } => {
+                self.line(d, &format!("r{local} += {}", k.show(value)))
+            }
             Node::Store { access, op, value } => {
                 let op = if *op == AssignOp::Assign { "=" } else { "+=" };
                 self.line(
@@ -180,10 +208,19 @@ impl Printer<'_> {
             Node::Expand { level } => {
                 self.line(d, &format!("workspace w = expand {}", self.level(*level)))
             }
-            Node::WorkspaceAdd { index, value } => self.line(
-                d,
-                &format!("w[{}] += {}", k.loop_name(*index), self.value(value)),
-            ),
+            Node::WorkspaceAdd { index, value } => {
+                let j = k.loop_name(*index);
+                let text = match self.reduce {
+                    Some(r) => format!(
+                        "w[{j}] = ({})(w[{j}] or {}, {})",
+                        k.func_text(r.combiner),
+                        k.func_text(r.identity),
+                        self.value(value)
+                    ),
+                    None => format!("w[{j}] += {}", self.value(value)),
+                };
+                self.line(d, &text)
+            }
             Node::Compress { level } => {
                 self.line(d, &format!("compress w into {}", self.level(*level)))
             }

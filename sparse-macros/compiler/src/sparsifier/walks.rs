@@ -39,6 +39,9 @@ pub(super) struct Sink {
     pub inserts: bool,
     /// A dense output that every store adds to.
     pub dense_accumulates: bool,
+    /// The sums scoped inside the statement: their loops and the summed
+    /// expression. A walk over such a loop adds into the sum's local.
+    pub sums: Vec<(Vec<LoopId>, Expr)>,
 }
 
 struct Walks<'a> {
@@ -168,6 +171,21 @@ impl Walks<'_> {
     }
 
     fn iterate(&self, l: LoopId, role: Role, s: &Space) -> Result<(), SparsifyError> {
+        if let Some((_, body)) = self.sink.sums.iter().find(|(loops, _)| loops.contains(&l)) {
+            if splits_duplicates(self.kernel, s.tensor, s.level.index()) && !linear(body, s.tensor)
+            {
+                let name = self.name(s.tensor);
+                return Err(self.ungrouped(
+                    s,
+                    l,
+                    format!(
+                        "and the sum over it is not linear in `{name}`, so the parts of a \
+                         duplicate do not add up to its sum"
+                    ),
+                ));
+            }
+            return Ok(());
+        }
         let d = self.depth(l);
         let inside_local = self.sink.local_depth.is_some_and(|ld| d >= ld);
         let inside_ws = self.sink.workspace_depth.is_some_and(|wd| d >= wd);
@@ -235,6 +253,7 @@ fn linear(e: &Expr, t: TensorId) -> bool {
         Expr::Add(x, y) | Expr::Sub(x, y) => linear(x, t) && linear(y, t),
         Expr::Mul(x, y) => (linear(x, t) && !mentions(y)) || (!mentions(x) && linear(y, t)),
         Expr::Div(x, y) => linear(x, t) && !mentions(y),
+        Expr::Sum(_, x) => linear(x, t),
         _ => false,
     }
 }

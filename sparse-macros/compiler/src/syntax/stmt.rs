@@ -47,6 +47,30 @@ pub enum AssignSyntax {
     Assign,
     /// `+=`.
     AddAssign,
+    /// `-=`: adds the negated right-hand side.
+    SubAssign,
+    /// `*=`: multiplies the element by the right-hand side.
+    MulAssign,
+    /// `/=`: divides the element by the right-hand side.
+    DivAssign,
+}
+
+impl AssignSyntax {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            AssignSyntax::Assign => "=",
+            AssignSyntax::AddAssign => "+=",
+            AssignSyntax::SubAssign => "-=",
+            AssignSyntax::MulAssign => "*=",
+            AssignSyntax::DivAssign => "/=",
+        }
+    }
+    /// Whether the old value of the element takes part (every operator but
+    /// `=`).
+    pub fn reads_output(self) -> bool {
+        self != AssignSyntax::Assign
+    }
 }
 
 /// `a[i, j]`, `s[]`, or (left-hand side only) a bare name `s`.

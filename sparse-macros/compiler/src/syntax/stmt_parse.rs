@@ -159,7 +159,7 @@ impl Parser<'_> {
     fn assign_op(&mut self, lhs: &AccessSyntax) -> syn::Result<(AssignSyntax, Span)> {
         let missing = || {
             format!(
-                "expected `=` or `+=` after `{}`; {STMT_EXAMPLE}",
+                "expected `=`, `+=`, `-=`, `*=` or `/=` after `{}`; {STMT_EXAMPLE}",
                 lhs.text()
             )
         };
@@ -173,15 +173,21 @@ impl Parser<'_> {
                 self.pos += 1;
                 Ok((AssignSyntax::Assign, span))
             }
-            ('+', Some('=')) => {
+            ('+' | '-' | '*' | '/', Some('=')) => {
                 self.pos += 2;
-                Ok((AssignSyntax::AddAssign, span))
+                let op = match c {
+                    '+' => AssignSyntax::AddAssign,
+                    '-' => AssignSyntax::SubAssign,
+                    '*' => AssignSyntax::MulAssign,
+                    _ => AssignSyntax::DivAssign,
+                };
+                Ok((op, span))
             }
-            ('-' | '*' | '/' | '%', Some('=')) => Err(error(
+            ('%', Some('=')) => Err(error(
                 span,
                 format!(
-                    "`{c}=` is not supported; only `=` (overwrite) and `+=` (accumulate) are: \
-                     write `{0} = {0} {c} ...;` or `{0} += ...;`",
+                    "`%=` is not supported; the compound assignments are `+=`, `-=`, `*=` and \
+                     `/=`: write `{0} = ...;` with the value you want",
                     lhs.text()
                 ),
             )),

@@ -152,7 +152,7 @@ fn statements_need_an_output() {
         &k,
         "*",
         0,
-        "expected `=` or `+=` after `a[i, j]`; a statement writes one output element",
+        "expected `=`, `+=`, `-=`, `*=` or `/=` after `a[i, j]`; a statement writes one output element",
     );
     let k = "fn f(a: &tensor<?xf64, #SV>, s: &mut tensor<f64>) { s = a[i]; }";
     assert_error_at(
@@ -240,12 +240,12 @@ fn unsupported_expressions_list_what_is_supported() {
             assert_error_at(&k, token, 0, supported);
         }
     }
-    let k = spmv(A, X, X, "y[i] -= a[i, j] * x[j];");
+    let k = spmv(A, X, X, "y[i] %= a[i, j] * x[j];");
     assert_error_at(
         &k,
-        "-=",
+        "%=",
         0,
-        "`-=` is not supported; only `=` (overwrite) and `+=` (accumulate) are",
+        "`%=` is not supported; the compound assignments are `+=`, `-=`, `*=` and `/=`",
     );
 }
 
@@ -451,7 +451,7 @@ fn reductions_into_bool_outputs_have_no_plus() {
         k,
         "+=",
         0,
-        "`+=` adds into `y`, but its elements are `bool` (`i1`), which has no `+`",
+        "`+=` combines with the old value of `y`, but its elements are `bool` (`i1`), which has no arithmetic",
     );
     // Without a reduction a bool kernel is fine.
     let k = "fn copy(a: &tensor<?x?xi1, #CSR>, y: &mut tensor<?x?xi1>) { y[i, j] = a[i, j]; }";

@@ -75,38 +75,23 @@ coiterate i in a.lvl0 compressed, all 0..c.dim0  // parallel, union
 }
 
 #[test]
-fn custom_reduce_visits_every_coordinate() {
+fn custom_reduce_folds_present_values_only() {
+    // MLIR's `reduce` folds the stored entries only: rows DCSR does not
+    // store keep the identity (the output is filled with it first), and
+    // the loops walk stored coordinates. Folding implicit zeros is spelled
+    // `unary(a[i, j], present = identity, absent = || 0.0)`.
     check(
         "fn f(a: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64>) { x[i] = reduce(a[i, j], identity = 1.0, |acc, v| acc * v); }",
         "\
 x[i] = reduce(a[i, j], identity = 1.0, |acc, v| acc * v)
 order i (parallel), j (reduction)
-output x: dense, stored directly: every element is visited once
-coiterate i in a.lvl0 compressed, all 0..x.dim0  // parallel, union
-  while a.lvl0, all
-    case a.lvl0
-      local r = 1.0
-      coiterate j in a.lvl1 compressed, all 0..a.dim1  // reduction, union
-        while a.lvl1, all
-          case a.lvl1
-            r = (|acc, v| acc * v)(r, a[i, j])
-          case _
-            r = (|acc, v| acc * v)(r, 0)
-        while all
-          case all
-            r = (|acc, v| acc * v)(r, 0)
-      x[i] = r
-    case _
-      local r = 1.0
-      for j in 0..a.dim1  // reduction
-        r = (|acc, v| acc * v)(r, 0)
-      x[i] = r
-  while all
-    case all
-      local r = 1.0
-      for j in 0..a.dim1  // reduction
-        r = (|acc, v| acc * v)(r, 0)
-      x[i] = r
+output x: dense, zeroed first: sparse loops skip elements
+zero x
+iterate i in a.lvl0 compressed  // parallel
+  local r = 1.0
+  iterate j in a.lvl1 compressed  // reduction
+    r = (|acc, v| acc * v)(r, a[i, j])
+  x[i] = r
 ",
     );
 }
@@ -248,10 +233,12 @@ mod diagnostics {
 fn summed_rows_into_a_sparse_output_insert_only_produced_values() {
     // A row whose entries the predicate all drops produces no value, so
     // nothing is inserted for it (a plain sum would insert every row).
+    // Without `sum(j, ..)` the sum would cover `a[i, j]` only (the smallest
+    // subexpression holding every use of `j`), and select the row sums.
     check(
-        "fn f(a: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64, #SV>) { x[i] = select(a[i, j], |v| v > 0.0); }",
+        "fn f(a: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64, #SV>) { x[i] = sum(j, select(a[i, j], |v| v > 0.0)); }",
         "\
-x[i] = select(a[i, j], |v| v > 0.0)
+x[i] = sum(j, select(a[i, j], |v| v > 0.0))
 order i (parallel), j (reduction)
 output x: sparse, direct insertion: parallel loops i are outermost, in level order
 iterate i in a.lvl0 compressed  // parallel
@@ -266,4 +253,34 @@ iterate i in a.lvl0 compressed  // parallel
     );
     assert!(plain.contains("insert x[i] = r\n"), "{plain}");
     assert!(!plain.contains("produced"), "{plain}");
+}
+
+#[test]
+fn custom_reduce_into_a_sparse_output_under_an_outer_reduction_goes_through_the_workspace() {
+    // Min-plus SpGEMM: `k` encloses `j`, so each row is gathered in the
+    // workspace, each slot starting from the identity on its first touch.
+    let text = plan_text(
+        "fn f(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { \
+         c[i, j] = reduce(binary(a[i, k], b[k, j], overlap = |x, y| x + y, left = none, right = none), \
+         identity = f64::INFINITY, |acc, v| min(acc, v)); }",
+    );
+    assert!(
+        text.contains("output c: sparse, expanded into a workspace over c.lvl1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("w[j] = (|acc, v| min(acc, v))(w[j] or f64:: INFINITY, (|x, y| x + y)(a[i, k], b[k, j]))"),
+        "{text}"
+    );
+    // Row products of a CSC matrix: the loop over columns encloses the
+    // loop over rows, so the whole vector is the workspace.
+    let text = plan_text(
+        "fn f(a: &tensor<?x?xf64, #CSC>, x: &mut tensor<?xf64, #SV>) { \
+         x[i] = reduce(a[i, j], identity = 1.0, |acc, v| acc * v); }",
+    );
+    assert!(
+        text.contains("output x: sparse, expanded into a workspace over x.lvl0"),
+        "{text}"
+    );
+    assert!(!text.contains("local r"), "{text}");
 }

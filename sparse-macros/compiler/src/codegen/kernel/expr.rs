@@ -50,6 +50,11 @@ fn acc() -> Ident {
     format_ident!("__sk_acc")
 }
 
+/// The local of scoped sum `n`.
+fn sum_acc(n: u32) -> Ident {
+    format_ident!("__sk_acc{}", n)
+}
+
 /// The flag recording that some value reached the reduction local.
 fn produced_flag() -> Ident {
     format_ident!("__sk_produced")
@@ -71,7 +76,7 @@ impl Gen<'_> {
 
     /// What an output element starts from: zero, or a custom reduction's
     /// identity.
-    fn start_value(&mut self) -> TokenStream {
+    pub(super) fn start_value(&mut self) -> TokenStream {
         match self.reduce() {
             Some(r) => self.apply(r.identity, &[]),
             None => zero(self.out_elem()),
@@ -80,7 +85,7 @@ impl Gen<'_> {
 
     /// `target = v` folded by the statement's reduction: `target += v`, or
     /// `target = combiner(target, v)`.
-    fn fold(&mut self, target: TokenStream, v: TokenStream) -> TokenStream {
+    pub(super) fn fold(&mut self, target: TokenStream, v: TokenStream) -> TokenStream {
         match self.reduce() {
             Some(r) => {
                 let call = self.apply(r.combiner, &[target.clone(), v]);
@@ -185,23 +190,12 @@ impl Gen<'_> {
         quote!(#local #flag)
     }
 
-    /// `r += value`, or `r = combiner(r, value)` for a custom reduction,
-    /// which folds a dropped `select` value as zero.
+    /// `r += value`, or `r = combiner(r, value)` for a custom reduction
+    /// (a dropped `select` value folds nothing, as MLIR's `reduce` folds
+    /// present values only).
     pub(super) fn accumulate(&mut self, value: &Expr, scope: &Scope) -> TokenStream {
         let r = acc();
         match (self.reduce(), value) {
-            (Some(red), Expr::Select(f, x)) => {
-                let (loads, v) = self.value_expr(x, scope);
-                let sel = format_ident!("__sk_sel");
-                let keep = self.apply(*f, &[quote!(#sel)]);
-                let z = self.zero_for(red.combiner, 1);
-                let fold = self.fold(quote!(#r), quote!(if #keep { #sel } else { #z }));
-                quote! {
-                    #loads
-                    let #sel = #v;
-                    #fold
-                }
-            }
             (Some(red), Expr::Zero) => {
                 let z = self.zero_for(red.combiner, 1);
                 self.fold(quote!(#r), z)
@@ -218,6 +212,60 @@ impl Gen<'_> {
                     quote!(#fold #mark)
                 })
             }
+        }
+    }
+
+    /// `local r<n> = 0`: the local of a scoped sum, of the summed
+    /// expression's element type.
+    pub(super) fn sum_local(&mut self, n: u32, body: &Expr) -> TokenStream {
+        let elem = self.expr_type(body).unwrap_or(self.out_elem());
+        self.sum_types.insert(n, elem);
+        let r = sum_acc(n);
+        let ty = elem_type(elem);
+        let z = zero(elem);
+        quote!(let mut #r: #ty = #z;)
+    }
+
+    /// `r<n> += value` (a dropped `select` value adds nothing).
+    pub(super) fn sum_add(&mut self, n: u32, value: &Expr, scope: &Scope) -> TokenStream {
+        let r = sum_acc(n);
+        self.with_value(&Value::Expr(value.clone()), scope, |_, v| quote!(#r += #v;))
+    }
+
+    /// The element type an expression computes, where its operands say:
+    /// tensors, casts, closures and sums; `None` for literals and index
+    /// variables alone.
+    pub(super) fn expr_type(&self, e: &Expr) -> Option<ElemType> {
+        use crate::sparsifier::Region;
+        let region = |r: Region| match r {
+            Region::Func(f) => self.def.closures.get(f.index()).map(|d| d.result),
+            _ => None,
+        };
+        match e {
+            Expr::Access(a) => Some(self.info(a.tensor).elem),
+            Expr::Cast(_, ty) => ElemType::from_name(ty).ok(),
+            Expr::Literal(text) => self.def.params.iter().find_map(|p| match &p.kind {
+                ParamKind::Scalar { ty } if p.name == text => {
+                    let name = quote!(#ty).to_string();
+                    ElemType::from_name(&name).ok()
+                }
+                _ => None,
+            }),
+            Expr::Index(_) | Expr::Zero | Expr::Absent => None,
+            Expr::Local(n) => self.sum_types.get(n).copied(),
+            Expr::Neg(x) | Expr::Sum(_, x) | Expr::Select(_, x) => self.expr_type(x),
+            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
+                self.expr_type(l).or_else(|| self.expr_type(r))
+            }
+            Expr::Call(_, args) => args.iter().find_map(|a| self.expr_type(a)),
+            Expr::Apply(f, _) => region(crate::sparsifier::Region::Func(*f)),
+            Expr::Binary(b) => region(b.overlap)
+                .or_else(|| region(b.left))
+                .or_else(|| region(b.right))
+                .or_else(|| self.expr_type(&b.x)),
+            Expr::Unary(u) => region(u.present)
+                .or_else(|| region(u.absent))
+                .or_else(|| self.expr_type(&u.x)),
         }
     }
 
@@ -479,6 +527,15 @@ impl Gen<'_> {
                     })
                     .collect();
                 (self.apply(*f, &args), 5)
+            }
+            Expr::Local(n) => {
+                let r = sum_acc(*n);
+                (quote!(#r), 5)
+            }
+            Expr::Sum(..) => {
+                let span = self.def.name.span();
+                self.error(span, "internal: a sum reached an expression unlowered");
+                (quote!(0), 5)
             }
             Expr::Binary(_) | Expr::Unary(_) | Expr::Select(..) | Expr::Absent => {
                 let span = self.def.name.span();

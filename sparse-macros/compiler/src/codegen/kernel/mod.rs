@@ -218,6 +218,8 @@ struct Gen<'a> {
     /// Whether the current reduction local carries the `__sk_produced` flag
     /// (see [`crate::sparsifier::loop_tree::Value::LocalIfProduced`]).
     produced: bool,
+    /// The element types of the scoped sums' locals, by number.
+    sum_types: BTreeMap<u32, ElemType>,
 }
 
 impl<'a> Gen<'a> {
@@ -279,6 +281,7 @@ impl<'a> Gen<'a> {
             stmt: None,
             segment_loop: None,
             produced: false,
+            sum_types: BTreeMap::new(),
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
         };
         for (n, t) in tensors.into_iter().enumerate() {
@@ -346,7 +349,7 @@ impl<'a> Gen<'a> {
     /// input: the front end and the sparsifier agree by construction).
     fn check_consistent(&mut self, plan: &Plan) {
         for sp in &plan.stmts {
-            let Some(stmt) = self.k.stmts.get(sp.stmt) else {
+            let Some(stmt) = sp.part.as_ref().or_else(|| self.k.stmts.get(sp.stmt)) else {
                 continue;
             };
             let t = stmt.lhs.tensor;
@@ -379,7 +382,7 @@ impl<'a> Gen<'a> {
     /// One statement in its own block, so its locals do not meet the next
     /// statement's.
     fn statement(&mut self, sp: &'a StmtPlan) -> TokenStream {
-        let Some(stmt) = self.k.stmts.get(sp.stmt) else {
+        let Some(stmt) = sp.part.as_ref().or_else(|| self.k.stmts.get(sp.stmt)) else {
             return TokenStream::new();
         };
         self.stmt = Some(stmt);
@@ -430,6 +433,8 @@ impl<'a> Gen<'a> {
             Node::Zero { tensor } => self.zero(*tensor),
             Node::Local { init, produced } => self.local(init.as_ref(), *produced, scope),
             Node::Accumulate { value } => self.accumulate(value, scope),
+            Node::SumLocal { local, body } => self.sum_local(*local, body),
+            Node::SumAdd { local, value } => self.sum_add(*local, value, scope),
             Node::Store { access, op, value } => self.store(access, *op, value, scope),
             Node::For { loop_id, body, .. } => self.for_loop(*loop_id, body, scope),
             Node::Iterate {

@@ -79,7 +79,7 @@ fn select_guards_the_store() {
 }
 
 #[test]
-fn custom_reduce_starts_from_its_identity_and_folds_zeros() {
+fn custom_reduce_starts_from_its_identity_and_folds_present_values() {
     let text = generate(
         &[DCSR],
         "pub fn row_product(a: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64>) {

@@ -95,6 +95,19 @@ impl Gen<'_> {
     ) -> TokenStream {
         let j = self.var(index);
         let w = ws();
+        if self.stmt.is_some_and(|s| s.reduce.is_some()) {
+            // A custom reduction: the slot starts from its identity on the
+            // first touch, and each present value is folded into it.
+            let start = self.start_value();
+            return self.with_value(value, scope, |g, v| {
+                let fold = g.fold(quote!(*__sk_slot), v);
+                quote! {
+                    if let ::core::option::Option::Some(__sk_slot) = #w.entry_from(#j, #start) {
+                        #fold
+                    }
+                }
+            });
+        }
         self.with_value(value, scope, |_, v| {
             quote! {
                 // `j` is below the workspace length (a loop bound or a stored

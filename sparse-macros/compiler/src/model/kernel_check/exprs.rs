@@ -47,6 +47,9 @@ impl Checker<'_> {
                 self.misplaced_semiring(op, errors);
                 return None;
             }
+            ExprSyntax::Call { name, args, .. } if name == "sum" => {
+                self.resolve_sum(e, args, local, errors)?
+            }
             ExprSyntax::Call { name, args, .. } => {
                 let resolved: Vec<Option<Expr>> = args
                     .iter()
@@ -59,6 +62,53 @@ impl Checker<'_> {
                 )
             }
         })
+    }
+
+    /// Rule: `sum(j, e)` (or `sum(j, k, e)`) names index variables of the
+    /// statement, then the expression summed over them. `sum(a[i], ..)` is
+    /// an error at `a[i]`; `sum(j)` at the call.
+    fn resolve_sum(
+        &mut self,
+        call: &ExprSyntax,
+        args: &[ExprSyntax],
+        local: &[(String, LoopId)],
+        errors: &mut Errors,
+    ) -> Option<Expr> {
+        let Some((body, names)) = args.split_last().filter(|(_, n)| !n.is_empty()) else {
+            let (first, last) = call.span_range();
+            errors.error_range(
+                first,
+                last,
+                "`sum` takes the index variables to sum over, then the expression: \
+                 `sum(j, a[i, j] * x[j])`",
+            );
+            return None;
+        };
+        let mut loops = Vec::new();
+        for n in names {
+            let found = match n {
+                ExprSyntax::Name(id) => local.iter().find(|(l, _)| id == l).map(|(_, l)| *l),
+                _ => None,
+            };
+            match found {
+                Some(l) if !loops.contains(&l) => loops.push(l),
+                _ => {
+                    let (first, last) = n.span_range();
+                    errors.error_range(
+                        first,
+                        last,
+                        format!(
+                            "`{}` is not an index variable of this statement; `sum` takes the \
+                             index variables to sum over (each once), then the expression: \
+                             `sum(j, a[i, j] * x[j])`",
+                            n.text()
+                        ),
+                    );
+                }
+            }
+        }
+        let body = self.resolve(body, local, errors)?;
+        (loops.len() == names.len()).then(|| Expr::Sum(loops, Box::new(body)))
     }
 
     /// Rule: a bare name is an index variable of the statement or a scalar
@@ -181,6 +231,79 @@ pub(super) fn check_output_read(
             continue;
         };
         errors.error_range(read.tensor.span(), read.last_span(), message);
+    }
+}
+
+/// Rule: the index variables of a `sum(j, ..)` are its own: not on the
+/// left-hand side, and not used outside it. `y[i] = sum(i, a[i])` is an
+/// error at the summed `i`; so is the second `j` of
+/// `y[i] = sum(j, a[i, j]) * b[i, j]`.
+pub(super) fn check_sum_scopes(stmt: &StmtSyntax, errors: &mut Errors) {
+    fn walk<'a>(e: &'a ExprSyntax, bound: &mut Vec<&'a Ident>, out: &mut Vec<(&'a Ident, bool)>) {
+        match e {
+            ExprSyntax::Call { name, args, .. } if name == "sum" && args.len() >= 2 => {
+                let (body, names) = args.split_last().unwrap_or((&args[0], &[]));
+                let n = bound.len();
+                for a in names {
+                    if let ExprSyntax::Name(id) = a {
+                        out.push((id, true));
+                        bound.push(id);
+                    }
+                }
+                walk(body, bound, out);
+                bound.truncate(n);
+            }
+            ExprSyntax::Access(a) => {
+                for index in &a.indices {
+                    if !bound.contains(&index) {
+                        out.push((index, false));
+                    }
+                }
+            }
+            _ => {
+                let mut kids = Vec::new();
+                match e {
+                    ExprSyntax::Neg { operand: x, .. }
+                    | ExprSyntax::Cast { operand: x, .. }
+                    | ExprSyntax::Paren { inner: x, .. } => kids.push(x.as_ref()),
+                    ExprSyntax::Binary { left, right, .. } => {
+                        kids.push(left.as_ref());
+                        kids.push(right.as_ref());
+                    }
+                    ExprSyntax::Call { args, .. } => kids.extend(args.iter()),
+                    ExprSyntax::Semiring(op) => kids.extend(op.operands()),
+                    _ => {}
+                }
+                for k in kids {
+                    walk(k, bound, out);
+                }
+            }
+        }
+    }
+    let mut uses = Vec::new();
+    walk(&stmt.rhs, &mut Vec::new(), &mut uses);
+    for (id, is_sum) in &uses {
+        if !is_sum {
+            continue;
+        }
+        if stmt.lhs.indices.iter().any(|l| l == *id) {
+            errors.error(
+                id.span(),
+                format!(
+                    "`{id}` indexes the output `{}`, so it cannot be summed over; a sum runs over \
+                     an index variable that is not on the left-hand side",
+                    stmt.lhs.text()
+                ),
+            );
+        } else if let Some((outside, _)) = uses.iter().find(|(u, s)| !s && u == id) {
+            errors.error(
+                outside.span(),
+                format!(
+                    "`{id}` is summed by `sum({id}, ..)` but also used outside it; a summed index \
+                     belongs to its sum: use another name here, or move this use inside the sum"
+                ),
+            );
+        }
     }
 }
 

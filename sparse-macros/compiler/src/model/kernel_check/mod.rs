@@ -21,9 +21,11 @@ use super::kernel::{ClosureDef, KernelDef};
 use super::kernel_types::{self, Leaf};
 use super::{ElemType, Model};
 use crate::errors::Errors;
-use crate::sparsifier::{Access, AssignOp, Kernel, LoopId, Stmt, TensorId};
+use crate::sparsifier::{Access, AssignOp, Expr, Kernel, LoopId, Stmt, TensorId};
 use crate::suggest::{backquoted, did_you_mean};
-use crate::syntax::{AccessSyntax, AssignSyntax, ExprSyntax, KernelSyntax, StmtSyntax};
+use crate::syntax::{
+    AccessSyntax, AssignSyntax, ExprSyntax, KernelSyntax, SemiringKind, StmtSyntax,
+};
 use exprs::check_output_read;
 
 /// The spans of one checked statement, for the sparsifier's errors.
@@ -126,6 +128,65 @@ pub(super) fn check_kernel(
     Err(Failed::Stub(Box::new(stub(kernel_def))))
 }
 
+/// A compound assignment as `=` or `+=`: `y -= e` adds `-e`; `y *= e` and
+/// `y /= e` assign `y * e` and `y / e`, with every reduction of `e` summed
+/// inside `e` (the old element is read once, outside the sum).
+fn compound(
+    op: AssignSyntax,
+    lhs: &Access,
+    rhs: Expr,
+    local: &[(String, LoopId)],
+) -> (AssignOp, Expr) {
+    let summed = || {
+        let reductions: Vec<LoopId> = local
+            .iter()
+            .map(|(_, l)| *l)
+            .filter(|l| !lhs.indices.contains(l))
+            .collect();
+        if reductions.is_empty() {
+            rhs.clone()
+        } else {
+            Expr::Sum(reductions, Box::new(rhs.clone()))
+        }
+    };
+    let old = || Box::new(Expr::Access(lhs.clone()));
+    match op {
+        AssignSyntax::Assign => (AssignOp::Assign, rhs),
+        AssignSyntax::AddAssign => (AssignOp::AddAssign, rhs),
+        AssignSyntax::SubAssign => (AssignOp::AddAssign, Expr::Neg(Box::new(rhs))),
+        AssignSyntax::MulAssign => (AssignOp::Assign, Expr::Mul(old(), Box::new(summed()))),
+        AssignSyntax::DivAssign => (AssignOp::Assign, Expr::Div(old(), Box::new(summed()))),
+    }
+}
+
+/// The `sum(..)` calls wrapping the whole right-hand side (outermost
+/// first, each by its index names) and the expression inside them.
+fn peel_sums(e: &ExprSyntax) -> (Vec<Vec<&Ident>>, &ExprSyntax) {
+    let mut sums = Vec::new();
+    let mut e = e;
+    loop {
+        match e {
+            ExprSyntax::Paren { inner, .. } => e = inner,
+            ExprSyntax::Call { name, args, .. } if name == "sum" && args.len() >= 2 => {
+                let (body, names) = args.split_last().unwrap_or((&args[0], &[]));
+                let names: Vec<&Ident> = names
+                    .iter()
+                    .filter_map(|n| match n {
+                        ExprSyntax::Name(id) => Some(id),
+                        _ => None,
+                    })
+                    .collect();
+                if names.len() + 1 != args.len() {
+                    return (sums, e);
+                }
+                sums.push(names);
+                e = body;
+            }
+            _ => return (sums, e),
+        }
+    }
+}
+
 /// The stub of a kernel the sparsifier rejected: its signature only.
 pub(super) fn stub(mut def: KernelDef) -> KernelDef {
     def.kernel.stmts.clear();
@@ -187,12 +248,13 @@ fn check_bool_reduction(stmt: &StmtSyntax, elem: ElemType, errors: &mut Errors) 
         return;
     }
     let output = &stmt.lhs.tensor;
-    if matches!(stmt.op, AssignSyntax::AddAssign) {
+    if stmt.op.reads_output() {
+        let op = stmt.op.symbol();
         errors.error(
             stmt.op_span,
             format!(
-                "`+=` adds into `{output}`, but its elements are `bool` (`i1`), which has no `+`; \
-                 use `=`, or make `{output}` an integer tensor"
+                "`{op}` combines with the old value of `{output}`, but its elements are `bool` \
+                 (`i1`), which has no arithmetic; use `=`, or make `{output}` an integer tensor"
             ),
         );
         return;
@@ -252,12 +314,29 @@ impl Checker<'_> {
             }
         }
         let lhs = self.check_lhs(&stmt.lhs, errors);
-        let resolved = match (&stmt.rhs, &lhs) {
-            (ExprSyntax::Semiring(op), Some((_, elem))) => {
+        // `sum(j, select(..))`: a semiring operation summed over the whole
+        // right-hand side is still the statement's value.
+        let (sums, root) = peel_sums(&stmt.rhs);
+        let resolved = match (root, &lhs) {
+            (ExprSyntax::Semiring(op), Some((_, elem)))
+                if sums.is_empty() || op.kind != SemiringKind::Reduce =>
+            {
                 self.resolve_semiring_stmt(op, stmt, *elem, &local, errors)
+                    .map(|(e, reduce)| {
+                        let e = sums.iter().rev().fold(e, |e, names| {
+                            let loops = names
+                                .iter()
+                                .filter_map(|n| {
+                                    local.iter().find(|(l, _)| *n == l).map(|(_, l)| *l)
+                                })
+                                .collect();
+                            Expr::Sum(loops, Box::new(e))
+                        });
+                        (e, reduce)
+                    })
             }
             (ExprSyntax::Semiring(_), None) => None,
-            (rhs, _) => self.resolve(rhs, &local, errors).map(|e| (e, None)),
+            (_, _) => self.resolve(&stmt.rhs, &local, errors).map(|e| (e, None)),
         };
         let (Some((lhs, elem)), Some((rhs, reduce))) = (lhs, resolved) else {
             return None;
@@ -270,6 +349,7 @@ impl Checker<'_> {
             return None;
         }
         check_output_read(stmt, &local, errors);
+        exprs::check_sum_scopes(stmt, errors);
         check_bool_reduction(stmt, elem, errors);
         let output = stmt.lhs.tensor.to_string();
         let leaf = |e: &ExprSyntax| self.leaf(e, &local);
@@ -291,10 +371,22 @@ impl Checker<'_> {
                 .collect(),
             range: (stmt.lhs.tensor.span(), stmt.rhs.span_range().1),
         };
-        let op = match stmt.op {
-            AssignSyntax::Assign => AssignOp::Assign,
-            AssignSyntax::AddAssign => AssignOp::AddAssign,
-        };
+        if stmt.op != AssignSyntax::Assign
+            && stmt.op != AssignSyntax::AddAssign
+            && matches!(root, ExprSyntax::Semiring(_))
+        {
+            errors.error(
+                stmt.op_span,
+                format!(
+                    "`{}` with a semiring operation: where it produces no value there is nothing \
+                     to combine the old value with; assign it with `=` or `+=`, or compute the \
+                     combination in its closures",
+                    stmt.op.symbol()
+                ),
+            );
+            return None;
+        }
+        let (op, rhs) = compound(stmt.op, &lhs, rhs, &local);
         Some((
             Stmt {
                 lhs,

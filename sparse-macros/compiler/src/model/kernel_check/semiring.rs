@@ -78,7 +78,7 @@ impl Checker<'_> {
             return Some((e, None));
         }
         let before = errors.len();
-        if stmt.op == AssignSyntax::AddAssign {
+        if stmt.op != AssignSyntax::Assign {
             errors.error(
                 stmt.op_span,
                 format!(
@@ -639,8 +639,9 @@ impl Checker<'_> {
     }
 
     fn record(&mut self, text: String, def: ClosureDef, arity: usize) -> FuncId {
+        let indices: Vec<LoopId> = def.indices.iter().map(|(_, l)| *l).collect();
         self.closures.push(def);
-        self.kernel.func(&text, arity)
+        self.kernel.func_using(&text, arity, &indices)
     }
 
     fn result_type_mismatch(

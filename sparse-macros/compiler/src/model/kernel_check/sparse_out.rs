@@ -9,7 +9,7 @@ use syn::Ident;
 
 use super::{Binding, Checker};
 use crate::errors::Errors;
-use crate::syntax::{AssignSyntax, ExprSyntax, StmtSyntax};
+use crate::syntax::{ExprSyntax, StmtSyntax};
 
 impl Checker<'_> {
     fn is_sparse_output(&self, name: &Ident) -> bool {
@@ -86,12 +86,13 @@ impl Checker<'_> {
 /// ones, which appending in level order cannot do.
 /// `c[i, j] += a[i, j]` with `c` sparse is an error at `+=`.
 fn check_sparse_accumulate(stmt: &StmtSyntax, errors: &mut Errors) {
-    if matches!(stmt.op, AssignSyntax::AddAssign) {
+    if stmt.op.reads_output() {
         let out = &stmt.lhs.tensor;
+        let op = stmt.op.symbol();
         errors.error(
             stmt.op_span,
             format!(
-                "`+=` into sparse output `{out}`: merge semantics into sparse outputs are not \
+                "`{op}` into sparse output `{out}`: merge semantics into sparse outputs are not \
                  supported: compute into a fresh output and add with a second kernel, or use a \
                  dense output"
             ),

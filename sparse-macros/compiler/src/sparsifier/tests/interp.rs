@@ -60,6 +60,10 @@ struct Machine<'a> {
     data: Vec<Data>,
     bind: Vec<usize>,
     local: f64,
+    /// The locals of scoped sums, by number.
+    sums: BTreeMap<u32, f64>,
+    /// The range of each index variable, for the reference's sums.
+    extents: BTreeMap<LoopId, usize>,
     workspace: BTreeMap<usize, f64>,
     /// Sparse output entries in insertion order (level coordinates).
     inserted: Vec<(Vec<usize>, f64)>,
@@ -100,6 +104,29 @@ impl Machine<'_> {
             Expr::Literal(t) => t.parse().unwrap(),
             Expr::Index(l) => self.bind[l.index()] as f64,
             Expr::Zero => 0.0,
+            Expr::Local(n) => self.sums[n],
+            // The reference evaluates a scoped sum by brute force (the
+            // plan lowers every sum to a local first).
+            Expr::Sum(loops, body) => {
+                let ranges: Vec<usize> = loops.iter().map(|l| self.extents[l]).collect();
+                let mut total = 0.0;
+                let mut m = Machine {
+                    bind: self.bind.clone(),
+                    sums: BTreeMap::new(),
+                    workspace: BTreeMap::new(),
+                    inserted: Vec::new(),
+                    data: self.data.clone(),
+                    extents: self.extents.clone(),
+                    ..*self
+                };
+                for point in all_coords(&ranges) {
+                    for (l, x) in loops.iter().zip(&point) {
+                        m.bind[l.index()] = *x;
+                    }
+                    total += m.eval(body);
+                }
+                total
+            }
             Expr::Neg(x) => -self.eval(x),
             Expr::Cast(x, _) => self.eval(x),
             Expr::Add(l, r) => self.eval(l) + self.eval(r),
@@ -158,6 +185,13 @@ impl Machine<'_> {
                     .map_or(0.0, |a| self.data[out][&self.coords(a)])
             }
             Node::Accumulate { value } => self.local += self.eval(value),
+            Node::SumLocal { local, .. } => {
+                self.sums.insert(*local, 0.0);
+            }
+            Node::SumAdd { local, value } => {
+                let v = self.eval(value);
+                *self.sums.get_mut(local).unwrap() += v;
+            }
             Node::Store { access, op, value } => {
                 let v = self.value(value);
                 let c = self.coords(access);
@@ -310,7 +344,7 @@ fn assert_positioned(k: &Kernel, stmt: &Stmt, nodes: &[Node], known: &Positioned
     };
     for n in nodes {
         match n {
-            Node::Accumulate { value } => leaf(known, value),
+            Node::Accumulate { value } | Node::SumAdd { value, .. } => leaf(known, value),
             Node::Store {
                 value: Value::Expr(e),
                 ..
@@ -368,8 +402,11 @@ fn assert_positioned(k: &Kernel, stmt: &Stmt, nodes: &[Node], known: &Positioned
 /// Runs `k`'s plan on random data `trials` times against the dense reference.
 pub(super) fn check(k: &Kernel, shape_of: &dyn Fn(&str) -> Vec<usize>, trials: u64) {
     let plan = sparsify(k).unwrap_or_else(|e| panic!("{e:?}"));
-    for (s, sp) in k.stmts.iter().zip(&plan.stmts) {
-        assert_positioned(k, s, &sp.tree, &Vec::new());
+    // A statement split into terms has one plan per term, each checked
+    // as the statement it computes.
+    let stmt_of = |sp: &StmtPlan| sp.part.clone().unwrap_or_else(|| k.stmts[sp.stmt].clone());
+    for sp in &plan.stmts {
+        assert_positioned(k, &stmt_of(sp), &sp.tree, &Vec::new());
     }
     for seed in 0..trials {
         let mut rng = Rng(seed);
@@ -385,7 +422,8 @@ pub(super) fn check(k: &Kernel, shape_of: &dyn Fn(&str) -> Vec<usize>, trials: u
             }
             data.push(d);
         }
-        for (s, sp) in k.stmts.iter().zip(&plan.stmts) {
+        for sp in &plan.stmts {
+            let s = &stmt_of(sp);
             let view = check::check_stmt(k, 0, s).unwrap();
             let out = s.lhs.tensor.index();
             // Reference: sum the right-hand side over every reduction value.
@@ -403,7 +441,6 @@ pub(super) fn check(k: &Kernel, shape_of: &dyn Fn(&str) -> Vec<usize>, trials: u
                 let d = a.indices.iter().position(|&x| x == l).unwrap();
                 shapes[a.tensor.index()][d]
             };
-            let ranges: Vec<usize> = view.loops.iter().map(|&l| extent(l)).collect();
             let mut m = Machine {
                 k,
                 stmt: s,
@@ -411,14 +448,27 @@ pub(super) fn check(k: &Kernel, shape_of: &dyn Fn(&str) -> Vec<usize>, trials: u
                 data: data.clone(),
                 bind: vec![0; k.loops.len()],
                 local: 0.0,
+                sums: BTreeMap::new(),
+                extents: view.loops.iter().map(|&l| (l, extent(l))).collect(),
                 workspace: BTreeMap::new(),
                 inserted: Vec::new(),
             };
+            // Reference: the statement with its sums scoped (TACO's rule),
+            // summed over the reductions that cover all of it.
+            let scoped = crate::sparsifier::scope::place_sums(k, s);
+            let nested = crate::sparsifier::scope::sum_loops(&scoped);
+            let main: Vec<LoopId> = view
+                .loops
+                .iter()
+                .copied()
+                .filter(|l| !nested.contains(l))
+                .collect();
+            let ranges: Vec<usize> = main.iter().map(|&l| extent(l)).collect();
             for point in all_coords(&ranges) {
-                for (l, x) in view.loops.iter().zip(&point) {
+                for (l, x) in main.iter().zip(&point) {
                     m.bind[l.index()] = *x;
                 }
-                let v = m.eval(&s.rhs);
+                let v = m.eval(&scoped);
                 *expected.get_mut(&m.coords(&s.lhs)).unwrap() += v;
             }
             // Garbage in a dense output checks that `=` zeroes or overwrites.

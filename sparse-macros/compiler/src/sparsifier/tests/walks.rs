@@ -196,10 +196,15 @@ fn a_statement_not_linear_in_ungrouped_duplicates_is_rejected() {
     let s = k.tensor(TensorDesc::scalar("s").output());
     let a = k.tensor(nuc("a"));
     let (i, j) = (k.index("i"), k.index("j"));
+    // `sum(i, j, sqrt(a))`: without the explicit sum, `sqrt(a[i, j])`
+    // means the square root of the sum, which is linear inside it.
     k.assign(
         s,
         &[],
-        Expr::Call("sqrt".into(), vec![Expr::at(a, &[i, j])]),
+        Expr::Sum(
+            vec![i, j],
+            Box::new(Expr::Call("sqrt".into(), vec![Expr::at(a, &[i, j])])),
+        ),
     );
     assert!(matches!(
         only_error(&k),

@@ -4,32 +4,13 @@
 /// ```text
 /// x[i] = reduce(a[i, j], identity = 1.0, |acc, v| min(acc * v, 100.0))
 /// order i (parallel), j (reduction)
-/// output x: dense, stored directly: every element is visited once
-/// coiterate i in a.lvl0 compressed, all 0..x.dim0  // parallel, union
-///   while a.lvl0, all
-///     case a.lvl0
-///       local r = 1.0
-///       coiterate j in a.lvl1 compressed, all 0..a.dim1  // reduction, union
-///         while a.lvl1, all
-///           case a.lvl1
-///             r = (|acc, v| min(acc * v, 100.0))(r, a[i, j])
-///           case _
-///             r = (|acc, v| min(acc * v, 100.0))(r, 0)
-///         while all
-///           case all
-///             r = (|acc, v| min(acc * v, 100.0))(r, 0)
-///       x[i] = r
-///     case _
-///       local r = 1.0
-///       for j in 0..a.dim1  // reduction
-///         r = (|acc, v| min(acc * v, 100.0))(r, 0)
-///       x[i] = r
-///   while all
-///     case all
-///       local r = 1.0
-///       for j in 0..a.dim1  // reduction
-///         r = (|acc, v| min(acc * v, 100.0))(r, 0)
-///       x[i] = r
+/// output x: dense, zeroed first: sparse loops skip elements
+/// zero x
+/// iterate i in a.lvl0 compressed  // parallel
+///   local r = 1.0
+///   iterate j in a.lvl1 compressed  // reduction
+///     r = (|acc, v| min(acc * v, 100.0))(r, a[i, j])
+///   x[i] = r
 /// ```
 #[allow(
     unused_doc_comments,
@@ -72,161 +53,67 @@ pub fn row_product(
     let __sk_x_data: &mut [::core::primitive::f64] = x;
     /// x[i] = reduce(a[i, j], identity = 1.0, |acc, v| min(acc * v, 100.0))
     {
-        {
-            /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-            let __sk_a_lo0 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos0, 0)
-            };
-            /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-            let __sk_a_hi0 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos0, 1)
-            };
-            let mut __sk_a_p0 = __sk_a_lo0;
-            let mut __sk_u_i: ::core::primitive::usize = 0;
-            while __sk_a_p0 < __sk_a_hi0 && __sk_u_i < __sk_n_i {
-                /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the merged range, so `__sk_a_p0` is an entry of `a` level 0.
-                let __sk_a_c0 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_crd0, __sk_a_p0)
-                };
-                let __sk_i = __sk_u_i;
-                if __sk_a_c0 == __sk_i {
-                    let mut __sk_acc: ::core::primitive::f64 = {
-                        #[allow(unused_imports)]
-                        use ::sparse_core::__private::math::Real as _;
-                        {
-                            let __sk_value: ::core::primitive::f64 = 1.0;
-                            __sk_value
-                        }
-                    };
-                    {
-                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_a_lo1 = unsafe {
-                            ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                        };
-                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_a_hi1 = unsafe {
-                            ::sparse_core::__private::load_index(
-                                __sk_a_pos1,
-                                __sk_a_p0 + 1,
-                            )
-                        };
-                        let mut __sk_a_p1 = __sk_a_lo1;
-                        let mut __sk_u_j: ::core::primitive::usize = 0;
-                        while __sk_a_p1 < __sk_a_hi1 && __sk_u_j < __sk_n_j {
-                            /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
-                            let __sk_a_c1 = unsafe {
-                                ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
-                            };
-                            let __sk_j = __sk_u_j;
-                            if __sk_a_c1 == __sk_j {
-                                /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                let __sk_a_v = unsafe {
-                                    ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                };
-                                __sk_acc = {
-                                    #[allow(unused_imports)]
-                                    use ::sparse_core::__private::math::{Real as _, min};
-                                    (|
-                                        acc: ::core::primitive::f64,
-                                        v: ::core::primitive::f64,
-                                    | -> ::core::primitive::f64 {
-                                        min(acc * v, 100.0)
-                                    })(__sk_acc, __sk_a_v)
-                                };
-                            } else {
-                                __sk_acc = {
-                                    #[allow(unused_imports)]
-                                    use ::sparse_core::__private::math::{Real as _, min};
-                                    (|
-                                        acc: ::core::primitive::f64,
-                                        v: ::core::primitive::f64,
-                                    | -> ::core::primitive::f64 {
-                                        min(acc * v, 100.0)
-                                    })(__sk_acc, 0.0_f64)
-                                };
-                            }
-                            if __sk_a_c1 == __sk_j {
-                                __sk_a_p1 += 1;
-                            }
-                            __sk_u_j = __sk_j + 1;
-                        }
-                        for __sk_j in __sk_u_j..__sk_n_j {
-                            __sk_acc = {
-                                #[allow(unused_imports)]
-                                use ::sparse_core::__private::math::{Real as _, min};
-                                (|
-                                    acc: ::core::primitive::f64,
-                                    v: ::core::primitive::f64,
-                                | -> ::core::primitive::f64 {
-                                    min(acc * v, 100.0)
-                                })(__sk_acc, 0.0_f64)
-                            };
-                        }
-                    }
-                    /// SAFETY: `__sk_i` < `__sk_n_i` (loop bounds and coordinates are below the sizes the prologue checked against `x`), so the row-major offset is below its length.
-                    let __sk_x_out = unsafe {
-                        ::sparse_core::__private::slot(__sk_x_data, __sk_i)
-                    };
-                    *__sk_x_out = __sk_acc;
-                } else {
-                    let mut __sk_acc: ::core::primitive::f64 = {
-                        #[allow(unused_imports)]
-                        use ::sparse_core::__private::math::Real as _;
-                        {
-                            let __sk_value: ::core::primitive::f64 = 1.0;
-                            __sk_value
-                        }
-                    };
-                    for __sk_j in 0..__sk_n_j {
-                        __sk_acc = {
-                            #[allow(unused_imports)]
-                            use ::sparse_core::__private::math::{Real as _, min};
-                            (|
-                                acc: ::core::primitive::f64,
-                                v: ::core::primitive::f64,
-                            | -> ::core::primitive::f64 {
-                                min(acc * v, 100.0)
-                            })(__sk_acc, 0.0_f64)
-                        };
-                    }
-                    /// SAFETY: `__sk_i` < `__sk_n_i` (loop bounds and coordinates are below the sizes the prologue checked against `x`), so the row-major offset is below its length.
-                    let __sk_x_out = unsafe {
-                        ::sparse_core::__private::slot(__sk_x_data, __sk_i)
-                    };
-                    *__sk_x_out = __sk_acc;
+        __sk_x_data
+            .fill({
+                #[allow(unused_imports)]
+                use ::sparse_core::__private::math::Real as _;
+                {
+                    let __sk_value: ::core::primitive::f64 = 1.0;
+                    __sk_value
                 }
-                if __sk_a_c0 == __sk_i {
-                    __sk_a_p0 += 1;
+            });
+        /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+        let __sk_a_lo0 = unsafe { ::sparse_core::__private::load_index(__sk_a_pos0, 0) };
+        /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+        let __sk_a_hi0 = unsafe { ::sparse_core::__private::load_index(__sk_a_pos0, 1) };
+        /// SAFETY: `__sk_a_lo0..__sk_a_hi0` is the range level 0 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo0` <= `__sk_a_hi0` <= its entry count, the length of this level's coordinate buffer.
+        let __sk_a_walk0 = unsafe {
+            ::sparse_core::__private::walk(__sk_a_crd0, __sk_a_lo0, __sk_a_hi0)
+        };
+        for (__sk_a_p0, __sk_i) in __sk_a_walk0 {
+            let mut __sk_acc: ::core::primitive::f64 = {
+                #[allow(unused_imports)]
+                use ::sparse_core::__private::math::Real as _;
+                {
+                    let __sk_value: ::core::primitive::f64 = 1.0;
+                    __sk_value
                 }
-                __sk_u_i = __sk_i + 1;
-            }
-            for __sk_i in __sk_u_i..__sk_n_i {
-                let mut __sk_acc: ::core::primitive::f64 = {
+            };
+            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+            let __sk_a_lo1 = unsafe {
+                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
+            };
+            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+            let __sk_a_hi1 = unsafe {
+                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
+            };
+            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
+            let __sk_a_walk1 = unsafe {
+                ::sparse_core::__private::walk_values(
+                    __sk_a_crd1,
+                    __sk_a_val,
+                    __sk_a_lo1,
+                    __sk_a_hi1,
+                )
+            };
+            for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
+                let __sk_a_v = __sk_a_w1;
+                __sk_acc = {
                     #[allow(unused_imports)]
-                    use ::sparse_core::__private::math::Real as _;
-                    {
-                        let __sk_value: ::core::primitive::f64 = 1.0;
-                        __sk_value
-                    }
+                    use ::sparse_core::__private::math::{Real as _, min};
+                    (|
+                        acc: ::core::primitive::f64,
+                        v: ::core::primitive::f64,
+                    | -> ::core::primitive::f64 {
+                        min(acc * v, 100.0)
+                    })(__sk_acc, __sk_a_v)
                 };
-                for __sk_j in 0..__sk_n_j {
-                    __sk_acc = {
-                        #[allow(unused_imports)]
-                        use ::sparse_core::__private::math::{Real as _, min};
-                        (|
-                            acc: ::core::primitive::f64,
-                            v: ::core::primitive::f64,
-                        | -> ::core::primitive::f64 {
-                            min(acc * v, 100.0)
-                        })(__sk_acc, 0.0_f64)
-                    };
-                }
-                /// SAFETY: `__sk_i` < `__sk_n_i` (loop bounds and coordinates are below the sizes the prologue checked against `x`), so the row-major offset is below its length.
-                let __sk_x_out = unsafe {
-                    ::sparse_core::__private::slot(__sk_x_data, __sk_i)
-                };
-                *__sk_x_out = __sk_acc;
             }
+            /// SAFETY: `__sk_i` < `__sk_n_i` (loop bounds and coordinates are below the sizes the prologue checked against `x`), so the row-major offset is below its length.
+            let __sk_x_out = unsafe {
+                ::sparse_core::__private::slot(__sk_x_data, __sk_i)
+            };
+            *__sk_x_out = __sk_acc;
         }
     }
     ::core::result::Result::Ok(())
