@@ -11,11 +11,15 @@
 //!   zeros count only when made present with `unary(.., absent = || 0.0)`.
 //!   Reductions into sparse outputs whose reduction loop encloses an output
 //!   loop (min-plus CSR x CSR, row products of a CSC matrix).
+//! - `choice`: comparisons, `&&`/`||`/`!` and `if c { a } else { b }` with
+//!   MLIR's sparsity rules (a comparison of two sparse operands is `false`
+//!   where neither stores an entry).
 //! - `conformance`: seed 000's `binary`/`unary`/`select`/`reduce` examples
 //!   and the cases above with hand-computed layouts (pos/crd/values),
 //!   checked against the upstream MLIR sparsifier by `tests/oracle/*.py`.
 
 mod semantics {
+    mod choice;
     mod common;
     mod conformance;
     mod reduce;

@@ -48,6 +48,7 @@ enum Origin<'a> {
     Output(&'a str),
     Operands,
     Exponent,
+    Condition,
 }
 
 type Expected<'a> = Option<(ElemType, Origin<'a>)>;
@@ -79,6 +80,12 @@ pub(super) fn check_operand(
     let checker = Checker { leaf };
     checker.check(e, None, errors);
     checker.infer(e).known()
+}
+
+/// The element type `e` computes, when its operands say (a literal alone
+/// says nothing).
+pub(super) fn infer_type(e: &ExprSyntax, leaf: &dyn Fn(&ExprSyntax) -> Leaf) -> Option<ElemType> {
+    Checker { leaf }.infer(e).known()
 }
 
 fn suffix_type(suffix: &str) -> Ty {
@@ -128,6 +135,13 @@ impl Checker<'_> {
                 self.infer(e)
             }
             ExprSyntax::Cast { ty, .. } => suffix_type(&ty.to_string()),
+            ExprSyntax::Binary { op, .. } if op.is_comparison() || op.is_logical() => {
+                Ty::Known(ElemType::Bool)
+            }
+            ExprSyntax::Not { .. } => Ty::Known(ElemType::Bool),
+            ExprSyntax::If { then, els, .. } => {
+                self.join([then.as_ref(), els.as_ref()].into_iter())
+            }
             ExprSyntax::Binary { left, right, .. } => {
                 self.join([left.as_ref(), right.as_ref()].into_iter())
             }
@@ -214,6 +228,35 @@ impl Checker<'_> {
                 }
             }
             ExprSyntax::Binary {
+                op, left, right, ..
+            } if op.is_comparison() => {
+                self.check_bool_result(e, expected, errors);
+                let around = self.join([left.as_ref(), right.as_ref()].into_iter());
+                let around = around.known().map(|t| (t, Origin::Operands));
+                self.check(left, around, errors);
+                self.check(right, around, errors);
+            }
+            ExprSyntax::Binary {
+                op, left, right, ..
+            } if op.is_logical() => {
+                self.check_bool_result(e, expected, errors);
+                let cond = Some((ElemType::Bool, Origin::Condition));
+                self.check(left, cond, errors);
+                self.check(right, cond, errors);
+            }
+            ExprSyntax::Not { operand, .. } => {
+                self.check_bool_result(e, expected, errors);
+                self.check(operand, Some((ElemType::Bool, Origin::Condition)), errors);
+            }
+            ExprSyntax::If {
+                cond, then, els, ..
+            } => {
+                self.check(cond, Some((ElemType::Bool, Origin::Condition)), errors);
+                let around = self.around(e, expected);
+                self.check(then, around, errors);
+                self.check(els, around, errors);
+            }
+            ExprSyntax::Binary {
                 op,
                 op_span,
                 left,
@@ -286,6 +329,35 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// Rule: a comparison or logical operation gives a `bool`, which Rust
+    /// does not turn into a number by itself. `y[i] = a[i] < b[i]` with `y`
+    /// of `f64` is an error at the comparison, which names the choice to
+    /// write instead.
+    fn check_bool_result(&self, e: &ExprSyntax, expected: Expected, errors: &mut Errors) {
+        let Some((x, origin)) = expected.filter(|(x, _)| *x != ElemType::Bool) else {
+            return;
+        };
+        let (first, last) = e.span_range();
+        let (one, zero) = if x.is_float() {
+            ("1.0", "0.0")
+        } else {
+            ("1", "0")
+        };
+        errors.error_range(
+            first,
+            last,
+            format!(
+                "`{}` is a `bool` (`i1`) where {} is expected; choose the values: \
+                 `if {} {{ {one} }} else {{ {zero} }}`",
+                e.text(),
+                describe(x, origin),
+                e.text()
+            ),
+        );
+    }
+}
+
 /// Rule: a math function is applied to values it is defined on in Rust.
 /// `sqrt(a[i])` with `a: &tensor<?xi32>` is an error at the call.
 fn check_call_type(call: &ExprSyntax, name: &str, t: ElemType, errors: &mut Errors) {
@@ -317,12 +389,26 @@ fn describe(x: ElemType, origin: Origin) -> String {
         Origin::Output(out) => format!("`{name}` (the element type of the output `{out}`)"),
         Origin::Operands => format!("`{name}` (the type of the other operands)"),
         Origin::Exponent => "an `i32` (the exponent of `powi`)".to_string(),
+        Origin::Condition => "a `bool` (a condition, e.g. `a[i] > 0.0`)".to_string(),
     }
 }
 
 fn mismatch(e: &ExprSyntax, t: ElemType, x: ElemType, origin: Origin, errors: &mut Errors) {
     let text = e.text();
     let (first, last) = e.span_range();
+    if x == ElemType::Bool {
+        let zero = if t.is_float() { "0.0" } else { "0" };
+        errors.error_range(
+            first,
+            last,
+            format!(
+                "`{text}` has type `{}` where {} is expected; compare it, e.g. `{text} != {zero}`",
+                t.rust_name(),
+                describe(x, origin),
+            ),
+        );
+        return;
+    }
     errors.error_range(
         first,
         last,

@@ -278,6 +278,31 @@ impl std::ops::Neg for Expr {
     }
 }
 
+/// Operators the front end lowers to [`Expr::Call`] under these reserved
+/// names (no math function has them): comparisons, logic and the choice
+/// `if c { a } else { b }` (`choose`). The merger and codegen give each its
+/// operator meaning; the text form prints the operator.
+pub const OPERATOR_CALLS: [(&str, &str); 10] = [
+    ("eq", "=="),
+    ("ne", "!="),
+    ("lt", "<"),
+    ("le", "<="),
+    ("gt", ">"),
+    ("ge", ">="),
+    ("and", "&&"),
+    ("or", "||"),
+    ("not", "!"),
+    ("choose", "if"),
+];
+
+/// The operator symbol of a reserved call name.
+pub fn operator_of(name: &str) -> Option<&'static str> {
+    OPERATOR_CALLS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, op)| *op)
+}
+
 /// `=` overwrites the output, `+=` accumulates into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AssignOp {
@@ -499,11 +524,25 @@ impl fmt::Display for ShowExpr<'_> {
                 write!(f, " {sym} ")?;
                 self.operand(f, r, p + 1)
             }
-            Expr::Call(name, args) => {
-                write!(f, "{name}(")?;
-                self.list(f, args)?;
-                f.write_str(")")
-            }
+            Expr::Call(name, args) => match (operator_of(name), args.as_slice()) {
+                (Some("if"), [c, t, e]) => write!(
+                    f,
+                    "(if {} {{ {} }} else {{ {} }})",
+                    self.sub(c),
+                    self.sub(t),
+                    self.sub(e)
+                ),
+                (Some(op), [x]) => {
+                    f.write_str(op)?;
+                    self.operand(f, x, 4)
+                }
+                (Some(op), [l, r]) => write!(f, "({} {op} {})", self.sub(l), self.sub(r)),
+                _ => {
+                    write!(f, "{name}(")?;
+                    self.list(f, args)?;
+                    f.write_str(")")
+                }
+            },
             Expr::Apply(func, args) => {
                 write!(f, "({})(", k.func_text(*func))?;
                 self.list(f, args)?;

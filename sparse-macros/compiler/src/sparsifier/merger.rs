@@ -287,10 +287,16 @@ fn map(points: Vec<LatPoint>, f: impl Fn(Expr) -> Expr) -> Vec<LatPoint> {
 
 /// Functions with `f(0, .., 0) = 0` for float and integer zeros, so their
 /// all-absent point can be skipped. `signum` is absent on purpose: Rust's
-/// `0.0f64.signum()` is `1.0`.
+/// `0.0f64.signum()` is `1.0`. Comparisons are here by MLIR's rule, not by
+/// their value: MLIR compares on the union of the operands (an absent one
+/// reads as zero) and leaves the coordinates no operand stores at the
+/// implicit zero (`false`), even for `==` (its `disjSetWithZero`). A choice
+/// with no operand present is `if false { 0 } else { 0 }`, zero. `!x` keeps
+/// its all-absent point: `!false` is `true` everywhere `x` is absent.
 const ZERO_PRESERVING: &[&str] = &[
     "abs", "sqrt", "cbrt", "sin", "tan", "asin", "atan", "sinh", "tanh", "asinh", "atanh",
-    "exp_m1", "expm1", "ln_1p", "log1p", "ceil", "floor", "round", "trunc", "max", "min",
+    "exp_m1", "expm1", "ln_1p", "log1p", "ceil", "floor", "round", "trunc", "max", "min", "eq",
+    "ne", "lt", "le", "gt", "ge", "choose",
 ];
 
 /// The unsimplified points of `expr` for `loop_id`, bottom-up.
@@ -320,6 +326,19 @@ fn build(kernel: &Kernel, expr: &Expr, loop_id: LoopId) -> Vec<LatPoint> {
         Expr::Div(l, r) => conjunction(&b(l), &b(r), |x, y| x / y),
         Expr::Add(l, r) => disjunction(b(l), b(r), |x, y| x + y, |y| y),
         Expr::Sub(l, r) => disjunction(b(l), b(r), |x, y| x - y, |y| -y),
+        // `&&` is false where either side is absent (false): a conjunction;
+        // `||` is the other side there: a disjunction (MLIR's `andi`/`ori`).
+        Expr::Call(name, args) if name == "and" && args.len() == 2 => {
+            conjunction(&b(&args[0]), &b(&args[1]), |x, y| {
+                Expr::call("and", vec![x, y])
+            })
+        }
+        Expr::Call(name, args) if name == "or" && args.len() == 2 => disjunction(
+            b(&args[0]),
+            b(&args[1]),
+            |x, y| Expr::call("or", vec![x, y]),
+            |y| y,
+        ),
         Expr::Call(name, args) => call(kernel, name, args, loop_id),
         Expr::Absent => Vec::new(),
         Expr::Binary(op) => {

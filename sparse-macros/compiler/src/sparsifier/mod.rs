@@ -23,7 +23,8 @@ mod walks;
 use std::fmt;
 
 pub use kernel::{
-    Access, AssignOp, BinaryOp, Expr, FuncDesc, Kernel, Reduce, Region, Stmt, TensorDesc, UnaryOp,
+    operator_of, Access, AssignOp, BinaryOp, Expr, FuncDesc, Kernel, Reduce, Region, Stmt,
+    TensorDesc, UnaryOp, OPERATOR_CALLS,
 };
 pub use loop_tree::{
     Case, Extent, Node, OutputPlan, OutputStrategy, Phase, Role, Space, StmtPlan, Value,

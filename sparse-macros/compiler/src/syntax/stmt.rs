@@ -23,7 +23,8 @@ pub(crate) const MATH_FUNCTIONS: [(&str, usize); 10] = [
 /// What kernel expressions are made of, for "not supported" messages.
 pub(crate) const SUPPORTED: &str = "kernel expressions are built from tensor accesses `a[i, j]`, \
      index variables, scalar parameters, number literals, `+ - * /`, unary `-`, parentheses, \
-     `as` casts, the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, \
+     `as` casts, comparisons `== != < <= > >=`, `&& || !`, `if c { a } else { b }`, \
+     `sum(j, e)`, the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, \
      `powf`, `max`, `min`, and the semiring operations `binary`, `unary`, `select`, `reduce` \
      (whose regions are Rust closures)";
 
@@ -110,6 +111,22 @@ pub enum ArithOp {
     Mul,
     /// `/`
     Div,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
 }
 
 impl ArithOp {
@@ -120,13 +137,34 @@ impl ArithOp {
             ArithOp::Sub => "-",
             ArithOp::Mul => "*",
             ArithOp::Div => "/",
+            ArithOp::Eq => "==",
+            ArithOp::Ne => "!=",
+            ArithOp::Lt => "<",
+            ArithOp::Le => "<=",
+            ArithOp::Gt => ">",
+            ArithOp::Ge => ">=",
+            ArithOp::And => "&&",
+            ArithOp::Or => "||",
         }
     }
+    /// Binding strength, as in Rust: `||` < `&&` < comparisons < `+ -` <
+    /// `* /` (< `as`, 6).
     pub(super) fn precedence(self) -> u8 {
         match self {
-            ArithOp::Add | ArithOp::Sub => 1,
-            ArithOp::Mul | ArithOp::Div => 2,
+            ArithOp::Or => 1,
+            ArithOp::And => 2,
+            ArithOp::Eq | ArithOp::Ne | ArithOp::Lt | ArithOp::Le | ArithOp::Gt | ArithOp::Ge => 3,
+            ArithOp::Add | ArithOp::Sub => 4,
+            ArithOp::Mul | ArithOp::Div => 5,
         }
+    }
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`: numbers in, a `bool` out.
+    pub fn is_comparison(self) -> bool {
+        self.precedence() == 3
+    }
+    /// `&&`, `||`: `bool`s in and out.
+    pub fn is_logical(self) -> bool {
+        matches!(self, ArithOp::And | ArithOp::Or)
     }
 }
 
@@ -193,6 +231,26 @@ pub enum ExprSyntax {
         /// Span of the parenthesis group.
         parens: Span,
     },
+    /// `!e`.
+    Not {
+        /// Span of the `!`.
+        bang: Span,
+        /// The operand.
+        operand: Box<ExprSyntax>,
+    },
+    /// `if cond { then } else { els }`.
+    If {
+        /// Span of the `if`.
+        if_span: Span,
+        /// The condition.
+        cond: Box<ExprSyntax>,
+        /// The value where it holds.
+        then: Box<ExprSyntax>,
+        /// The value where it does not.
+        els: Box<ExprSyntax>,
+        /// Span of the last brace group.
+        end: Span,
+    },
     /// `(e)`.
     Paren {
         /// The inner expression.
@@ -212,6 +270,8 @@ impl ExprSyntax {
             ExprSyntax::Name(n) => (n.span(), n.span()),
             ExprSyntax::Literal { span, .. } | ExprSyntax::Paren { span, .. } => (*span, *span),
             ExprSyntax::Neg { minus, operand } => (*minus, operand.span_range().1),
+            ExprSyntax::Not { bang, operand } => (*bang, operand.span_range().1),
+            ExprSyntax::If { if_span, end, .. } => (*if_span, *end),
             ExprSyntax::Binary { left, right, .. } => (left.span_range().0, right.span_range().1),
             ExprSyntax::Cast { operand, ty } => (operand.span_range().0, ty.span()),
             ExprSyntax::Call { name, parens, .. } => (name.span(), *parens),
@@ -226,6 +286,15 @@ impl ExprSyntax {
             ExprSyntax::Name(n) => n.to_string(),
             ExprSyntax::Literal { text, .. } => text.clone(),
             ExprSyntax::Neg { operand, .. } => format!("-{}", operand.text()),
+            ExprSyntax::Not { operand, .. } => format!("!{}", operand.text()),
+            ExprSyntax::If {
+                cond, then, els, ..
+            } => format!(
+                "if {} {{ {} }} else {{ {} }}",
+                cond.text(),
+                then.text(),
+                els.text()
+            ),
             ExprSyntax::Binary {
                 op, left, right, ..
             } => format!("{} {} {}", left.text(), op.symbol(), right.text()),
@@ -244,7 +313,15 @@ impl ExprSyntax {
         f(self);
         match self {
             ExprSyntax::Access(_) | ExprSyntax::Name(_) | ExprSyntax::Literal { .. } => {}
-            ExprSyntax::Neg { operand: e, .. }
+            ExprSyntax::If {
+                cond, then, els, ..
+            } => {
+                cond.visit(f);
+                then.visit(f);
+                els.visit(f);
+            }
+            ExprSyntax::Not { operand: e, .. }
+            | ExprSyntax::Neg { operand: e, .. }
             | ExprSyntax::Cast { operand: e, .. }
             | ExprSyntax::Paren { inner: e, .. } => e.visit(f),
             ExprSyntax::Binary { left, right, .. } => {

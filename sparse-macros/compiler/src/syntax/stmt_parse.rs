@@ -205,7 +205,7 @@ impl Parser<'_> {
             match token {
                 TokenTree::Ident(ident) if ident == "as" => {
                     // `as` binds tighter than every binary operator.
-                    if min > 3 {
+                    if min > 6 {
                         return Ok(left);
                     }
                     self.pos += 1;
@@ -234,13 +234,24 @@ impl Parser<'_> {
                     };
                 }
                 TokenTree::Punct(_) => {
-                    let Some((op, span)) = self.binary_op()? else {
+                    let Some((op, span, len)) = self.binary_op()? else {
                         return Ok(left);
                     };
                     if op.precedence() < min {
                         return Ok(left);
                     }
-                    self.pos += 1;
+                    if op.is_comparison() {
+                        if let ExprSyntax::Binary { op: prev, .. } = &left {
+                            if prev.is_comparison() {
+                                return Err(error(
+                                    span,
+                                    "comparisons cannot be chained; combine them with `&&`, \
+                                     e.g. `a < b && b < c`",
+                                ));
+                            }
+                        }
+                    }
+                    self.pos += len;
                     if self.peek().is_none() {
                         return Err(error(
                             self.end,
@@ -265,8 +276,9 @@ impl Parser<'_> {
         }
     }
 
-    /// The binary operator at the cursor, or an error for one kernels lack.
-    fn binary_op(&self) -> syn::Result<Option<(ArithOp, Span)>> {
+    /// The binary operator at the cursor and how many tokens it takes, or
+    /// an error for one kernels lack.
+    fn binary_op(&self) -> syn::Result<Option<(ArithOp, Span, usize)>> {
         let Some((c, spacing, span)) = self.punct_at(0) else {
             return Ok(None);
         };
@@ -300,10 +312,23 @@ impl Parser<'_> {
                 })
             }
             '?' => return Err(unsupported(span, "the `?` operator is")),
-            '=' | '<' | '>' | '!' | '&' | '|' | '^' => {
-                return Err(unsupported(
+            '=' if next == Some('=') => return Ok(Some((ArithOp::Eq, span, 2))),
+            '!' if next == Some('=') => return Ok(Some((ArithOp::Ne, span, 2))),
+            '<' if next == Some('=') => return Ok(Some((ArithOp::Le, span, 2))),
+            '>' if next == Some('=') => return Ok(Some((ArithOp::Ge, span, 2))),
+            '&' if next == Some('&') => return Ok(Some((ArithOp::And, span, 2))),
+            '|' if next == Some('|') => return Ok(Some((ArithOp::Or, span, 2))),
+            '<' if next == Some('<') => return Err(unsupported(span, "shifts are")),
+            '>' if next == Some('>') => return Err(unsupported(span, "shifts are")),
+            '<' => return Ok(Some((ArithOp::Lt, span, 1))),
+            '>' => return Ok(Some((ArithOp::Gt, span, 1))),
+            '=' | '!' | '&' | '|' | '^' => {
+                return Err(error(
                     span,
-                    "comparisons, logical and bitwise operators are",
+                    format!(
+                        "bitwise operators are not supported (the logical ones are `&&`, `||` \
+                         and `!`); {SUPPORTED}"
+                    ),
                 ))
             }
             ',' => {
@@ -321,7 +346,7 @@ impl Parser<'_> {
                  or `+=`",
             )),
             ('-', Some('>')) => Err(unsupported(span, "`->` is")),
-            _ => Ok(Some((op, span))),
+            _ => Ok(Some((op, span, 1))),
         }
     }
 
@@ -345,7 +370,17 @@ impl Parser<'_> {
                 span,
                 "closures outside `binary`, `unary`, `select` and `reduce` are",
             )),
-            '!' => Err(unsupported(span, "the logical not `!` is")),
+            '!' => {
+                self.pos += 1;
+                if self.peek().is_none() {
+                    return Err(error(self.end, "expected an operand after `!`"));
+                }
+                let operand = self.unary()?;
+                Ok(ExprSyntax::Not {
+                    bang: span,
+                    operand: Box::new(operand),
+                })
+            }
             '&' | '*' => Err(error(
                 span,
                 format!(
@@ -443,6 +478,9 @@ impl Parser<'_> {
                 span: ident.span(),
             });
         }
+        if name == "if" {
+            return self.choice(ident);
+        }
         const KEYWORDS: [&str; 14] = [
             "if", "match", "loop", "while", "for", "let", "return", "unsafe", "move", "async",
             "break", "continue", "as", "self",
@@ -499,6 +537,107 @@ impl Parser<'_> {
             _ => Ok(ExprSyntax::Name(ident)),
         }
     }
+}
+
+impl Parser<'_> {
+    /// `if cond { then } else { els }` (after the `if`), `else if` chains
+    /// included: MLIR's `arith.select` as Rust writes it.
+    fn choice(&mut self, if_kw: Ident) -> syn::Result<ExprSyntax> {
+        let usage = "a choice is written `if cond { a } else { b }`, both branches one \
+                     expression";
+        let start = self.pos;
+        let Some(brace) = self.tokens[start..]
+            .iter()
+            .position(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace))
+        else {
+            return Err(error(
+                if_kw.span(),
+                format!("expected `{{` after the condition; {usage}"),
+            ));
+        };
+        let brace = start + brace;
+        if brace == start {
+            return Err(error(
+                if_kw.span(),
+                format!("expected a condition after `if`; {usage}"),
+            ));
+        }
+        let TokenTree::Group(then_group) = &self.tokens[brace] else {
+            return Err(error(if_kw.span(), usage));
+        };
+        let mut sub = Parser {
+            tokens: &self.tokens[start..brace],
+            pos: 0,
+            end: then_group.span_open(),
+        };
+        let cond = sub.expr(0)?;
+        if let Some(t) = sub.peek() {
+            return Err(error(
+                t.span(),
+                format!("unexpected token in the condition; {usage}"),
+            ));
+        }
+        let then = branch(then_group, usage)?;
+        self.pos = brace + 1;
+        match self.peek().cloned() {
+            Some(TokenTree::Ident(e)) if e == "else" => self.pos += 1,
+            _ => {
+                return Err(error(
+                    then_group.span_close(),
+                    format!("expected `else` after the first branch; {usage}"),
+                ))
+            }
+        }
+        let (els, end) = match self.peek().cloned() {
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
+                self.pos += 1;
+                (branch(&g, usage)?, g.span_close())
+            }
+            Some(TokenTree::Ident(i)) if i == "if" => {
+                self.pos += 1;
+                let nested = self.choice(i)?;
+                let end = nested.span_range().1;
+                (nested, end)
+            }
+            _ => {
+                return Err(error(
+                    self.here(),
+                    format!("expected `{{` after `else`; {usage}"),
+                ))
+            }
+        };
+        Ok(ExprSyntax::If {
+            if_span: if_kw.span(),
+            cond: Box::new(cond),
+            then: Box::new(then),
+            els: Box::new(els),
+            end,
+        })
+    }
+}
+
+/// The single expression of a branch group `{ e }`.
+fn branch(g: &proc_macro2::Group, usage: &str) -> syn::Result<ExprSyntax> {
+    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+    if inner.is_empty() {
+        return Err(error(
+            g.span(),
+            format!("expected an expression in the branch; {usage}"),
+        ));
+    }
+    let mut sub = Parser {
+        tokens: &inner,
+        pos: 0,
+        end: g.span_close(),
+    };
+    let e = sub.expr(0)?;
+    if let Some(t) = sub.peek() {
+        return Err(error(
+            t.span(),
+            format!("unexpected token in the branch; {usage}"),
+        ));
+    }
+    Ok(e)
 }
 
 fn literal(lit: proc_macro2::Literal) -> syn::Result<ExprSyntax> {

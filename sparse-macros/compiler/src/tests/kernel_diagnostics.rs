@@ -185,9 +185,9 @@ fn unsupported_expressions_list_what_is_supported() {
             "closures outside `binary`, `unary`, `select` and `reduce` are not supported",
         ),
         (
-            "y[i] = a[i, j] < x[j];",
-            "< x",
-            "comparisons, logical and bitwise operators are not supported",
+            "y[i] = a[i, j] ^ x[j];",
+            "^ x",
+            "bitwise operators are not supported (the logical ones are `&&`, `||` and `!`)",
         ),
         (
             "y[i] = f64::sqrt(a[i, j]);",
@@ -195,9 +195,9 @@ fn unsupported_expressions_list_what_is_supported() {
             "paths are not supported",
         ),
         (
-            "y[i] = if a[i, j] { 1.0 } else { 0.0 };",
-            "if",
-            "`if` expressions are not supported",
+            "y[i] = match a[i, j] { _ => 1.0 };",
+            "match",
+            "`match` expressions are not supported",
         ),
         (
             "y[i] = a[i, j] * x[j + 1];",

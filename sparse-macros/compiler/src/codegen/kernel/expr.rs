@@ -257,7 +257,11 @@ impl Gen<'_> {
             Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
                 self.expr_type(l).or_else(|| self.expr_type(r))
             }
-            Expr::Call(_, args) => args.iter().find_map(|a| self.expr_type(a)),
+            Expr::Call(name, args) => match crate::sparsifier::operator_of(name) {
+                Some("if") => args[1..].iter().find_map(|a| self.expr_type(a)),
+                Some(_) => Some(ElemType::Bool),
+                None => args.iter().find_map(|a| self.expr_type(a)),
+            },
             Expr::Apply(f, _) => region(crate::sparsifier::Region::Func(*f)),
             Expr::Binary(b) => region(b.overlap)
                 .or_else(|| region(b.left))
@@ -597,9 +601,61 @@ impl Gen<'_> {
         }
     }
 
+    /// Comparisons, logic and the choice, always parenthesised. An absent
+    /// operand (`Expr::Zero`) is the zero of the other operands' type, and
+    /// `false` as a condition.
+    fn operator(&mut self, op: &str, args: &[Expr], loaded: &Loaded) -> (TokenStream, u8) {
+        let known = args.iter().find_map(|a| self.expr_type(a));
+        let arg = |g: &mut Self, n: usize, cond: bool| -> TokenStream {
+            match args.get(n) {
+                Some(Expr::Zero) if cond => quote!(false),
+                Some(Expr::Zero) => zero(match op {
+                    // The branches of a choice: the other branch's type.
+                    "if" => args[1..]
+                        .iter()
+                        .find_map(|a| g.expr_type(a))
+                        .unwrap_or(g.out_elem()),
+                    _ => known.unwrap_or(g.out_elem()),
+                }),
+                Some(e) => g.lower(e, loaded).0,
+                None => quote!(false),
+            }
+        };
+        let logical = matches!(op, "&&" | "||" | "!");
+        match (op, args.len()) {
+            ("if", 3) => {
+                let c = arg(self, 0, true);
+                let t = arg(self, 1, false);
+                let e = arg(self, 2, false);
+                (quote!((if #c { #t } else { #e })), 5)
+            }
+            ("!", 1) => {
+                let x = arg(self, 0, true);
+                (quote!((!(#x))), 5)
+            }
+            (_, 2) => {
+                let l = arg(self, 0, logical);
+                let r = arg(self, 1, logical);
+                let op: TokenStream = op.parse().unwrap_or_default();
+                (quote!(((#l) #op (#r))), 5)
+            }
+            _ => {
+                let span = self.def.name.span();
+                self.error(
+                    span,
+                    format!("internal: `{op}` with {} operands", args.len()),
+                );
+                (quote!(false), 5)
+            }
+        }
+    }
+
     /// Math calls: `abs`, `max`, `min` are methods every element type has
     /// in `core`; the others go through sparse-core's `no_std` shim.
     fn call(&mut self, name: &str, args: &[Expr], loaded: &Loaded) -> (TokenStream, u8) {
+        if let Some(op) = crate::sparsifier::operator_of(name) {
+            return self.operator(op, args, loaded);
+        }
         let arity = match name {
             "abs" | "sqrt" | "exp" | "ln" | "sin" | "cos" => 1,
             "max" | "min" | "powf" | "powi" => 2,

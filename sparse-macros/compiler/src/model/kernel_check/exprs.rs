@@ -5,6 +5,8 @@ use syn::Ident;
 
 use super::{example_indices, Binding, Checker};
 use crate::errors::Errors;
+use crate::model::kernel_types;
+use crate::model::ElemType;
 use crate::sparsifier::{Expr, LoopId};
 use crate::suggest::{backquoted, did_you_mean};
 use crate::syntax::{ArithOp, AssignSyntax, ExprSyntax, StmtSyntax, MATH_FUNCTIONS};
@@ -31,12 +33,51 @@ impl Checker<'_> {
                 let l = self.resolve(left, local, errors);
                 let r = self.resolve(right, local, errors);
                 let (l, r) = (Box::new(l?), Box::new(r?));
+                // An operand of literals only, compared with a typed one,
+                // gets its type written out (`b[i] < (-1.0) as f64`): where
+                // `b` is absent the comparison reads the zero of that type.
+                let (l, r) = if op.is_comparison() {
+                    let leaf = |e: &ExprSyntax| self.leaf(e, local);
+                    let lt = kernel_types::infer_type(left, &leaf);
+                    let rt = kernel_types::infer_type(right, &leaf);
+                    let typed = |e: Box<Expr>, t: Option<ElemType>| match t {
+                        Some(t) => Box::new(Expr::Cast(e, t.rust_name().to_string())),
+                        None => e,
+                    };
+                    (
+                        typed(l, rt.filter(|_| lt.is_none())),
+                        typed(r, lt.filter(|_| rt.is_none())),
+                    )
+                } else {
+                    (l, r)
+                };
+                let named = |name: &str| Expr::Call(name.to_string(), vec![*l.clone(), *r.clone()]);
                 match op {
                     ArithOp::Add => Expr::Add(l, r),
                     ArithOp::Sub => Expr::Sub(l, r),
                     ArithOp::Mul => Expr::Mul(l, r),
                     ArithOp::Div => Expr::Div(l, r),
+                    ArithOp::Eq => named("eq"),
+                    ArithOp::Ne => named("ne"),
+                    ArithOp::Lt => named("lt"),
+                    ArithOp::Le => named("le"),
+                    ArithOp::Gt => named("gt"),
+                    ArithOp::Ge => named("ge"),
+                    ArithOp::And => named("and"),
+                    ArithOp::Or => named("or"),
                 }
+            }
+            ExprSyntax::Not { operand, .. } => Expr::Call(
+                "not".to_string(),
+                vec![self.resolve(operand, local, errors)?],
+            ),
+            ExprSyntax::If {
+                cond, then, els, ..
+            } => {
+                let c = self.resolve(cond, local, errors);
+                let t = self.resolve(then, local, errors);
+                let e = self.resolve(els, local, errors);
+                Expr::Call("choose".to_string(), vec![c?, t?, e?])
             }
             ExprSyntax::Cast { operand, ty } => {
                 let inner = self.resolve(operand, local, errors);
@@ -264,6 +305,7 @@ pub(super) fn check_sum_scopes(stmt: &StmtSyntax, errors: &mut Errors) {
                 let mut kids = Vec::new();
                 match e {
                     ExprSyntax::Neg { operand: x, .. }
+                    | ExprSyntax::Not { operand: x, .. }
                     | ExprSyntax::Cast { operand: x, .. }
                     | ExprSyntax::Paren { inner: x, .. } => kids.push(x.as_ref()),
                     ExprSyntax::Binary { left, right, .. } => {
@@ -271,6 +313,9 @@ pub(super) fn check_sum_scopes(stmt: &StmtSyntax, errors: &mut Errors) {
                         kids.push(right.as_ref());
                     }
                     ExprSyntax::Call { args, .. } => kids.extend(args.iter()),
+                    ExprSyntax::If {
+                        cond, then, els, ..
+                    } => kids.extend([cond.as_ref(), then.as_ref(), els.as_ref()]),
                     ExprSyntax::Semiring(op) => kids.extend(op.operands()),
                     _ => {}
                 }

@@ -399,7 +399,7 @@ impl Checker<'_> {
     }
 
     /// What a leaf of an expression is, for the type check.
-    fn leaf(&self, e: &ExprSyntax, local: &[(String, LoopId)]) -> Leaf {
+    pub(super) fn leaf(&self, e: &ExprSyntax, local: &[(String, LoopId)]) -> Leaf {
         match e {
             ExprSyntax::Access(a) => match self.binding(&a.tensor) {
                 Some(Binding::Tensor { elem, .. }) => Leaf::Typed(*elem),
