@@ -14,6 +14,7 @@
 //! - `choice`: comparisons, `&&`/`||`/`!` and `if c { a } else { b }` with
 //!   MLIR's sparsity rules (a comparison of two sparse operands is `false`
 //!   where neither stores an entry).
+//! - `diagonal`: `a[i, i]` reads the diagonal in every format.
 //! - `conformance`: seed 000's `binary`/`unary`/`select`/`reduce` examples
 //!   and the cases above with hand-computed layouts (pos/crd/values),
 //!   checked against the upstream MLIR sparsifier by `tests/oracle/*.py`.
@@ -22,6 +23,7 @@ mod semantics {
     mod choice;
     mod common;
     mod conformance;
+    mod diagonal;
     mod reduce;
     mod sum_scope;
 }

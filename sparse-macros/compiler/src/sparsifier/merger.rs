@@ -423,8 +423,15 @@ fn call(kernel: &Kernel, name: &str, args: &[Expr], loop_id: LoopId) -> Vec<LatP
         acc = next;
     }
     let preserves_zero = !args.is_empty() && ZERO_PRESERVING.contains(&name);
+    // A choice between two absent values is zero whatever its condition.
+    let zero_choice = |exprs: &[Expr]| {
+        name == "choose" && exprs.len() == 3 && exprs[1..].iter().all(|e| *e == Expr::Zero)
+    };
     acc.into_iter()
-        .filter(|(_, exprs)| !(preserves_zero && exprs.iter().all(|e| *e == Expr::Zero)))
+        .filter(|(_, exprs)| {
+            let all_absent = preserves_zero && exprs.iter().all(|e| *e == Expr::Zero);
+            !(all_absent || zero_choice(exprs))
+        })
         .map(|(p, exprs)| LatPoint {
             expr: Expr::call(name, exprs),
             ..p

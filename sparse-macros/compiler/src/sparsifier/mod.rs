@@ -208,7 +208,7 @@ impl fmt::Display for SparsifyError {
             UnknownTensor { stmt, id } => write!(f, "statement {stmt} names tensor #{id}, which the kernel does not declare"),
             UnknownIndex { stmt, id } => write!(f, "statement {stmt} names index variable #{id}, which the kernel does not declare"),
             WrongRank { access, dims } => write!(f, "`{access}` needs {dims} indices, one per dimension"),
-            RepeatedIndex { access, index } => write!(f, "`{access}` uses `{index}` for two dimensions; diagonal accesses are not supported, use distinct index variables"),
+            RepeatedIndex { access, index } => write!(f, "`{access}` uses `{index}` for two dimensions of the output; a statement writes each output element through distinct index variables: write the diagonal as a choice over a dense output, e.g. `c[{index}, j] = if {index} == j {{ .. }} else {{ 0.0 }}`"),
             NotAnOutput { tensor } => write!(f, "`{tensor}` is assigned to but is not an output; declare it `&mut`"),
             InconsistentAccess { tensor } => write!(f, "sparse tensor `{tensor}` is accessed with two different index orders in one statement; convert one use to a copy with the other order"),
             SparseOutputRead { tensor } => write!(f, "sparse output `{tensor}` is also read on the right-hand side; read from a separate input tensor"),

@@ -424,8 +424,14 @@ fn statement_errors_do_not_hide_each_other() {
 fn sparsifier_limits_are_spanned() {
     let k = "fn f(a: &tensor<?xf64>, b: &tensor<?xf64, #SV>, y: &mut tensor<?xf64>) { y[i] = a[i] / b[i]; }";
     assert_error_at(k, "b[i]", 0, "division by sparse tensor `b`");
-    let k = "fn f(a: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) { y[i] = a[i, i]; }";
-    assert_error_at(k, "a[i, i]", 0, "`a[i, i]` uses `i` for two dimensions");
+    let k = "fn f(a: &tensor<?xf64>, c: &mut tensor<?x?xf64>) { c[i, i] = a[i]; }";
+    assert_error_at(
+        k,
+        "c[i, i]",
+        0,
+        "`c[i, i]` uses `i` for two dimensions of the output; a statement writes each output \
+         element through distinct index variables",
+    );
     let bsr = "#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
 fn f(a: &tensor<?x?xf64, #BSR>, y: &mut tensor<?xf64>) { y[i] = a[i, j]; y[i] += a[i, j]; }";
     assert_error_at(

@@ -284,3 +284,20 @@ fn custom_reduce_into_a_sparse_output_under_an_outer_reduction_goes_through_the_
     );
     assert!(!text.contains("local r"), "{text}");
 }
+
+#[test]
+fn a_diagonal_read_walks_the_row_and_keeps_one_entry() {
+    check(
+        "fn f(a: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) { y[i] = a[i, i]; }",
+        "\
+y[i] = sum(i__diag1, (if (i__diag1 == i) { a[i, i__diag1] } else { 0 }))
+order i (parallel), i__diag1 (reduction)
+output y: dense, stored directly: every element is visited once
+for i in 0..y.dim0  // parallel
+  local r = 0
+  iterate i__diag1 in a.lvl1 compressed  // reduction
+    r += (if (i__diag1 == i) { a[i, i__diag1] } else { 0 })
+  y[i] = r
+",
+    );
+}

@@ -20,7 +20,27 @@ impl Checker<'_> {
         errors: &mut Errors,
     ) -> Option<Expr> {
         Some(match e {
-            ExprSyntax::Access(a) => Expr::Access(self.check_access(a, errors)?),
+            ExprSyntax::Access(a) => {
+                let access = Expr::Access(self.check_access(a, errors)?);
+                // `a[i, i]` reads the diagonal: `sum(d, if d == i { a[i, d] }
+                // else { 0 })`, a walk over the row that keeps one entry.
+                std::mem::take(&mut self.diagonals).into_iter().fold(
+                    access,
+                    |e, (fresh, repeated)| {
+                        let on_diagonal = Expr::Call(
+                            "eq".to_string(),
+                            vec![Expr::Index(fresh), Expr::Index(repeated)],
+                        );
+                        Expr::Sum(
+                            vec![fresh],
+                            Box::new(Expr::Call(
+                                "choose".to_string(),
+                                vec![on_diagonal, e, Expr::Zero],
+                            )),
+                        )
+                    },
+                )
+            }
             ExprSyntax::Name(n) => self.resolve_name(n, local, errors)?,
             ExprSyntax::Literal { text, .. } => Expr::Literal(text.clone()),
             ExprSyntax::Neg { operand, .. } => {

@@ -69,6 +69,9 @@ struct Checker<'a> {
     sparse_written: Vec<Ident>,
     /// Closures of semiring operations, by `FuncId`.
     closures: Vec<ClosureDef>,
+    /// The diagonals of the access [`Checker::check_access`] just read:
+    /// `(fresh, repeated)` for each repeated index variable it renamed.
+    diagonals: Vec<(LoopId, LoopId)>,
 }
 
 /// A kernel that failed its checks.
@@ -97,6 +100,7 @@ pub(super) fn check_kernel(
         sizes: HashMap::new(),
         sparse_written: Vec::new(),
         closures: Vec::new(),
+        diagonals: Vec::new(),
     };
     let params = checker.check_params(model, failed, errors);
     let params_ok = errors.len() == before && !def.params_broken;
@@ -480,7 +484,26 @@ impl Checker<'_> {
                 if lhs.brackets.is_none() {
                     return self.missing_brackets(lhs, errors);
                 }
-                self.check_access(lhs, errors).map(|a| (a, elem))
+                let access = self.check_access(lhs, errors);
+                // Rule: a statement writes each output element through
+                // distinct index variables. `c[i, i] = x[i]` is an error at
+                // `c[i, i]`, which names the choice to write instead.
+                if let Some(&(_, repeated)) = std::mem::take(&mut self.diagonals).first() {
+                    let index = self.kernel.loop_name(repeated).to_string();
+                    errors.error_range(
+                        name.span(),
+                        lhs.last_span(),
+                        format!(
+                            "`{}` uses `{index}` for two dimensions of the output; a statement \
+                             writes each output element through distinct index variables: \
+                             write the diagonal as a choice over a dense output, e.g. \
+                             `{name}[{index}, j] = if {index} == j {{ .. }} else {{ 0.0 }}`",
+                            lhs.text()
+                        ),
+                    );
+                    return None;
+                }
+                access.map(|a| (a, elem))
             }
             None => {
                 self.unknown_tensor(name, errors);
@@ -548,8 +571,18 @@ impl Checker<'_> {
             return None;
         }
         let mut indices = Vec::new();
+        self.diagonals.clear();
         for (d, index) in access.indices.iter().enumerate() {
-            let loop_id = LoopId(self.kernel.loops.iter().position(|l| index == l)? as u32);
+            let mut loop_id = LoopId(self.kernel.loops.iter().position(|l| index == l)? as u32);
+            // A diagonal `a[i, i]`: the repeat gets a variable of its own,
+            // which the right-hand side equates with `i` (see `resolve`).
+            if indices.contains(&loop_id) {
+                let fresh = format!("{index}__diag{}", self.kernel.loops.len());
+                self.index_spans.push(index.span());
+                let repeated = loop_id;
+                loop_id = self.kernel.index(&fresh);
+                self.diagonals.push((loop_id, repeated));
+            }
             if let Some(size) = shape[d] {
                 self.bind_size(
                     loop_id,
