@@ -11,12 +11,17 @@
 //!   zeros count only when made present with `unary(.., absent = || 0.0)`.
 //!   Reductions into sparse outputs whose reduction loop encloses an output
 //!   loop (min-plus CSR x CSR, row products of a CSC matrix).
+//! - `compound`: `-=`, `*=`, `/=` on dense outputs (vectors, matrices,
+//!   scalars): `y -= e` adds `-e`, `y *= e` is `y * E` with `e`'s sums
+//!   inside `E` and the old element read once (a row with no entries
+//!   zeroes `y[i]`), against the evaluator's compound assignments.
 //! - `conformance`: seed 000's `binary`/`unary`/`select`/`reduce` examples
 //!   and the cases above with hand-computed layouts (pos/crd/values),
 //!   checked against the upstream MLIR sparsifier by `tests/oracle/*.py`.
 
 mod semantics {
     mod common;
+    mod compound;
     mod conformance;
     mod reduce;
     mod sum_scope;
