@@ -15,6 +15,10 @@
 //!   scalars): `y -= e` adds `-e`, `y *= e` is `y * E` with `e`'s sums
 //!   inside `E` and the old element read once (a row with no entries
 //!   zeroes `y[i]`), against the evaluator's compound assignments.
+//! - `scopes`: `sum(j, e)` written out (`sum(j, abs(..))` against
+//!   `abs(..)`, `sum(j, select(..))` against `select(..)`, two indices,
+//!   nested sums), and statements computed one term at a time because a
+//!   CSC, DCSC or CSF operand orders the summed loop outside the output's.
 //! - `conformance`: seed 000's `binary`/`unary`/`select`/`reduce` examples
 //!   and the cases above with hand-computed layouts (pos/crd/values),
 //!   checked against the upstream MLIR sparsifier by `tests/oracle/*.py`.
@@ -24,5 +28,6 @@ mod semantics {
     mod compound;
     mod conformance;
     mod reduce;
+    mod scopes;
     mod sum_scope;
 }
