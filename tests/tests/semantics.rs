@@ -19,6 +19,11 @@
 //!   `abs(..)`, `sum(j, select(..))` against `select(..)`, two indices,
 //!   nested sums), and statements computed one term at a time because a
 //!   CSC, DCSC or CSF operand orders the summed loop outside the output's.
+//! - `sparse_sums`: sparse outputs of statements with a scoped sum
+//!   (`c[i] = a[i, j] * x[j] + b[i]`, `a` CSR/DCSR/COO, `b` and `c` sparse
+//!   vectors; CSF into DCSR): the stored rows are the points of the output
+//!   loop's lattice (every row for CSR, the stored rows of DCSR/COO, `b`'s
+//!   entries), computed zeros included.
 //! - `conformance`: seed 000's `binary`/`unary`/`select`/`reduce` examples
 //!   and the cases above with hand-computed layouts (pos/crd/values),
 //!   checked against the upstream MLIR sparsifier by `tests/oracle/*.py`.
@@ -29,5 +34,6 @@ mod semantics {
     mod conformance;
     mod reduce;
     mod scopes;
+    mod sparse_sums;
     mod sum_scope;
 }
