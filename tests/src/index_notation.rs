@@ -258,19 +258,32 @@ fn place(e: &Expr, pending: &BTreeSet<String>) -> Expr {
         .fold(placed, |body, i| Expr::Sum(i, Box::new(body)))
 }
 
-/// `=` or `+=`.
+/// `=`, `+=`, `-=`, `*=` or `/=`.
+///
+/// In every case the right-hand side `e` is evaluated on its own, its
+/// reductions placed by [`place_sums`] inside `e`, and then combined with
+/// the old element, which is read once: `y[i] *= a[i, j] * x[j] + b[i]` is
+/// `y[i] = y[i] * (sum_j (a[i, j] * x[j]) + b[i])`, never `y[i]` times a
+/// sum that adds `b[i]` once per `j`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Assign {
     /// `=`: the output is overwritten.
     Set,
     /// `+=`: the value is added to the output's old value.
     AddTo,
+    /// `-=`: the value is subtracted from the output's old value.
+    SubFrom,
+    /// `*=`: the output's old value is multiplied by the value.
+    MulBy,
+    /// `/=`: the output's old value is divided by the value.
+    DivBy,
 }
 
 /// The tensors a statement reads, by name.
 pub type Tensors<'a> = BTreeMap<&'a str, &'a Dense<f64>>;
 
-/// `out[lhs] (=|+=) rhs`, the reduction indices placed by [`place_sums`],
+/// `out[lhs] (=|+=|-=|*=|/=) rhs`, the reduction indices placed by
+/// [`place_sums`] (inside `rhs`: see [`Assign`]),
 /// evaluated densely into `out` (whose dimension sizes bind the indices of
 /// `lhs`).
 ///
@@ -299,6 +312,9 @@ pub fn evaluate(lhs: &[&str], assign: Assign, rhs: &Expr, tensors: &Tensors, out
         *slot = match assign {
             Assign::Set => v,
             Assign::AddTo => *slot + v,
+            Assign::SubFrom => *slot - v,
+            Assign::MulBy => *slot * v,
+            Assign::DivBy => *slot / v,
         };
     }
 }
@@ -404,6 +420,37 @@ mod tests {
         let mut y = Dense::from_data(&[2], vec![1.0, -1.0]);
         evaluate(&["i"], Assign::AddTo, &e, &t, &mut y);
         assert_eq!(y.data, [14.0, 22.0]);
+    }
+
+    #[test]
+    fn compound_assignments_read_the_old_value_once() {
+        // w = ones(2, 3), x = ones(3), b = [10, 20]: e = w x + b = [13, 23].
+        let wd = Dense::from_data(&[2, 3], vec![1.0; 6]);
+        let xd = Dense::from_data(&[3], vec![1.0; 3]);
+        let bd = Dense::from_data(&[2], vec![10.0, 20.0]);
+        let t: Tensors = [("w", &wd), ("x", &xd), ("b", &bd)].into();
+        let e = w() * x() + b();
+        let cases = [
+            (Assign::SubFrom, [2.0 - 13.0, 4.0 - 23.0]),
+            (Assign::MulBy, [2.0 * 13.0, 4.0 * 23.0]),
+            (Assign::DivBy, [2.0 / 13.0, 4.0 / 23.0]),
+        ];
+        for (assign, want) in cases {
+            let mut y = Dense::from_data(&[2], vec![2.0, 4.0]);
+            evaluate(&["i"], assign, &e, &t, &mut y);
+            assert_eq!(y.data, want, "{assign:?}");
+        }
+        // A reduction over nothing is 0: `*=` zeroes, `/=` gives inf/NaN.
+        let wd = Dense::from_data(&[2, 0], vec![]);
+        let xd = Dense::from_data(&[0], vec![]);
+        let t: Tensors = [("w", &wd), ("x", &xd)].into();
+        let mut y = Dense::from_data(&[2], vec![2.0, 0.0]);
+        evaluate(&["i"], Assign::MulBy, &(w() * x()), &t, &mut y);
+        assert_eq!(y.data, [0.0, 0.0]);
+        let mut y = Dense::from_data(&[2], vec![2.0, 0.0]);
+        evaluate(&["i"], Assign::DivBy, &(w() * x()), &t, &mut y);
+        assert_eq!(y.data[0], f64::INFINITY);
+        assert!(y.data[1].is_nan());
     }
 
     #[test]

@@ -15,6 +15,19 @@
 //!   MLIR's sparsity rules (a comparison of two sparse operands is `false`
 //!   where neither stores an entry).
 //! - `diagonal`: `a[i, i]` reads the diagonal in every format.
+//! - `compound`: `-=`, `*=`, `/=` on dense outputs (vectors, matrices,
+//!   scalars): `y -= e` adds `-e`, `y *= e` is `y * E` with `e`'s sums
+//!   inside `E` and the old element read once (a row with no entries
+//!   zeroes `y[i]`), against the evaluator's compound assignments.
+//! - `scopes`: `sum(j, e)` written out (`sum(j, abs(..))` against
+//!   `abs(..)`, `sum(j, select(..))` against `select(..)`, two indices,
+//!   nested sums), and statements computed one term at a time because a
+//!   CSC, DCSC or CSF operand orders the summed loop outside the output's.
+//! - `sparse_sums`: sparse outputs of statements with a scoped sum
+//!   (`c[i] = a[i, j] * x[j] + b[i]`, `a` CSR/DCSR/COO, `b` and `c` sparse
+//!   vectors; CSF into DCSR): the stored rows are the points of the output
+//!   loop's lattice (every row for CSR, the stored rows of DCSR/COO, `b`'s
+//!   entries), computed zeros included.
 //! - `conformance`: seed 000's `binary`/`unary`/`select`/`reduce` examples
 //!   and the cases above with hand-computed layouts (pos/crd/values),
 //!   checked against the upstream MLIR sparsifier by `tests/oracle/*.py`.
@@ -22,8 +35,11 @@
 mod semantics {
     mod choice;
     mod common;
+    mod compound;
     mod conformance;
     mod diagonal;
     mod reduce;
+    mod scopes;
+    mod sparse_sums;
     mod sum_scope;
 }
