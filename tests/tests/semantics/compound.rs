@@ -14,14 +14,10 @@
 //! Left out because they are compile errors (each a spanned error today):
 //! - `y[i] *= a[i, j] * x[j]` with a CSC `a`: the sum over `j` must run
 //!   inside the loop over `i`, and a read output cannot be split;
-//! - `y[i] -= a[i, j] * x[j] + b[i]` with a CSC `a` (the same error, though
-//!   `+=` of the same right-hand side compiles by term splitting);
 //! - `/=` by anything holding a sparse operand (`y[i] /= a[i, j] * x[j]`
 //!   with `a` sparse, `s[] /= v[i] * x[i]` with `v` sparse): "division by
 //!   sparse tensor `a` would divide by its implicit zeros", so `/=` is
-//!   tested with dense divisors (NaN-aware where a divisor sums to 0);
-//! - `y[i] *= sum(j, a[i, j] * x[j]) + b[i]` with a CSR `a`: "no loop order
-//!   evaluates every sum ..." (see `mul_bias_*` below for the implicit form).
+//!   tested with dense divisors (NaN-aware where a divisor sums to 0).
 
 use proptest::prelude::*;
 use sparse_core::{DenseView, DenseViewMut, KernelError};
@@ -92,6 +88,12 @@ mod k {
         // y *= (a x + b): by TACO's rule inside `e`, `b` is added once.
         pub fn mul_bias_csr(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, b: &tensor<?xf64>, y: &mut tensor<?xf64>) {
             y[i] *= a[i, j] * x[j] + b[i];
+        }
+        pub fn mul_bias_explicit(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, b: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] *= sum(j, a[i, j] * x[j]) + b[i];
+        }
+        pub fn sub_bias_csc(a: &tensor<?x?xf64, #CSC>, x: &tensor<?xf64>, b: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] -= a[i, j] * x[j] + b[i];
         }
         pub fn mul_bias_dense(a: &tensor<?x?xf64>, x: &tensor<?xf64>, b: &tensor<?xf64>, y: &mut tensor<?xf64>) {
             y[i] *= a[i, j] * x[j] + b[i];
@@ -630,6 +632,21 @@ fn mul_bias_adds_the_bias_once() {
     })
     .unwrap();
     assert_eq!(y, [34.0, 60.0, 144.0]);
+    // The same with the sum written out.
+    let mut y = [2.0, 3.0, 4.0];
+    with_tensor(&CSR, [3, 3], &a, |t| {
+        k::mul_bias_explicit(t, &[1.0, 2.0, 3.0], &[10.0, 20.0, 30.0], &mut y)
+    })
+    .unwrap();
+    assert_eq!(y, [34.0, 60.0, 144.0]);
+    // `-=` of a sum and a bias with a CSC `a`: computed one term at a time,
+    // y - (a x + b) = [2 - 17, 3 - 20, 4 - 36].
+    let mut y = [2.0, 3.0, 4.0];
+    with_tensor(&CSC, [3, 3], &a, |t| {
+        k::sub_bias_csc(t, &[1.0, 2.0, 3.0], &[10.0, 20.0, 30.0], &mut y)
+    })
+    .unwrap();
+    assert_eq!(y, [-15.0, -17.0, -32.0]);
 }
 
 #[test]

@@ -118,7 +118,9 @@ fn scope_conflict(
         tensor: sparse
             .first()
             .map_or(String::new(), |o| kernel.tensor_name(o.tensor).to_string()),
-        message: "no loop order evaluates every sum inside the loops around it while visiting                   every sparse operand in storage order; compute the sums in statements of                   their own"
+        message: "no loop order evaluates every sum inside the loops around it while visiting \
+                  every sparse operand in storage order; compute the sums into outputs of \
+                  their own first"
             .to_string(),
     }
 }

@@ -584,6 +584,7 @@ impl Builder<'_> {
             };
             let mode = merger::Mode {
                 innermost: depth + 1 == self.order.len(),
+                complete: role == Role::Parallel && self.rewrites_output(),
             };
             out.push(self.loop_node(expr, loop_id, role, mode, &Next::Main(depth + 1)));
         }
@@ -649,6 +650,20 @@ impl Builder<'_> {
             })
     }
 
+    /// Whether the statement overwrites a dense output it also reads
+    /// (`y[i] *= e`): then every element is visited, since zeroing first
+    /// would lose the values read.
+    fn rewrites_output(&self) -> bool {
+        self.dest == Dest::Dense
+            && self.stmt.op == AssignOp::Assign
+            && self
+                .stmt
+                .rhs
+                .accesses()
+                .iter()
+                .any(|a| a.tensor == self.stmt.lhs.tensor)
+    }
+
     /// Replaces each sum of `value` (outermost first) by the local an
     /// inner loop nest, pushed onto `out`, sums it into.
     fn lower_sums(&mut self, value: Expr, out: &mut Vec<Node>) -> Expr {
@@ -688,6 +703,7 @@ impl Builder<'_> {
         }
         let mode = merger::Mode {
             innermost: depth + 1 == order.len(),
+            complete: false,
         };
         let next = Next::Sum {
             order,

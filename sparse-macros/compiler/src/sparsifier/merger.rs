@@ -144,6 +144,11 @@ pub fn lattice(kernel: &Kernel, expr: &Expr, loop_id: LoopId) -> Lattice {
 /// What the loop tree knows about the loop a lattice is built for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Mode {
+    /// The loop must visit every coordinate (it writes a dense output that
+    /// the statement also reads, `y[i] = y[i] * a[i]`: where nothing is
+    /// stored the element becomes zero, so it must be visited), so a point
+    /// without sparse levels that computes zero is added where none exists.
+    pub complete: bool,
     /// The loop is the innermost: the presence of every operand is settled
     /// at its points, so `binary`/`unary` resolve to their regions.
     pub innermost: bool,
@@ -163,6 +168,9 @@ pub fn lattice_in(kernel: &Kernel, expr: &Expr, loop_id: LoopId, mode: Mode) -> 
     // A custom `reduce` folds present values only (MLIR's
     // `sparse_tensor.reduce`), so its lattices are the plain ones.
     let mut points = build(kernel, expr, loop_id);
+    if mode.complete && points.iter().all(|p| !p.sparse.is_empty()) {
+        points.extend(leaf(Expr::Zero));
+    }
     for p in &mut points {
         if mode.innermost {
             p.expr = finalize(std::mem::replace(&mut p.expr, Expr::Zero));

@@ -331,6 +331,7 @@ pub fn split_terms(kernel: &Kernel, stmt: &Stmt) -> Option<Vec<Stmt>> {
                 terms(l, negate, out);
                 terms(r, !negate, out);
             }
+            Expr::Neg(x) => terms(x, !negate, out),
             other if negate => out.push(Expr::Neg(Box::new(other.clone()))),
             other => out.push(other.clone()),
         }

@@ -288,6 +288,36 @@ pub fn scope_edges(main: &[LoopId], rhs: &Expr) -> Vec<(LoopId, LoopId)> {
     edges
 }
 
+/// The index variables `e` uses outside any sum that binds them, in order
+/// of first use.
+pub fn free_loops(kernel: &Kernel, e: &Expr) -> Vec<LoopId> {
+    let mut free = Vec::new();
+    collect_free(kernel, e, &mut Vec::new(), &mut free);
+    free
+}
+
+/// `e` as a value of its own (the right operand of `y *= e`): its sums
+/// placed as for a statement `lhs = e`, and the reductions that would cover
+/// all of it summed explicitly around it.
+pub fn scoped_operand(kernel: &Kernel, lhs: &super::kernel::Access, e: Expr) -> Expr {
+    let pseudo = Stmt {
+        lhs: lhs.clone(),
+        op: super::kernel::AssignOp::Assign,
+        rhs: e,
+        reduce: None,
+    };
+    let placed = place_sums(kernel, &pseudo);
+    let root: Vec<LoopId> = free_loops(kernel, &placed)
+        .into_iter()
+        .filter(|l| !lhs.indices.contains(l))
+        .collect();
+    if root.is_empty() {
+        placed
+    } else {
+        Expr::Sum(root, Box::new(placed))
+    }
+}
+
 /// Every loop some [`Expr::Sum`] of `e` binds.
 pub fn sum_loops(e: &Expr) -> Vec<LoopId> {
     let mut out = Vec::new();

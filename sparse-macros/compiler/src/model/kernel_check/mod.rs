@@ -133,33 +133,17 @@ pub(super) fn check_kernel(
 }
 
 /// A compound assignment as `=` or `+=`: `y -= e` adds `-e`; `y *= e` and
-/// `y /= e` assign `y * e` and `y / e`, with every reduction of `e` summed
-/// inside `e` (the old element is read once, outside the sum).
-fn compound(
-    op: AssignSyntax,
-    lhs: &Access,
-    rhs: Expr,
-    local: &[(String, LoopId)],
-) -> (AssignOp, Expr) {
-    let summed = || {
-        let reductions: Vec<LoopId> = local
-            .iter()
-            .map(|(_, l)| *l)
-            .filter(|l| !lhs.indices.contains(l))
-            .collect();
-        if reductions.is_empty() {
-            rhs.clone()
-        } else {
-            Expr::Sum(reductions, Box::new(rhs.clone()))
-        }
-    };
+/// `y /= e` assign `y * e` and `y / e`, `e` a value of its own: its sums
+/// scoped inside it (the old element is read once, outside them).
+fn compound(kernel: &Kernel, op: AssignSyntax, lhs: &Access, rhs: Expr) -> (AssignOp, Expr) {
     let old = || Box::new(Expr::Access(lhs.clone()));
+    let operand = |e: Expr| Box::new(crate::sparsifier::scope::scoped_operand(kernel, lhs, e));
     match op {
         AssignSyntax::Assign => (AssignOp::Assign, rhs),
         AssignSyntax::AddAssign => (AssignOp::AddAssign, rhs),
         AssignSyntax::SubAssign => (AssignOp::AddAssign, Expr::Neg(Box::new(rhs))),
-        AssignSyntax::MulAssign => (AssignOp::Assign, Expr::Mul(old(), Box::new(summed()))),
-        AssignSyntax::DivAssign => (AssignOp::Assign, Expr::Div(old(), Box::new(summed()))),
+        AssignSyntax::MulAssign => (AssignOp::Assign, Expr::Mul(old(), operand(rhs))),
+        AssignSyntax::DivAssign => (AssignOp::Assign, Expr::Div(old(), operand(rhs))),
     }
 }
 
@@ -390,7 +374,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        let (op, rhs) = compound(stmt.op, &lhs, rhs, &local);
+        let (op, rhs) = compound(&self.kernel, stmt.op, &lhs, rhs);
         Some((
             Stmt {
                 lhs,
