@@ -2,8 +2,10 @@
 //! `sparse_tensor` storage scheme (per-level positions and coordinates of
 //! fixed widths, then values) over borrowed slices, `no_std`.
 //!
-//! See `docs/ARCHITECTURE.md` for the storage model and why the encoding is
-//! part of the type.
+//! The language of `sparse_kernel!` — sum scopes, `=` and `+=`, statement
+//! order, which zeros are stored, what `reduce` folds — is described in
+//! [`kernel_language`]. See `docs/ARCHITECTURE.md` for the storage model
+//! and why the encoding is part of the type.
 #![no_std]
 #![deny(missing_docs)]
 
@@ -14,6 +16,8 @@ extern crate std;
 
 pub mod assemble;
 mod dense;
+#[doc = include_str!("../docs/kernel-language.md")]
+pub mod kernel_language {}
 mod encoding;
 mod error;
 mod foreach;
