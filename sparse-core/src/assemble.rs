@@ -209,6 +209,22 @@ fn build<'a, V, E: Encoding, const DIM: usize, const LVL: usize>(
     levels: &[Level<'a, E::Pos, E::Crd>; LVL],
     values: &'a [V],
 ) -> SparseTensor<'a, V, E, DIM, LVL> {
+    SparseTensor {
+        dim_sizes,
+        lvl_sizes: layout.lvl_sizes(&dim_sizes),
+        levels: level_storage(layout, levels),
+        values,
+        entries: values.len(),
+        encoding: PhantomData,
+    }
+}
+
+/// The storage kernels read for each level of `levels` under `layout`:
+/// fused AoS levels read their region start's buffer at their slot.
+pub(crate) fn level_storage<'a, P: Copy, C: Copy, const DIM: usize, const LVL: usize>(
+    layout: &Layout<DIM, LVL>,
+    levels: &[Level<'a, P, C>; LVL],
+) -> [LevelStorage<'a, P, C>; LVL] {
     let mut storage = [LevelStorage {
         positions: &[][..],
         coordinates: &[][..],
@@ -226,14 +242,7 @@ fn build<'a, V, E: Encoding, const DIM: usize, const LVL: usize>(
         st.crd_stride = info.stride;
         st.crd_offset = info.offset;
     }
-    SparseTensor {
-        dim_sizes,
-        lvl_sizes: layout.lvl_sizes(&dim_sizes),
-        levels: storage,
-        values,
-        entries: values.len(),
-        encoding: PhantomData,
-    }
+    storage
 }
 
 /// The number of entries of the last level, read from the buffers without

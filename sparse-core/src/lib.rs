@@ -62,5 +62,5 @@ pub mod __private {
     };
     pub use crate::math;
     // Sparse outputs.
-    pub use crate::output::{OutputBuffers, SparseTensorOut, Workspace};
+    pub use crate::output::{InPlace, OutputBuffers, SparseTensorOut, Workspace};
 }

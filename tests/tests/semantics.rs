@@ -14,6 +14,8 @@
 //! - `choice`: comparisons, `&&`/`||`/`!` and `if c { a } else { b }` with
 //!   MLIR's sparsity rules (a comparison of two sparse operands is `false`
 //!   where neither stores an entry).
+//! - `in_place`: sparse outputs updated in place (`c[i, j] *= d[i]`,
+//!   `c[i, j] = c[i, j] * c[i, j]`), pattern kept, values rewritten.
 //! - `diagonal`: `a[i, i]` reads the diagonal in every format.
 //! - `compound`: `-=`, `*=`, `/=` on dense outputs (vectors, matrices,
 //!   scalars): `y -= e` adds `-e`, `y *= e` is `y * E` with `e`'s sums
@@ -38,6 +40,7 @@ mod semantics {
     mod compound;
     mod conformance;
     mod diagonal;
+    mod in_place;
     mod reduce;
     mod scopes;
     mod sparse_sums;

@@ -147,6 +147,7 @@
 //! ```
 
 mod buffer;
+mod in_place;
 mod insert;
 mod segment;
 mod workspace;
@@ -159,6 +160,7 @@ pub use buffer::Fixed;
 pub use buffer::Owned;
 pub use buffer::{Buffer, OutputBuffers, SliceBuffer, Slices};
 #[doc(hidden)]
+pub use in_place::InPlace;
 pub use segment::Segment;
 pub use workspace::Workspace;
 

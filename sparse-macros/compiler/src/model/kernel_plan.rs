@@ -53,6 +53,7 @@ fn report(
         NotAnOutput { .. }
         | SparseOutputRead { .. }
         | SparseOutputAccumulate { .. }
+        | InPlaceUpdate { .. }
         | SparseOutputOrder { .. } => spans.accesses.first().map_or(spans.range, |a| (a.2, a.3)),
         NonorderedCoIteration { tensor, .. }
         | UngroupedDuplicates { tensor, .. }

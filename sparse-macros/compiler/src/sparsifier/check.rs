@@ -140,7 +140,14 @@ pub fn check_stmt(
                     tensor: desc.name.clone(),
                 })
             }
-            Some(_) if n > 0 && operands[0].tensor == access.tensor && sparse => {
+            // An in-place update reads its output where it writes it
+            // (checked by `in_place::check`).
+            Some(_)
+                if n > 0
+                    && operands[0].tensor == access.tensor
+                    && sparse
+                    && !super::in_place::is_update(kernel, stmt) =>
+            {
                 errors.push(SparsifyError::SparseOutputRead {
                     tensor: desc.name.clone(),
                 })

@@ -129,6 +129,15 @@ pub enum Node {
         /// The value.
         value: Value,
     },
+    /// Overwrites the value of a stored entry of a sparse output (an
+    /// in-place update, [`OutputStrategy::InPlace`]): the entry at the
+    /// output's current last-level position.
+    Update {
+        /// The element.
+        access: Access,
+        /// The value.
+        value: Value,
+    },
     /// Appends an element to a sparse output, in level order.
     Insert {
         /// The element.
@@ -209,6 +218,9 @@ pub enum OutputStrategy {
     ScalarReduction,
     /// Sparse output built by appending in level order.
     SparseInsert,
+    /// Sparse output whose stored entries are walked and their values
+    /// overwritten (`a[i, j] = a[i, j] * 2.0`).
+    InPlace,
     /// Sparse output whose last level goes through a dense workspace
     /// (access-pattern expansion).
     SparseExpand {
@@ -257,6 +269,7 @@ enum Dest {
     Dense,
     Insert,
     Workspace,
+    Update,
 }
 
 struct Builder<'a> {
@@ -341,7 +354,19 @@ pub fn build(
     let name = |l: LoopId| kernel.loop_name(l).to_string();
     let out = &view.output;
     let out_name = kernel.tensor_name(out.tensor).to_string();
-    let (dest, mut output, workspace) = if out.sparse {
+    let (dest, mut output, workspace) = if out.sparse && super::in_place::is_update(kernel, stmt) {
+        (
+            Dest::Update,
+            OutputPlan {
+                strategy: OutputStrategy::InPlace,
+                reason: format!(
+                    "sparse, updated in place: the value is zero wherever `{out_name}` stores \
+                     nothing, so its stored entries are walked and overwritten"
+                ),
+            },
+            None,
+        )
+    } else if out.sparse {
         let parallel: Vec<String> = out.levels.iter().map(|&(_, l)| name(l)).collect();
         match outer_reduction {
             None => (
@@ -615,6 +640,7 @@ impl Builder<'_> {
                 value,
             },
             Dest::Insert => Node::Insert { access, value },
+            Dest::Update => Node::Update { access, value },
             Dest::Workspace => Node::WorkspaceAdd {
                 index: self.view.output.levels.last().map_or(LoopId(0), |l| l.1),
                 value,

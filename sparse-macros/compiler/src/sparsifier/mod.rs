@@ -11,6 +11,7 @@
 
 pub mod check;
 pub mod graph;
+pub mod in_place;
 pub mod kernel;
 pub mod loop_tree;
 pub mod merger;
@@ -117,6 +118,14 @@ pub enum SparsifyError {
         /// The tensor.
         tensor: String,
     },
+    /// An in-place update of a sparse output that would change its
+    /// sparsity, or that cannot be done in place.
+    InPlaceUpdate {
+        /// The output.
+        tensor: String,
+        /// Why.
+        reason: String,
+    },
     /// `+=` into a sparse output.
     SparseOutputAccumulate {
         /// The tensor.
@@ -212,6 +221,7 @@ impl fmt::Display for SparsifyError {
             NotAnOutput { tensor } => write!(f, "`{tensor}` is assigned to but is not an output; declare it `&mut`"),
             InconsistentAccess { tensor } => write!(f, "sparse tensor `{tensor}` is accessed with two different index orders in one statement; convert one use to a copy with the other order"),
             SparseOutputRead { tensor } => write!(f, "sparse output `{tensor}` is also read on the right-hand side; read from a separate input tensor"),
+            InPlaceUpdate { tensor, reason } => write!(f, "`{tensor}` cannot be updated in place: {reason}; write the result into a separate output"),
             SparseOutputAccumulate { tensor } => write!(f, "`+=` into sparse output `{tensor}` is not supported; use `=` and add the old values as an input operand"),
             SparseDivisor { tensor } => write!(f, "division by sparse tensor `{tensor}` would divide by its implicit zeros; divide by a dense tensor or a literal"),
             UnsupportedLevel { tensor, level } => write!(f, "level {level} of `{tensor}` is a block or counting level, which the sparsifier does not support yet; use a plain permutation map"),
@@ -278,6 +288,9 @@ fn plan_stmt(kernel: &Kernel, n: usize, stmt: &Stmt) -> Result<StmtPlan, Vec<Spa
         rhs: scope::place_sums(kernel, stmt),
         ..stmt.clone()
     };
+    if in_place::is_update(kernel, &scoped) {
+        in_place::check(kernel, &scoped).map_err(|e| vec![e])?;
+    }
     let view = check::check_stmt(kernel, n, &scoped)?;
     let nested = scope::sum_loops(&scoped.rhs);
     let main: Vec<LoopId> = view

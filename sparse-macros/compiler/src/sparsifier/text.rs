@@ -30,6 +30,7 @@
 //!              statement, read as `r` N by the expression around it)
 //!            | access (" = " | " += ") (expr | "r")
 //!            | "insert " access " = " (expr | "r")
+//!            | "update " access " = " (expr | "r")   (in place, at the walked entry)
 //!            | "workspace w = expand " lvl | "w[" loop "] += " (expr | "r")
 //!            | "w[" loop "] = (" combiner ")(w[" loop "] or " identity ", " expr ")"
 //!              (custom reduce: a slot starts from the identity)
@@ -201,6 +202,10 @@ impl Printer<'_> {
                     &format!("{} {op} {}", k.show_access(access), self.value(value)),
                 )
             }
+            Node::Update { access, value } => self.line(
+                d,
+                &format!("update {} = {}", k.show_access(access), self.value(value)),
+            ),
             Node::Insert { access, value } => self.line(
                 d,
                 &format!("insert {} = {}", k.show_access(access), self.value(value)),

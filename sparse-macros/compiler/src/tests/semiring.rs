@@ -301,3 +301,18 @@ for i in 0..y.dim0  // parallel
 ",
     );
 }
+
+#[test]
+fn an_in_place_update_walks_the_output_and_overwrites_its_values() {
+    check(
+        "fn f(d: &tensor<?xf64>, c: &mut tensor<?x?xf64, #DCSR>) { c[i, j] *= d[i]; }",
+        "\
+c[i, j] = c[i, j] * d[i]
+order i (parallel), j (parallel)
+output c: sparse, updated in place: the value is zero wherever `c` stores nothing, so its stored entries are walked and overwritten
+iterate i in c.lvl0 compressed  // parallel
+  iterate j in c.lvl1 compressed  // parallel
+    update c[i, j] = c[i, j] * d[i]
+",
+    );
+}

@@ -46,14 +46,23 @@ fn accumulating_into_a_sparse_output_is_at_the_operator() {
 
 #[test]
 fn reading_a_sparse_output_is_at_the_read() {
+    let k = "fn f(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[i, j] = c[j, i] * a[i, j]; }";
+    assert_error_at(
+        k,
+        "c[j, i]",
+        0,
+        "`c[j, i]` reads the sparse output `c`, which a kernel only builds",
+    );
+    assert_eq!(error_count(k), 1);
+    // Where it writes, the read is an in-place update, refused here because
+    // `a` is sparse (the product would drop entries).
     let k = "fn f(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[i, j] = c[i, j] * a[i, j]; }";
     assert_error_at(
         k,
-        "c[i, j] *",
+        "c[i, j] =",
         0,
-        "`c[i, j]` reads the sparse output `c`, which a kernel only builds",
+        "`c` cannot be updated in place: `a` is sparse",
     );
-    assert_eq!(error_count(k), 1);
     // In a later statement too.
     let k =
         "fn f(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) {

@@ -33,6 +33,64 @@ impl Gen<'_> {
         quote!(#c.finish(#name)?;)
     }
 
+    /// An in-place update: the statement's own block opens the output
+    /// (`c.in_place()`: its levels and writable values) and declares what
+    /// the walk reads from it there, so the borrow ends with the statement.
+    pub(super) fn in_place_statement(
+        &mut self,
+        sp: &crate::sparsifier::StmtPlan,
+        t: TensorId,
+        scope: &Scope,
+        text: String,
+    ) -> TokenStream {
+        let outer = std::mem::take(&mut self.decls);
+        self.in_place = Some(t);
+        let body = self.nodes(&sp.tree, scope);
+        self.in_place = None;
+        let local = std::mem::replace(&mut self.decls, outer);
+        let decls: Vec<&TokenStream> = local.values().collect();
+        let c = &self.info(t).ident;
+        let parts = self.tlocal(t, "ip");
+        quote! {
+            #[doc = #text]
+            {
+                let #parts = #c.in_place();
+                #(#decls)*
+                #body
+            }
+        }
+    }
+
+    /// `update c[i, j] = v`: the value of the walked entry, overwritten.
+    pub(super) fn update(
+        &mut self,
+        access: &Access,
+        value: &crate::sparsifier::Value,
+        scope: &Scope,
+    ) -> TokenStream {
+        let t = access.tensor;
+        let last = self.info(t).levels.len().saturating_sub(1);
+        let Some(super::Pos::At(p)) = scope.pos.get(&(t, last)).cloned() else {
+            let msg = "the updated entry has no position".to_string();
+            return self.internal::<TokenStream>(t, msg).unwrap_or_default();
+        };
+        let val = self.values(t);
+        let slot = super::iterate::private("slot");
+        let out = self.tlocal(t, "out");
+        let doc = format!(
+            " SAFETY: `{p}` is an entry of `{}`'s last level, and a valid tensor stores one \
+             value per entry.",
+            self.info(t).name
+        );
+        self.with_value(value, scope, |_, v| {
+            quote! {
+                #[doc = #doc]
+                let #out = unsafe { #slot(#val, #p) };
+                *#out = #v;
+            }
+        })
+    }
+
     /// The level coordinates of output element `access`, from the loop
     /// variables through the output's dim→lvl permutation.
     pub(super) fn level_coords(&self, access: &Access) -> Vec<TokenStream> {

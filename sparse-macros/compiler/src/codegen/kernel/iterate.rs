@@ -248,9 +248,11 @@ impl Gen<'_> {
         let entries = self.tlocal(t, &format!("walk{l}"));
         let info = self.info(t);
         let name = info.name.clone();
+        // The output updated in place writes its values: no walk holds them.
         let with_values = info.kind == Kind::Sparse
             && l + 1 == info.levels.len()
-            && self.explicit_value(t).is_none();
+            && self.explicit_value(t).is_none()
+            && self.in_place != Some(t);
         let mut doc = format!(
             " SAFETY: `{lo}..{hi}` is the range level {l} of `{name}` stores under one parent \
              entry; a validated tensor has `{lo}` <= `{hi}` <= its entry count, the length of \

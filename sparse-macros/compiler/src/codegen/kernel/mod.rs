@@ -220,6 +220,8 @@ struct Gen<'a> {
     produced: bool,
     /// The element types of the scoped sums' locals, by number.
     sum_types: BTreeMap<u32, ElemType>,
+    /// The sparse output the current statement updates in place, if any.
+    in_place: Option<TensorId>,
 }
 
 impl<'a> Gen<'a> {
@@ -282,6 +284,7 @@ impl<'a> Gen<'a> {
             segment_loop: None,
             produced: false,
             sum_types: BTreeMap::new(),
+            in_place: None,
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
         };
         for (n, t) in tensors.into_iter().enumerate() {
@@ -355,7 +358,9 @@ impl<'a> Gen<'a> {
             let t = stmt.lhs.tensor;
             let sparse_strategy = matches!(
                 sp.output.strategy,
-                OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. }
+                OutputStrategy::SparseInsert
+                    | OutputStrategy::SparseExpand { .. }
+                    | OutputStrategy::InPlace
             );
             let sparse_out = self.info(t).kind == Kind::Sparse && self.info(t).mutable;
             if sparse_strategy != sparse_out {
@@ -394,6 +399,9 @@ impl<'a> Gen<'a> {
             segment: None,
         };
         let text = format!(" {}", self.k.show_stmt(stmt));
+        if sp.output.strategy == OutputStrategy::InPlace {
+            return self.in_place_statement(sp, stmt.lhs.tensor, &scope, text);
+        }
         let mut body = self.nodes(&sp.tree, &scope);
         if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =
             sp.output.strategy
@@ -451,6 +459,7 @@ impl<'a> Gen<'a> {
                 ..
             } => self.coiterate(*loop_id, spaces, universe.is_some(), phases, scope),
             Node::Insert { access, value } => self.insert(access, value, scope),
+            Node::Update { access, value } => self.update(access, value, scope),
             Node::Expand { level } => self.expand(*level),
             Node::WorkspaceAdd { index, value } => self.workspace_add(*index, value, scope),
             Node::Compress { level } => self.compress(*level),
@@ -485,24 +494,39 @@ impl<'a> Gen<'a> {
         name
     }
 
+    /// How level `l` of sparse tensor `t` is reached: `a.level(l)`, or
+    /// for the output updated in place its opened storage.
+    fn level_storage(&self, t: TensorId, l: usize) -> TokenStream {
+        let l = proc_macro2::Literal::usize_unsuffixed(l);
+        if self.in_place == Some(t) {
+            let parts = self.tlocal(t, "ip");
+            quote!(#parts.levels[#l])
+        } else {
+            let a = self.info(t).ident.clone();
+            quote!(#a.level(#l))
+        }
+    }
     /// The positions array of level `l` of sparse tensor `t`.
     fn positions(&mut self, t: TensorId, l: usize) -> Ident {
-        let a = self.info(t).ident.clone();
         let name = self.tlocal(t, &format!("pos{l}"));
-        let l = proc_macro2::Literal::usize_unsuffixed(l);
-        self.declare(name, None, quote!(#a.level(#l).positions()))
+        let level = self.level_storage(t, l);
+        self.declare(name, None, quote!(#level.positions()))
     }
     /// The coordinate buffer level `l` of sparse tensor `t` reads.
     fn coordinates(&mut self, t: TensorId, l: usize) -> Ident {
-        let a = self.info(t).ident.clone();
         let name = self.tlocal(t, &format!("crd{l}"));
-        let l = proc_macro2::Literal::usize_unsuffixed(l);
-        self.declare(name, None, quote!(#a.level(#l).coordinates()))
+        let level = self.level_storage(t, l);
+        self.declare(name, None, quote!(#level.coordinates()))
     }
-    /// The values of sparse tensor `t`.
+    /// The values of sparse tensor `t` (writable for the output updated in
+    /// place).
     fn values(&mut self, t: TensorId) -> Ident {
-        let a = self.info(t).ident.clone();
         let name = self.tlocal(t, "val");
+        if self.in_place == Some(t) {
+            let parts = self.tlocal(t, "ip");
+            return self.declare(name, None, quote!(#parts.values));
+        }
+        let a = self.info(t).ident.clone();
         self.declare(name, None, quote!(#a.values()))
     }
     /// The row-major elements of dense tensor `t` (rank ≥ 1) as a slice.
@@ -541,7 +565,7 @@ impl<'a> Gen<'a> {
             // A sparse output has no positions to track: it is written by
             // coordinates (`insert`).
             if info.kind == Kind::Sparse
-                && !info.mutable
+                && (!info.mutable || self.in_place == Some(a.tensor))
                 && !out.iter().any(|b| b.tensor == a.tensor)
             {
                 out.push(a.clone());

@@ -9,7 +9,7 @@ use syn::Ident;
 
 use super::{Binding, Checker};
 use crate::errors::Errors;
-use crate::syntax::{ExprSyntax, StmtSyntax};
+use crate::syntax::{AssignSyntax, ExprSyntax, StmtSyntax};
 
 impl Checker<'_> {
     fn is_sparse_output(&self, name: &Ident) -> bool {
@@ -31,7 +31,11 @@ impl Checker<'_> {
             return;
         }
         check_sparse_accumulate(stmt, errors);
-        self.check_written_once(out, errors);
+        // An in-place update (whether it keeps the sparsity is the
+        // sparsifier's check) rewrites values and builds nothing.
+        if !is_update(stmt) {
+            self.check_written_once(out, errors);
+        }
     }
 
     /// Rule: a sparse output is not read, in its own statement or any
@@ -42,7 +46,9 @@ impl Checker<'_> {
         let mut reads = Vec::new();
         stmt.rhs.visit(&mut |e| {
             if let ExprSyntax::Access(a) = e {
-                if self.is_sparse_output(&a.tensor) {
+                // `c[i, j] = c[i, j] * 2.0`: an in-place update.
+                let own = a.tensor == stmt.lhs.tensor && a.text() == stmt.lhs.text();
+                if self.is_sparse_output(&a.tensor) && !own {
                     reads.push(a);
                 }
             }
@@ -82,11 +88,24 @@ impl Checker<'_> {
     }
 }
 
+/// Whether a statement reads its own output where it writes it (`c[i, j]
+/// = c[i, j] * 2.0`, `c[i, j] *= 2.0`).
+fn is_update(stmt: &StmtSyntax) -> bool {
+    let mut own = matches!(stmt.op, AssignSyntax::MulAssign | AssignSyntax::DivAssign);
+    stmt.rhs.visit(&mut |e| {
+        if let ExprSyntax::Access(a) = e {
+            own |= a.tensor == stmt.lhs.tensor && a.text() == stmt.lhs.text();
+        }
+    });
+    own
+}
+
 /// Rule: `+=` into a sparse output would merge new entries into stored
-/// ones, which appending in level order cannot do.
-/// `c[i, j] += a[i, j]` with `c` sparse is an error at `+=`.
+/// ones, which appending in level order cannot do (`*=` and `/=` update the
+/// stored values in place). `c[i, j] += a[i, j]` with `c` sparse is an
+/// error at `+=`.
 fn check_sparse_accumulate(stmt: &StmtSyntax, errors: &mut Errors) {
-    if stmt.op.reads_output() {
+    if matches!(stmt.op, AssignSyntax::AddAssign | AssignSyntax::SubAssign) {
         let out = &stmt.lhs.tensor;
         let op = stmt.op.symbol();
         errors.error(

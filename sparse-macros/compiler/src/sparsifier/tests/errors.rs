@@ -173,8 +173,20 @@ fn reading_an_input_through_the_output_or_twice_is_checked() {
     k.assign(c, &[i, j], Expr::at(c, &[i, j]) * Expr::at(a, &[i, j]));
     k.assign(c, &[i, j], Expr::at(a, &[i, j]) * Expr::at(a, &[j, i]));
     let e = errors(&k);
-    assert!(matches!(&e[0], SparsifyError::SparseOutputRead { tensor } if tensor == "c"));
+    // `c = c * a` is an in-place update, refused because `a` is sparse.
+    assert!(
+        matches!(&e[0], SparsifyError::InPlaceUpdate { tensor, reason } if tensor == "c" && reason.contains("`a` is sparse"))
+    );
     assert!(matches!(&e[1], SparsifyError::InconsistentAccess { tensor } if tensor == "a"));
+    // Reading the output at other coordinates is no update.
+    let mut k = Kernel::new();
+    let c = k.tensor(csr("c").output());
+    let (i, j) = (k.index("i"), k.index("j"));
+    k.assign(c, &[i, j], Expr::at(c, &[j, i]) * Expr::lit("2.0"));
+    let e = errors(&k);
+    assert!(
+        matches!(&e[0], SparsifyError::InPlaceUpdate { tensor, reason } if tensor == "c" && reason.contains("other coordinates"))
+    );
     // A dense tensor may be read with two index orders: it is random access.
     let mut k = Kernel::new();
     let y = k.tensor(TensorDesc::dense("y", 2).output());

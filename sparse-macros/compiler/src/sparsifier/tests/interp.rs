@@ -201,6 +201,13 @@ impl Machine<'_> {
                     AssignOp::AddAssign => *slot += v,
                 }
             }
+            Node::Update { access, value } => {
+                let v = self.value(value);
+                let c = self.coords(access);
+                if let Some(slot) = self.data[out].get_mut(&c) {
+                    *slot = v;
+                }
+            }
             Node::Insert { access, value } => {
                 let v = self.value(value);
                 let c = self.coords(access);
