@@ -12,6 +12,7 @@
 pub mod check;
 pub mod graph;
 pub mod in_place;
+pub mod ir;
 pub mod kernel;
 pub mod loop_tree;
 pub mod merger;

@@ -8,6 +8,7 @@
 //! point at. Each item, each encoding field, each dimension and each level
 //! is parsed on its own, so one typo does not hide the errors after it.
 
+mod choice_parse;
 mod expr;
 mod item;
 mod kernel;

@@ -56,14 +56,14 @@ pub(super) fn parse_body(
 }
 
 /// The tokens of one statement (without its `;`), read left to right.
-struct Parser<'a> {
-    tokens: &'a [TokenTree],
-    pos: usize,
+pub(super) struct Parser<'a> {
+    pub(super) tokens: &'a [TokenTree],
+    pub(super) pos: usize,
     /// Where "expected ... here" points once the tokens run out.
-    end: Span,
+    pub(super) end: Span,
 }
 
-fn error(span: Span, message: impl std::fmt::Display) -> syn::Error {
+pub(super) fn error(span: Span, message: impl std::fmt::Display) -> syn::Error {
     syn::Error::new(span, message)
 }
 
@@ -139,7 +139,7 @@ fn parse_stmt(tokens: &[TokenTree], end: Span) -> syn::Result<StmtSyntax> {
 }
 
 impl Parser<'_> {
-    fn peek(&self) -> Option<&TokenTree> {
+    pub(super) fn peek(&self) -> Option<&TokenTree> {
         self.tokens.get(self.pos)
     }
     fn peek_at(&self, n: usize) -> Option<&TokenTree> {
@@ -152,7 +152,7 @@ impl Parser<'_> {
         }
     }
     /// The span where the next token is, or the end.
-    fn here(&self) -> Span {
+    pub(super) fn here(&self) -> Span {
         self.peek().map_or(self.end, TokenTree::span)
     }
 
@@ -196,7 +196,7 @@ impl Parser<'_> {
     }
 
     /// Precedence climbing: operators binding at least as tight as `min`.
-    fn expr(&mut self, min: u8) -> syn::Result<ExprSyntax> {
+    pub(super) fn expr(&mut self, min: u8) -> syn::Result<ExprSyntax> {
         let mut left = self.unary()?;
         loop {
             let Some(token) = self.peek() else {
@@ -537,107 +537,6 @@ impl Parser<'_> {
             _ => Ok(ExprSyntax::Name(ident)),
         }
     }
-}
-
-impl Parser<'_> {
-    /// `if cond { then } else { els }` (after the `if`), `else if` chains
-    /// included: MLIR's `arith.select` as Rust writes it.
-    fn choice(&mut self, if_kw: Ident) -> syn::Result<ExprSyntax> {
-        let usage = "a choice is written `if cond { a } else { b }`, both branches one \
-                     expression";
-        let start = self.pos;
-        let Some(brace) = self.tokens[start..]
-            .iter()
-            .position(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace))
-        else {
-            return Err(error(
-                if_kw.span(),
-                format!("expected `{{` after the condition; {usage}"),
-            ));
-        };
-        let brace = start + brace;
-        if brace == start {
-            return Err(error(
-                if_kw.span(),
-                format!("expected a condition after `if`; {usage}"),
-            ));
-        }
-        let TokenTree::Group(then_group) = &self.tokens[brace] else {
-            return Err(error(if_kw.span(), usage));
-        };
-        let mut sub = Parser {
-            tokens: &self.tokens[start..brace],
-            pos: 0,
-            end: then_group.span_open(),
-        };
-        let cond = sub.expr(0)?;
-        if let Some(t) = sub.peek() {
-            return Err(error(
-                t.span(),
-                format!("unexpected token in the condition; {usage}"),
-            ));
-        }
-        let then = branch(then_group, usage)?;
-        self.pos = brace + 1;
-        match self.peek().cloned() {
-            Some(TokenTree::Ident(e)) if e == "else" => self.pos += 1,
-            _ => {
-                return Err(error(
-                    then_group.span_close(),
-                    format!("expected `else` after the first branch; {usage}"),
-                ))
-            }
-        }
-        let (els, end) = match self.peek().cloned() {
-            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
-                self.pos += 1;
-                (branch(&g, usage)?, g.span_close())
-            }
-            Some(TokenTree::Ident(i)) if i == "if" => {
-                self.pos += 1;
-                let nested = self.choice(i)?;
-                let end = nested.span_range().1;
-                (nested, end)
-            }
-            _ => {
-                return Err(error(
-                    self.here(),
-                    format!("expected `{{` after `else`; {usage}"),
-                ))
-            }
-        };
-        Ok(ExprSyntax::If {
-            if_span: if_kw.span(),
-            cond: Box::new(cond),
-            then: Box::new(then),
-            els: Box::new(els),
-            end,
-        })
-    }
-}
-
-/// The single expression of a branch group `{ e }`.
-fn branch(g: &proc_macro2::Group, usage: &str) -> syn::Result<ExprSyntax> {
-    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-    if inner.is_empty() {
-        return Err(error(
-            g.span(),
-            format!("expected an expression in the branch; {usage}"),
-        ));
-    }
-    let mut sub = Parser {
-        tokens: &inner,
-        pos: 0,
-        end: g.span_close(),
-    };
-    let e = sub.expr(0)?;
-    if let Some(t) = sub.peek() {
-        return Err(error(
-            t.span(),
-            format!("unexpected token in the branch; {usage}"),
-        ));
-    }
-    Ok(e)
 }
 
 fn literal(lit: proc_macro2::Literal) -> syn::Result<ExprSyntax> {

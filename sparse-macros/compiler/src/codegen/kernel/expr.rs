@@ -61,7 +61,7 @@ fn produced_flag() -> Ident {
 }
 
 /// Loaded elements of one leaf: each distinct access and its local.
-type Loaded = Vec<(Access, Ident)>;
+pub(super) type Loaded = Vec<(Access, Ident)>;
 
 impl Gen<'_> {
     pub(super) fn out_elem(&self) -> ElemType {
@@ -230,47 +230,6 @@ impl Gen<'_> {
     pub(super) fn sum_add(&mut self, n: u32, value: &Expr, scope: &Scope) -> TokenStream {
         let r = sum_acc(n);
         self.with_value(&Value::Expr(value.clone()), scope, |_, v| quote!(#r += #v;))
-    }
-
-    /// The element type an expression computes, where its operands say:
-    /// tensors, casts, closures and sums; `None` for literals and index
-    /// variables alone.
-    pub(super) fn expr_type(&self, e: &Expr) -> Option<ElemType> {
-        use crate::sparsifier::Region;
-        let region = |r: Region| match r {
-            Region::Func(f) => self.def.closures.get(f.index()).map(|d| d.result),
-            _ => None,
-        };
-        match e {
-            Expr::Access(a) => Some(self.info(a.tensor).elem),
-            Expr::Cast(_, ty) => ElemType::from_name(ty).ok(),
-            Expr::Literal(text) => self.def.params.iter().find_map(|p| match &p.kind {
-                ParamKind::Scalar { ty } if p.name == text => {
-                    let name = quote!(#ty).to_string();
-                    ElemType::from_name(&name).ok()
-                }
-                _ => None,
-            }),
-            Expr::Index(_) | Expr::Zero | Expr::Absent => None,
-            Expr::Local(n) => self.sum_types.get(n).copied(),
-            Expr::Neg(x) | Expr::Sum(_, x) | Expr::Select(_, x) => self.expr_type(x),
-            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
-                self.expr_type(l).or_else(|| self.expr_type(r))
-            }
-            Expr::Call(name, args) => match crate::sparsifier::operator_of(name) {
-                Some("if") => args[1..].iter().find_map(|a| self.expr_type(a)),
-                Some(_) => Some(ElemType::Bool),
-                None => args.iter().find_map(|a| self.expr_type(a)),
-            },
-            Expr::Apply(f, _) => region(crate::sparsifier::Region::Func(*f)),
-            Expr::Binary(b) => region(b.overlap)
-                .or_else(|| region(b.left))
-                .or_else(|| region(b.right))
-                .or_else(|| self.expr_type(&b.x)),
-            Expr::Unary(u) => region(u.present)
-                .or_else(|| region(u.absent))
-                .or_else(|| self.expr_type(&u.x)),
-        }
     }
 
     /// `y[i] = v` or `y[i] += v`.
@@ -488,7 +447,7 @@ impl Gen<'_> {
 
     /// `e` as Rust, with its binding strength (1 `+ -`, 2 `* /`, 3 `as`,
     /// 4 unary `-`, 5 atoms), like the sparsifier's `ShowExpr`.
-    fn lower(&mut self, e: &Expr, loaded: &Loaded) -> (TokenStream, u8) {
+    pub(super) fn lower(&mut self, e: &Expr, loaded: &Loaded) -> (TokenStream, u8) {
         match e {
             Expr::Access(a) => {
                 let name = loaded.iter().find(|(b, _)| b == a).map(|(_, n)| n.clone());
@@ -597,55 +556,6 @@ impl Gen<'_> {
                 self.errors
                     .push(quote::quote_spanned!(span=> ::core::compile_error!(#msg);));
                 quote!(::core::primitive::f64)
-            }
-        }
-    }
-
-    /// Comparisons, logic and the choice, always parenthesised. An absent
-    /// operand (`Expr::Zero`) is the zero of the other operands' type, and
-    /// `false` as a condition.
-    fn operator(&mut self, op: &str, args: &[Expr], loaded: &Loaded) -> (TokenStream, u8) {
-        let known = args.iter().find_map(|a| self.expr_type(a));
-        let arg = |g: &mut Self, n: usize, cond: bool| -> TokenStream {
-            match args.get(n) {
-                Some(Expr::Zero) if cond => quote!(false),
-                Some(Expr::Zero) => zero(match op {
-                    // The branches of a choice: the other branch's type.
-                    "if" => args[1..]
-                        .iter()
-                        .find_map(|a| g.expr_type(a))
-                        .unwrap_or(g.out_elem()),
-                    _ => known.unwrap_or(g.out_elem()),
-                }),
-                Some(e) => g.lower(e, loaded).0,
-                None => quote!(false),
-            }
-        };
-        let logical = matches!(op, "&&" | "||" | "!");
-        match (op, args.len()) {
-            ("if", 3) => {
-                let c = arg(self, 0, true);
-                let t = arg(self, 1, false);
-                let e = arg(self, 2, false);
-                (quote!((if #c { #t } else { #e })), 5)
-            }
-            ("!", 1) => {
-                let x = arg(self, 0, true);
-                (quote!((!(#x))), 5)
-            }
-            (_, 2) => {
-                let l = arg(self, 0, logical);
-                let r = arg(self, 1, logical);
-                let op: TokenStream = op.parse().unwrap_or_default();
-                (quote!(((#l) #op (#r))), 5)
-            }
-            _ => {
-                let span = self.def.name.span();
-                self.error(
-                    span,
-                    format!("internal: `{op}` with {} operands", args.len()),
-                );
-                (quote!(false), 5)
             }
         }
     }

@@ -32,6 +32,7 @@ mod dense;
 mod expr;
 mod insert;
 mod iterate;
+mod operators;
 mod signature;
 #[cfg(test)]
 mod tests;
