@@ -1,7 +1,8 @@
 //! `Display`: MLIR's `sparse_tensor.print` layout, and with `{:#}` the
-//! TACO-flavoured layout of seed 001's worked examples.
+//! TACO-flavoured layout of the MLIR encoding documentation's worked examples.
 //!
-//! `{}` prints what MLIR's runtime prints for the seed-000 COO example
+//! `{}` prints what MLIR's runtime prints for the COO example of the MLIR
+//! `sparse_tensor` documentation
 //! (`(i, j) -> (i : compressed(nonunique), j : singleton)`, 3x4):
 //!
 //! ```text
@@ -15,8 +16,9 @@
 //! ----
 //! ```
 //!
-//! `{:#}` prints seed 001's BSR layout, values with six decimals (`{:.6}`,
-//! which integers ignore) and wrapped four to a row, as the seed shows them:
+//! `{:#}` prints the BSR layout of those worked examples, values with six
+//! decimals (`{:.6}`, which integers ignore) and wrapped four to a row, as
+//! they show them:
 //!
 //! ```text
 //! positions[1]   : 0 2 3
@@ -38,7 +40,8 @@ use crate::encoding::Encoding;
 use crate::layout::Layout;
 use crate::tensor::SparseTensor;
 
-/// Values per row in the `{:#}` layout (seed 001 shows rows of four).
+/// Values per row in the `{:#}` layout (the worked examples show rows of
+/// four).
 const VALUES_PER_ROW: usize = 4;
 
 /// Width of the labels in the `{:#}` layout: `coordinates[l]` with a

@@ -9,7 +9,7 @@ use crate::layout::Layout;
 use crate::vocab::{LevelFormat, LevelType};
 
 /// The buffers of one level as given to [`SparseTensor::assemble`], in the
-/// storage layout of seed 000 (`sparse_tensor::StorageLayout`).
+/// storage layout of MLIR's `sparse_tensor` dialect (`StorageLayout`).
 ///
 /// | level format | `positions` | `coordinates` |
 /// | --- | --- | --- |

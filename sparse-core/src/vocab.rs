@@ -21,7 +21,7 @@ pub const MAX_RANK: usize = 8;
 /// may carry: it must fit the 11 bits of its packed code.
 pub const MAX_LEVEL_CONSTANT: u32 = (1 << 11) - 1;
 
-/// How one level of the storage is laid out (seed 000, "level-formats").
+/// How one level of the storage is laid out (MLIR's level formats).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LevelFormat {
     /// Every coordinate of the level is stored, linearized with its parent.

@@ -3,7 +3,7 @@
 //! use to fill it (MLIR's `lexInsert`, `expand`/`compress` and the
 //! `hasInserts` finalization).
 //!
-//! # Deviations from the design note (`/tmp/outputs_api.md`), for codegen
+//! # What generated kernels rely on
 //!
 //! - The workspace cannot be handed out as plain slices that live across
 //!   `insert` calls (both borrow the output mutably), so it comes as a

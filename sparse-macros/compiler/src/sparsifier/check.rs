@@ -73,6 +73,7 @@ pub fn check_stmt(
     let mut operands: Vec<Operand> = Vec::new();
     let mut accesses = vec![&stmt.lhs];
     accesses.extend(stmt.rhs.accesses());
+    let update = super::in_place::is_update(kernel, stmt);
     let mut loops = Vec::new();
     for access in &accesses {
         for &l in &access.indices {
@@ -142,16 +143,10 @@ pub fn check_stmt(
             }
             // An in-place update reads its output where it writes it
             // (checked by `in_place::check`).
-            Some(_)
-                if n > 0
-                    && operands[0].tensor == access.tensor
-                    && sparse
-                    && !super::in_place::is_update(kernel, stmt) =>
-            {
-                errors.push(SparsifyError::SparseOutputRead {
+            Some(_) if n > 0 && operands[0].tensor == access.tensor && sparse && !update => errors
+                .push(SparsifyError::SparseOutputRead {
                     tensor: desc.name.clone(),
-                })
-            }
+                }),
             Some(_) => {}
             None => operands.push(Operand {
                 tensor: access.tensor,

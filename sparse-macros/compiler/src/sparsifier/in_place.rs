@@ -22,11 +22,7 @@ pub fn is_update(kernel: &Kernel, stmt: &Stmt) -> bool {
         .tensors
         .get(stmt.lhs.tensor.index())
         .is_some_and(|d| d.is_sparse() && d.is_output)
-        && stmt
-            .rhs
-            .accesses()
-            .iter()
-            .any(|a| a.tensor == stmt.lhs.tensor)
+        && stmt.reads_output()
 }
 
 /// Checks an update (`is_update`) whose sums are scoped: `Ok` if it keeps

@@ -1,6 +1,6 @@
 //! The loop-tree IR: the sparsifier's result, which codegen lowers to Rust.
 //!
-//! Close to seed 004's set-based loops and MLIR's `sparse_tensor.iterate` /
+//! Close to the set-based loops of MLIR's `sparse_tensor.iterate` /
 //! `coiterate`: a dense [`Node::For`], a walk over one sparse level
 //! [`Node::Iterate`], and [`Node::CoIterate`] over several levels with one
 //! [`Phase`] per lattice point. A phase runs while all of its spaces still

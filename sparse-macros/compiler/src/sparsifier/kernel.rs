@@ -233,25 +233,25 @@ impl Expr {
     /// Calls `f` on every node, parents before children, left to right.
     pub fn visit<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(self);
+        for c in self.children() {
+            c.visit(f);
+        }
+    }
+
+    /// The direct subexpressions, left to right.
+    pub fn children(&self) -> Vec<&Expr> {
         match self {
             Expr::Access(_)
             | Expr::Literal(_)
             | Expr::Index(_)
             | Expr::Zero
             | Expr::Absent
-            | Expr::Local(_) => {}
-            Expr::Neg(e) | Expr::Cast(e, _) | Expr::Select(_, e) | Expr::Sum(_, e) => e.visit(f),
-            Expr::Binary(b) => {
-                b.x.visit(f);
-                b.y.visit(f);
-            }
-            Expr::Unary(u) => u.x.visit(f),
-            Expr::Apply(_, args) => args.iter().for_each(|a| a.visit(f)),
-            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
-                l.visit(f);
-                r.visit(f);
-            }
-            Expr::Call(_, args) => args.iter().for_each(|a| a.visit(f)),
+            | Expr::Local(_) => Vec::new(),
+            Expr::Neg(x) | Expr::Cast(x, _) | Expr::Select(_, x) | Expr::Sum(_, x) => vec![x],
+            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => vec![l, r],
+            Expr::Call(_, args) | Expr::Apply(_, args) => args.iter().collect(),
+            Expr::Binary(b) => vec![&b.x, &b.y],
+            Expr::Unary(u) => vec![&u.x],
         }
     }
 }
@@ -324,6 +324,16 @@ pub struct Stmt {
     /// A custom reduction of `rhs` over the reduction loops, instead of
     /// the sum.
     pub reduce: Option<Reduce>,
+}
+
+impl Stmt {
+    /// Whether the right-hand side reads the tensor the statement writes.
+    pub fn reads_output(&self) -> bool {
+        self.rhs
+            .accesses()
+            .iter()
+            .any(|a| a.tensor == self.lhs.tensor)
+    }
 }
 
 /// A whole kernel: its tensors, index variables and statements.

@@ -426,14 +426,7 @@ impl Builder<'_> {
     /// (`y[i] *= e`): then every element is visited, since zeroing first
     /// would lose the values read.
     fn rewrites_output(&self) -> bool {
-        self.dest == Dest::Dense
-            && self.stmt.op == AssignOp::Assign
-            && self
-                .stmt
-                .rhs
-                .accesses()
-                .iter()
-                .any(|a| a.tensor == self.stmt.lhs.tensor)
+        self.dest == Dest::Dense && self.stmt.op == AssignOp::Assign && self.stmt.reads_output()
     }
 
     /// Replaces each sum of `value` (outermost first) by the local an

@@ -168,8 +168,8 @@ pub fn lattice_in(kernel: &Kernel, expr: &Expr, loop_id: LoopId, mode: Mode) -> 
     // A custom `reduce` folds present values only (MLIR's
     // `sparse_tensor.reduce`), so its lattices are the plain ones.
     let mut points = build(kernel, expr, loop_id);
-    if mode.complete && points.iter().all(|p| !p.sparse.is_empty()) {
-        points.extend(leaf(Expr::Zero));
+    if mode.complete {
+        zero_extend(&mut points);
     }
     for p in &mut points {
         if mode.innermost {
@@ -242,6 +242,14 @@ fn leaf(expr: Expr) -> Vec<LatPoint> {
         dense: Vec::new(),
         expr,
     }]
+}
+
+/// Adds the point `{}: 0` (the coordinates no sparse level stores) unless
+/// some point already holds there.
+fn zero_extend(points: &mut Vec<LatPoint>) {
+    if points.iter().all(|p| !p.sparse.is_empty()) {
+        points.extend(leaf(Expr::Zero));
+    }
 }
 
 fn union_sorted(a: &[TensorLevel], b: &[TensorLevel]) -> Vec<TensorLevel> {
@@ -412,9 +420,7 @@ fn call(kernel: &Kernel, name: &str, args: &[Expr], loop_id: LoopId) -> Vec<LatP
     let mut acc: Vec<(LatPoint, Vec<Expr>)> = vec![(leaf(Expr::Zero).remove(0), Vec::new())];
     for arg in args {
         let mut points = build(kernel, arg, loop_id);
-        if points.iter().all(|p| !p.sparse.is_empty()) {
-            points.extend(leaf(Expr::Zero));
-        }
+        zero_extend(&mut points);
         let mut next = Vec::new();
         for (p, exprs) in &acc {
             for q in &points {

@@ -351,12 +351,7 @@ pub fn split_terms(kernel: &Kernel, stmt: &Stmt) -> Option<Vec<Stmt>> {
         }
     }
     let out = kernel.tensors.get(stmt.lhs.tensor.index())?;
-    let reads_output = stmt
-        .rhs
-        .accesses()
-        .iter()
-        .any(|a| a.tensor == stmt.lhs.tensor);
-    if out.is_sparse() || stmt.reduce.is_some() || reads_output {
+    if out.is_sparse() || stmt.reduce.is_some() || stmt.reads_output() {
         return None;
     }
     let mut found = Vec::new();

@@ -36,8 +36,7 @@ pub fn place_sums(kernel: &Kernel, stmt: &Stmt) -> Expr {
     if stmt.reduce.is_some() {
         return stmt.rhs.clone();
     }
-    let mut free = Vec::new();
-    collect_free(kernel, &stmt.rhs, &mut Vec::new(), &mut free);
+    let mut free = free_loops(kernel, &stmt.rhs);
     free.retain(|l| !stmt.lhs.indices.contains(l));
     let placed = place(kernel, stmt.rhs.clone(), &free, true);
     hoist_root(hoist(placed, kernel, stmt.lhs.tensor))
@@ -61,7 +60,7 @@ fn collect_free(kernel: &Kernel, e: &Expr, bound: &mut Vec<LoopId>, out: &mut Ve
         bound.truncate(n);
         return;
     }
-    for c in children(e) {
+    for c in e.children() {
         collect_free(kernel, c, bound, out);
     }
 }
@@ -93,28 +92,9 @@ fn region_indices(kernel: &Kernel, r: super::kernel::Region) -> Vec<LoopId> {
     }
 }
 
-/// The direct subexpressions of `e`.
-fn children(e: &Expr) -> Vec<&Expr> {
-    match e {
-        Expr::Access(_)
-        | Expr::Literal(_)
-        | Expr::Index(_)
-        | Expr::Zero
-        | Expr::Absent
-        | Expr::Local(_) => Vec::new(),
-        Expr::Neg(x) | Expr::Cast(x, _) | Expr::Select(_, x) | Expr::Sum(_, x) => vec![x],
-        Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => vec![l, r],
-        Expr::Call(_, args) | Expr::Apply(_, args) => args.iter().collect(),
-        Expr::Binary(b) => vec![&b.x, &b.y],
-        Expr::Unary(u) => vec![&u.x],
-    }
-}
-
 /// Whether `e` uses `l` (free in `e`).
 fn uses(kernel: &Kernel, e: &Expr, l: LoopId) -> bool {
-    let mut free = Vec::new();
-    collect_free(kernel, e, &mut Vec::new(), &mut free);
-    free.contains(&l)
+    free_loops(kernel, e).contains(&l)
 }
 
 /// Places each of `free` (indices whose every use is inside `e`) at the
@@ -125,13 +105,11 @@ fn place(kernel: &Kernel, e: Expr, free: &[LoopId], root: bool) -> Expr {
         return e;
     }
     let own = own_uses(kernel, &e);
-    let kids = children(&e);
+    let kids: Vec<Vec<LoopId>> = e.children().iter().map(|c| free_loops(kernel, c)).collect();
     let mut here = Vec::new();
     let mut down: Vec<Vec<LoopId>> = vec![Vec::new(); kids.len()];
     for &l in free {
-        let users: Vec<usize> = (0..kids.len())
-            .filter(|&c| uses(kernel, kids[c], l))
-            .collect();
+        let users: Vec<usize> = (0..kids.len()).filter(|&c| kids[c].contains(&l)).collect();
         match (own.contains(&l), users.as_slice()) {
             (false, [one]) => down[*one].push(l),
             _ => here.push(l),
@@ -280,7 +258,7 @@ pub fn scope_edges(main: &[LoopId], rhs: &Expr) -> Vec<(LoopId, LoopId)> {
             outer.truncate(n);
             return;
         }
-        for c in children(e) {
+        for c in e.children() {
             walk(c, outer, edges);
         }
     }
