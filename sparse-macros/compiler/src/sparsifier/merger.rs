@@ -315,8 +315,37 @@ const ZERO_PRESERVING: &[&str] = &[
     "ne", "lt", "le", "gt", "ge", "choose",
 ];
 
-/// The unsimplified points of `expr` for `loop_id`, bottom-up.
+/// The points of `expr` for `loop_id`, bottom-up, with each node's points
+/// merged by sparse set as they are built (see [`merge_equal_sets`]).
 fn build(kernel: &Kernel, expr: &Expr, loop_id: LoopId) -> Vec<LatPoint> {
+    merge_equal_sets(build_node(kernel, expr, loop_id))
+}
+
+/// Keeps the first point of every sparse set, in construction order.
+///
+/// Why this is exact: [`simplify`] keeps, of the points sharing a sparse
+/// set, the first in construction order. Every combinator here (cross
+/// products, disjunctions, maps) builds its points in the order of its
+/// operands' points, and a point built from a later same-set operand point
+/// has the same set as, and comes after, the one built from the earlier:
+/// it could never be the one `simplify` keeps. Dropping it at once leaves
+/// the final lattice unchanged and makes the number of points at every
+/// node at most the number of distinct sparse sets, so a sum of `n` dense
+/// operands, literals or repeated accesses builds one point instead of
+/// `3^n` (a lattice is exponential only in its distinct sparse levels,
+/// which `MAX_SPARSE_INPUTS` bounds).
+fn merge_equal_sets(points: Vec<LatPoint>) -> Vec<LatPoint> {
+    let mut kept: Vec<LatPoint> = Vec::with_capacity(points.len());
+    for p in points {
+        if !kept.iter().any(|k| k.sparse == p.sparse) {
+            kept.push(p);
+        }
+    }
+    kept
+}
+
+/// The points of one node, from its operands' merged points.
+fn build_node(kernel: &Kernel, expr: &Expr, loop_id: LoopId) -> Vec<LatPoint> {
     let b = |e: &Expr| build(kernel, e, loop_id);
     match expr {
         Expr::Access(a) => match level_of(kernel, a, loop_id) {
@@ -459,11 +488,5 @@ fn simplify(mut points: Vec<LatPoint>) -> Vec<LatPoint> {
     // Stable: among equal sizes the construction order (conjunction first)
     // is kept, and a strict subset is always smaller, so it comes later.
     points.sort_by_key(|p| std::cmp::Reverse(p.sparse.len()));
-    let mut kept: Vec<LatPoint> = Vec::new();
-    for p in points {
-        if !kept.iter().any(|k| k.sparse == p.sparse) {
-            kept.push(p);
-        }
-    }
-    kept
+    merge_equal_sets(points)
 }

@@ -32,11 +32,11 @@ impl Parser<'_> {
         let TokenTree::Group(then_group) = &self.tokens[brace] else {
             return Err(error(if_kw.span(), usage));
         };
-        let mut sub = Parser {
-            tokens: &self.tokens[start..brace],
-            pos: 0,
-            end: then_group.span_open(),
-        };
+        let mut sub = self.nested(
+            &self.tokens[start..brace],
+            then_group.span_open(),
+            if_kw.span(),
+        )?;
         let cond = sub.expr(0)?;
         if let Some(t) = sub.peek() {
             return Err(error(
@@ -44,7 +44,7 @@ impl Parser<'_> {
                 format!("unexpected token in the condition; {usage}"),
             ));
         }
-        let then = branch(then_group, usage)?;
+        let then = self.branch(then_group, usage)?;
         self.pos = brace + 1;
         match self.peek().cloned() {
             Some(TokenTree::Ident(e)) if e == "else" => self.pos += 1,
@@ -58,11 +58,11 @@ impl Parser<'_> {
         let (els, end) = match self.peek().cloned() {
             Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
                 self.pos += 1;
-                (branch(&g, usage)?, g.span_close())
+                (self.branch(&g, usage)?, g.span_close())
             }
             Some(TokenTree::Ident(i)) if i == "if" => {
                 self.pos += 1;
-                let nested = self.choice(i)?;
+                let nested = self.descend(i.span(), |p| p.choice(i))?;
                 let end = nested.span_range().1;
                 (nested, end)
             }
@@ -83,26 +83,24 @@ impl Parser<'_> {
     }
 }
 
-/// The single expression of a branch group `{ e }`.
-fn branch(g: &proc_macro2::Group, usage: &str) -> syn::Result<ExprSyntax> {
-    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-    if inner.is_empty() {
-        return Err(error(
-            g.span(),
-            format!("expected an expression in the branch; {usage}"),
-        ));
+impl Parser<'_> {
+    /// The single expression of a branch group `{ e }`.
+    fn branch(&self, g: &proc_macro2::Group, usage: &str) -> syn::Result<ExprSyntax> {
+        let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+        if inner.is_empty() {
+            return Err(error(
+                g.span(),
+                format!("expected an expression in the branch; {usage}"),
+            ));
+        }
+        let mut sub = self.nested(&inner, g.span_close(), g.span_open())?;
+        let e = sub.expr(0)?;
+        if let Some(t) = sub.peek() {
+            return Err(error(
+                t.span(),
+                format!("unexpected token in the branch; {usage}"),
+            ));
+        }
+        Ok(e)
     }
-    let mut sub = Parser {
-        tokens: &inner,
-        pos: 0,
-        end: g.span_close(),
-    };
-    let e = sub.expr(0)?;
-    if let Some(t) = sub.peek() {
-        return Err(error(
-            t.span(),
-            format!("unexpected token in the branch; {usage}"),
-        ));
-    }
-    Ok(e)
 }

@@ -25,9 +25,12 @@ use crate::errors::Errors;
 
 pub use expr::{AffineExpr, BinOp};
 pub use kernel::{KernelSyntax, ParamSyntax, ParamTypeSyntax, TensorParamSyntax};
-pub use semiring::{compact, ArgSyntax, ArgValue, SemiringKind, SemiringSyntax};
+pub use semiring::{
+    compact, ArgSyntax, ArgValue, SemiringKind, SemiringSyntax, MAX_CLOSURE_TOKENS,
+};
 pub(crate) use stmt::MATH_FUNCTIONS;
 pub use stmt::{AccessSyntax, ArithOp, AssignSyntax, ExprSyntax, LitKind, StmtSyntax};
+pub use stmt_parse::{MAX_HEIGHT, MAX_NESTING};
 
 /// A parsed `sparse_kernel!` block.
 #[derive(Clone, Debug)]

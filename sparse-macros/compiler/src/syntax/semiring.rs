@@ -14,6 +14,7 @@ use proc_macro2::{Delimiter, Group, Spacing, Span, TokenStream, TokenTree};
 use syn::Ident;
 
 use super::stmt::ExprSyntax;
+use super::stmt_parse::check_nesting;
 
 /// The four operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,6 +120,9 @@ impl SemiringSyntax {
     }
 }
 
+/// The most tokens one closure may hold (see [`check_closure_size`]).
+pub const MAX_CLOSURE_TOKENS: usize = 512;
+
 /// Rust tokens as compact text: `|x, y| x + y`, `(x == y) as i8`.
 pub fn compact(tokens: &TokenStream) -> String {
     let mut out = String::new();
@@ -160,12 +164,50 @@ fn is_punct(t: Option<&TokenTree>, c: char) -> bool {
     matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c)
 }
 
+/// Bounds a closure before `syn` parses it: its groups nest at most
+/// [`MAX_NESTING`] levels (with the expression around it) and it holds at
+/// most [`MAX_CLOSURE_TOKENS`] tokens, which bounds the height of any
+/// operator chain in it. Walked with an explicit stack, so the check
+/// itself cannot overflow.
+fn check_closure_size(tokens: &[TokenTree], nesting: usize) -> syn::Result<()> {
+    let mut count = 0usize;
+    let mut stack: Vec<(proc_macro2::token_stream::IntoIter, usize)> = vec![(
+        tokens.iter().cloned().collect::<TokenStream>().into_iter(),
+        nesting,
+    )];
+    while let Some((iter, depth)) = stack.last_mut() {
+        let depth = *depth;
+        let Some(t) = iter.next() else {
+            stack.pop();
+            continue;
+        };
+        count += 1;
+        if count > MAX_CLOSURE_TOKENS {
+            return Err(syn::Error::new(
+                t.span(),
+                format!(
+                    "the closure has more than {MAX_CLOSURE_TOKENS} tokens; compute part of it \
+                     in a statement of its own"
+                ),
+            ));
+        }
+        if let TokenTree::Group(g) = t {
+            check_nesting(depth + 1, g.span_open())?;
+            stack.push((g.stream().into_iter(), depth + 1));
+        }
+    }
+    Ok(())
+}
+
 /// Parses the argument list of a semiring call; `parse_expr` reads a
-/// kernel expression from a token slice.
+/// kernel expression from a token slice; `nesting` is the level of the
+/// arguments (closure bodies are held to the same bound as expressions:
+/// `syn` parses them recursively).
 pub(super) fn parse_semiring(
     kind: SemiringKind,
     name: Ident,
     group: &Group,
+    nesting: usize,
     parse_expr: &dyn Fn(&[TokenTree], Span) -> syn::Result<ExprSyntax>,
 ) -> syn::Result<SemiringSyntax> {
     let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
@@ -215,6 +257,7 @@ pub(super) fn parse_semiring(
         }
         let stream: TokenStream = value_tokens.iter().cloned().collect();
         let value = if is_closure {
+            check_closure_size(value_tokens, nesting)?;
             let closure: syn::ExprClosure = syn::parse2(stream)?;
             ArgValue::Closure(Box::new(closure))
         } else {

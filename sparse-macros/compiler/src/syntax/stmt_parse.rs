@@ -55,12 +55,118 @@ pub(super) fn parse_body(
     stmts
 }
 
+/// How deeply a statement's expression may nest: groups (`(..)`, call
+/// arguments, choice branches, closure bodies), prefix operators and
+/// `else if` chains each add a level. Every stage after the parser walks
+/// expressions recursively, so the bound is what keeps a hostile statement
+/// from overflowing rustc's stack; real kernels nest a handful of levels.
+pub const MAX_NESTING: usize = 64;
+
+/// How tall a statement's expression tree may be: a chain `a + b + c` is
+/// as tall as it has operators. The parser reads chains in a loop, but the
+/// later stages recurse over the tree, so a product of 3,000 factors needs
+/// a bound too; a longer sum is written as several statements
+/// (`y[i] = ..; y[i] += ..;`).
+pub const MAX_HEIGHT: usize = 256;
+
 /// The tokens of one statement (without its `;`), read left to right.
 pub(super) struct Parser<'a> {
     pub(super) tokens: &'a [TokenTree],
     pub(super) pos: usize,
     /// Where "expected ... here" points once the tokens run out.
     pub(super) end: Span,
+    /// The levels of nesting around these tokens, against [`MAX_NESTING`].
+    pub(super) nesting: usize,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser for a statement's top-level tokens.
+    pub(super) fn new(tokens: &'a [TokenTree], end: Span) -> Self {
+        Parser {
+            tokens,
+            pos: 0,
+            end,
+            nesting: 0,
+        }
+    }
+
+    /// A parser for tokens nested one level inside this one's (a group's
+    /// contents); `at` is where the nesting starts, for the error.
+    pub(super) fn nested<'b>(
+        &self,
+        tokens: &'b [TokenTree],
+        end: Span,
+        at: Span,
+    ) -> syn::Result<Parser<'b>> {
+        check_nesting(self.nesting + 1, at)?;
+        Ok(Parser {
+            tokens,
+            pos: 0,
+            end,
+            nesting: self.nesting + 1,
+        })
+    }
+
+    /// Runs `f` one level of nesting deeper (a prefix operator's operand,
+    /// an `else if`); `at` is the token that opens the level.
+    pub(super) fn descend<T>(
+        &mut self,
+        at: Span,
+        f: impl FnOnce(&mut Self) -> syn::Result<T>,
+    ) -> syn::Result<T> {
+        check_nesting(self.nesting + 1, at)?;
+        self.nesting += 1;
+        let out = f(self);
+        self.nesting -= 1;
+        out
+    }
+}
+
+pub(super) fn check_nesting(nesting: usize, at: Span) -> syn::Result<()> {
+    if nesting > MAX_NESTING {
+        return Err(error(
+            at,
+            format!(
+                "the expression nests more than {MAX_NESTING} levels deep here (groups, prefix \
+                 operators and `else if` each add one); split it into several statements"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The height of a parsed expression tree. Only called on trees the parser
+/// built under [`MAX_HEIGHT`] and [`MAX_NESTING`], so the recursion is
+/// bounded.
+fn height(e: &ExprSyntax) -> usize {
+    let below = match e {
+        ExprSyntax::Access(_) | ExprSyntax::Name(_) | ExprSyntax::Literal { .. } => 0,
+        ExprSyntax::Neg { operand, .. }
+        | ExprSyntax::Not { operand, .. }
+        | ExprSyntax::Cast { operand, .. } => height(operand),
+        ExprSyntax::Paren { inner, .. } => height(inner),
+        ExprSyntax::Binary { left, right, .. } => height(left).max(height(right)),
+        ExprSyntax::Call { args, .. } => args.iter().map(height).max().unwrap_or(0),
+        ExprSyntax::If {
+            cond, then, els, ..
+        } => height(cond).max(height(then)).max(height(els)),
+        ExprSyntax::Semiring(op) => op.operands().map(height).max().unwrap_or(0),
+    };
+    below + 1
+}
+
+fn check_height(height: usize, at: Span) -> syn::Result<()> {
+    if height > MAX_HEIGHT {
+        return Err(error(
+            at,
+            format!(
+                "the expression is more than {MAX_HEIGHT} operations deep here (a chain \
+                 `a + b + ..` counts one per operator); split it into several statements, \
+                 e.g. `y[i] = ..; y[i] += ..;`"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 pub(super) fn error(span: Span, message: impl std::fmt::Display) -> syn::Error {
@@ -75,11 +181,7 @@ const STMT_EXAMPLE: &str =
     "a statement writes one output element: `y[i] = a[i, j] * x[j];` or `s[] += a[i, j];`";
 
 fn parse_stmt(tokens: &[TokenTree], end: Span) -> syn::Result<StmtSyntax> {
-    let mut p = Parser {
-        tokens,
-        pos: 0,
-        end,
-    };
+    let mut p = Parser::new(tokens, end);
     let lhs = match p.peek() {
         Some(TokenTree::Ident(ident)) if ident == "let" => {
             return Err(error(
@@ -198,6 +300,8 @@ impl Parser<'_> {
     /// Precedence climbing: operators binding at least as tight as `min`.
     pub(super) fn expr(&mut self, min: u8) -> syn::Result<ExprSyntax> {
         let mut left = self.unary()?;
+        let mut left_height = height(&left);
+        check_height(left_height, left.span_range().0)?;
         loop {
             let Some(token) = self.peek() else {
                 return Ok(left);
@@ -228,6 +332,8 @@ impl Parser<'_> {
                             "cast to a primitive type written by its name, e.g. `as f64`",
                         ));
                     }
+                    left_height += 1;
+                    check_height(left_height, ty.span())?;
                     left = ExprSyntax::Cast {
                         operand: Box::new(left),
                         ty,
@@ -259,6 +365,8 @@ impl Parser<'_> {
                         ));
                     }
                     let right = self.expr(op.precedence() + 1)?;
+                    left_height = left_height.max(height(&right)) + 1;
+                    check_height(left_height, span)?;
                     left = ExprSyntax::Binary {
                         op,
                         op_span: span,
@@ -360,7 +468,7 @@ impl Parser<'_> {
                 if self.peek().is_none() {
                     return Err(error(self.end, "expected an operand after `-`"));
                 }
-                let operand = self.unary()?;
+                let operand = self.descend(span, Self::unary)?;
                 Ok(ExprSyntax::Neg {
                     minus: span,
                     operand: Box::new(operand),
@@ -375,7 +483,7 @@ impl Parser<'_> {
                 if self.peek().is_none() {
                     return Err(error(self.end, "expected an operand after `!`"));
                 }
-                let operand = self.unary()?;
+                let operand = self.descend(span, Self::unary)?;
                 Ok(ExprSyntax::Not {
                     bang: span,
                     operand: Box::new(operand),
@@ -435,11 +543,7 @@ impl Parser<'_> {
                     {
                         return Err(unsupported(comma.span(), "tuples are"));
                     }
-                    let mut sub = Parser {
-                        tokens: &inner,
-                        pos: 0,
-                        end: g.span_close(),
-                    };
+                    let mut sub = self.nested(&inner, g.span_close(), g.span_open())?;
                     let e = sub.expr(0)?;
                     if g.delimiter() == Delimiter::None {
                         return Ok(e);
@@ -503,19 +607,14 @@ impl Parser<'_> {
             Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => {
                 self.pos += 1;
                 if let Some(kind) = SemiringKind::from_name(&name) {
-                    let op = parse_semiring(kind, ident, &g, &|tokens, end| {
-                        let mut p = Parser {
-                            tokens,
-                            pos: 0,
-                            end,
-                        };
-                        p.expr(0)
+                    let op = parse_semiring(kind, ident, &g, self.nesting + 1, &|tokens, end| {
+                        self.nested(tokens, end, g.span_open())?.expr(0)
                     })?;
                     return Ok(ExprSyntax::Semiring(Box::new(op)));
                 }
                 Ok(ExprSyntax::Call {
                     name: ident,
-                    args: parse_args(&g)?,
+                    args: self.parse_args(&g)?,
                     parens: g.span(),
                 })
             }
@@ -560,22 +659,19 @@ fn literal(lit: proc_macro2::Literal) -> syn::Result<ExprSyntax> {
     })
 }
 
-/// The arguments of a call: expressions separated by commas.
-fn parse_args(group: &proc_macro2::Group) -> syn::Result<Vec<ExprSyntax>> {
-    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
-    let mut args = Vec::new();
-    for (items, end) in split_commas(&tokens, group.span_close()) {
-        if items.is_empty() {
-            return Err(error(end, "expected an argument"));
+impl Parser<'_> {
+    /// The arguments of a call: expressions separated by commas.
+    fn parse_args(&self, group: &proc_macro2::Group) -> syn::Result<Vec<ExprSyntax>> {
+        let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+        let mut args = Vec::new();
+        for (items, end) in split_commas(&tokens, group.span_close()) {
+            if items.is_empty() {
+                return Err(error(end, "expected an argument"));
+            }
+            args.push(self.nested(items, end, group.span_open())?.expr(0)?);
         }
-        let mut p = Parser {
-            tokens: items,
-            pos: 0,
-            end,
-        };
-        args.push(p.expr(0)?);
+        Ok(args)
     }
-    Ok(args)
 }
 
 /// The index variables of an access: identifiers separated by commas.

@@ -2,6 +2,7 @@
 
 mod codegen;
 mod diagnostics;
+mod hardening;
 mod kernel_diagnostics;
 mod kernel_robustness;
 mod kernels;
