@@ -109,13 +109,25 @@ pub enum ParamKind {
         /// The type as written.
         ty: Box<syn::Type>,
     },
+    /// A tensor parameter whose type has an error reported at the type
+    /// (a misspelt or broken encoding). Only stubs have one: they take it
+    /// as `&impl Sized`, so call sites type-check and the one error the
+    /// user sees is the real one.
+    Unresolved {
+        /// The tensor's id in [`KernelDef::kernel`].
+        tensor: TensorId,
+        /// `&mut`: the kernel writes it.
+        mutable: bool,
+    },
 }
 
 impl ParamKind {
     /// The tensor id of a tensor parameter.
     pub fn tensor(&self) -> Option<TensorId> {
         match self {
-            ParamKind::Sparse { tensor, .. } | ParamKind::Dense { tensor, .. } => Some(*tensor),
+            ParamKind::Sparse { tensor, .. }
+            | ParamKind::Dense { tensor, .. }
+            | ParamKind::Unresolved { tensor, .. } => Some(*tensor),
             ParamKind::Scalar { .. } => None,
         }
     }

@@ -213,9 +213,11 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
     // naming them are skipped silently, the encoding's own error suffices.
     let mut failed = Vec::new();
     let mut names = HashMap::new();
+    let out_aliases = out_aliases(block);
     for item in &block.items {
         if let Item::Encoding(def) = item {
-            let unique = check_unique_name(&def.name, format!("#{}", def.name), &mut names, errors);
+            let unique = check_unique_name(&def.name, format!("#{}", def.name), &mut names, errors)
+                && check_not_out_alias(&def.name, format!("#{}", def.name), &out_aliases, errors);
             match encoding::check_encoding(def, errors) {
                 Some(enc) if unique => model.encodings.push(enc),
                 _ => failed.push(def.name.to_string()),
@@ -224,8 +226,9 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
     }
     for item in &block.items {
         if let Item::Type(def) = item {
-            let unique =
-                check_unique_name(&def.name, format!("type {}", def.name), &mut names, errors);
+            let shown = format!("type {}", def.name);
+            let unique = check_unique_name(&def.name, shown.clone(), &mut names, errors)
+                && check_not_out_alias(&def.name, shown, &out_aliases, errors);
             if let Some(ty) = tensor::check_type(def, &model, &failed, errors) {
                 if unique {
                     model.types.push(ty);
@@ -255,6 +258,44 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
         }
     }
     model
+}
+
+/// The output aliases the block's encodings generate (`#CSR` gives `CSR`
+/// and `CSROut`), by name, with the encoding's name token.
+fn out_aliases(block: &Block) -> HashMap<String, Ident> {
+    block
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Encoding(def) => Some((format!("{}Out", def.name), def.name.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Rule: no encoding or type is named like the output alias of an
+/// encoding. `#CSR` defines `CSR` and `CSROut` (the type sparse outputs
+/// take), so `#CSROut` or `type CSROut = ..` next to it would define
+/// `CSROut` twice; the error is at the clashing name, wherever it stands.
+fn check_not_out_alias(
+    name: &Ident,
+    shown: String,
+    out_aliases: &HashMap<String, Ident>,
+    errors: &mut Errors,
+) -> bool {
+    let Some(encoding) = out_aliases.get(&name.to_string()) else {
+        return true;
+    };
+    errors.error_with_note(
+        name.span(),
+        format!(
+            "`{shown}` defines the Rust type `{name}`, which is also the output alias this \
+             block generates for `#{encoding}` (the type of its sparse outputs); rename one"
+        ),
+        encoding.span(),
+        format!("`#{encoding}` defines `{encoding}` and `{name}`"),
+    );
+    false
 }
 
 /// Rule: every generated alias has its own name. `#CSR` twice, or `#CSR`

@@ -169,3 +169,60 @@ fn closures_are_bounded_before_syn_parses_them() {
     assert_eq!(long.len(), 1, "{long:?}");
     assert!(long[0].contains("more than 512 tokens"), "{long:?}");
 }
+
+#[test]
+fn a_misspelt_encoding_gives_one_error_at_the_typo_and_a_callable_stub() {
+    let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compresed) }>
+        pub fn spmv(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }";
+    let tokens: TokenStream = src.parse().expect("tokenizes");
+    let out = crate::expand(tokens).to_string();
+    let found = messages(&out);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("unknown level format `compresed`"),
+        "{found:?}"
+    );
+    // The stub keeps the signature, the broken parameter as `&impl Sized`,
+    // and a body that type-checks.
+    assert!(out.contains("pub fn spmv"), "{out}");
+    assert!(
+        out.contains("a : & impl :: core :: marker :: Sized"),
+        "{out}"
+    );
+    assert!(
+        out.contains(":: core :: result :: Result :: Ok (())"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_name_clashing_with_an_output_alias_is_an_error_at_that_name() {
+    let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+        #CSROut = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>";
+    let found = super::errors(src);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0]
+            .0
+            .contains("`#CSROut` defines the Rust type `CSROut`"),
+        "{found:?}"
+    );
+    assert_eq!((found[0].1, found[0].2), (2, 9), "{found:?}");
+    assert!(
+        found[1].0.contains("`#CSR` defines `CSR` and `CSROut`"),
+        "{found:?}"
+    );
+    // Either order, and a type alias too.
+    let src = "type CSROut = tensor<4xf64>;
+        #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>";
+    let found = super::errors(src);
+    assert!(
+        found[0]
+            .0
+            .contains("`type CSROut` defines the Rust type `CSROut`"),
+        "{found:?}"
+    );
+    assert_eq!((found[0].1, found[0].2), (1, 5), "{found:?}");
+}

@@ -118,6 +118,9 @@ fn spmv_parameters_become_the_kernel_def() {
                 mutable,
             } => format!("{} dense {} {elem:?} {shape:?} {mutable}", p.name, tensor.0),
             ParamKind::Scalar { ty } => format!("{} scalar {}", p.name, quote::quote!(#ty)),
+            ParamKind::Unresolved { tensor, mutable } => {
+                format!("{} unresolved {} {mutable}", p.name, tensor.0)
+            }
         })
         .collect();
     assert_eq!(
@@ -346,7 +349,7 @@ fn element_types_and_scalars_of_every_kind() {
         .iter()
         .map(|p| match &p.kind {
             ParamKind::Sparse { elem, .. } | ParamKind::Dense { elem, .. } => Some(*elem),
-            ParamKind::Scalar { .. } => None,
+            ParamKind::Scalar { .. } | ParamKind::Unresolved { .. } => None,
         })
         .collect();
     assert_eq!(

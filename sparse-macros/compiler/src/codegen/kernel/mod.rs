@@ -244,6 +244,15 @@ impl<'a> Gen<'a> {
                     shape,
                     mutable,
                 } => (*tensor, *elem, shape, *mutable, None),
+                ParamKind::Unresolved { tensor, .. } => {
+                    // Only stubs have one, and their bodies read no tensor.
+                    let name = p.name.to_string();
+                    let ident = format_ident!("__sk_unresolved_{}", tensor.index());
+                    if let Some(slot) = tensors.get_mut(tensor.index()) {
+                        *slot = Some(TensorInfo::missing(name, ident));
+                    }
+                    continue;
+                }
                 ParamKind::Scalar { .. } => continue,
             };
             let kind = if encoding.is_some() {

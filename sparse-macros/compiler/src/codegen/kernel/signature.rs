@@ -58,6 +58,10 @@ impl Gen<'_> {
             let name = &p.name;
             let ty = match &p.kind {
                 ParamKind::Scalar { ty } => quote!(#ty),
+                ParamKind::Unresolved { mutable, .. } => {
+                    let mutability = mutable.then(|| quote!(mut));
+                    quote!(&#mutability impl ::core::marker::Sized)
+                }
                 ParamKind::Sparse {
                     encoding,
                     elem,

@@ -113,7 +113,13 @@ pub(super) fn check_kernel(
             spans.push(stmt_spans);
         }
     }
-    let ok = errors.len() == before && !def.broken;
+    // A statement over a parameter whose type is broken is skipped without
+    // an error of its own (the type's error says it all): such a kernel is
+    // never complete, only a stub.
+    let unresolved = params
+        .iter()
+        .any(|p| matches!(p.kind, crate::model::ParamKind::Unresolved { .. }));
+    let ok = errors.len() == before && !def.broken && !unresolved;
     let kernel_def = KernelDef {
         attrs: def.attrs.clone(),
         vis: def.vis.clone(),

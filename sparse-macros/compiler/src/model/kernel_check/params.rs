@@ -52,7 +52,11 @@ impl Checker<'_> {
                             self.kernel
                                 .tensors
                                 .push(TensorDesc::dense(&param.name.to_string(), 0));
-                            (Binding::Broken, None)
+                            let kind = ParamKind::Unresolved {
+                                tensor: id,
+                                mutable: t.mutable.is_some(),
+                            };
+                            (Binding::Broken, Some(kind))
                         }
                     }
                 }
