@@ -191,6 +191,56 @@ pub fn min<T: Ordered>(x: T, y: T) -> T {
     x.min_value(y)
 }
 
+/// Integer division as kernel expressions define it: never a panic.
+///
+/// Kernels promise to panic on no value, and MLIR's `arith.divsi` /
+/// `divui` leave division by zero undefined; kernels define it as 0 (what
+/// a Cortex-M3/M4/M33 `sdiv`/`udiv` returns with divide-by-zero trapping
+/// off), and `MIN / -1` wraps to `MIN` as the other integer operations
+/// wrap.
+pub trait IntDiv: Copy {
+    /// `self / d`, 0 where `d` is 0, wrapping on `MIN / -1`.
+    fn div_or_zero(self, d: Self) -> Self;
+}
+
+macro_rules! int_div {
+    ($($t:ty),*) => {$(
+        impl IntDiv for $t {
+            #[inline(always)]
+            fn div_or_zero(self, d: Self) -> Self {
+                match self.checked_div(d) {
+                    Some(q) => q,
+                    // Only `MIN / -1` overflows; it wraps to `MIN`.
+                    None if d != 0 => self.wrapping_div(d),
+                    None => 0,
+                }
+            }
+        }
+    )*};
+}
+int_div!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// `x / y` for integers: 0 where `y` is 0 (see [`IntDiv`]).
+#[inline(always)]
+pub fn int_div<T: IntDiv>(x: T, y: T) -> T {
+    x.div_or_zero(y)
+}
+
+#[cfg(test)]
+mod int_tests {
+    #[test]
+    fn integer_division_never_panics() {
+        assert_eq!(super::int_div(7i32, 2), 3);
+        assert_eq!(super::int_div(-7i32, 2), -3);
+        assert_eq!(super::int_div(7i32, 0), 0);
+        assert_eq!(super::int_div(i8::MIN, -1), i8::MIN);
+        assert_eq!(super::int_div(i64::MIN, -1), i64::MIN);
+        assert_eq!(super::int_div(200u8, 0), 0);
+        assert_eq!(super::int_div(200u8, 3), 66);
+        assert_eq!(super::int_div(usize::MAX, 0), 0);
+    }
+}
+
 #[cfg(all(test, any(feature = "std", feature = "micromath")))]
 mod tests {
     #[test]

@@ -41,6 +41,7 @@ mod semantics {
     mod conformance;
     mod diagonal;
     mod in_place;
+    mod integers;
     mod reduce;
     mod scopes;
     mod sparse_sums;

@@ -91,7 +91,7 @@ impl Gen<'_> {
                 let call = self.apply(r.combiner, &[target.clone(), v]);
                 quote!(#target = #call;)
             }
-            None => quote!(#target += #v;),
+            None => self.add_assign(self.out_elem(), target, v),
         }
     }
 
@@ -229,7 +229,10 @@ impl Gen<'_> {
     /// `r<n> += value` (a dropped `select` value adds nothing).
     pub(super) fn sum_add(&mut self, n: u32, value: &Expr, scope: &Scope) -> TokenStream {
         let r = sum_acc(n);
-        self.with_value(&Value::Expr(value.clone()), scope, |_, v| quote!(#r += #v;))
+        let elem = self.sum_types.get(&n).copied().unwrap_or(self.out_elem());
+        self.with_value(&Value::Expr(value.clone()), scope, |g, v| {
+            g.add_assign(elem, quote!(#r), v)
+        })
     }
 
     /// `y[i] = v` or `y[i] += v`.
@@ -352,10 +355,15 @@ impl Gen<'_> {
                     // Duplicates of one coordinate: the element is their sum.
                     Some(Pos::Segment(p, e)) => {
                         let q = self.tlocal(t, "q");
+                        let add = self.add_assign(
+                            info.elem,
+                            quote!(#name),
+                            c.clone().unwrap_or_default(),
+                        );
                         quote! {
                             let mut #name = #c;
                             for #q in #p + 1..#e {
-                                #name += #c;
+                                #add
                             }
                         }
                     }
@@ -400,13 +408,14 @@ impl Gen<'_> {
                         );
                         let doc_q =
                             format!(" SAFETY: `{q}` < `{e}`, within the same segment of entries.");
+                        let add = self.add_assign(info.elem, quote!(#name), quote!(#dup));
                         quote! {
                             #[doc = #doc]
                             let mut #name = unsafe { #load(#val, #p) };
                             for #q in #p + 1..#e {
                                 #[doc = #doc_q]
                                 let #dup = unsafe { #load(#val, #q) };
-                                #name += #dup;
+                                #add
                             }
                         }
                     }
@@ -460,13 +469,42 @@ impl Gen<'_> {
             }
             Expr::Zero => (zero(self.out_elem()), 5),
             Expr::Neg(x) => {
+                if let Some(ty) = self.int_type(e) {
+                    let (x, _) = self.lower(x, loaded);
+                    return (quote!(#ty::wrapping_neg(#x)), 5);
+                }
                 let x = self.operand(x, 4, loaded);
                 (quote!(-#x), 4)
             }
             Expr::Cast(x, ty) => {
+                // Arithmetic on index variables (`i - j`) is `usize` and
+                // wraps; MLIR's `index_cast` reads an index as signed, so
+                // `(i - j) as f64` is -1.0 where `j = i + 1`, not 2^64 - 1.
+                let signed = self.expr_type(x).is_none()
+                    && super::operators::mentions_index(x)
+                    && !matches!(*x.as_ref(), Expr::Index(_))
+                    && !ty.starts_with('u')
+                    && ty != "usize";
                 let x = self.operand(x, 3, loaded);
                 let ty = self.cast_type(ty);
+                if signed {
+                    return (quote!(#x as ::core::primitive::isize as #ty), 3);
+                }
                 (quote!(#x as #ty), 3)
+            }
+            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r)
+                if self.int_type(e).is_some() =>
+            {
+                let ty = self.int_type(e).unwrap_or_default();
+                let (l, _) = self.lower(l, loaded);
+                let (r, _) = self.lower(r, loaded);
+                let call = match e {
+                    Expr::Add(..) => quote!(#ty::wrapping_add(#l, #r)),
+                    Expr::Sub(..) => quote!(#ty::wrapping_sub(#l, #r)),
+                    Expr::Mul(..) => quote!(#ty::wrapping_mul(#l, #r)),
+                    _ => quote!(::sparse_core::__private::math::int_div(#l, #r)),
+                };
+                (call, 5)
             }
             Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
                 let (op, p) = match e {
@@ -587,6 +625,12 @@ impl Gen<'_> {
         }
         let f = format_ident!("{}", name);
         match name {
+            // `i32::abs` overflows on `MIN`; `math::abs` wraps (and is the
+            // value itself for unsigned types).
+            "abs" if self.int_type(&args[0]).is_some() => {
+                let (x, _) = self.lower(&args[0], loaded);
+                (quote!(::sparse_core::__private::math::abs(#x)), 5)
+            }
             "abs" => {
                 let x = self.operand(&args[0], 5, loaded);
                 (quote!(#x.abs()), 5)

@@ -66,6 +66,35 @@ impl Gen<'_> {
         }
     }
 
+    /// The Rust integer type `e`'s arithmetic runs in, if integer: its
+    /// element type, or `usize` for index variables and literals alone
+    /// (`i - j`). Integer arithmetic wraps, as MLIR's `arith` ops do, and
+    /// divides by zero to 0 ([`sparse_core::math::int_div`]): a kernel
+    /// panics on no value.
+    pub(super) fn int_type(&self, e: &Expr) -> Option<TokenStream> {
+        match self.expr_type(e) {
+            Some(t) if t.is_float() || t == ElemType::Bool => None,
+            Some(t) => Some(super::elem_type(t)),
+            None if mentions_index(e) => Some(quote!(::core::primitive::usize)),
+            None => None,
+        }
+    }
+
+    /// `target += v` for an element of type `elem`, wrapping for integers.
+    pub(super) fn add_assign(
+        &self,
+        elem: ElemType,
+        target: TokenStream,
+        v: TokenStream,
+    ) -> TokenStream {
+        if elem.is_float() || elem == ElemType::Bool {
+            quote!(#target += #v;)
+        } else {
+            let ty = super::elem_type(elem);
+            quote!(#target = #ty::wrapping_add(#target, #v);)
+        }
+    }
+
     /// The element type an expression computes, where its operands say:
     /// tensors, casts, closures and sums; `None` for literals and index
     /// variables alone.
@@ -105,5 +134,15 @@ impl Gen<'_> {
                 .or_else(|| region(u.absent))
                 .or_else(|| self.expr_type(&u.x)),
         }
+    }
+}
+
+/// Whether `e` reads an index variable outside a cast (`i - j`, not
+/// `i as f64`).
+pub(super) fn mentions_index(e: &Expr) -> bool {
+    match e {
+        Expr::Index(_) => true,
+        Expr::Cast(..) => false,
+        _ => e.children().into_iter().any(mentions_index),
     }
 }

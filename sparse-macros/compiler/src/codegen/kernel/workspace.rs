@@ -108,13 +108,15 @@ impl Gen<'_> {
                 }
             });
         }
-        self.with_value(value, scope, |_, v| {
+        let elem = self.out_elem();
+        self.with_value(value, scope, |g, v| {
+            let add = g.add_assign(elem, quote!(*__sk_slot), v);
             quote! {
                 // `j` is below the workspace length (a loop bound or a stored
                 // coordinate below the size the prologue checked), so the
                 // entry exists.
                 if let ::core::option::Option::Some(__sk_slot) = #w.entry(#j) {
-                    *__sk_slot += #v;
+                    #add
                 }
             }
         })
