@@ -6,7 +6,10 @@
 //! segment first, each entry followed by everything stored below it. What
 //! is stored is visited, explicit zeros and the zero padding of dense
 //! levels included; the free space between loose compressed segments is
-//! not stored data and is never visited.
+//! not stored data and is never visited, and an entry that overlapping
+//! loose segments share is visited once per segment (see
+//! [`number_of_entries`](SparseTensor::number_of_entries)). A tensor that
+//! stores nothing is not walked at all, whatever its dense sizes.
 //!
 //! A pattern tensor (`explicitVal`) has no values array: every entry is
 //! visited with the `explicitVal`.
@@ -41,6 +44,11 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
             if let Some(v) = value(0) {
                 f([0; LVL], v);
             }
+            return;
+        }
+        // Nothing stored, nothing to visit: without this an all-dense
+        // `[2^40, 0]` tensor would walk 2^40 outer entries to find no leaf.
+        if self.entries == 0 {
             return;
         }
         let mut crd = [0usize; LVL];

@@ -158,6 +158,14 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
     }
     /// The number of stored entries (MLIR's `number_of_entries`, printed as
     /// `nse`): explicit zeros and the padding of dense levels included.
+    ///
+    /// It counts the values stored, not the visits of
+    /// [`for_each`](Self::for_each): segments of a `loose_compressed`
+    /// level may overlap (MLIR does not forbid it, and `assemble` cannot
+    /// check it without scratch memory), and `for_each` and kernels visit
+    /// an entry once per segment that holds it, at that segment's
+    /// coordinates. Segments that do not overlap give exactly
+    /// `number_of_entries` visits, the free space between them none.
     #[inline(always)]
     pub fn number_of_entries(&self) -> usize {
         self.entries

@@ -35,6 +35,7 @@
 //!   checked against the upstream MLIR sparsifier by `tests/oracle/*.py`.
 
 mod semantics {
+    mod bounded_walks;
     mod choice;
     mod common;
     mod compound;

@@ -18,7 +18,7 @@ mod stmt;
 mod stmt_parse;
 mod tensor;
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::{Attribute, Ident, Visibility};
 
 use crate::errors::Errors;
@@ -254,5 +254,77 @@ impl DimSize {
 /// Parses a block, recording syntax errors in `errors` and returning every
 /// item that parsed.
 pub fn parse(input: TokenStream, errors: &mut Errors) -> Block {
+    let input = limit_number_literals(input, errors);
     item::parse_block(input, errors)
+}
+
+/// The longest number literal read, in characters. No value a kernel or
+/// an encoding takes needs more (`u64::MAX` has 20 digits, an `f64` 17
+/// significant ones); `syn` evaluates integer literals in time quadratic in
+/// their digits, so a 100,000-digit literal would stall the build.
+pub const MAX_NUMBER_LITERAL: usize = 128;
+
+/// Replaces every number literal longer than [`MAX_NUMBER_LITERAL`] with
+/// `0`, reporting each at its span, so the rest of the block is still
+/// checked. Returns `input` itself when there is none.
+fn limit_number_literals(input: TokenStream, errors: &mut Errors) -> TokenStream {
+    fn too_long(lit: &proc_macro2::Literal) -> bool {
+        let text = lit.to_string();
+        text.len() > MAX_NUMBER_LITERAL && text.starts_with(|c: char| c.is_ascii_digit())
+    }
+    fn any_too_long(tokens: &TokenStream) -> bool {
+        tokens.clone().into_iter().any(|t| match t {
+            TokenTree::Literal(lit) => too_long(&lit),
+            TokenTree::Group(g) => any_too_long(&g.stream()),
+            _ => false,
+        })
+    }
+    fn replace(tokens: TokenStream, errors: &mut Errors) -> TokenStream {
+        tokens
+            .into_iter()
+            .map(|t| match t {
+                TokenTree::Literal(lit) if too_long(&lit) => {
+                    errors.error(
+                        lit.span(),
+                        format!(
+                            "this number literal has {} characters; at most \
+                             {MAX_NUMBER_LITERAL} are read",
+                            lit.to_string().len()
+                        ),
+                    );
+                    let mut zero = stand_in(&lit.to_string());
+                    zero.set_span(lit.span());
+                    TokenTree::Literal(zero)
+                }
+                TokenTree::Group(g) => {
+                    let mut inner =
+                        proc_macro2::Group::new(g.delimiter(), replace(g.stream(), errors));
+                    inner.set_span(g.span());
+                    TokenTree::Group(inner)
+                }
+                other => other,
+            })
+            .collect()
+    }
+    /// A short literal of the same kind, so no follow-on error: `0.0` for
+    /// a float, `0` with the suffix kept for an integer (`1xf64` for a
+    /// shape such as `999..9xf64`, which lexes as one literal).
+    fn stand_in(text: &str) -> proc_macro2::Literal {
+        let digits = text
+            .find(|c: char| !(c.is_ascii_digit() || c == '_'))
+            .unwrap_or(text.len());
+        let rest = &text[digits..];
+        if rest.starts_with(['.', 'e', 'E']) {
+            return proc_macro2::Literal::f64_unsuffixed(0.0);
+        }
+        let lead = if rest.starts_with('x') { "1" } else { "0" };
+        format!("{lead}{rest}")
+            .parse()
+            .unwrap_or_else(|_| proc_macro2::Literal::u8_unsuffixed(0))
+    }
+    if any_too_long(&input) {
+        replace(input, errors)
+    } else {
+        input
+    }
 }

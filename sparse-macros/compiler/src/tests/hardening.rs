@@ -226,3 +226,27 @@ fn a_name_clashing_with_an_output_alias_is_an_error_at_that_name() {
     );
     assert_eq!((found[0].1, found[0].2), (1, 5), "{found:?}");
 }
+
+#[test]
+fn huge_number_literals_are_refused_at_the_token_without_evaluating_them() {
+    let digits = "9".repeat(100_000);
+    for src in [
+        format!("fn f({DENSE}) {{ y[i] = x[i] * {digits}.0; }}"),
+        format!("fn f(x: &tensor<?xi64>, y: &mut tensor<?xi64>) {{ y[i] = x[i] * {digits}; }}"),
+        format!("#E = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed), posWidth = {digits} }}>"),
+        format!("type T = tensor<{digits}xf64>;"),
+    ] {
+        let tokens: TokenStream = src.parse().expect("tokenizes");
+        let out = crate::expand(tokens).to_string();
+        let found = messages(&out);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("characters; at most 128 are read"),
+            "{found:?}"
+        );
+    }
+    // A long but reasonable literal is read.
+    let pi = "3.14159265358979323846264338327950288419716939937510582097494459";
+    let out = expand(&format!("fn f({DENSE}) {{ y[i] = x[i] * {pi}; }}"));
+    assert!(messages(&out).is_empty(), "{:?}", messages(&out));
+}

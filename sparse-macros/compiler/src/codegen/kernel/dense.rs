@@ -17,13 +17,50 @@ impl Gen<'_> {
             *b = true;
         }
         let positions = self.bind_dense(&mut inner);
+        let busy = self.busy_when(body);
         let body = self.nodes(body, &inner);
-        quote! {
+        let walk = quote! {
             for #var in 0..#n {
                 #positions
                 #body
             }
+        };
+        match busy {
+            // A loop whose body is only dense loops over empty ranges does
+            // nothing: skipping it keeps the walk bounded by the data. An
+            // all-dense `[2^40, 0]` operand stores nothing and must not
+            // cost 2^40 iterations (a reduction over it).
+            Some(busy) => quote! {
+                if #(#busy)||* {
+                    #walk
+                }
+            },
+            None => walk,
         }
+    }
+
+    /// A condition without which running `nodes` does nothing, when every
+    /// node is a dense loop (its range nonempty, and its own body busy),
+    /// as alternatives to join with `||`. `None` when some node does work
+    /// of its own (a store, a local, a walk over stored entries, which the
+    /// data bounds).
+    fn busy_when(&self, nodes: &[Node]) -> Option<Vec<TokenStream>> {
+        if nodes.is_empty() {
+            return None;
+        }
+        let mut alternatives = Vec::new();
+        for node in nodes {
+            let Node::For { loop_id, body, .. } = node else {
+                return None;
+            };
+            let n = self.size(*loop_id);
+            alternatives.push(match self.busy_when(body).as_deref() {
+                Some([one]) => quote!(#n != 0 && #one),
+                Some(inner) => quote!(#n != 0 && (#(#inner)||*)),
+                None => quote!(#n != 0),
+            });
+        }
+        Some(alternatives)
     }
 
     /// Gives a position to every dense level of a sparse operand whose

@@ -96,43 +96,48 @@ pub fn spmm(
     let __sk_c_data: &mut [::core::primitive::f64] = c.into_mut_slice();
     /// c[i, j] = a[i, k] * b[k, j]
     {
-        for __sk_i in 0..__sk_n_i {
-            let __sk_a_p0 = __sk_i;
-            for __sk_j in 0..__sk_n_j {
-                let mut __sk_acc: ::core::primitive::f64 = 0.0_f64;
-                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_a_lo1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                };
-                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_a_hi1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
-                };
-                /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
-                let __sk_a_walk1 = unsafe {
-                    ::sparse_core::__private::walk_values(
-                        __sk_a_crd1,
-                        __sk_a_val,
-                        __sk_a_lo1,
-                        __sk_a_hi1,
-                    )
-                };
-                for (__sk_a_p1, __sk_k, __sk_a_w1) in __sk_a_walk1 {
-                    let __sk_a_v = __sk_a_w1;
-                    /// SAFETY: `__sk_k` < `__sk_n_k`, `__sk_j` < `4` (loop bounds and coordinates are below the sizes the prologue checked against `b`), so the row-major offset is below its length.
-                    let __sk_b_v = unsafe {
-                        ::sparse_core::__private::load(__sk_b_data, __sk_k * 4 + __sk_j)
+        if __sk_n_j != 0 {
+            for __sk_i in 0..__sk_n_i {
+                let __sk_a_p0 = __sk_i;
+                for __sk_j in 0..__sk_n_j {
+                    let mut __sk_acc: ::core::primitive::f64 = 0.0_f64;
+                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_a_lo1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
                     };
-                    __sk_acc += __sk_a_v * __sk_b_v;
+                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_a_hi1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
+                    };
+                    /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
+                    let __sk_a_walk1 = unsafe {
+                        ::sparse_core::__private::walk_values(
+                            __sk_a_crd1,
+                            __sk_a_val,
+                            __sk_a_lo1,
+                            __sk_a_hi1,
+                        )
+                    };
+                    for (__sk_a_p1, __sk_k, __sk_a_w1) in __sk_a_walk1 {
+                        let __sk_a_v = __sk_a_w1;
+                        /// SAFETY: `__sk_k` < `__sk_n_k`, `__sk_j` < `4` (loop bounds and coordinates are below the sizes the prologue checked against `b`), so the row-major offset is below its length.
+                        let __sk_b_v = unsafe {
+                            ::sparse_core::__private::load(
+                                __sk_b_data,
+                                __sk_k * 4 + __sk_j,
+                            )
+                        };
+                        __sk_acc += __sk_a_v * __sk_b_v;
+                    }
+                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                    let __sk_c_out = unsafe {
+                        ::sparse_core::__private::slot(
+                            __sk_c_data,
+                            __sk_i * __sk_n_j + __sk_j,
+                        )
+                    };
+                    *__sk_c_out = __sk_acc;
                 }
-                /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                let __sk_c_out = unsafe {
-                    ::sparse_core::__private::slot(
-                        __sk_c_data,
-                        __sk_i * __sk_n_j + __sk_j,
-                    )
-                };
-                *__sk_c_out = __sk_acc;
             }
         }
     }
