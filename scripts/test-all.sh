@@ -226,6 +226,31 @@ firmware_negative() {
     fi
 }
 
+# The published crates package and verify from their own sources (no file
+# outside a package, versions on path dependencies, metadata complete):
+# `cargo publish --dry-run` packages each, builds it against the others
+# from a local registry, and stops before uploading.
+package_crates() {
+    cargo publish --dry-run --allow-dirty --workspace \
+        --exclude sparse-tests --exclude sparse-examples
+}
+
+# The MSRV the manifests state (`rust-version`), checked with that very
+# toolchain, every feature of the runtime on.
+msrv_check() {
+    local msrv
+    msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+    if [[ -z "$msrv" ]]; then
+        echo "error: no rust-version in Cargo.toml" >&2
+        return 1
+    fi
+    if ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
+        rustup toolchain install "$msrv" --profile minimal
+    fi
+    cargo "+$msrv" check -p sparse-vocab -p sparse-compiler -p sparse-macros \
+        -p sparse-core --features sparse-core/std,sparse-core/heapless,sparse-core/defmt,sparse-core/micromath
+}
+
 miri_core() {
     # Property tests run few cases under Miri, where each case is
     # interpreted; proptest reads its regression files, hence no isolation.
@@ -265,6 +290,8 @@ for t in "${THUMB_TARGETS[@]}"; do
 done
 run "build sparse-core --no-default-features --features heapless,micromath (thumbv7em)" build_no_default
 run "cargo doc -p sparse-core (RUSTDOCFLAGS=-D warnings)" doc_core
+run "cargo publish --dry-run (sparse-vocab, sparse-compiler, sparse-macros, sparse-core)" package_crates
+run "MSRV: cargo check with the rust-version of Cargo.toml" msrv_check
 run "firmware: clippy (thumbv7em-none-eabihf)" firmware_clippy
 run "firmware: run under QEMU mps2-an386 (must exit 0)" firmware_pass
 run "firmware: negative test, --features inject-failure (must exit 1)" firmware_negative

@@ -30,7 +30,8 @@ pub mod output;
 mod print;
 mod tensor;
 mod value;
-pub mod vocab;
+#[doc(inline)]
+pub use sparse_vocab as vocab;
 
 pub use dense::{DenseView, DenseViewMut};
 pub use encoding::{Enc, Encoding};

@@ -14,12 +14,8 @@
 //! front end alone, for tests, fuzzers and benchmarks.
 #![deny(missing_docs)]
 
-/// The encoding vocabulary shared verbatim with `sparse-core`.
-#[path = "../../../sparse-core/src/vocab.rs"]
-#[allow(dead_code)]
-// Its docs link to sparse-core items (`Enc`) that do not exist here.
-#[allow(rustdoc::broken_intra_doc_links)]
-pub mod vocab;
+/// The encoding vocabulary, the same crate `sparse-core` re-exports.
+pub use sparse_vocab as vocab;
 
 pub mod codegen;
 mod errors;
