@@ -59,7 +59,8 @@ pub mod __private {
     pub use crate::dense::{DenseView, DenseViewMut};
     pub use crate::kernel::unchecked::{load, load_index, slot, walk, walk_values};
     pub use crate::kernel::{
-        dimension_mismatch, shape_mismatch, DimensionSite, KernelError, ShapeSite,
+        dimension_mismatch, partial_block, shape_mismatch, BlockSite, DimensionSite, KernelError,
+        ShapeSite,
     };
     pub use crate::math;
     // Sparse outputs.

@@ -78,7 +78,10 @@ fn kernels(model: &Model, errors: &mut Errors) -> TokenStream {
             }
         }
     }
-    let empty = sparsifier::Plan { stmts: Vec::new() };
+    let empty = sparsifier::Plan {
+        stmts: Vec::new(),
+        level_space: None,
+    };
     for stub in &model.stubs {
         if uses_only_aliased_encodings(model, stub) {
             out.extend(codegen::kernel::generate_kernel(model, stub, &empty));

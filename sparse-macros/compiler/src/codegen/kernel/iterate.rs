@@ -127,6 +127,15 @@ impl Gen<'_> {
                     let #hi = unsafe { #load(#pos, #pair_hi) };
                 })
             }
+            // An n:m level stores exactly `n` coordinates per parent entry,
+            // at positions `p * n .. p * n + n`.
+            LevelFormat::Structured { n, .. } => {
+                let n = proc_macro2::Literal::usize_unsuffixed(usize::from(n));
+                Some(quote! {
+                    let #lo = #p * #n;
+                    let #hi = #lo + #n;
+                })
+            }
             LevelFormat::Singleton if l > 0 => Some(quote! {
                 let #lo = #p;
                 let #hi = #p + 1;

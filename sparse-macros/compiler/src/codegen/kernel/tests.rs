@@ -195,6 +195,23 @@ fn spmv(encodings: &str, enc: &str, name: &'static str) -> String {
     d.generate()
 }
 
+pub(super) const BSR: &str = "#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>";
+
+#[test]
+fn spmv_bsr_walks_blocks_with_constant_inner_loops() {
+    let text = spmv(BSR, "BSR", "spmv_bsr");
+    snapshot("spmv_bsr", &text);
+    // The block loops run over the block size, a constant the optimizer
+    // unrolls; the dense operands are read at `blk * 2 + in`.
+    assert!(has(
+        &text,
+        "let __sk_n_i__in: ::core::primitive::usize = 2;"
+    ));
+    assert!(has(&text, "for __sk_i__in in 0..__sk_n_i__in {"));
+    assert!(has(&text, "__sk_j__blk * 2 + __sk_j__in"));
+    assert!(has(&text, "::sparse_core::__private::partial_block("));
+}
+
 #[test]
 fn spmv_csr_is_a_row_loop_with_a_scalar_reduction() {
     let text = spmv(CSR, "CSR", "spmv_csr");

@@ -1,0 +1,478 @@
+//! Kernels over block maps (BSR and relatives) against dense references.
+//!
+//! The tensors are built by [`Blocked`], an independent builder of MLIR's
+//! block layout from a dense matrix: for each stored block (any block with
+//! a nonzero, plus optionally all-zero ones), its `br x bc` values in the
+//! order of the inner levels. Random matrices come from proptest.
+
+use proptest::prelude::*;
+use sparse_core::{KernelError, Level};
+
+mod k {
+    sparse_core::sparse_kernel! {
+        #BSR = #sparse_tensor.encoding<{
+            map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense)
+        }>
+        #BSR_INV = #sparse_tensor.encoding<{
+            map = {ib, jb, ii, jj} (i = ib * 2 + ii, j = jb * 2 + jj) -> (ib = i floordiv 2 : dense, jb = j floordiv 2 : compressed, ii = i mod 2 : dense, jj = j mod 2 : dense)
+        }>
+        #BSC = #sparse_tensor.encoding<{
+            map = (i, j) -> (j floordiv 2 : dense, i floordiv 2 : compressed, j mod 2 : dense, i mod 2 : dense)
+        }>
+        #DCSR_B = #sparse_tensor.encoding<{
+            map = (i, j) -> (i floordiv 2 : compressed, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense),
+            posWidth = 16,
+            crdWidth = 8
+        }>
+        #B41 = #sparse_tensor.encoding<{
+            map = (i, j) -> (i floordiv 4 : dense, j floordiv 1 : compressed, i mod 4 : dense, j mod 1 : dense)
+        }>
+        #B18 = #sparse_tensor.encoding<{
+            map = (i, j) -> (i floordiv 1 : dense, j floordiv 8 : compressed, i mod 1 : dense, j mod 8 : dense)
+        }>
+        #B23 = #sparse_tensor.encoding<{
+            map = (i, j) -> (i floordiv 2 : dense, j floordiv 3 : compressed, i mod 2 : dense, j mod 3 : dense)
+        }>
+
+        pub fn spmv_bsr(a: &tensor<?x?xf64, #BSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        pub fn spmv_bsr_inv(a: &tensor<?x?xf64, #BSR_INV>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        pub fn spmv_bsc(a: &tensor<?x?xf64, #BSC>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        pub fn spmv_dcsr_b(a: &tensor<?x?xf64, #DCSR_B>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        pub fn spmv_b41(a: &tensor<?x?xf64, #B41>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        pub fn spmv_b18(a: &tensor<?x?xf64, #B18>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        pub fn spmv_b23(a: &tensor<?x?xf64, #B23>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        /// A fully connected layer: bias once per row, then ReLU is the caller's.
+        pub fn affine_bsr(a: &tensor<?x?xf64, #BSR>, x: &tensor<?xf64>, b: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j] * 2.0 + b[i];
+        }
+        pub fn spmm_bsr(a: &tensor<?x?xf64, #BSR>, x: &tensor<?x?xf64>, y: &mut tensor<?x?xf64>) {
+            y[i, k] = a[i, j] * x[j, k];
+        }
+        pub fn total_bsr(a: &tensor<?x?xf64, #BSR>, s: &mut tensor<f64>) {
+            s[] += a[i, j];
+        }
+        pub fn weighted_bsc(a: &tensor<?x?xf64, #BSC>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * ((i as f64) - (j as f64));
+        }
+        pub fn static_bsr(a: &tensor<4x6xf64, #BSR>, x: &tensor<6xf64>, y: &mut tensor<4xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+    }
+}
+
+/// The storage of a dense `rows x cols` matrix under a block map with
+/// `br x bc` blocks. `by_cols` puts the column blocks outside (BSC);
+/// `inner_cols_first` stores a block's values column by column;
+/// `compressed_outer` makes the outer level compressed too (DCSR of
+/// blocks). A block is stored when it holds a nonzero, or `keep` says so.
+struct Blocked {
+    pos0: Vec<usize>,
+    crd0: Vec<usize>,
+    pos1: Vec<usize>,
+    crd1: Vec<usize>,
+    values: Vec<f64>,
+}
+
+#[derive(Clone, Copy)]
+struct Layout {
+    br: usize,
+    bc: usize,
+    by_cols: bool,
+    inner_cols_first: bool,
+    compressed_outer: bool,
+}
+
+impl Blocked {
+    fn new(m: &[Vec<f64>], cols: usize, lay: Layout, keep: &dyn Fn(usize, usize) -> bool) -> Self {
+        let rows = m.len();
+        let (nbr, nbc) = (rows / lay.br, cols / lay.bc);
+        let (outer, inner) = if lay.by_cols { (nbc, nbr) } else { (nbr, nbc) };
+        let mut b = Blocked {
+            pos0: vec![0],
+            crd0: Vec::new(),
+            pos1: vec![0],
+            crd1: Vec::new(),
+            values: Vec::new(),
+        };
+        for o in 0..outer {
+            let mut stored_any = false;
+            for n in 0..inner {
+                let (rb, cb) = if lay.by_cols { (n, o) } else { (o, n) };
+                let nonzero = (0..lay.br)
+                    .any(|ii| (0..lay.bc).any(|jj| m[rb * lay.br + ii][cb * lay.bc + jj] != 0.0));
+                if !(nonzero || keep(rb, cb)) {
+                    continue;
+                }
+                stored_any = true;
+                b.crd1.push(n);
+                let (n1, n2) = if lay.inner_cols_first {
+                    (lay.bc, lay.br)
+                } else {
+                    (lay.br, lay.bc)
+                };
+                for p in 0..n1 {
+                    for q in 0..n2 {
+                        let (ii, jj) = if lay.inner_cols_first { (q, p) } else { (p, q) };
+                        b.values.push(m[rb * lay.br + ii][cb * lay.bc + jj]);
+                    }
+                }
+            }
+            if lay.compressed_outer {
+                if stored_any {
+                    b.crd0.push(o);
+                    b.pos1.push(b.crd1.len());
+                }
+            } else {
+                b.pos1.push(b.crd1.len());
+            }
+        }
+        if lay.compressed_outer {
+            b.pos0.push(b.crd0.len());
+        }
+        b
+    }
+
+    fn levels_dense_outer(&self) -> [Level<'_, usize, usize>; 4] {
+        [
+            Level::dense(),
+            Level::compressed(&self.pos1, &self.crd1),
+            Level::dense(),
+            Level::dense(),
+        ]
+    }
+}
+
+fn matvec(m: &[Vec<f64>], x: &[f64]) -> Vec<f64> {
+    m.iter()
+        .map(|row| row.iter().zip(x).map(|(a, b)| a * b).sum())
+        .collect()
+}
+
+fn close(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x - y).abs() <= 1e-9 * (1.0 + x.abs().max(y.abs())))
+}
+
+/// A `rows x cols` matrix with about `density` of its entries nonzero.
+fn matrix(rows: usize, cols: usize) -> impl Strategy<Value = Vec<Vec<f64>>> {
+    proptest::collection::vec(
+        proptest::collection::vec(
+            prop_oneof![3 => Just(0.0), 1 => (-4i32..=4).prop_map(f64::from)],
+            cols,
+        ),
+        rows,
+    )
+}
+
+const BSR: Layout = Layout {
+    br: 2,
+    bc: 2,
+    by_cols: false,
+    inner_cols_first: false,
+    compressed_outer: false,
+};
+
+#[test]
+fn the_seed_bsr_example() {
+    // MLIR's BSR example: a 6x6 matrix with three 2x2 blocks.
+    let m: Vec<Vec<f64>> = vec![
+        vec![1., 2., 0., 0., 0., 0.],
+        vec![3., 4., 0., 0., 0., 0.],
+        vec![0., 0., 5., 6., 0., 0.],
+        vec![0., 0., 7., 8., 0., 0.],
+        vec![0., 0., 0., 0., 9., 10.],
+        vec![0., 0., 0., 0., 11., 12.],
+    ];
+    let b = Blocked::new(&m, 6, BSR, &|_, _| false);
+    assert_eq!(b.pos1, [0, 1, 2, 3]);
+    assert_eq!(b.crd1, [0, 1, 2]);
+    assert_eq!(b.values, (1..=12).map(f64::from).collect::<Vec<_>>());
+    let a = k::BSR::<f64>::assemble([6, 6], b.levels_dense_outer(), &b.values).unwrap();
+    let x = [1.0, -1.0, 2.0, 0.5, -3.0, 1.0];
+    let mut y = [0.0; 6];
+    k::spmv_bsr(&a, &x, &mut y).unwrap();
+    assert_eq!(y.to_vec(), matvec(&m, &x));
+    let a = k::BSR_INV::<f64>::assemble([6, 6], b.levels_dense_outer(), &b.values).unwrap();
+    let mut y2 = [0.0; 6];
+    k::spmv_bsr_inv(&a, &x, &mut y2).unwrap();
+    assert_eq!(y2, y);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn spmv_over_every_block_layout(
+        m in matrix(8, 8),
+        x in proptest::collection::vec(-3i32..=3, 8),
+        keep_zero_blocks in any::<bool>(),
+    ) {
+        let x: Vec<f64> = x.into_iter().map(f64::from).collect();
+        let want = matvec(&m, &x);
+        let keep = move |rb: usize, cb: usize| keep_zero_blocks && (rb + cb) % 3 == 0;
+        let mut y = vec![7.0; 8];
+
+        let b = Blocked::new(&m, 8, BSR, &keep);
+        let a = k::BSR::<f64>::assemble([8, 8], b.levels_dense_outer(), &b.values).unwrap();
+        k::spmv_bsr(&a, &x, &mut y).unwrap();
+        prop_assert!(close(&y, &want), "BSR {y:?} {want:?}");
+
+        let bsc = Layout { by_cols: true, inner_cols_first: true, ..BSR };
+        let b = Blocked::new(&m, 8, bsc, &keep);
+        let a = k::BSC::<f64>::assemble([8, 8], b.levels_dense_outer(), &b.values).unwrap();
+        k::spmv_bsc(&a, &x, &mut y).unwrap();
+        prop_assert!(close(&y, &want), "BSC {y:?} {want:?}");
+
+        let dcsr = Layout { compressed_outer: true, ..BSR };
+        let b = Blocked::new(&m, 8, dcsr, &keep);
+        let pos0: Vec<u16> = b.pos0.iter().map(|&p| p as u16).collect();
+        let crd0: Vec<u8> = b.crd0.iter().map(|&c| c as u8).collect();
+        let pos1: Vec<u16> = b.pos1.iter().map(|&p| p as u16).collect();
+        let crd1: Vec<u8> = b.crd1.iter().map(|&c| c as u8).collect();
+        let a = k::DCSR_B::<f64>::assemble(
+            [8, 8],
+            [
+                Level::compressed(&pos0, &crd0),
+                Level::compressed(&pos1, &crd1),
+                Level::dense(),
+                Level::dense(),
+            ],
+            &b.values,
+        )
+        .unwrap();
+        k::spmv_dcsr_b(&a, &x, &mut y).unwrap();
+        prop_assert!(close(&y, &want), "DCSR of blocks {y:?} {want:?}");
+
+        let b41 = Layout { br: 4, bc: 1, ..BSR };
+        let b = Blocked::new(&m, 8, b41, &keep);
+        let a = k::B41::<f64>::assemble([8, 8], b.levels_dense_outer(), &b.values).unwrap();
+        k::spmv_b41(&a, &x, &mut y).unwrap();
+        prop_assert!(close(&y, &want), "4x1 {y:?} {want:?}");
+
+        let b18 = Layout { br: 1, bc: 8, ..BSR };
+        let b = Blocked::new(&m, 8, b18, &keep);
+        let a = k::B18::<f64>::assemble([8, 8], b.levels_dense_outer(), &b.values).unwrap();
+        k::spmv_b18(&a, &x, &mut y).unwrap();
+        prop_assert!(close(&y, &want), "1x8 {y:?} {want:?}");
+    }
+
+    #[test]
+    fn non_square_blocks_affine_spmm_and_sums(
+        m in matrix(4, 6),
+        x in proptest::collection::vec(-3i32..=3, 6),
+        xs in proptest::collection::vec(-3i32..=3, 18),
+        bias in proptest::collection::vec(-3i32..=3, 4),
+    ) {
+        let x: Vec<f64> = x.into_iter().map(f64::from).collect();
+        let bias: Vec<f64> = bias.into_iter().map(f64::from).collect();
+        let want = matvec(&m, &x);
+        let b23 = Layout { br: 2, bc: 3, ..BSR };
+        let b = Blocked::new(&m, 6, b23, &|_, _| false);
+        let a = k::B23::<f64>::assemble([4, 6], b.levels_dense_outer(), &b.values).unwrap();
+        let mut y = vec![0.0; 4];
+        k::spmv_b23(&a, &x, &mut y).unwrap();
+        prop_assert!(close(&y, &want), "2x3 {y:?} {want:?}");
+
+        let b = Blocked::new(&m, 6, BSR, &|_, _| false);
+        let a = k::BSR::<f64>::assemble([4, 6], b.levels_dense_outer(), &b.values).unwrap();
+        k::affine_bsr(&a, &x, &bias, &mut y).unwrap();
+        let affine: Vec<f64> = want.iter().zip(&bias).map(|(v, b)| v * 2.0 + b).collect();
+        prop_assert!(close(&y, &affine), "affine {y:?} {affine:?}");
+
+        // y = a X with X 6x3, row-major.
+        let xm: Vec<f64> = xs.into_iter().map(f64::from).collect();
+        let mut ym = vec![0.0; 12];
+        k::spmm_bsr(
+            &a,
+            sparse_core::DenseView::new(&xm, [6, 3]).unwrap(),
+            sparse_core::DenseViewMut::new(&mut ym, [4, 3]).unwrap(),
+        )
+        .unwrap();
+        let mut want_m = vec![0.0; 12];
+        for i in 0..4 {
+            for kk in 0..3 {
+                want_m[i * 3 + kk] = (0..6).map(|j| m[i][j] * xm[j * 3 + kk]).sum();
+            }
+        }
+        prop_assert!(close(&ym, &want_m), "spmm {ym:?} {want_m:?}");
+
+        let mut s = 1.5;
+        k::total_bsr(&a, &mut s).unwrap();
+        let total: f64 = m.iter().flatten().sum::<f64>() + 1.5;
+        prop_assert!((s - total).abs() < 1e-9, "sum {s} {total}");
+
+        let bsc = Layout { by_cols: true, inner_cols_first: true, ..BSR };
+        let b = Blocked::new(&m, 6, bsc, &|_, _| false);
+        let a = k::BSC::<f64>::assemble([4, 6], b.levels_dense_outer(), &b.values).unwrap();
+        k::weighted_bsc(&a, &mut y).unwrap();
+        let weighted: Vec<f64> = (0..4)
+            .map(|i| (0..6).map(|j| m[i][j] * (i as f64 - j as f64)).sum())
+            .collect();
+        prop_assert!(close(&y, &weighted), "index values {y:?} {weighted:?}");
+    }
+}
+
+#[test]
+fn static_shapes_and_partial_blocks() {
+    let m: Vec<Vec<f64>> = vec![
+        vec![1., 0., 0., 2., 0., 0.],
+        vec![0., 0., 0., 0., 0., 3.],
+        vec![0., 0., 0., 0., 0., 0.],
+        vec![4., 5., 0., 0., 0., 0.],
+    ];
+    let b = Blocked::new(&m, 6, BSR, &|_, _| false);
+    let a = k::BSR::<f64>::assemble([4, 6], b.levels_dense_outer(), &b.values).unwrap();
+    let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    let mut y = [0.0; 4];
+    k::static_bsr(&a, &x, &mut y).unwrap();
+    assert_eq!(y.to_vec(), matvec(&m, &x));
+
+    // A 5x6 BSR has a partial last block row: the kernel refuses it
+    // before touching the output.
+    let pos = [0usize, 0, 0, 0];
+    let a = k::BSR::<f64>::assemble(
+        [5, 6],
+        [
+            Level::dense(),
+            Level::compressed(&pos, &[]),
+            Level::dense(),
+            Level::dense(),
+        ],
+        &[],
+    )
+    .unwrap();
+    let mut y = [9.0; 5];
+    let err = k::spmv_bsr(&a, &x, &mut y).unwrap_err();
+    assert_eq!(
+        err,
+        KernelError::PartialBlock {
+            tensor: "a",
+            dim: 0,
+            size: 5,
+            block: 2
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "dimension 0 of `a` has size 5, not a multiple of the block size 2 the kernel walks it in"
+    );
+    assert_eq!(y, [9.0; 5]);
+    // A vector whose length disagrees with the matrix.
+    let b = Blocked::new(&m, 6, BSR, &|_, _| false);
+    let a = k::BSR::<f64>::assemble([4, 6], b.levels_dense_outer(), &b.values).unwrap();
+    let mut y = [0.0; 6];
+    assert!(matches!(
+        k::spmv_bsr(&a, &x, &mut y),
+        Err(KernelError::DimensionMismatch { tensor: "y", .. })
+    ));
+}
+
+mod more {
+    sparse_core::sparse_kernel! {
+        #BSR = #sparse_tensor.encoding<{
+            map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense)
+        }>
+        #NV24 = #sparse_tensor.encoding<{
+            map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4),
+            crdWidth = 8
+        }>
+        pub fn add_bsr(a: &tensor<?x?xf64, #BSR>, b: &tensor<?x?xf64, #BSR>, c: &mut tensor<?x?xf64>) {
+            c[i, j] = a[i, j] + b[i, j];
+        }
+        pub fn scale_into_bsr(a: &tensor<?x?xf64, #BSR>, c: &mut tensor<?x?xf64, #BSR>) {
+            c[i, j] = a[i, j] * 2.0;
+        }
+        pub fn spmv_24(a: &tensor<?x?xf64, #NV24>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+    }
+}
+
+#[test]
+fn nvidia_2_of_4_spmv() {
+    // The 2:4 worked layout: row 0 [0 1 0 2 | 3 0 0 4], row 1 [5 6 0 0 | 0 0 7 8].
+    let m: Vec<Vec<f64>> = vec![
+        vec![0., 1., 0., 2., 3., 0., 0., 4.],
+        vec![5., 6., 0., 0., 0., 0., 7., 8.],
+    ];
+    let crd = [1u8, 3, 0, 3, 0, 1, 2, 3];
+    let val = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+    let a = more::NV24::<f64>::assemble(
+        [2, 8],
+        [Level::dense(), Level::dense(), Level::structured(&crd)],
+        &val,
+    )
+    .unwrap();
+    let x = [1.0, -2.0, 3.0, 0.5, 2.0, -1.0, 4.0, 0.25];
+    let mut y = [0.0; 2];
+    more::spmv_24(&a, &x, &mut y).unwrap();
+    assert_eq!(y.to_vec(), matvec(&m, &x));
+    // A width not a multiple of 4 is refused before anything is written.
+    let a = more::NV24::<f64>::assemble(
+        [1, 6],
+        [
+            Level::dense(),
+            Level::dense(),
+            Level::structured(&[0, 1, 0, 1]),
+        ],
+        &[1.0, 2.0, 3.0, 4.0],
+    )
+    .unwrap();
+    let mut y = [5.0; 1];
+    assert_eq!(
+        more::spmv_24(&a, &[1.0; 6], &mut y),
+        Err(KernelError::PartialBlock {
+            tensor: "a",
+            dim: 1,
+            size: 6,
+            block: 4
+        })
+    );
+    assert_eq!(y, [5.0]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn block_operands_co_iterate_and_fill_block_outputs(
+        ma in matrix(6, 4),
+        mb in matrix(6, 4),
+    ) {
+        let ba = Blocked::new(&ma, 4, BSR, &|_, _| false);
+        let bb = Blocked::new(&mb, 4, BSR, &|_, _| false);
+        let a = more::BSR::<f64>::assemble([6, 4], ba.levels_dense_outer(), &ba.values).unwrap();
+        let b = more::BSR::<f64>::assemble([6, 4], bb.levels_dense_outer(), &bb.values).unwrap();
+        let mut c = vec![-1.0; 24];
+        more::add_bsr(&a, &b, sparse_core::DenseViewMut::new(&mut c, [6, 4]).unwrap()).unwrap();
+        let want: Vec<f64> = ma.iter().flatten().zip(mb.iter().flatten()).map(|(x, y)| x + y).collect();
+        prop_assert_eq!(&c, &want);
+
+        // c = 2a into a BSR output: the same blocks, values doubled.
+        let mut out = more::BSROut::<f64, sparse_core::output::Owned>::with_dims([6, 4]).unwrap();
+        more::scale_into_bsr(&a, &mut out).unwrap();
+        let view = out.view();
+        let mut got = vec![0.0; 24];
+        view.for_each(|[i, j], v| got[i * 4 + j] = *v);
+        let doubled: Vec<f64> = ma.iter().flatten().map(|x| 2.0 * x).collect();
+        prop_assert_eq!(&got, &doubled);
+        prop_assert_eq!(view.level(1).coordinates().to_vec(), ba.crd1.clone());
+        prop_assert_eq!(view.values().len(), ba.values.len());
+    }
+}
