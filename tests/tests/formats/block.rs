@@ -401,6 +401,17 @@ mod more {
         pub fn spmv_24(a: &tensor<?x?xf64, #NV24>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
             y[i] = a[i, j] * x[j];
         }
+        #NV24_2 = #sparse_tensor.encoding<{
+            map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4),
+            crdWidth = 2
+        }>
+        #BATCH = #sparse_tensor.encoding<{ map = (b, i, j) -> (b : batch, i : dense, j : compressed) }>
+        pub fn spmv_24_2(a: &tensor<?x?xf64, #NV24_2>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        pub fn batched_spmv(a: &tensor<?x?x?xf64, #BATCH>, x: &tensor<?x?xf64>, y: &mut tensor<?x?xf64>) {
+            y[b, i] = a[b, i, j] * x[b, j];
+        }
     }
 }
 
@@ -475,4 +486,50 @@ proptest! {
         prop_assert_eq!(view.level(1).coordinates().to_vec(), ba.crd1.clone());
         prop_assert_eq!(view.values().len(), ba.values.len());
     }
+}
+
+#[test]
+fn two_bit_coordinates_and_batch_levels() {
+    // crdWidth = 2: the in-group coordinates, one per byte.
+    let crd = [1u8, 3, 0, 3, 0, 1, 2, 3];
+    let val = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+    let a = more::NV24_2::<f64>::assemble(
+        [2, 8],
+        [Level::dense(), Level::dense(), Level::structured(&crd)],
+        &val,
+    )
+    .unwrap();
+    let x = [1.0, -2.0, 3.0, 0.5, 2.0, -1.0, 4.0, 0.25];
+    let mut y = [0.0; 2];
+    more::spmv_24_2(&a, &x, &mut y).unwrap();
+    let m: Vec<Vec<f64>> = vec![
+        vec![0., 1., 0., 2., 3., 0., 0., 4.],
+        vec![5., 6., 0., 0., 0., 0., 7., 8.],
+    ];
+    assert_eq!(y.to_vec(), matvec(&m, &x));
+
+    // Two batches of a 2x3 CSR: batch 0 [[1 0 2] [0 0 0]], batch 1 [[0 3 0] [4 0 5]].
+    // A batch level, like a dense one, has no buffers (`Level::dense()`).
+    let pos = [0usize, 2, 2, 3, 5];
+    let crd = [0usize, 2, 1, 0, 2];
+    let val = [1.0, 2.0, 3.0, 4.0, 5.0];
+    let a = more::BATCH::<f64>::assemble(
+        [2, 2, 3],
+        [
+            Level::dense(),
+            Level::dense(),
+            Level::compressed(&pos, &crd),
+        ],
+        &val,
+    )
+    .unwrap();
+    let x = [1.0, 2.0, 3.0, -1.0, 0.5, 2.0];
+    let mut y = vec![0.0; 4];
+    more::batched_spmv(
+        &a,
+        sparse_core::DenseView::new(&x, [2, 3]).unwrap(),
+        sparse_core::DenseViewMut::new(&mut y, [2, 2]).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(y, [1.0 + 2.0 * 3.0, 0.0, 3.0 * 0.5, -4.0 + 5.0 * 2.0]);
 }
