@@ -131,7 +131,7 @@ fn small_csr() -> Result<CSR8<'static, f64>, Msg> {
     }
 }
 
-fn bsr() -> Result<BSR<'static, f32>, Msg> {
+pub fn bsr() -> Result<BSR<'static, f32>, Msg> {
     match BSR::assemble(
         [4, 6],
         [
