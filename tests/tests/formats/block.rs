@@ -409,6 +409,21 @@ mod more {
         pub fn spmv_24_2(a: &tensor<?x?xf64, #NV24_2>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
             y[i] = a[i, j] * x[j];
         }
+        pub fn vec_mat_bsr(x: &tensor<?xf64>, a: &tensor<?x?xf64, #BSR>, y: &mut tensor<?xf64>) {
+            y[j] = x[i] * a[i, j];
+        }
+        pub fn add_into_bsr(a: &tensor<?x?xf64, #BSR>, b: &tensor<?x?xf64, #BSR>, c: &mut tensor<?x?xf64, #BSR>) {
+            c[i, j] = a[i, j] + b[i, j];
+        }
+        pub fn sddmm_bsr(s: &tensor<?x?xf64, #BSR>, u: &tensor<?x?xf64>, v: &tensor<?x?xf64>, c: &mut tensor<?x?xf64, #BSR>) {
+            c[i, j] = s[i, j] * (u[i, k] * v[k, j]);
+        }
+        pub fn spmm_24(a: &tensor<?x?xf64, #NV24>, x: &tensor<?x?xf64>, y: &mut tensor<?x?xf64>) {
+            y[i, k] = a[i, j] * x[j, k];
+        }
+        pub fn mask_24(a: &tensor<?x?xf64, #NV24>, d: &tensor<?x?xf64>, y: &mut tensor<?x?xf64>) {
+            y[i, j] = a[i, j] * d[i, j];
+        }
         pub fn batched_spmv(a: &tensor<?x?x?xf64, #BATCH>, x: &tensor<?x?xf64>, y: &mut tensor<?x?xf64>) {
             y[b, i] = a[b, i, j] * x[b, j];
         }
@@ -532,4 +547,149 @@ fn two_bit_coordinates_and_batch_levels() {
     )
     .unwrap();
     assert_eq!(y, [1.0 + 2.0 * 3.0, 0.0, 3.0 * 0.5, -4.0 + 5.0 * 2.0]);
+}
+
+/// The 2:4 storage of a matrix each of whose groups of 4 holds at most two
+/// nonzeros: per group, the two stored in-group coordinates (nonzeros
+/// first, padded with the lowest unused ones) and their values.
+fn two_of_four(m: &[Vec<f64>]) -> (Vec<u8>, Vec<f64>) {
+    let (mut crd, mut val) = (Vec::new(), Vec::new());
+    for row in m {
+        for group in row.chunks(4) {
+            let mut picked: Vec<usize> = (0..4).filter(|&k| group[k] != 0.0).collect();
+            assert!(picked.len() <= 2, "the test matrix fits 2:4");
+            for k in 0..4 {
+                if picked.len() < 2 && !picked.contains(&k) {
+                    picked.push(k);
+                }
+            }
+            picked.sort();
+            for k in picked {
+                crd.push(k as u8);
+                val.push(group[k]);
+            }
+        }
+    }
+    (crd, val)
+}
+
+/// A matrix whose groups of four hold at most two nonzeros.
+fn matrix_2_4(rows: usize, cols: usize) -> impl Strategy<Value = Vec<Vec<f64>>> {
+    matrix(rows, cols).prop_map(|mut m| {
+        for row in &mut m {
+            for group in row.chunks_mut(4) {
+                let mut seen = 0;
+                for v in group.iter_mut() {
+                    if *v != 0.0 {
+                        seen += 1;
+                        if seen > 2 {
+                            *v = 0.0;
+                        }
+                    }
+                }
+            }
+        }
+        m
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn transposed_products_unions_and_sampling_over_bsr(
+        ma in matrix(4, 6),
+        mb in matrix(4, 6),
+        x in proptest::collection::vec(-3i32..=3, 4),
+        u in proptest::collection::vec(-3i32..=3, 12),
+        v in proptest::collection::vec(-3i32..=3, 18),
+    ) {
+        let x: Vec<f64> = x.into_iter().map(f64::from).collect();
+        let ba = Blocked::new(&ma, 6, BSR, &|_, _| false);
+        let bb = Blocked::new(&mb, 6, BSR, &|_, _| false);
+        let a = more::BSR::<f64>::assemble([4, 6], ba.levels_dense_outer(), &ba.values).unwrap();
+        let b = more::BSR::<f64>::assemble([4, 6], bb.levels_dense_outer(), &bb.values).unwrap();
+
+        // y = x^T a: the output indexed by the block operand's columns.
+        let mut y = vec![9.0; 6];
+        more::vec_mat_bsr(&x, &a, &mut y).unwrap();
+        let want: Vec<f64> = (0..6).map(|j| (0..4).map(|i| x[i] * ma[i][j]).sum()).collect();
+        prop_assert!(close(&y, &want), "x^T a {y:?} {want:?}");
+
+        // c = a + b into BSR: the union of the stored blocks.
+        let mut c = more::BSROut::<f64, sparse_core::output::Owned>::with_dims([4, 6]).unwrap();
+        more::add_into_bsr(&a, &b, &mut c).unwrap();
+        let mut got = vec![0.0; 24];
+        c.view().for_each(|[i, j], v| got[i * 6 + j] = *v);
+        let sum: Vec<f64> = ma.iter().flatten().zip(mb.iter().flatten()).map(|(p, q)| p + q).collect();
+        prop_assert_eq!(&got, &sum);
+        let mut blocks: Vec<usize> = Vec::new();
+        for (r, w) in ba.pos1.windows(2).zip(bb.pos1.windows(2)) {
+            let mut row: Vec<usize> = ba.crd1[r[0]..r[1]].iter().chain(&bb.crd1[w[0]..w[1]]).copied().collect();
+            row.sort();
+            row.dedup();
+            blocks.extend(row);
+        }
+        prop_assert_eq!(c.view().level(1).coordinates().to_vec(), blocks);
+
+        // c = s .* (u v): sampled at the stored blocks of s.
+        let u: Vec<f64> = u.into_iter().map(f64::from).collect();
+        let v: Vec<f64> = v.into_iter().map(f64::from).collect();
+        let mut c = more::BSROut::<f64, sparse_core::output::Owned>::with_dims([4, 6]).unwrap();
+        more::sddmm_bsr(
+            &a,
+            sparse_core::DenseView::new(&u, [4, 3]).unwrap(),
+            sparse_core::DenseView::new(&v, [3, 6]).unwrap(),
+            &mut c,
+        )
+        .unwrap();
+        let mut got = vec![0.0; 24];
+        c.view().for_each(|[i, j], val| got[i * 6 + j] = *val);
+        let want: Vec<f64> = (0..24)
+            .map(|p| {
+                let (i, j) = (p / 6, p % 6);
+                ma[i][j] * (0..3).map(|k| u[i * 3 + k] * v[k * 6 + j]).sum::<f64>()
+            })
+            .collect();
+        prop_assert!(close(&got, &want), "sddmm {got:?} {want:?}");
+        prop_assert_eq!(c.view().level(1).coordinates().to_vec(), ba.crd1.clone());
+    }
+
+    #[test]
+    fn two_of_four_products_and_masks(
+        m in matrix_2_4(3, 8),
+        xs in proptest::collection::vec(-3i32..=3, 16),
+        d in proptest::collection::vec(-3i32..=3, 24),
+    ) {
+        let (crd, val) = two_of_four(&m);
+        let a = more::NV24::<f64>::assemble(
+            [3, 8],
+            [Level::dense(), Level::dense(), Level::structured(&crd)],
+            &val,
+        )
+        .unwrap();
+        let xm: Vec<f64> = xs.into_iter().map(f64::from).collect();
+        let mut y = vec![0.0; 6];
+        more::spmm_24(
+            &a,
+            sparse_core::DenseView::new(&xm, [8, 2]).unwrap(),
+            sparse_core::DenseViewMut::new(&mut y, [3, 2]).unwrap(),
+        )
+        .unwrap();
+        let want: Vec<f64> = (0..6)
+            .map(|p| (0..8).map(|j| m[p / 2][j] * xm[j * 2 + p % 2]).sum())
+            .collect();
+        prop_assert!(close(&y, &want), "2:4 spmm {y:?} {want:?}");
+
+        let d: Vec<f64> = d.into_iter().map(f64::from).collect();
+        let mut y = vec![7.0; 24];
+        more::mask_24(
+            &a,
+            sparse_core::DenseView::new(&d, [3, 8]).unwrap(),
+            sparse_core::DenseViewMut::new(&mut y, [3, 8]).unwrap(),
+        )
+        .unwrap();
+        let want: Vec<f64> = (0..24).map(|p| m[p / 8][p % 8] * d[p]).collect();
+        prop_assert_eq!(y, want);
+    }
 }
