@@ -424,6 +424,20 @@ mod more {
         pub fn mask_24(a: &tensor<?x?xf64, #NV24>, d: &tensor<?x?xf64>, y: &mut tensor<?x?xf64>) {
             y[i, j] = a[i, j] * d[i, j];
         }
+        pub fn positive_bsr(a: &tensor<?x?xf64, #BSR>, c: &mut tensor<?x?xf64, #BSR>) {
+            c[i, j] = select(a[i, j], |v| v > 0.0);
+        }
+        pub fn min_plus_bsr(a: &tensor<?x?xf64, #BSR>, b: &tensor<?x?xf64, #BSR>, c: &mut tensor<?x?xf64, #BSR>) {
+            c[i, j] = binary(a[i, j], b[i, j], overlap = |x, y| if x < y { x } else { y }, left = identity, right = |y| -y);
+        }
+        pub fn row_max_bsr(a: &tensor<?x?xf64, #BSR>, y: &mut tensor<?xf64>) {
+            y[i] = reduce(a[i, j], identity = -1000.0, |acc, v| if v > acc { v } else { acc });
+        }
+        pub fn count_24(a: &tensor<?x?xf64, #NV24>, y: &mut tensor<?xf64>) {
+            // `sum(j, ..)` around the region: a sum written inside an
+            // operand would be summed first (the sum-scope rule).
+            y[i] = sum(j, unary(a[i, j], present = |_x| 1.0, absent = none));
+        }
         pub fn batched_spmv(a: &tensor<?x?x?xf64, #BATCH>, x: &tensor<?x?xf64>, y: &mut tensor<?x?xf64>) {
             y[b, i] = a[b, i, j] * x[b, j];
         }
@@ -691,5 +705,87 @@ proptest! {
         .unwrap();
         let want: Vec<f64> = (0..24).map(|p| m[p / 8][p % 8] * d[p]).collect();
         prop_assert_eq!(y, want);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn semiring_operations_over_block_operands(
+        ma in matrix(4, 6),
+        mb in matrix(4, 6),
+        m24 in matrix_2_4(3, 8),
+    ) {
+        let ba = Blocked::new(&ma, 6, BSR, &|_, _| false);
+        let bb = Blocked::new(&mb, 6, BSR, &|_, _| false);
+        let a = more::BSR::<f64>::assemble([4, 6], ba.levels_dense_outer(), &ba.values).unwrap();
+        let b = more::BSR::<f64>::assemble([4, 6], bb.levels_dense_outer(), &bb.values).unwrap();
+        let stored = |t: &more::BSROut<f64, sparse_core::output::Owned>| {
+            let mut got = Vec::new();
+            t.view().for_each(|[i, j], v| got.push((i, j, *v)));
+            got
+        };
+
+        // select keeps the stored values that pass, in any block.
+        let mut c = more::BSROut::<f64, sparse_core::output::Owned>::with_dims([4, 6]).unwrap();
+        more::positive_bsr(&a, &mut c).unwrap();
+        let mut want = Vec::new();
+        a.for_each(|[i, j], v| if *v > 0.0 { want.push((i, j, *v)) });
+        let mut got = stored(&c);
+        got.retain(|e| e.2 != 0.0 || want.iter().any(|w| (w.0, w.1) == (e.0, e.1)));
+        // Stored entries of a are visited in block order; compare as sets.
+        let mut got_sorted = got.clone();
+        got_sorted.sort_by_key(|e| (e.0, e.1));
+        want.sort_by_key(|e| (e.0, e.1));
+        prop_assert_eq!(got_sorted, want);
+
+        // binary: min where both store, a where only a, -b where only b.
+        let mut c = more::BSROut::<f64, sparse_core::output::Owned>::with_dims([4, 6]).unwrap();
+        more::min_plus_bsr(&a, &b, &mut c).unwrap();
+        let mut dense = vec![None; 24];
+        a.for_each(|[i, j], v| dense[i * 6 + j] = Some(*v));
+        let mut db = vec![None; 24];
+        b.for_each(|[i, j], v| db[i * 6 + j] = Some(*v));
+        let mut want: Vec<(usize, usize, f64)> = Vec::new();
+        for p in 0..24 {
+            let v = match (dense[p], db[p]) {
+                (Some(x), Some(y)) => Some(if x < y { x } else { y }),
+                (Some(x), None) => Some(x),
+                (None, Some(y)) => Some(-y),
+                (None, None) => None,
+            };
+            if let Some(v) = v {
+                want.push((p / 6, p % 6, v));
+            }
+        }
+        let mut got = stored(&c);
+        got.sort_by_key(|e| (e.0, e.1));
+        prop_assert_eq!(got, want);
+
+        // reduce folds the stored values of each row (explicit zeros of a
+        // stored block included), its identity where a row stores none.
+        let mut y = vec![0.0; 4];
+        more::row_max_bsr(&a, &mut y).unwrap();
+        let want: Vec<f64> = (0..4)
+            .map(|i| {
+                (0..6)
+                    .filter_map(|j| dense[i * 6 + j])
+                    .fold(-1000.0, |acc: f64, v| if v > acc { v } else { acc })
+            })
+            .collect();
+        prop_assert_eq!(y, want);
+
+        // unary over 2:4: every stored coordinate counts, explicit zeros too.
+        let (crd, val) = two_of_four(&m24);
+        let t = more::NV24::<f64>::assemble(
+            [3, 8],
+            [Level::dense(), Level::dense(), Level::structured(&crd)],
+            &val,
+        )
+        .unwrap();
+        let mut y = vec![0.0; 3];
+        more::count_24(&t, &mut y).unwrap();
+        prop_assert_eq!(y, vec![4.0; 3]);
     }
 }
