@@ -438,6 +438,15 @@ mod more {
             // operand would be summed first (the sum-scope rule).
             y[i] = sum(j, unary(a[i, j], present = |_x| 1.0, absent = none));
         }
+        pub fn spgemm_bsr(a: &tensor<?x?xf64, #BSR>, b: &tensor<?x?xf64, #BSR>, c: &mut tensor<?x?xf64>) {
+            c[i, j] = a[i, k] * b[k, j];
+        }
+        pub fn double_in_place(c: &mut tensor<?x?xf64, #BSR>) {
+            c[i, j] *= 2.0;
+        }
+        pub fn transpose_bsr(a: &tensor<?x?xf64, #BSR>, c: &mut tensor<?x?xf64>) {
+            c[j, i] = a[i, j];
+        }
         pub fn batched_spmv(a: &tensor<?x?x?xf64, #BATCH>, x: &tensor<?x?xf64>, y: &mut tensor<?x?xf64>) {
             y[b, i] = a[b, i, j] * x[b, j];
         }
@@ -787,5 +796,42 @@ proptest! {
         let mut y = vec![0.0; 3];
         more::count_24(&t, &mut y).unwrap();
         prop_assert_eq!(y, vec![4.0; 3]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn block_products_transposes_and_in_place_updates(
+        ma in matrix(4, 6),
+        mb in matrix(6, 4),
+    ) {
+        let ba = Blocked::new(&ma, 6, BSR, &|_, _| false);
+        let bb = Blocked::new(&mb, 4, BSR, &|_, _| false);
+        let a = more::BSR::<f64>::assemble([4, 6], ba.levels_dense_outer(), &ba.values).unwrap();
+        let b = more::BSR::<f64>::assemble([6, 4], bb.levels_dense_outer(), &bb.values).unwrap();
+
+        let mut c = vec![3.0; 16];
+        more::spgemm_bsr(&a, &b, sparse_core::DenseViewMut::new(&mut c, [4, 4]).unwrap()).unwrap();
+        let want: Vec<f64> = (0..16)
+            .map(|p| (0..6).map(|k| ma[p / 4][k] * mb[k][p % 4]).sum())
+            .collect();
+        prop_assert!(close(&c, &want), "BSR x BSR {c:?} {want:?}");
+
+        let mut t = vec![3.0; 24];
+        more::transpose_bsr(&a, sparse_core::DenseViewMut::new(&mut t, [6, 4]).unwrap()).unwrap();
+        let want: Vec<f64> = (0..24).map(|p| ma[p % 4][p / 4]).collect();
+        prop_assert_eq!(t, want);
+
+        // In place: the blocks stay, every stored value doubles.
+        let mut out = more::BSROut::<f64, sparse_core::output::Owned>::with_dims([4, 6]).unwrap();
+        more::positive_bsr(&a, &mut out).unwrap();
+        let before: Vec<f64> = out.view().values().to_vec();
+        let blocks: Vec<usize> = out.view().level(1).coordinates().to_vec();
+        more::double_in_place(&mut out).unwrap();
+        let after: Vec<f64> = out.view().values().to_vec();
+        prop_assert_eq!(out.view().level(1).coordinates().to_vec(), blocks);
+        prop_assert_eq!(after, before.iter().map(|v| v * 2.0).collect::<Vec<_>>());
     }
 }
