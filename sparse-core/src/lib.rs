@@ -15,6 +15,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod assemble;
+mod debug;
 mod dense;
 #[doc = include_str!("../docs/kernel-language.md")]
 pub mod kernel_language {}
@@ -33,6 +34,7 @@ mod value;
 #[doc(inline)]
 pub use sparse_vocab as vocab;
 
+pub use debug::EncodingText;
 pub use dense::{DenseView, DenseViewMut};
 pub use encoding::{Enc, Encoding};
 pub use error::{AssembleError, Buffer, CapacityError};
