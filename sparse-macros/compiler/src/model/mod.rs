@@ -7,6 +7,10 @@
 //! (its `invalid_encoding.mlir` test is the list of what can go wrong), plus
 //! what storage in Rust types needs (widths that fit static sizes).
 
+mod constant;
+mod constant_file;
+mod constant_layout;
+mod constant_value;
 mod display;
 mod elem;
 mod encoding;
@@ -28,6 +32,8 @@ use crate::errors::Errors;
 use crate::syntax::{Block, Item, LiteralValue};
 use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelType, Width};
 
+pub use constant::{ConstData, Constant, SparseStorage, StoredLevel};
+pub use constant_value::{elem_bytes, Scalar};
 pub use elem::ElemType;
 pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind};
 
@@ -52,6 +58,8 @@ pub struct Model {
     /// [`KernelDef`]s without statements: generated with an empty body next
     /// to the errors, so call sites add no "cannot find function" errors.
     pub stubs: Vec<KernelDef>,
+    /// Constants (`static NAME: tensor<...> = ...;`), in source order.
+    pub constants: Vec<Constant>,
 }
 
 impl Model {
@@ -251,6 +259,18 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
                 }
                 Err(kernel_check::Failed::Stub(stub)) if unique => model.stubs.push(*stub),
                 _ => {}
+            }
+        }
+    }
+    // Statics share the value namespace with functions.
+    for item in &block.items {
+        if let Item::Constant(def) = item {
+            let shown = format!("static {}", def.name);
+            let unique = check_unique_name(&def.name, shown, &mut fn_names, errors);
+            if let Some(constant) = constant::check_constant(def, &model, &failed, errors) {
+                if unique {
+                    model.constants.push(constant);
+                }
             }
         }
     }

@@ -1,0 +1,123 @@
+//! The constructors behind `static NAME: tensor<..., #ENC> = sparse<...>;`
+//! (see the [`constants`](crate::constants) chapter).
+//!
+//! `sparse_kernel!` builds a constant's buffers at compile time, checks
+//! every rule of [`SparseTensor::assemble`](crate::SparseTensor::assemble)
+//! on them while it builds them, and emits `static` arrays plus a call of
+//! [`constant_tensor`]. Both functions are `const`, so the tensor is a
+//! `static` initializer: its buffers stay in flash and nothing is
+//! validated at run time. Not public API: generated code reaches them
+//! through `sparse_core::__private`.
+
+use core::marker::PhantomData;
+
+use crate::encoding::Encoding;
+use crate::tensor::{LevelStorage, SparseTensor};
+
+/// The storage of one level exactly as kernels read it: the coordinate of
+/// the entry at position `p` is `coordinates[p * crd_stride + crd_offset]`
+/// (an AoS COO level reads its region's shared buffer at its slot).
+///
+/// Safe to call: a `LevelStorage` means nothing until
+/// [`constant_tensor`] puts it in a tensor, and that is `unsafe`.
+#[doc(hidden)]
+pub const fn constant_level<'a, P, C>(
+    positions: &'a [P],
+    coordinates: &'a [C],
+    crd_stride: usize,
+    crd_offset: usize,
+) -> LevelStorage<'a, P, C> {
+    LevelStorage {
+        positions,
+        coordinates,
+        crd_stride,
+        crd_offset,
+    }
+}
+
+/// A tensor from storage laid out and checked at compile time, in a
+/// `const` context.
+///
+/// # Safety
+///
+/// The arguments must be what [`SparseTensor::assemble`] followed by
+/// [`level`](SparseTensor::level), [`lvl_sizes`](SparseTensor::lvl_sizes)
+/// and [`number_of_entries`](SparseTensor::number_of_entries) would give
+/// for buffers it accepts under `E`: `E` a valid encoding, `lvl_sizes` the
+/// level sizes of `dim_sizes` under `E`'s map, `levels[l]` level `l`'s
+/// buffers with the AoS stride and offset of `E`'s COO regions, every rule
+/// of [`crate::assemble`] met, `values` one per entry (empty for a pattern
+/// encoding) and `entries` the number of entries of the last level.
+/// `sparse_kernel!` calls it only for constants it built that way.
+#[doc(hidden)]
+pub const unsafe fn constant_tensor<'a, V, E: Encoding, const DIM: usize, const LVL: usize>(
+    dim_sizes: [usize; DIM],
+    lvl_sizes: [usize; LVL],
+    levels: [LevelStorage<'a, E::Pos, E::Crd>; LVL],
+    values: &'a [V],
+    entries: usize,
+) -> SparseTensor<'a, V, E, DIM, LVL> {
+    SparseTensor {
+        dim_sizes,
+        lvl_sizes,
+        levels,
+        values,
+        entries,
+        encoding: PhantomData,
+    }
+}
+
+/// Decoders of the little-endian byte strings large constant buffers are
+/// emitted as: `static VAL: [f32; N] = bytes::f32s(b"...")`. rustc reads
+/// one byte-string token far faster than an array literal of `N` tokens,
+/// and the loop runs once, at compile time. Each panics (a compile error
+/// in a `static`) if the string is not exactly `N` values long.
+#[doc(hidden)]
+pub mod bytes {
+    macro_rules! decoders {
+        ($($name:ident: $t:ty, $w:literal, |$b:ident| $from:expr;)*) => {$(
+            #[doc = concat!("`N` little-endian `", stringify!($t), "` values.")]
+            pub const fn $name<const N: usize>(bytes: &[u8]) -> [$t; N] {
+                assert!(bytes.len() == N * $w, "constant buffer of the wrong length");
+                let mut out = [0 as $t; N];
+                let mut i = 0;
+                while i < N {
+                    let mut $b = [0u8; $w];
+                    let mut k = 0;
+                    while k < $w {
+                        $b[k] = bytes[i * $w + k];
+                        k += 1;
+                    }
+                    out[i] = $from;
+                    i += 1;
+                }
+                out
+            }
+        )*};
+    }
+    decoders! {
+        f32s: f32, 4, |b| f32::from_le_bytes(b);
+        f64s: f64, 8, |b| f64::from_le_bytes(b);
+        i8s: i8, 1, |b| i8::from_le_bytes(b);
+        i16s: i16, 2, |b| i16::from_le_bytes(b);
+        i32s: i32, 4, |b| i32::from_le_bytes(b);
+        i64s: i64, 8, |b| i64::from_le_bytes(b);
+        u8s: u8, 1, |b| b[0];
+        u16s: u16, 2, |b| u16::from_le_bytes(b);
+        u32s: u32, 4, |b| u32::from_le_bytes(b);
+        u64s: u64, 8, |b| u64::from_le_bytes(b);
+        usizes: usize, 8, |b| u64::from_le_bytes(b) as usize;
+    }
+
+    /// `N` booleans, one byte each (0 or 1).
+    pub const fn bools<const N: usize>(bytes: &[u8]) -> [bool; N] {
+        assert!(bytes.len() == N, "constant buffer of the wrong length");
+        let mut out = [false; N];
+        let mut i = 0;
+        while i < N {
+            out[i] = bytes[i] != 0;
+            i += 1;
+        }
+        out
+    }
+}
