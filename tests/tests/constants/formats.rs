@@ -1,1 +1,238 @@
+//! One constant per storage family, each from a literal: the printed
+//! layout (MLIR's `sparse_tensor.print`) against a hand-computed one, the
+//! entries against the dense matrix, and the buffers re-checked by the
+//! validating `assemble`, which must accept them unchanged.
 
+use std::fmt::Display;
+
+use sparse_core::{Encoding, SparseTensor};
+
+sparse_core::sparse_kernel! {
+    #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 8, crdWidth = 8 }>
+    #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+    #DCSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed), posWidth = 16, crdWidth = 16 }>
+    #COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
+    #COOSOA = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton(soa)) }>
+    #COODUP = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton(nonunique)) }>
+    #LOOSE = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : loose_compressed) }>
+    #DENSE = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : dense) }>
+    #CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed) }>
+    #BSR = #sparse_tensor.encoding<{
+        map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense),
+        posWidth = 8,
+        crdWidth = 8
+    }>
+    #NV_24 = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4),
+        crdWidth = 2
+    }>
+    #PAT = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), explicitVal = 1.0 : f32 }>
+
+    // | 1 0 0 2 |
+    // | 0 0 0 0 |
+    // | 0 3 4 0 |
+    static A_CSR: tensor<3x4xf32, #CSR> = dense<[[1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 0.0], [0.0, 3.0, 4.0, 0.0]]>;
+    static A_CSC: tensor<3x4xf32, #CSC> = sparse<[[0, 0], [0, 3], [2, 1], [2, 2]], [1.0, 2.0, 3.0, 4.0]>;
+    // The same entries out of order: the constant sorts them.
+    static A_DCSR: tensor<3x4xf32, #DCSR> = sparse<[[2, 2], [0, 3], [2, 1], [0, 0]], [4.0, 2.0, 3.0, 1.0]>;
+    static A_COO: tensor<3x4xf32, #COO> = dense<[[1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 0.0], [0.0, 3.0, 4.0, 0.0]]>;
+    static A_SOA: tensor<3x4xf32, #COOSOA> = sparse<[[0, 0], [0, 3], [2, 1], [2, 2]], [1.0, 2.0, 3.0, 4.0]>;
+    static A_LOOSE: tensor<3x4xf32, #LOOSE> = sparse<[[0, 0], [0, 3], [2, 1], [2, 2]], [1.0, 2.0, 3.0, 4.0]>;
+    static A_DENSE: tensor<3x4xf32, #DENSE> = sparse<[[0, 0], [0, 3], [2, 1], [2, 2]], [1.0, 2.0, 3.0, 4.0]>;
+    /// Duplicates on a nonunique level are stored, and mean their sum.
+    static DUP: tensor<3x4xf32, #COODUP> = sparse<[[0, 1], [2, 3], [0, 1]], [1.0, 7.0, 2.0]>;
+    static T_CSF: tensor<2x2x3xf64, #CSF> = sparse<[[0, 0, 1], [0, 1, 0], [0, 1, 2], [1, 1, 1]], [1.0, 2.0, 3.0, 4.0]>;
+    /// Seed 001's BSR example (2x2 blocks; zeros inside a block are stored).
+    static B_BSR: tensor<4x6xf32, #BSR> = dense<[
+        [1.0, 2.0, 0.0, 0.0, 4.0, 0.0],
+        [0.0, 3.0, 0.0, 0.0, 0.0, 5.0],
+        [0.0, 0.0, 6.0, 7.0, 0.0, 0.0],
+        [0.0, 0.0, 8.0, 0.0, 0.0, 0.0]
+    ]>;
+    // Row 0: groups [1 0 2 0] and [0 0 0 3]; row 1: [0 0 0 0] and [4 5 0 0].
+    static S_24: tensor<2x8xf32, #NV_24> = dense<[[1.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 3.0], [0.0, 0.0, 0.0, 0.0, 4.0, 5.0, 0.0, 0.0]]>;
+    static P: tensor<3x4xf32, #PAT> = sparse<[[0, 1], [2, 3]], 1.0>;
+
+    fn spmv_coo_dup(a: &tensor<3x4xf32, #COODUP>, x: &tensor<4xf32>, y: &mut tensor<3xf32>) {
+        y[i] = a[i, j] * x[j];
+    }
+}
+
+const A: [[f32; 4]; 3] = [[1.0, 0.0, 0.0, 2.0], [0.0; 4], [0.0, 3.0, 4.0, 0.0]];
+
+/// The stored entries (dimension coordinates, value), in storage order.
+fn entries<V: Copy, E: Encoding, const D: usize, const L: usize>(
+    t: &SparseTensor<'_, V, E, D, L>,
+) -> Vec<([usize; D], V)> {
+    let mut out = Vec::new();
+    t.for_each(|d, v| out.push((d, *v)));
+    out
+}
+
+/// The printed layout, and the validating `assemble` accepts the buffers.
+fn check<V: Display + PartialEq + std::fmt::Debug, E: Encoding, const D: usize, const L: usize>(
+    t: &'static SparseTensor<'static, V, E, D, L>,
+    printed: &str,
+) {
+    assert_eq!(t.to_string(), printed);
+    let (dims, levels, values) = t.disassemble();
+    let again = SparseTensor::<V, E, D, L>::assemble(dims, levels, values)
+        .expect("assemble accepts a constant's buffers");
+    assert_eq!(again.to_string(), printed);
+}
+
+/// The entries of `t` summed into a dense 3x4 matrix.
+fn densify<E: Encoding, const L: usize>(t: &SparseTensor<'_, f32, E, 2, L>) -> [[f32; 4]; 3] {
+    let mut d = [[0.0; 4]; 3];
+    t.for_each(|[i, j], v| d[i][j] += *v);
+    d
+}
+
+#[test]
+fn csr_from_dense_drops_zeros() {
+    check(
+        &A_CSR,
+        "---- Sparse Tensor ----\nnse = 4\ndim = ( 3, 4 )\nlvl = ( 3, 4 )\n\
+         pos[1] : ( 0, 2, 2, 4 )\ncrd[1] : ( 0, 3, 1, 2 )\nvalues : ( 1, 2, 3, 4 )\n----",
+    );
+    assert_eq!(densify(&A_CSR), A);
+}
+
+#[test]
+fn csc_is_column_major() {
+    check(
+        &A_CSC,
+        "---- Sparse Tensor ----\nnse = 4\ndim = ( 3, 4 )\nlvl = ( 4, 3 )\n\
+         pos[1] : ( 0, 1, 2, 3, 4 )\ncrd[1] : ( 0, 2, 2, 0 )\nvalues : ( 1, 3, 4, 2 )\n----",
+    );
+    assert_eq!(densify(&A_CSC), A);
+}
+
+#[test]
+fn dcsr_sorts_the_entries() {
+    check(
+        &A_DCSR,
+        "---- Sparse Tensor ----\nnse = 4\ndim = ( 3, 4 )\nlvl = ( 3, 4 )\n\
+         pos[0] : ( 0, 2 )\ncrd[0] : ( 0, 2 )\npos[1] : ( 0, 2, 4 )\ncrd[1] : ( 0, 3, 1, 2 )\n\
+         values : ( 1, 2, 3, 4 )\n----",
+    );
+    assert_eq!(densify(&A_DCSR), A);
+}
+
+#[test]
+fn coo_aos_interleaves_tuples_and_soa_does_not() {
+    check(
+        &A_COO,
+        "---- Sparse Tensor ----\nnse = 4\ndim = ( 3, 4 )\nlvl = ( 3, 4 )\n\
+         pos[0] : ( 0, 4 )\ncrd[0] : ( 0, 0, 0, 3, 2, 1, 2, 2 )\nvalues : ( 1, 2, 3, 4 )\n----",
+    );
+    check(
+        &A_SOA,
+        "---- Sparse Tensor ----\nnse = 4\ndim = ( 3, 4 )\nlvl = ( 3, 4 )\n\
+         pos[0] : ( 0, 4 )\ncrd[0] : ( 0, 0, 2, 2 )\ncrd[1] : ( 0, 3, 1, 2 )\n\
+         values : ( 1, 2, 3, 4 )\n----",
+    );
+    assert_eq!(densify(&A_COO), A);
+    assert_eq!(densify(&A_SOA), A);
+}
+
+#[test]
+fn loose_compressed_has_lo_hi_pairs() {
+    check(
+        &A_LOOSE,
+        "---- Sparse Tensor ----\nnse = 4\ndim = ( 3, 4 )\nlvl = ( 3, 4 )\n\
+         pos[1] : ( 0, 2, 2, 2, 2, 4 )\ncrd[1] : ( 0, 3, 1, 2 )\nvalues : ( 1, 2, 3, 4 )\n----",
+    );
+    assert_eq!(densify(&A_LOOSE), A);
+}
+
+#[test]
+fn all_dense_stores_every_element() {
+    check(
+        &A_DENSE,
+        "---- Sparse Tensor ----\nnse = 12\ndim = ( 3, 4 )\nlvl = ( 3, 4 )\n\
+         values : ( 1, 0, 0, 2, 0, 0, 0, 0, 0, 3, 4, 0 )\n----",
+    );
+    assert_eq!(densify(&A_DENSE), A);
+}
+
+#[test]
+fn nonunique_duplicates_are_stored_and_summed_by_kernels() {
+    check(
+        &DUP,
+        "---- Sparse Tensor ----\nnse = 3\ndim = ( 3, 4 )\nlvl = ( 3, 4 )\n\
+         pos[0] : ( 0, 3 )\ncrd[0] : ( 0, 1, 0, 1, 2, 3 )\nvalues : ( 1, 2, 7 )\n----",
+    );
+    let mut y = [0.0; 3];
+    spmv_coo_dup(&DUP, &[1.0, 10.0, 100.0, 1000.0], &mut y).unwrap();
+    assert_eq!(y, [30.0, 0.0, 7000.0]);
+}
+
+#[test]
+fn csf_three_levels() {
+    check(
+        &T_CSF,
+        "---- Sparse Tensor ----\nnse = 4\ndim = ( 2, 2, 3 )\nlvl = ( 2, 2, 3 )\n\
+         pos[0] : ( 0, 2 )\ncrd[0] : ( 0, 1 )\npos[1] : ( 0, 2, 3 )\ncrd[1] : ( 0, 1, 1 )\n\
+         pos[2] : ( 0, 1, 3, 4 )\ncrd[2] : ( 1, 0, 2, 1 )\nvalues : ( 1, 2, 3, 4 )\n----",
+    );
+    assert_eq!(
+        entries(&T_CSF),
+        [
+            ([0, 0, 1], 1.0),
+            ([0, 1, 0], 2.0),
+            ([0, 1, 2], 3.0),
+            ([1, 1, 1], 4.0)
+        ]
+    );
+}
+
+#[test]
+fn bsr_is_seed_001s_layout() {
+    check(
+        &B_BSR,
+        "---- Sparse Tensor ----\nnse = 12\ndim = ( 4, 6 )\nlvl = ( 2, 3, 2, 2 )\n\
+         pos[1] : ( 0, 2, 3 )\ncrd[1] : ( 0, 2, 1 )\n\
+         values : ( 1, 2, 0, 3, 4, 0, 0, 5, 6, 7, 8, 0 )\n----",
+    );
+    let mut d = [[0.0; 6]; 4];
+    B_BSR.for_each(|[i, j], v| d[i][j] += *v);
+    assert_eq!(
+        d,
+        [
+            [1.0, 2.0, 0.0, 0.0, 4.0, 0.0],
+            [0.0, 3.0, 0.0, 0.0, 0.0, 5.0],
+            [0.0, 0.0, 6.0, 7.0, 0.0, 0.0],
+            [0.0, 0.0, 8.0, 0.0, 0.0, 0.0],
+        ]
+    );
+}
+
+#[test]
+fn two_four_pads_groups_with_zeros_at_the_lowest_free_slots() {
+    check(
+        &S_24,
+        "---- Sparse Tensor ----\nnse = 8\ndim = ( 2, 8 )\nlvl = ( 2, 2, 4 )\n\
+         crd[2] : ( 0, 2, 0, 3, 0, 1, 0, 1 )\nvalues : ( 1, 2, 0, 3, 0, 0, 4, 5 )\n----",
+    );
+    let mut d = [[0.0; 8]; 2];
+    S_24.for_each(|[i, j], v| d[i][j] += *v);
+    assert_eq!(
+        d,
+        [
+            [1.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 3.0],
+            [0.0, 0.0, 0.0, 0.0, 4.0, 5.0, 0.0, 0.0],
+        ]
+    );
+}
+
+#[test]
+fn pattern_encoding_stores_no_values() {
+    check(
+        &P,
+        "---- Sparse Tensor ----\nnse = 2\ndim = ( 3, 4 )\nlvl = ( 3, 4 )\n\
+         pos[1] : ( 0, 1, 1, 2 )\ncrd[1] : ( 1, 3 )\nvalues : ( 1, 1 )\n----",
+    );
+    assert!(P.values().is_empty());
+    assert_eq!(entries(&P), [([0, 1], 1.0), ([2, 3], 1.0)]);
+}
