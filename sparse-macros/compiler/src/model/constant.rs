@@ -555,11 +555,15 @@ fn sparse_literal(
             scalars
         }
     };
+    let converted: Vec<Option<Scalar>> = scalars
+        .iter()
+        .map(|&(lit, vspan)| convert(lit, vspan, elem, errors))
+        .collect();
     if errors.len() > before {
         return None;
     }
-    for ((crd, span), (lit, vspan)) in crds.into_iter().zip(scalars) {
-        let Some(value) = convert(lit, vspan, elem, errors) else {
+    for (((crd, span), (_, vspan)), value) in crds.into_iter().zip(scalars).zip(converted) {
+        let Some(value) = value else {
             continue;
         };
         entries.push(

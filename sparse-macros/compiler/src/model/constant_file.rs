@@ -66,10 +66,7 @@ pub(super) fn read(
         Err(e) => {
             errors.error(
                 span,
-                format!(
-                    "cannot read `{path}` (resolved against the crate's directory to `{}`): {e}",
-                    full.display()
-                ),
+                format!("cannot read `{path}` (relative to the crate's Cargo.toml): {e}"),
             );
             return None;
         }

@@ -117,8 +117,9 @@ pub(super) fn build(
                 errors.error_with_note(
                     second.span,
                     format!(
-                        "duplicate entry at {at}{}: `#{}` stores each coordinate once (its last \
-                         level is unique); MLIR sums duplicates only on a `nonunique` level",
+                        "duplicate entry at {at}{}: the last level of `#{}` is unique, so it \
+                         stores each coordinate once; make it `nonunique` to store both (kernels \
+                         then read their sum)",
                         ctx.line(second),
                         enc.name
                     ),

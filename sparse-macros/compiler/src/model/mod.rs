@@ -291,7 +291,12 @@ fn check_unique_name(
         let message = if *first_shown == shown {
             format!("`{shown}` is defined twice in this block")
         } else {
-            format!("`{shown}` and `{first_shown}` both define the Rust type `{key}`; rename one")
+            let kind = if shown.starts_with("static ") || first_shown.starts_with("static ") {
+                "value"
+            } else {
+                "type"
+            };
+            format!("`{shown}` and `{first_shown}` both define the Rust {kind} `{key}`; rename one")
         };
         errors.error_with_note(
             name.span(),
