@@ -69,23 +69,35 @@ pub const unsafe fn constant_tensor<'a, V, E: Encoding, const DIM: usize, const 
 
 /// Decoders of the little-endian byte strings large constant buffers are
 /// emitted as: `static VAL: [f32; N] = bytes::f32s(b"...")`. rustc reads
-/// one byte-string token far faster than an array literal of `N` tokens,
-/// and the loop runs once, at compile time. Each panics (a compile error
-/// in a `static`) if the string is not exactly `N` values long.
+/// one byte-string token far faster than an array literal of `N` tokens.
+/// On little-endian targets the bytes are the array already, and the
+/// decoder is one unaligned read (const evaluation copies them at once);
+/// on big-endian targets a loop swaps each value. Each fails (a compile
+/// error in a `static`) if the string is not exactly `N` values long.
+/// `usize` buffers are emitted in the target's pointer width (`usizes`
+/// reads `size_of::<usize>()` bytes per value).
 #[doc(hidden)]
 pub mod bytes {
     macro_rules! decoders {
-        ($($name:ident: $t:ty, $w:literal, |$b:ident| $from:expr;)*) => {$(
+        ($($name:ident: $t:ty, |$b:ident| $from:expr;)*) => {$(
             #[doc = concat!("`N` little-endian `", stringify!($t), "` values.")]
             pub const fn $name<const N: usize>(bytes: &[u8]) -> [$t; N] {
-                assert!(bytes.len() == N * $w, "constant buffer of the wrong length");
+                const W: usize = core::mem::size_of::<$t>();
+                assert!(bytes.len() == N * W, "constant buffer of the wrong length");
+                if cfg!(target_endian = "little") {
+                    // SAFETY: `bytes` holds exactly `size_of::<[T; N]>()`
+                    // bytes (asserted), every bit pattern is a valid value
+                    // of these integer and float types, and
+                    // `read_unaligned` needs no alignment.
+                    return unsafe { core::ptr::read_unaligned(bytes.as_ptr().cast::<[$t; N]>()) };
+                }
                 let mut out = [0 as $t; N];
                 let mut i = 0;
                 while i < N {
-                    let mut $b = [0u8; $w];
+                    let mut $b = [0u8; W];
                     let mut k = 0;
-                    while k < $w {
-                        $b[k] = bytes[i * $w + k];
+                    while k < W {
+                        $b[k] = bytes[i * W + k];
                         k += 1;
                     }
                     out[i] = $from;
@@ -96,17 +108,17 @@ pub mod bytes {
         )*};
     }
     decoders! {
-        f32s: f32, 4, |b| f32::from_le_bytes(b);
-        f64s: f64, 8, |b| f64::from_le_bytes(b);
-        i8s: i8, 1, |b| i8::from_le_bytes(b);
-        i16s: i16, 2, |b| i16::from_le_bytes(b);
-        i32s: i32, 4, |b| i32::from_le_bytes(b);
-        i64s: i64, 8, |b| i64::from_le_bytes(b);
-        u8s: u8, 1, |b| b[0];
-        u16s: u16, 2, |b| u16::from_le_bytes(b);
-        u32s: u32, 4, |b| u32::from_le_bytes(b);
-        u64s: u64, 8, |b| u64::from_le_bytes(b);
-        usizes: usize, 8, |b| u64::from_le_bytes(b) as usize;
+        f32s: f32, |b| f32::from_le_bytes(b);
+        f64s: f64, |b| f64::from_le_bytes(b);
+        i8s: i8, |b| i8::from_le_bytes(b);
+        i16s: i16, |b| i16::from_le_bytes(b);
+        i32s: i32, |b| i32::from_le_bytes(b);
+        i64s: i64, |b| i64::from_le_bytes(b);
+        u8s: u8, |b| b[0];
+        u16s: u16, |b| u16::from_le_bytes(b);
+        u32s: u32, |b| u32::from_le_bytes(b);
+        u64s: u64, |b| u64::from_le_bytes(b);
+        usizes: usize, |b| usize::from_le_bytes(b);
     }
 
     /// `N` booleans, one byte each (0 or 1).

@@ -9,7 +9,7 @@ use cortex_m_semihosting::hprintln;
 use sparse_core::{Encoding, Level, SparseTensor};
 
 use crate::data::*;
-use crate::formats::{Csr64, BSR, COO, CSR, CSR64, CSR8};
+use crate::formats::{Csr64, BSR, COO, CSR, CSR64, CSR8, FULL_COO};
 use crate::report::{expect_eq, fail, CheckResult, Msg, Report, Text};
 
 /// What MLIR's `sparse_tensor.print` shows for seed 000's COO example.
@@ -42,6 +42,10 @@ pub fn run_all(r: &mut Report) {
         csr64_assemble,
     );
     r.run("csr64 constant: buffers in flash, not RAM", csr64_in_flash);
+    r.run(
+        "full_coo constant (byte-string buffers, 32-bit usize tuples)",
+        full_coo,
+    );
     r.run("csr64 number_of_entries", || {
         expect_eq!("nse", csr64()?.number_of_entries(), NNZ);
         Ok(())
@@ -261,6 +265,23 @@ fn csr64_spmv() -> CheckResult {
         if y[i] != want {
             fail!("y[{}] = {}, dense gives {}", i, y[i], want);
         }
+    }
+    Ok(())
+}
+
+/// An 80x64 COO constant with every element stored: its AoS tuples are
+/// `(i, j)` in row-major order, decoded from the byte strings the macro
+/// emits for large buffers, in the target's `usize`.
+fn full_coo() -> CheckResult {
+    expect_eq!("nse", FULL_COO.number_of_entries(), 80 * 64);
+    expect_eq!("pos[0]", FULL_COO.level(0).positions(), &[0, 80 * 64][..]);
+    for (p, t) in FULL_COO.level(0).coordinates().chunks(2).enumerate() {
+        if t != [p / 64, p % 64] {
+            fail!("tuple {} is {:?}", p, t);
+        }
+    }
+    if FULL_COO.values().iter().any(|&v| v != 0.5) {
+        fail!("a value is not 0.5");
     }
     Ok(())
 }

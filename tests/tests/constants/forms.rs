@@ -8,6 +8,7 @@ sparse_core::sparse_kernel! {
         crdWidth = 8
     }>
     #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+    #COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
 
     /// Seed 002's example.
     pub static W: tensor<3x4xf32, #CSR> = sparse<[[0, 0], [1, 2]], [1.0, 5.0]>;
@@ -33,6 +34,10 @@ sparse_core::sparse_kernel! {
     static B: tensor<4xi1, #SV> = dense<[true, false, 1, 0]>;
     static NAN: tensor<2xf32, #SV> = dense<[0x7FC00000, 0xFF800000]>;
     static F64: tensor<3xf64, #SV> = dense<[-0.0, 1.0e-300, 0x3FF0000000000000]>;
+
+    // Past 4096 values a buffer is emitted as a byte string.
+    static BIG: tensor<64x80xf32, #CSR> = dense<1.5>;
+    static BIG_USIZE: tensor<80x64xi64, #COO> = dense<-7>;
 
     /// No encoding: a plain array.
     pub static X: tensor<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>;
@@ -129,4 +134,24 @@ fn constants_without_encoding_are_arrays() {
     let m: &[[i32; 3]; 2] = &M;
     assert_eq!(m, &[[1, 2, 3], [4, 5, 6]]);
     assert_eq!(MS, [[0.0, 0.0], [7.0, 0.0]]);
+}
+
+#[test]
+fn large_buffers_decode_exactly() {
+    assert_eq!(BIG.number_of_entries(), 64 * 80);
+    assert!(BIG.values().iter().all(|&v| v == 1.5));
+    let crd = BIG.level(1).coordinates();
+    assert!(crd
+        .iter()
+        .enumerate()
+        .all(|(p, &j)| usize::from(j) == p % 80));
+    assert_eq!(BIG.level(1).positions()[64], 64 * 80);
+    // AoS tuples of native width: (i, j) for every element, row-major.
+    let tuples = BIG_USIZE.level(0).coordinates();
+    assert_eq!(tuples.len(), 2 * 80 * 64);
+    assert!(tuples
+        .chunks(2)
+        .enumerate()
+        .all(|(p, t)| t == [p / 64, p % 64]));
+    assert!(BIG_USIZE.values().iter().all(|&v| v == -7));
 }

@@ -159,7 +159,8 @@ fn le_bytes(v: Scalar, width: usize, out: &mut Vec<u8>) {
 }
 
 /// `static NAME: [T; N] = ...;`, as an array literal or, past the
-/// threshold, as a byte string decoded at compile time.
+/// threshold, as a byte string decoded at compile time (`usize` buffers
+/// once per pointer width, 32 and 64 bits).
 fn buffer(
     name: &proc_macro2::Ident,
     ty: &TokenStream,
@@ -168,19 +169,49 @@ fn buffer(
     values: &[Scalar],
 ) -> TokenStream {
     let n = Literal::usize_unsuffixed(values.len());
-    if values.len() > BYTES_THRESHOLD {
+    if values.len() <= BYTES_THRESHOLD {
+        let items = values.iter().map(|&v| scalar(v));
+        return quote!(static #name: [#ty; #n] = [#(#items),*];);
+    }
+    let decoder_ident = format_ident!("{}", decoder);
+    let encode = |width: usize| {
         let mut bytes = Vec::with_capacity(values.len() * width);
         for &v in values {
             le_bytes(v, width, &mut bytes);
         }
-        let bytes = Literal::byte_string(&bytes);
-        let decoder = format_ident!("{}", decoder);
+        Literal::byte_string(&bytes)
+    };
+    if decoder != "usizes" {
+        let bytes = encode(width);
+        return quote! {
+            #[allow(long_running_const_eval)]
+            static #name: [#ty; #n] = ::sparse_core::__private::bytes::#decoder_ident(#bytes);
+        };
+    }
+    let b64 = encode(8);
+    let fits32 = values
+        .iter()
+        .all(|v| matches!(v, Scalar::Int(x) if u32::try_from(*x).is_ok()));
+    let for32 = if fits32 {
+        let b32 = encode(4);
         quote! {
-            static #name: [#ty; #n] = ::sparse_core::__private::bytes::#decoder(#bytes);
+            #[cfg(target_pointer_width = "32")]
+            #[allow(long_running_const_eval)]
+            static #name: [#ty; #n] = ::sparse_core::__private::bytes::#decoder_ident(#b32);
         }
     } else {
-        let items = values.iter().map(|&v| scalar(v));
-        quote!(static #name: [#ty; #n] = [#(#items),*];)
+        quote! {
+            #[cfg(target_pointer_width = "32")]
+            ::core::compile_error!("this constant's `usize` positions or coordinates exceed 32 bits");
+        }
+    };
+    quote! {
+        #[cfg(target_pointer_width = "64")]
+        #[allow(long_running_const_eval)]
+        static #name: [#ty; #n] = ::sparse_core::__private::bytes::#decoder_ident(#b64);
+        #for32
+        #[cfg(not(any(target_pointer_width = "32", target_pointer_width = "64")))]
+        ::core::compile_error!("large `usize` constant buffers need a 32- or 64-bit target; give the encoding a `posWidth`/`crdWidth`");
     }
 }
 
