@@ -52,6 +52,12 @@ sparse_core::sparse_kernel! {
     // Row 0: groups [1 0 2 0] and [0 0 0 3]; row 1: [0 0 0 0] and [4 5 0 0].
     static S_24: tensor<2x8xf32, #NV_24> = dense<[[1.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 3.0], [0.0, 0.0, 0.0, 0.0, 4.0, 5.0, 0.0, 0.0]]>;
     static P: tensor<3x4xf32, #PAT> = sparse<[[0, 1], [2, 3]], 1.0>;
+    /// 2:4 pruning keeps the two largest magnitudes per group of four,
+    /// ties to the lower index.
+    static PRUNED: tensor<2x8xf32, #NV_24> = prune_2_4(dense<[
+        [1.0, -3.0, 3.0, 2.0, 0.5, 0.5, 0.5, 0.5],
+        [0.0, 0.0, 0.0, 0.0, -1.0, 7.0, -7.0, 2.0]
+    ]>);
 
     fn spmv_coo_dup(a: &tensor<3x4xf32, #COODUP>, x: &tensor<4xf32>, y: &mut tensor<3xf32>) {
         y[i] = a[i, j] * x[j];
@@ -235,4 +241,22 @@ fn pattern_encoding_stores_no_values() {
     );
     assert!(P.values().is_empty());
     assert_eq!(entries(&P), [([0, 1], 1.0), ([2, 3], 1.0)]);
+}
+
+#[test]
+fn prune_2_4_keeps_the_largest_magnitudes() {
+    check(
+        &PRUNED,
+        "---- Sparse Tensor ----\nnse = 8\ndim = ( 2, 8 )\nlvl = ( 2, 2, 4 )\n\
+         crd[2] : ( 1, 2, 0, 1, 0, 1, 1, 2 )\nvalues : ( -3, 3, 0.5, 0.5, 0, 0, 7, -7 )\n----",
+    );
+    let mut d = [[0.0; 8]; 2];
+    PRUNED.for_each(|[i, j], v| d[i][j] += *v);
+    assert_eq!(
+        d,
+        [
+            [0.0, -3.0, 3.0, 0.0, 0.5, 0.5, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 7.0, -7.0, 0.0],
+        ]
+    );
 }

@@ -10,6 +10,9 @@
 mod constant;
 mod constant_file;
 mod constant_layout;
+mod constant_literal;
+mod constant_npy;
+mod constant_prune;
 mod constant_value;
 mod display;
 mod elem;

@@ -5,6 +5,7 @@
 //! dense<[[1.0, 0.0], [0.0, -2.5e-1]]>     dense<1.0>          (a splat)
 //! sparse<[[0, 0], [1, 2]], [1.0, 5.0]>    sparse<[[0, 0]], 7>  (values splat)
 //! file("weights/layer1.mtx")              (.mtx or .npy, relative to the crate)
+//! prune_2_4(dense<[[...], ...]>)          (2:4 pruning, for structured[2, 4])
 //! ```
 //!
 //! Tensor literals are read token by token (no `syn` per element: a
@@ -58,6 +59,16 @@ pub enum InitSyntax {
         indices: TensorLiteral,
         /// The values: a list, or a splat.
         values: TensorLiteral,
+    },
+    /// `prune_2_4(dense<LITERAL>)`: the two largest magnitudes of every
+    /// group of four kept.
+    Prune {
+        /// Span of `prune_2_4`.
+        span: Span,
+        /// Span of `dense`.
+        dense_span: Span,
+        /// The tensor literal.
+        literal: TensorLiteral,
     },
     /// `file("path")`.
     File {
@@ -198,6 +209,25 @@ fn parse_init(input: ParseStream) -> syn::Result<InitSyntax> {
                 path: lit.value(),
                 span: lit.span(),
             })
+        }
+        "prune_2_4" => {
+            let content;
+            syn::parenthesized!(content in input);
+            let inner = parse_init(&content)?;
+            if !content.is_empty() {
+                return Err(content.error("expected `)` after `dense<...>`"));
+            }
+            match inner {
+                InitSyntax::Dense { span, literal } => Ok(InitSyntax::Prune {
+                    span: word.span(),
+                    dense_span: span,
+                    literal,
+                }),
+                _ => Err(syn::Error::new(
+                    word.span(),
+                    "`prune_2_4` takes a dense literal: `prune_2_4(dense<[[...], ...]>)`",
+                )),
+            }
         }
         "dense_resource" | "array" => Err(syn::Error::new(
             word.span(),
