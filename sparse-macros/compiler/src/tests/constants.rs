@@ -146,3 +146,57 @@ fn loose_structured_and_bsr_storage() {
     assert_eq!(s.levels[2], level(&[], &[0, 2], 1, 0));
     assert_eq!(s.values, [0.0, 5.0].map(Scalar::F32));
 }
+
+#[test]
+fn expansion_states_the_flash_bytes_and_uses_static_buffers() {
+    let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), \
+               posWidth = 16, crdWidth = 8 }>
+               pub static W: tensor<3x4xf32, #CSR> = sparse<[[0, 0], [1, 2]], [1.0, 5.0]>;";
+    let out = crate::expand(src.parse().unwrap()).to_string();
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(
+        out.contains(
+            "Storage: `pos[1]` 4 × u16 = 8 B, `crd[1]` 2 × u8 = 2 B, values 2 × f32 = 8 B; \
+             18 B in all (the dense array: 48 B)."
+        ),
+        "{out}"
+    );
+    let compact: String = out.chars().filter(|c| !c.is_whitespace()).collect();
+    assert!(
+        compact.contains("pubstaticW:CSR<'static,::core::primitive::f32>"),
+        "{out}"
+    );
+    assert!(
+        compact.contains("staticPOS1:[::core::primitive::u16;4]=[0,1,2,2];"),
+        "{out}"
+    );
+    assert!(
+        compact.contains("staticCRD1:[::core::primitive::u8;2]=[0,2];"),
+        "{out}"
+    );
+    assert!(
+        compact.contains("staticVAL:[::core::primitive::f32;2]=[1.0,5.0];"),
+        "{out}"
+    );
+    assert!(compact.contains("constant_tensor([3,4],[3,4],"), "{out}");
+}
+
+#[test]
+fn large_buffers_become_byte_strings() {
+    let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), \
+               posWidth = 16, crdWidth = 8 }>
+               static W: tensor<64x80xf32, #CSR> = dense<1.0>;";
+    let out = crate::expand(src.parse().unwrap()).to_string();
+    let compact: String = out.chars().filter(|c| !c.is_whitespace()).collect();
+    // 5120 coordinates and values: over the threshold; 65 positions: not.
+    assert!(
+        compact.contains(
+            "staticCRD1:[::core::primitive::u8;5120]=::sparse_core::__private::bytes::u8s(b\""
+        ),
+        "{out:.400}"
+    );
+    assert!(compact.contains(
+        "staticVAL:[::core::primitive::f32;5120]=::sparse_core::__private::bytes::f32s(b\""
+    ));
+    assert!(compact.contains("staticPOS1:[::core::primitive::u16;65]=[0,80,"));
+}
