@@ -329,7 +329,10 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
     let attrs = &c.attrs;
     let vis = &c.vis;
     let track = track_file(c);
-    let dense_bytes = c.shape.iter().product::<u64>() as usize * elem_bytes(c.elem);
+    // Saturating: a sparse constant's shape may be far larger than memory.
+    let dense_bytes = c.shape.iter().fold(elem_bytes(c.elem) as u128, |acc, &n| {
+        acc.saturating_mul(u128::from(n))
+    });
     let total = storage_bytes(c, enc);
     let summary = format!(
         " `tensor<{}, #{}>` from {}: {} stored entries, in flash.",

@@ -200,3 +200,33 @@ fn large_buffers_become_byte_strings() {
     ));
     assert!(compact.contains("staticPOS1:[::core::primitive::u16;65]=[0,80,"));
 }
+
+#[test]
+fn huge_or_empty_shapes_do_not_panic() {
+    for src in [
+        "#D = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>
+         static W: tensor<18446744073709551615x18446744073709551615xf32, #D> = sparse<[[0, 0]], [1.0]>;",
+        "#C = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+         static W: tensor<10000000000x4xf32, #C> = sparse<[[0, 0]], [1.0]>;",
+        "#C = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+         static W: tensor<0x4xf32, #C> = dense<[]>;",
+        "static W: tensor<100000x100000xf32> = dense<1.0>;",
+        "static W: tensor<0xf32> = sparse<[], []>;",
+        "#C = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+         static W: tensor<?x?xf32, #C> = dense<[]>;",
+    ] {
+        let _ = crate::expand(src.parse().unwrap());
+    }
+    // The first is valid: two compressed levels store one entry whatever
+    // the sizes, and the flash report saturates instead of overflowing.
+    let first = model(
+        "#D = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>
+         static W: tensor<18446744073709551615x18446744073709551615xf32, #D> = sparse<[[0, 0]], [1.0]>;",
+    );
+    assert_eq!(first.constants.len(), 1);
+    let errs = errors(
+        "#C = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+         static W: tensor<10000000000x4xf32, #C> = sparse<[[0, 0]], [1.0]>;",
+    );
+    assert!(errs[0].0.contains("would store 10000000000 entries"), "{errs:?}");
+}
