@@ -133,3 +133,82 @@ pub mod bytes {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::Level;
+    use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+    use crate::Enc;
+
+    type Csr = Enc<
+        u16,
+        u8,
+        {
+            pack_level_types(&[
+                LevelType::new(LevelFormat::Dense),
+                LevelType::new(LevelFormat::Compressed),
+            ])
+        },
+        { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
+    >;
+
+    static POS: [u16; 4] = [0, 1, 2, 2];
+    static CRD: [u8; 2] = [0, 2];
+    static VAL: [f32; 2] = [1.0, 5.0];
+    // SAFETY: the layout `assemble` accepts (checked in the test below).
+    static W: SparseTensor<'static, f32, Csr, 2, 2> = unsafe {
+        constant_tensor(
+            [3, 4],
+            [3, 4],
+            [
+                constant_level(&[], &[], 1, 0),
+                constant_level(&POS, &CRD, 1, 0),
+            ],
+            &VAL,
+            2,
+        )
+    };
+
+    #[test]
+    fn a_constant_is_the_tensor_assemble_builds() {
+        let checked = SparseTensor::<f32, Csr, 2, 2>::assemble(
+            [3, 4],
+            [Level::dense(), Level::compressed(&POS, &CRD)],
+            &VAL,
+        )
+        .unwrap();
+        assert_eq!(W.dim_sizes(), checked.dim_sizes());
+        assert_eq!(W.lvl_sizes(), checked.lvl_sizes());
+        assert_eq!(W.number_of_entries(), checked.number_of_entries());
+        for l in 0..2 {
+            let (a, b) = (W.level(l), checked.level(l));
+            assert_eq!(a.positions(), b.positions());
+            assert_eq!(a.coordinates(), b.coordinates());
+            assert_eq!(
+                (a.crd_stride(), a.crd_offset()),
+                (b.crd_stride(), b.crd_offset())
+            );
+        }
+        assert_eq!(W.values(), checked.values());
+    }
+
+    const F: [f32; 3] = bytes::f32s(b"\x00\x00\x80\x3f\x00\x00\x00\xc0\x00\x00\xc0\x7f");
+    const I: [i16; 2] = bytes::i16s(b"\xff\xff\x2c\x01");
+    const B: [bool; 3] = bytes::bools(b"\x01\x00\x01");
+
+    #[test]
+    fn byte_strings_decode_little_endian() {
+        assert_eq!(F[..2], [1.0, -2.0]);
+        assert!(F[2].is_nan());
+        assert_eq!(I, [-1, 300]);
+        assert_eq!(B, [true, false, true]);
+        // At run time too (the same functions, not const-evaluated).
+        let bytes: &[u8] = &[7, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0];
+        let n = core::mem::size_of::<usize>();
+        let values: [u64; 2] = bytes::u64s(bytes);
+        assert_eq!(values, [7, 9]);
+        let wide: [usize; 1] = bytes::usizes(&bytes[..n]);
+        assert_eq!(wide, [7]);
+    }
+}

@@ -228,5 +228,8 @@ fn huge_or_empty_shapes_do_not_panic() {
         "#C = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
          static W: tensor<10000000000x4xf32, #C> = sparse<[[0, 0]], [1.0]>;",
     );
-    assert!(errs[0].0.contains("would store 10000000000 entries"), "{errs:?}");
+    assert!(
+        errs[0].0.contains("would store 10000000000 entries"),
+        "{errs:?}"
+    );
 }
