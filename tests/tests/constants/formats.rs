@@ -59,6 +59,38 @@ sparse_core::sparse_kernel! {
         [0.0, 0.0, 0.0, 0.0, -1.0, 7.0, -7.0, 2.0]
     ]>);
 
+    // Every family from every other form: the tests compare their layouts
+    // with the ones above.
+    static A_CSR_S: tensor<3x4xf32, #CSR> = sparse<[[2, 1], [0, 0], [2, 2], [0, 3]], [3.0, 1.0, 4.0, 2.0]>;
+    static A_CSR_F: tensor<3x4xf32, #CSR> = file("data/constants/a.mtx");
+    static A_CSR_N: tensor<3x4xf32, #CSR> = file("data/constants/a.npy");
+    static A_CSC_D: tensor<3x4xf32, #CSC> = dense<[[1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 0.0], [0.0, 3.0, 4.0, 0.0]]>;
+    static A_CSC_F: tensor<3x4xf32, #CSC> = file("data/constants/a.mtx");
+    static A_CSC_N: tensor<3x4xf32, #CSC> = file("data/constants/a.npy");
+    static A_DCSR_D: tensor<3x4xf32, #DCSR> = dense<[[1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 0.0], [0.0, 3.0, 4.0, 0.0]]>;
+    static A_DCSR_F: tensor<3x4xf32, #DCSR> = file("data/constants/a.mtx");
+    static A_DCSR_N: tensor<3x4xf32, #DCSR> = file("data/constants/a.npy");
+    static A_COO_S: tensor<3x4xf32, #COO> = sparse<[[0, 0], [0, 3], [2, 1], [2, 2]], [1.0, 2.0, 3.0, 4.0]>;
+    static A_COO_F: tensor<3x4xf32, #COO> = file("data/constants/a.mtx");
+    static A_COO_N: tensor<3x4xf32, #COO> = file("data/constants/a.npy");
+    static A_SOA_D: tensor<3x4xf32, #COOSOA> = dense<[[1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 0.0], [0.0, 3.0, 4.0, 0.0]]>;
+    static A_SOA_F: tensor<3x4xf32, #COOSOA> = file("data/constants/a.mtx");
+    static A_SOA_N: tensor<3x4xf32, #COOSOA> = file("data/constants/a.npy");
+    static A_LOOSE_D: tensor<3x4xf32, #LOOSE> = dense<[[1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 0.0], [0.0, 3.0, 4.0, 0.0]]>;
+    static A_LOOSE_F: tensor<3x4xf32, #LOOSE> = file("data/constants/a.mtx");
+    static A_LOOSE_N: tensor<3x4xf32, #LOOSE> = file("data/constants/a.npy");
+    static A_DENSE_D: tensor<3x4xf32, #DENSE> = dense<[[1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 0.0], [0.0, 3.0, 4.0, 0.0]]>;
+    static A_DENSE_F: tensor<3x4xf32, #DENSE> = file("data/constants/a.mtx");
+    static A_DENSE_N: tensor<3x4xf32, #DENSE> = file("data/constants/a.npy");
+    static T_CSF_D: tensor<2x2x3xf64, #CSF> = dense<[[[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]], [[0.0, 0.0, 0.0], [0.0, 4.0, 0.0]]]>;
+    static T_CSF_N: tensor<2x2x3xf64, #CSF> = file("data/constants/t.npy");
+    static B_BSR_S: tensor<4x6xf32, #BSR> = sparse<[[0, 0], [0, 1], [1, 1], [0, 4], [1, 5], [2, 2], [2, 3], [3, 2]],
+                                                   [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]>;
+    static B_BSR_F: tensor<4x6xf32, #BSR> = file("data/constants/bsr.mtx");
+    static S_24_S: tensor<2x8xf32, #NV_24> = sparse<[[0, 0], [0, 2], [0, 7], [1, 4], [1, 5]], [1.0, 2.0, 3.0, 4.0, 5.0]>;
+    static S_24_N: tensor<2x8xf32, #NV_24> = file("data/constants/s24.npy");
+    static P_F: tensor<2x3xf32, #PAT> = file("data/constants/pattern.mtx");
+
     fn spmv_coo_dup(a: &tensor<3x4xf32, #COODUP>, x: &tensor<4xf32>, y: &mut tensor<3xf32>) {
         y[i] = a[i, j] * x[j];
     }
@@ -258,5 +290,32 @@ fn prune_2_4_keeps_the_largest_magnitudes() {
             [0.0, -3.0, 3.0, 0.0, 0.5, 0.5, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 7.0, -7.0, 0.0],
         ]
+    );
+}
+
+#[test]
+fn every_form_gives_the_same_layout_in_every_family() {
+    fn same<V: Display, E: Encoding, const D: usize, const L: usize>(
+        checked: &SparseTensor<'static, V, E, D, L>,
+        others: &[&SparseTensor<'static, V, E, D, L>],
+    ) {
+        for other in others {
+            assert_eq!(other.to_string(), checked.to_string());
+        }
+    }
+    same(&A_CSR, &[&A_CSR_S, &A_CSR_F, &A_CSR_N]);
+    same(&A_CSC, &[&A_CSC_D, &A_CSC_F, &A_CSC_N]);
+    same(&A_DCSR, &[&A_DCSR_D, &A_DCSR_F, &A_DCSR_N]);
+    same(&A_COO, &[&A_COO_S, &A_COO_F, &A_COO_N]);
+    same(&A_SOA, &[&A_SOA_D, &A_SOA_F, &A_SOA_N]);
+    same(&A_LOOSE, &[&A_LOOSE_D, &A_LOOSE_F, &A_LOOSE_N]);
+    same(&A_DENSE, &[&A_DENSE_D, &A_DENSE_F, &A_DENSE_N]);
+    same(&T_CSF, &[&T_CSF_D, &T_CSF_N]);
+    same(&B_BSR, &[&B_BSR_S, &B_BSR_F]);
+    same(&S_24, &[&S_24_S, &S_24_N]);
+    assert_eq!(
+        P_F.to_string(),
+        "---- Sparse Tensor ----\nnse = 2\ndim = ( 2, 3 )\nlvl = ( 2, 3 )\n\
+         pos[1] : ( 0, 1, 2 )\ncrd[1] : ( 2, 0 )\nvalues : ( 1, 1 )\n----"
     );
 }

@@ -49,6 +49,7 @@ pub(super) fn build(
     let before = errors.len();
     let lvl = enc.levels.len();
     let mut lvl_sizes = Vec::with_capacity(lvl);
+    let mut reported_blocks = Vec::new();
     for (l, level) in enc.levels.iter().enumerate() {
         let d = level.expr.dim();
         let size = dims.get(d).copied().unwrap_or(0);
@@ -68,17 +69,29 @@ pub(super) fn build(
                 return None;
             }
         };
-        if let LevelFormat::Structured { m, .. } = level.ty.format {
-            if size % u64::from(m) != 0 {
-                errors.error(
-                    ctx.span,
-                    format!(
-                        "level {l} of `#{}` is `structured[.., {m}]` but dimension {d} has size \
-                         {size}, not a multiple of {m}: the last group would be partial",
-                        enc.name
-                    ),
-                );
+        // A block level (`d floordiv k`, `d mod k`, `structured[n, m]`)
+        // over a size that is not a multiple of the block would give the
+        // last block entries past the tensor's edge.
+        let block = match level.expr {
+            LevelExpr::FloorDiv { divisor: k, .. } | LevelExpr::Mod { modulus: k, .. } => {
+                u64::from(k)
             }
+            _ => 1,
+        };
+        if block > 1 && size % block != 0 && !reported_blocks.contains(&d) {
+            reported_blocks.push(d);
+            let what = match level.ty.format {
+                LevelFormat::Structured { n, m } => format!("`structured[{n}, {m}]` groups"),
+                _ => format!("blocks of {block}"),
+            };
+            errors.error(
+                ctx.span,
+                format!(
+                    "`#{}` stores dimension {d} in {what}, but its size {size} is not a \
+                     multiple of {block}: the last block would reach past the tensor",
+                    enc.name
+                ),
+            );
         }
         if level.ty.has_coordinates() && dynamic.get(d).copied().unwrap_or(false) {
             check_crd_width(enc, l, d, lsize, ctx, errors);
