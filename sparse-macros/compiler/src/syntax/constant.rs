@@ -373,10 +373,44 @@ fn parse_list(stream: TokenStream, span: Span) -> syn::Result<TensorLiteral> {
     Ok(TensorLiteral::List(items, span))
 }
 
+/// The common spellings without `syn`: `123`, `1.5`, `2.5e-3`,
+/// `1.000000e+00` (a 64x256 literal has 16384 of them; a proc macro runs
+/// unoptimised). Anything else (hex, suffixes, underscores, errors) takes
+/// the general path.
+fn plain_number(text: &str) -> Option<ScalarLit> {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || !bytes[0].is_ascii_digit() {
+        return None;
+    }
+    if bytes.iter().all(u8::is_ascii_digit) {
+        return text.parse().ok().map(ScalarLit::Int);
+    }
+    let mut seen_exp = false;
+    for (k, &b) in bytes.iter().enumerate() {
+        let ok = match b {
+            b'0'..=b'9' => true,
+            b'.' => !seen_exp,
+            b'e' | b'E' if !seen_exp => {
+                seen_exp = true;
+                true
+            }
+            b'+' | b'-' => k > 0 && matches!(bytes[k - 1], b'e' | b'E'),
+            _ => false,
+        };
+        if !ok {
+            return None;
+        }
+    }
+    text.parse().ok().map(ScalarLit::Float)
+}
+
 /// A number as MLIR writes it: decimal or hexadecimal integer, or float
 /// (`1.0`, `-2.5e-3`, `1.000000e+00`). Rust suffixes are refused.
 fn scalar(lit: &proc_macro2::Literal) -> syn::Result<ScalarLit> {
     let text = lit.to_string();
+    if let Some(value) = plain_number(&text) {
+        return Ok(value);
+    }
     let span = lit.span();
     let bad = |message: &str| syn::Error::new(span, message.to_string());
     match Lit::new(lit.clone()) {
@@ -410,5 +444,51 @@ fn scalar(lit: &proc_macro2::Literal) -> syn::Result<ScalarLit> {
                 .map_err(|_| bad("not a floating-point number"))
         }
         _ => Err(bad("expected a number, `true` or `false`")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(text: &str) -> syn::Result<ScalarLit> {
+        let ts: TokenStream = text.parse().unwrap();
+        match ts.into_iter().next() {
+            Some(TokenTree::Literal(l)) => scalar(&l),
+            other => panic!("not a literal: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn numbers_as_mlir_prints_them() {
+        assert_eq!(lit("123").unwrap(), ScalarLit::Int(123));
+        assert_eq!(lit("1.000000e+00").unwrap(), ScalarLit::Float(1.0));
+        assert_eq!(lit("2.5e-3").unwrap(), ScalarLit::Float(2.5e-3));
+        assert_eq!(lit("1E3").unwrap(), ScalarLit::Float(1000.0));
+        assert_eq!(lit("0.5").unwrap(), ScalarLit::Float(0.5));
+        assert_eq!(lit("0x7FC00000").unwrap(), ScalarLit::Hex(0x7FC0_0000));
+        assert_eq!(lit("1_000").unwrap(), ScalarLit::Int(1000));
+        assert!(lit("1.5f32").is_err());
+        assert!(lit("7u8").is_err());
+        assert!(lit("0b101").is_err());
+        assert!(lit("\"x\"").is_err());
+        // The fast path and syn agree wherever the fast path answers.
+        for text in [
+            "0",
+            "42",
+            "3.25",
+            "1e-7",
+            "6.02e23",
+            "170141183460469231731687303715884105727",
+        ] {
+            let fast = plain_number(text);
+            let l: proc_macro2::Literal = text.parse().unwrap();
+            let general = match Lit::new(l) {
+                Lit::Int(i) => ScalarLit::Int(i.base10_parse().unwrap()),
+                Lit::Float(f) => ScalarLit::Float(f.base10_parse().unwrap()),
+                other => panic!("{text} reads as {other:?}"),
+            };
+            assert_eq!(fast, Some(general), "{text}");
+        }
     }
 }
