@@ -91,6 +91,10 @@ sparse_core::sparse_kernel! {
     static S_24_N: tensor<2x8xf32, #NV_24> = file("data/constants/s24.npy");
     static P_F: tensor<2x3xf32, #PAT> = file("data/constants/pattern.mtx");
 
+    /// A linker section named on the constant holds its buffers too.
+    #[cfg_attr(target_os = "linux", link_section = ".rodata.sk_weights")]
+    static IN_SECTION: tensor<3x4xf32, #CSR> = sparse<[[0, 0], [1, 2]], [1.0, 5.0]>;
+
     fn spmv_coo_dup(a: &tensor<3x4xf32, #COODUP>, x: &tensor<4xf32>, y: &mut tensor<3xf32>) {
         y[i] = a[i, j] * x[j];
     }
@@ -317,5 +321,14 @@ fn every_form_gives_the_same_layout_in_every_family() {
         P_F.to_string(),
         "---- Sparse Tensor ----\nnse = 2\ndim = ( 2, 3 )\nlvl = ( 2, 3 )\n\
          pos[1] : ( 0, 1, 2 )\ncrd[1] : ( 2, 0 )\nvalues : ( 1, 1 )\n----"
+    );
+}
+
+#[test]
+fn attributes_on_the_constant_reach_its_buffers() {
+    assert_eq!(
+        IN_SECTION.to_string(),
+        "---- Sparse Tensor ----\nnse = 2\ndim = ( 3, 4 )\nlvl = ( 3, 4 )\n\
+         pos[1] : ( 0, 1, 2, 2 )\ncrd[1] : ( 0, 2 )\nvalues : ( 1, 5 )\n----"
     );
 }

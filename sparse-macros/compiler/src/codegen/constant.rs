@@ -167,11 +167,12 @@ fn buffer(
     decoder: &str,
     width: usize,
     values: &[Scalar],
+    section: &TokenStream,
 ) -> TokenStream {
     let n = Literal::usize_unsuffixed(values.len());
     if values.len() <= BYTES_THRESHOLD {
         let items = values.iter().map(|&v| scalar(v));
-        return quote!(static #name: [#ty; #n] = [#(#items),*];);
+        return quote!(#section static #name: [#ty; #n] = [#(#items),*];);
     }
     let decoder_ident = format_ident!("{}", decoder);
     let encode = |width: usize| {
@@ -185,6 +186,7 @@ fn buffer(
         let bytes = encode(width);
         return quote! {
             #[allow(long_running_const_eval)]
+            #section
             static #name: [#ty; #n] = ::sparse_core::__private::bytes::#decoder_ident(#bytes);
         };
     }
@@ -197,6 +199,7 @@ fn buffer(
         quote! {
             #[cfg(target_pointer_width = "32")]
             #[allow(long_running_const_eval)]
+            #section
             static #name: [#ty; #n] = ::sparse_core::__private::bytes::#decoder_ident(#b32);
         }
     } else {
@@ -208,6 +211,7 @@ fn buffer(
     quote! {
         #[cfg(target_pointer_width = "64")]
         #[allow(long_running_const_eval)]
+        #section
         static #name: [#ty; #n] = ::sparse_core::__private::bytes::#decoder_ident(#b64);
         #for32
         #[cfg(not(any(target_pointer_width = "32", target_pointer_width = "64")))]
@@ -245,6 +249,14 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
     let crd_ty = index_type(enc.crd_width);
     let (pos_dec, pos_w) = decoder(enc.pos_width.rust_type());
     let (crd_dec, crd_w) = decoder(enc.crd_width.rust_type());
+    // `#[link_section = ".."]` on the constant places its buffers too (also
+    // written `#[unsafe(link_section = ..)]` or under `cfg_attr`).
+    let section: TokenStream = c
+        .attrs
+        .iter()
+        .filter(|a| quote!(#a).to_string().contains("link_section"))
+        .map(|a| quote!(#a))
+        .collect();
     let mut items = TokenStream::new();
     let mut level_exprs = Vec::new();
     let mut report = Vec::new();
@@ -259,6 +271,7 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
                 pos_dec,
                 pos_w,
                 &index_scalars(&level.positions),
+                &section,
             ));
             report.push(buffer_text(
                 &format!("pos[{l}]"),
@@ -281,6 +294,7 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
                 crd_dec,
                 crd_w,
                 &index_scalars(&level.coordinates),
+                &section,
             ));
             report.push(buffer_text(
                 &format!("crd[{l}]"),
@@ -306,6 +320,7 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
             dec,
             w,
             &storage.values,
+            &section,
         ));
         let bytes = storage.values.len() * elem_bytes(c.elem);
         report.push(format!(

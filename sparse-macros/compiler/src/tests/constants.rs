@@ -233,3 +233,24 @@ fn huge_or_empty_shapes_do_not_panic() {
         "{errs:?}"
     );
 }
+
+#[test]
+fn link_section_is_copied_to_the_buffers() {
+    let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+               #[link_section = \".flash.weights\"]
+               static W: tensor<3x4xf32, #CSR> = sparse<[[0, 0], [1, 2]], [1.0, 5.0]>;";
+    let out = crate::expand(src.parse().unwrap()).to_string();
+    let compact: String = out.chars().filter(|c| !c.is_whitespace()).collect();
+    let attr = "#[link_section=\".flash.weights\"]";
+    for name in ["POS1:", "CRD1:", "VAL:"] {
+        assert!(
+            compact.contains(&format!("{attr}static{name}")),
+            "{name}: {out}"
+        );
+    }
+    // And on the tensor itself, before its doc comment.
+    assert!(
+        compact.starts_with("#[doc") || compact.contains(&format!("{attr}#[doc")),
+        "{out}"
+    );
+}
