@@ -46,7 +46,7 @@ impl Scalar {
         }
     }
 
-    /// The value as a `f64`, for display in messages.
+    /// The value as messages show it.
     pub fn describe(self) -> String {
         match self {
             Scalar::F32(x) => format!("{x:?}"),
