@@ -135,13 +135,33 @@ pub(super) struct ConstContext {
     pub(super) file: Option<String>,
 }
 
-/// Checks a constant; `None` if it has errors (recorded in `errors`).
+/// A constant whose type is valid but whose value is not: generated with
+/// an empty value next to the errors, so uses of it add no "cannot find
+/// value" errors (the block does not compile anyway).
+#[derive(Clone, Debug)]
+pub struct ConstantStub {
+    /// The static's name.
+    pub name: Ident,
+    /// Attributes and doc comments written on it.
+    pub attrs: Vec<Attribute>,
+    /// The visibility written.
+    pub vis: Visibility,
+    /// The element type.
+    pub elem: ElemType,
+    /// The sizes as written (`None` for `?`).
+    pub shape: Vec<Option<u64>>,
+    /// The encoding's name, if any.
+    pub encoding: Option<Ident>,
+}
+
+/// Checks a constant: `Ok` if valid; otherwise its errors are recorded and
+/// it is `Err(Some(stub))` when its type is valid, `Err(None)` when not.
 pub(super) fn check_constant(
     def: &ConstantSyntax,
     model: &Model,
     failed: &[String],
     errors: &mut Errors,
-) -> Option<Constant> {
+) -> Result<Constant, Option<Box<ConstantStub>>> {
     let type_def = TypeDef {
         attrs: Vec::new(),
         vis: Visibility::Inherited,
@@ -151,12 +171,31 @@ pub(super) fn check_constant(
         elem: def.elem.clone(),
         encoding: def.encoding.clone(),
     };
-    let ty = tensor::check_type(&type_def, model, failed, errors)?;
+    let ty = tensor::check_type(&type_def, model, failed, errors).ok_or(None)?;
     let elem = ty.elem;
     let encoding = match &def.encoding {
-        Some(name) => Some(model.encoding(&name.to_string())?),
+        Some(name) => Some(model.encoding(&name.to_string()).ok_or(None)?),
         None => None,
     };
+    check_value(def, elem, encoding, errors).ok_or_else(|| {
+        Some(Box::new(ConstantStub {
+            name: def.name.clone(),
+            attrs: def.attrs.clone(),
+            vis: def.vis.clone(),
+            elem,
+            shape: def.shape.iter().map(|d| d.value()).collect(),
+            encoding: def.encoding.clone(),
+        }))
+    })
+}
+
+/// The value of a constant whose type checked.
+fn check_value(
+    def: &ConstantSyntax,
+    elem: ElemType,
+    encoding: Option<&super::Encoding>,
+    errors: &mut Errors,
+) -> Option<Constant> {
     let before = errors.len();
     let (span, file) = match &def.init {
         InitSyntax::Dense { span, .. }

@@ -35,7 +35,7 @@ use crate::errors::Errors;
 use crate::syntax::{Block, Item, LiteralValue};
 use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelType, Width};
 
-pub use constant::{ConstData, Constant, SparseStorage, StoredLevel};
+pub use constant::{ConstData, Constant, ConstantStub, SparseStorage, StoredLevel};
 pub use constant_value::{elem_bytes, Scalar};
 pub use elem::ElemType;
 pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind};
@@ -63,6 +63,9 @@ pub struct Model {
     pub stubs: Vec<KernelDef>,
     /// Constants (`static NAME: tensor<...> = ...;`), in source order.
     pub constants: Vec<Constant>,
+    /// Constants with a valid type and an invalid value, generated empty
+    /// next to their errors.
+    pub constant_stubs: Vec<ConstantStub>,
 }
 
 impl Model {
@@ -270,10 +273,10 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
         if let Item::Constant(def) = item {
             let shown = format!("static {}", def.name);
             let unique = check_unique_name(&def.name, shown, &mut fn_names, errors);
-            if let Some(constant) = constant::check_constant(def, &model, &failed, errors) {
-                if unique {
-                    model.constants.push(constant);
-                }
+            match constant::check_constant(def, &model, &failed, errors) {
+                Ok(constant) if unique => model.constants.push(constant),
+                Err(Some(stub)) if unique => model.constant_stubs.push(*stub),
+                _ => {}
             }
         }
     }
