@@ -7,4 +7,5 @@ mod constants {
     mod files;
     mod formats;
     mod forms;
+    mod props;
 }
