@@ -14,6 +14,8 @@ sparse_core::sparse_kernel! {
     pub static W: tensor<3x4xf32, #CSR> = sparse<[[0, 0], [1, 2]], [1.0, 5.0]>;
     /// An explicit zero in `sparse<>` is stored (MLIR stores it too).
     static ZERO: tensor<3x4xf32, #CSR> = sparse<[[0, 0], [1, 2], [2, 3]], [1.0, 0.0, 5.0]>;
+    /// `tests/oracle/constants.py`'s dense case: `-0.0` is a zero.
+    static ORACLE_DENSE: tensor<3x4xf64, #CSR> = dense<[[1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 0.0], [0.0, 3.0, -0.0, 0.0]]>;
     /// A splat of values.
     static SPLAT_VALUES: tensor<3x4xf32, #CSR> = sparse<[[0, 1], [2, 0]], 2.5>;
     /// A dense splat stores every element.
@@ -86,6 +88,19 @@ fn explicit_zeros_of_sparse_literals_are_stored() {
         "---- Sparse Tensor ----\nnse = 3\ndim = ( 3, 4 )\nlvl = ( 3, 4 )\n\
          pos[1] : ( 0, 1, 2, 3 )\ncrd[1] : ( 0, 2, 3 )\nvalues : ( 1, 0, 5 )\n----"
     );
+}
+
+#[test]
+fn zeros_as_the_mlir_oracle_stores_them() {
+    // MLIR (tests/oracle/constants.py): pos [0, 2, 2, 3], crd [0, 3, 1],
+    // values [1, 2, 3] for the dense constant; [0, 1, 2, 3], [0, 2, 3],
+    // [1, 0, 5] for the sparse one with an explicit zero (ZERO above).
+    assert_eq!(ORACLE_DENSE.level(1).positions(), [0, 2, 2, 3]);
+    assert_eq!(ORACLE_DENSE.level(1).coordinates(), [0, 3, 1]);
+    assert_eq!(ORACLE_DENSE.values(), [1.0, 2.0, 3.0]);
+    assert_eq!(ZERO.level(1).positions(), [0, 1, 2, 3]);
+    assert_eq!(ZERO.level(1).coordinates(), [0, 2, 3]);
+    assert_eq!(ZERO.values(), [1.0, 0.0, 5.0]);
 }
 
 #[test]
