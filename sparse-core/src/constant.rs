@@ -121,6 +121,41 @@ pub mod bytes {
         usizes: usize, |b| usize::from_le_bytes(b);
     }
 
+    /// A value of type `T` (an array of one primitive type of `W` bytes,
+    /// nested to any depth: a dense constant) from its little-endian bytes:
+    /// one unaligned read on little-endian targets, after swapping each
+    /// `W`-byte group on big-endian ones.
+    ///
+    /// # Safety
+    ///
+    /// `T` must be such an array with `size_of::<T>() == B` (asserted), and
+    /// every `W`-byte group must be a valid element (any bits for integers
+    /// and floats, 0 or 1 for `bool`); `sparse_kernel!` emits exactly that.
+    pub const unsafe fn array<T, const B: usize, const W: usize>(bytes: &[u8; B]) -> T {
+        assert!(
+            core::mem::size_of::<T>() == B && W > 0 && B % W == 0,
+            "constant buffer of the wrong length"
+        );
+        let mut native = *bytes;
+        if cfg!(target_endian = "big") {
+            let mut i = 0;
+            while i < B {
+                let mut k = 0;
+                while k < W / 2 {
+                    let t = native[i + k];
+                    native[i + k] = native[i + W - 1 - k];
+                    native[i + W - 1 - k] = t;
+                    k += 1;
+                }
+                i += W;
+            }
+        }
+        // SAFETY: `native` holds `size_of::<T>()` bytes (asserted) that
+        // form a valid `T` by the caller's contract; `read_unaligned` needs
+        // no alignment.
+        unsafe { core::ptr::read_unaligned(native.as_ptr().cast::<T>()) }
+    }
+
     /// `N` booleans, one byte each (0 or 1).
     pub const fn bools<const N: usize>(bytes: &[u8]) -> [bool; N] {
         assert!(bytes.len() == N, "constant buffer of the wrong length");
@@ -196,6 +231,9 @@ mod tests {
     const F: [f32; 3] = bytes::f32s(b"\x00\x00\x80\x3f\x00\x00\x00\xc0\x00\x00\xc0\x7f");
     const I: [i16; 2] = bytes::i16s(b"\xff\xff\x2c\x01");
     const B: [bool; 3] = bytes::bools(b"\x01\x00\x01");
+    // SAFETY: 4 little-endian i16 (any bits valid), 8 bytes.
+    const M: [[i16; 2]; 2] =
+        unsafe { bytes::array::<[[i16; 2]; 2], 8, 2>(b"\x01\x00\xff\xff\x2c\x01\x00\x80") };
 
     #[test]
     fn byte_strings_decode_little_endian() {
@@ -203,6 +241,7 @@ mod tests {
         assert!(F[2].is_nan());
         assert_eq!(I, [-1, 300]);
         assert_eq!(B, [true, false, true]);
+        assert_eq!(M, [[1, -1], [300, i16::MIN]]);
         // At run time too (the same functions, not const-evaluated).
         let bytes: &[u8] = &[7, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0];
         let n = core::mem::size_of::<usize>();

@@ -41,6 +41,10 @@ sparse_core::sparse_kernel! {
     static BIG: tensor<64x80xf32, #CSR> = dense<1.5>;
     static BIG_USIZE: tensor<80x64xi64, #COO> = dense<-7>;
 
+    // Dense arrays past 4096 elements are byte strings too.
+    static BIG_ARRAY: tensor<80x64xi16> = dense<-300>;
+    static BIG_BOOLS: tensor<5000xi1> = dense<true>;
+
     /// No encoding: a plain array.
     pub static X: tensor<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>;
     static M: tensor<2x3xi32> = dense<[[1, 2, 3], [4, 5, 6]]>;
@@ -169,4 +173,7 @@ fn large_buffers_decode_exactly() {
         .enumerate()
         .all(|(p, t)| t == [p / 64, p % 64]));
     assert!(BIG_USIZE.values().iter().all(|&v| v == -7));
+    let array: &[[i16; 64]; 80] = &BIG_ARRAY;
+    assert!(array.iter().flatten().all(|&v| v == -300));
+    assert!(BIG_BOOLS.iter().all(|&b| b));
 }

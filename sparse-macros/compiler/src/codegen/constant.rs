@@ -85,7 +85,24 @@ fn dense_static(c: &Constant, values: &[Scalar]) -> TokenStream {
         let n = Literal::u64_unsuffixed(n);
         ty = quote!([#ty; #n]);
     }
-    let init = nested(values, &c.shape);
+    let init = if values.len() > BYTES_THRESHOLD && c.elem != ElemType::Index {
+        // As sparse buffers: one byte string instead of many literals.
+        let (_, width) = decoder(c.elem.rust_name());
+        let mut bytes = Vec::with_capacity(values.len() * width);
+        for &v in values {
+            le_bytes(v, width, &mut bytes);
+        }
+        let len = Literal::usize_unsuffixed(bytes.len());
+        let width = Literal::usize_unsuffixed(width);
+        let bytes = Literal::byte_string(&bytes);
+        quote! {
+            // SAFETY: the little-endian bytes of every element of this
+            // array type, written by sparse_kernel! (bools as 0 or 1).
+            unsafe { ::sparse_core::__private::bytes::array::<#ty, #len, #width>(#bytes) }
+        }
+    } else {
+        nested(values, &c.shape)
+    };
     let track = track_file(c);
     let name = &c.name;
     let attrs = &c.attrs;
@@ -102,6 +119,7 @@ fn dense_static(c: &Constant, values: &[Scalar]) -> TokenStream {
         #(#attrs)*
         #blank
         #[doc = #doc]
+        #[allow(long_running_const_eval)]
         #vis static #name: #ty = { #track #init };
     }
 }
@@ -224,7 +242,8 @@ fn buffer(
     }
 }
 
-/// The decoder of an element or index type, and its width in bytes.
+/// The decoder of an element or index type, and its width in bytes
+/// (`usize` is emitted once per pointer width by `buffer`).
 fn decoder(name: &str) -> (&'static str, usize) {
     match name {
         "f32" => ("f32s", 4),
