@@ -37,6 +37,19 @@ pub fn run_all(r: &mut Report) {
         N,
         NNZ
     );
+    let (pos, crd, val) = (
+        core::mem::size_of_val(CSR64.level(1).positions()),
+        core::mem::size_of_val(CSR64.level(1).coordinates()),
+        core::mem::size_of_val(CSR64.values()),
+    );
+    hprintln!(
+        "csr64 flash: positions {} B, coordinates {} B, values {} B = {} B (dense: {} B)",
+        pos,
+        crd,
+        val,
+        pos + crd + val,
+        core::mem::size_of_val(&CSR_DENSE)
+    );
     r.run(
         "csr64 constant: its buffers re-checked by assemble (u16 pos, u8 crd, f32)",
         csr64_assemble,
