@@ -4,7 +4,8 @@
 //!
 //! The language of `sparse_kernel!` — sum scopes, `=` and `+=`, statement
 //! order, which zeros are stored, what `reduce` folds — is described in
-//! [`kernel_language`]. See `docs/ARCHITECTURE.md` for the storage model
+//! [`kernel_language`]; compile-time constants in flash (`static W:
+//! tensor<...> = sparse<...>;`) in [`constants`]. See `docs/ARCHITECTURE.md` for the storage model
 //! and why the encoding is part of the type.
 #![no_std]
 #![deny(missing_docs)]
@@ -15,6 +16,9 @@ extern crate alloc;
 extern crate std;
 
 pub mod assemble;
+mod constant;
+#[doc = include_str!("../docs/constants.md")]
+pub mod constants {}
 mod debug;
 mod dense;
 #[doc = include_str!("../docs/kernel-language.md")]
@@ -56,6 +60,8 @@ pub use sparse_macros::sparse_kernel;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::encoding::Enc;
+    // Compile-time constants (`static W: tensor<..> = sparse<..>;`).
+    pub use crate::constant::{bytes, constant_level, constant_tensor};
     pub use crate::tensor::SparseTensor;
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};
