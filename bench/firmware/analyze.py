@@ -127,17 +127,19 @@ BLOCK_SETS = {
     "2:4": (("n64x64", "n64x128", "n128x64"), "n64x64"),
 }
 BLOCK_KERNELS = {
-    "block": ["gen_f32", "c_f32", "c_nofma_f32", "bsr2_f32", "c_bsr2_f32", "c_bsr2_nofma_f32",
-              "bsr4_f32", "c_bsr4_f32", "c_bsr4_nofma_f32", "dense_f32", "gen_dense_f32",
+    "block": ["gen_f32", "c_f32", "c_nofma_f32", "bsr2_f32", "bsr2_prop_f32", "c_bsr2_f32",
+              "c_bsr2_nofma_f32", "bsr4_f32", "bsr4_prop_f32", "c_bsr4_f32", "c_bsr4_nofma_f32", "dense_f32", "gen_dense_f32",
               "c_dense_f32", "c_dense_nofma_f32"],
-    "2:4": ["gen_f32", "c_f32", "c_nofma_f32", "nv24_f32", "c_nv24_f32", "c_nv24_nofma_f32",
+    "2:4": ["gen_f32", "c_f32", "c_nofma_f32", "nv24_f32", "nv24_prop_f32", "c_nv24_f32", "c_nv24_nofma_f32",
             "dense_f32", "gen_dense_f32", "c_dense_f32", "c_dense_nofma_f32"],
 }
 FORMAT = {"gen_f32": "CSR, generated", "c_f32": "CSR, C fused", "c_nofma_f32": "CSR, C",
           "bsr2_f32": "BSR 2x2, generated", "c_bsr2_f32": "BSR 2x2, C fused",
           "c_bsr2_nofma_f32": "BSR 2x2, C", "bsr4_f32": "BSR 4x4, generated",
           "c_bsr4_f32": "BSR 4x4, C fused", "c_bsr4_nofma_f32": "BSR 4x4, C",
-          "nv24_f32": "2:4, generated", "c_nv24_f32": "2:4, C fused", "c_nv24_nofma_f32": "2:4, C",
+          "nv24_f32": "2:4, generated", "nv24_prop_f32": "2:4, proposed shape (hand Rust)",
+          "bsr2_prop_f32": "BSR 2x2, proposed shape (hand Rust)",
+          "bsr4_prop_f32": "BSR 4x4, proposed shape (hand Rust)", "c_nv24_f32": "2:4, C fused", "c_nv24_nofma_f32": "2:4, C",
           "dense_f32": "dense, hand Rust", "gen_dense_f32": "dense, generated",
           "c_dense_f32": "dense, C fused", "c_dense_nofma_f32": "dense, C"}
 

@@ -41,7 +41,7 @@ gcc -O2 -shared -fPIC -o "$plugin" "$root/bench/qemu-insn/insn_range.c"
 
 kernels="gen_f32 outlined_f32 proposed_f32 unchecked_f32 safe_f32 gen_static_f32 zip_f32 ptr_f32 ptr2_f32 iter_f32 c_f32 c_nofma_f32 gen_f64 unchecked_f64 safe_f64"
 # Block formats (issue 11, item 7): BSR 2x2 / 4x4, 2:4, dense, and their C loops.
-kernels+=" bsr2_f32 bsr4_f32 nv24_f32 gen_dense_f32 dense_f32 c_bsr2_f32 c_bsr2_nofma_f32 c_bsr4_f32 c_bsr4_nofma_f32 c_nv24_f32 c_nv24_nofma_f32 c_dense_f32 c_dense_nofma_f32"
+kernels+=" bsr2_f32 bsr4_f32 nv24_f32 bsr2_prop_f32 bsr4_prop_f32 nv24_prop_f32 gen_dense_f32 dense_f32 c_bsr2_f32 c_bsr2_nofma_f32 c_bsr4_f32 c_bsr4_nofma_f32 c_nv24_f32 c_nv24_nofma_f32 c_dense_f32 c_dense_nofma_f32"
 qemu=(qemu-system-arm -cpu cortex-m4 -machine mps2-an386 -nographic
       -semihosting-config enable=on,target=native)
 

@@ -154,3 +154,118 @@ extern "C" {
     pub fn bench_c_dense_f32(a: *const f32, x: *const f32, y: *mut f32, rows: u32, cols: u32);
     pub fn bench_c_dense_nofma_f32(a: *const f32, x: *const f32, y: *mut f32, rows: u32, cols: u32);
 }
+
+/// `acc[r] += v[r * b + k] * x[k]` for one block row `r`, `k` in `0..b`,
+/// written out (what the code generator could emit for a constant block).
+macro_rules! block_row {
+    ($acc:ident[$r:literal], $v:ident, $x:ident, $b:literal; $($k:literal),*) => {
+        $( $acc[$r] += $v[$r * $b + $k] * $x[$k]; )*
+    };
+}
+
+/// The signature of the proposed BSR shapes: `pos`, `crd`, `val`, `x`, `y`.
+pub type BsrSlices = unsafe fn(&[u16], &[u8], &[f32], &[f32], &mut [f32]);
+
+/// The loop shape proposed for the generated BSR kernels (RESULTS.md), by
+/// hand: the block loops written out, each block's values and `x` block
+/// read at constant offsets from one pointer, the output block row kept in
+/// `B` accumulators across the block walk (no `fill`, no load/store of `y`
+/// per block), and the walk ended by pointer equality. `B` = 4.
+///
+/// # Safety
+///
+/// `pos.len() == y.len() / 4 + 1`, `y.len() % 4 == 0`, `pos` nondecreasing
+/// with its last entry at most `crd.len()` and `val.len() / 16`, and every
+/// `4 * crd[p] + 4 <= x.len()` (what `assemble` and the kernel's size checks
+/// establish).
+#[no_mangle]
+#[inline(never)]
+pub unsafe fn bench_bsr4_prop_f32(pos: &[u16], crd: &[u8], val: &[f32], x: &[f32], y: &mut [f32]) {
+    // SAFETY: the caller guarantees the invariants above, so every pointer
+    // stays inside its buffer.
+    unsafe {
+        let mut pp = pos.as_ptr();
+        let mut c = crd.as_ptr().add(*pp as usize);
+        let mut v = val.as_ptr().add(16 * *pp as usize) as *const [f32; 16];
+        for yb in y.chunks_exact_mut(4) {
+            pp = pp.add(1);
+            let end = crd.as_ptr().add(*pp as usize);
+            let mut acc = [0f32; 4];
+            while c != end {
+                let xb = &*(x.as_ptr().add(4 * *c as usize) as *const [f32; 4]);
+                let vb = &*v;
+                block_row!(acc[0], vb, xb, 4; 0, 1, 2, 3);
+                block_row!(acc[1], vb, xb, 4; 0, 1, 2, 3);
+                block_row!(acc[2], vb, xb, 4; 0, 1, 2, 3);
+                block_row!(acc[3], vb, xb, 4; 0, 1, 2, 3);
+                c = c.add(1);
+                v = v.add(1);
+            }
+            yb.copy_from_slice(&acc);
+        }
+    }
+}
+
+/// [`bench_bsr4_prop_f32`] for 2x2 blocks.
+///
+/// # Safety
+///
+/// As [`bench_bsr4_prop_f32`] with 2 for 4 (and 4 values per block).
+#[no_mangle]
+#[inline(never)]
+pub unsafe fn bench_bsr2_prop_f32(pos: &[u16], crd: &[u8], val: &[f32], x: &[f32], y: &mut [f32]) {
+    // SAFETY: as in `bench_bsr4_prop_f32`.
+    unsafe {
+        let mut pp = pos.as_ptr();
+        let mut c = crd.as_ptr().add(*pp as usize);
+        let mut v = val.as_ptr().add(4 * *pp as usize) as *const [f32; 4];
+        for yb in y.chunks_exact_mut(2) {
+            pp = pp.add(1);
+            let end = crd.as_ptr().add(*pp as usize);
+            let mut acc = [0f32; 2];
+            while c != end {
+                let xb = &*(x.as_ptr().add(2 * *c as usize) as *const [f32; 2]);
+                let vb = &*v;
+                block_row!(acc[0], vb, xb, 2; 0, 1);
+                block_row!(acc[1], vb, xb, 2; 0, 1);
+                c = c.add(1);
+                v = v.add(1);
+            }
+            yb.copy_from_slice(&acc);
+        }
+    }
+}
+
+/// The loop shape proposed for the generated 2:4 kernel, by hand: the two
+/// entries of a group written out, coordinates and values walked by pointer
+/// across the whole matrix (a structured level under dense parents stores
+/// its entries contiguously), and `x` addressed from the group's base
+/// pointer.
+///
+/// # Safety
+///
+/// `crd.len() == val.len() == y.len() * x.len() / 2`, `x.len() % 4 == 0`
+/// and every coordinate below 4 (what `assemble` and the size checks
+/// establish).
+#[no_mangle]
+#[inline(never)]
+pub unsafe fn bench_nv24_prop_f32(crd: &[u8], val: &[f32], x: &[f32], y: &mut [f32]) {
+    // SAFETY: the caller guarantees the invariants above.
+    unsafe {
+        let mut c = crd.as_ptr();
+        let mut v = val.as_ptr();
+        let xend = x.as_ptr().add(x.len());
+        for yi in y.iter_mut() {
+            let mut acc = 0f32;
+            let mut xg = x.as_ptr();
+            while xg != xend {
+                acc += *v * *xg.add(*c as usize);
+                acc += *v.add(1) * *xg.add(*c.add(1) as usize);
+                c = c.add(2);
+                v = v.add(2);
+                xg = xg.add(4);
+            }
+            *yi = acc;
+        }
+    }
+}

@@ -1,5 +1,7 @@
 //! Cortex-M4F benchmark firmware (QEMU mps2-an386) for the CSR SpMV that
-//! `sparse_kernel!` generates, against hand-written loops.
+//! `sparse_kernel!` generates, against hand-written loops, and for the
+//! generated BSR 2x2 / 4x4 and 2:4 SpMVs against CSR on the same weights,
+//! C block loops and dense loops (`blocks`, `blockdata`, `blockkernels`).
 //!
 //! Each measured call is bracketed by two calls of [`bench_marker`]; QEMU's
 //! TCG plugin (`bench/qemu-insn`) counts the instructions executed between
@@ -433,6 +435,25 @@ fn blocks(n: &mut usize, failures: &mut usize) {
             }
             check_b(gen, m, y, failures);
 
+            // The proposed loop shape, by hand (RESULTS.md).
+            let (prop, f): (&str, blockkernels::BsrSlices) = if b == 2 {
+                ("bsr2_prop_f32", blockkernels::bench_bsr2_prop_f32)
+            } else {
+                ("bsr4_prop_f32", blockkernels::bench_bsr4_prop_f32)
+            };
+            // SAFETY: `assemble` validated these arrays as BSR of this shape,
+            // `x` and `y` have its sizes.
+            measure_b(n, prop, m, || unsafe {
+                f(
+                    black_box(bpos),
+                    black_box(bcrd),
+                    black_box(bval),
+                    x,
+                    black_box(&mut *y),
+                )
+            });
+            check_b(prop, m, y, failures);
+
             #[cfg(feature = "c-kernel")]
             {
                 let fs: [unsafe extern "C" fn(_, _, _, _, _, _); 2] = if b == 2 {
@@ -484,6 +505,18 @@ fn blocks(n: &mut usize, failures: &mut usize) {
                 panic!("nv24_f32 on {}: returned an error", m.name);
             }
             check_b("nv24_f32", m, y, failures);
+
+            // SAFETY: `assemble` validated these arrays as 2:4 of this shape,
+            // `x` and `y` have its sizes.
+            measure_b(n, "nv24_prop_f32", m, || unsafe {
+                blockkernels::bench_nv24_prop_f32(
+                    black_box(ncrd),
+                    black_box(nval),
+                    x,
+                    black_box(&mut *y),
+                )
+            });
+            check_b("nv24_prop_f32", m, y, failures);
 
             #[cfg(feature = "c-kernel")]
             for (name, f) in [
