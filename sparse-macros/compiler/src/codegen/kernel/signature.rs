@@ -244,7 +244,7 @@ impl Gen<'_> {
     }
 
     /// The dimensions each index variable indexes, parameters in order.
-    fn bindings(&self) -> Vec<Vec<(TensorId, usize)>> {
+    pub(super) fn bindings(&self) -> Vec<Vec<(TensorId, usize)>> {
         let mut out = vec![Vec::new(); self.k.loops.len()];
         let mut seen = Vec::new();
         for stmt in &self.k.stmts {

@@ -138,7 +138,8 @@ pub fn spmv_bsr(
                 ::sparse_core::__private::walk(__sk_a_crd1, __sk_a_lo1, __sk_a_hi1)
             };
             for (__sk_a_p1, __sk_j__blk) in __sk_a_walk1 {
-                for __sk_i__in in 0..__sk_n_i__in {
+                {
+                    let __sk_i__in = 0usize;
                     let __sk_a_p2 = __sk_a_p1 * __sk_n_i__in + __sk_i__in;
                     /// SAFETY: `__sk_i__blk` < `__sk_n_i__blk`, `__sk_i__in` < `2` (loop bounds and coordinates are below the sizes the prologue checked against `y`), so the row-major offset is below its length.
                     let __sk_y_v = unsafe {
@@ -148,7 +149,76 @@ pub fn spmv_bsr(
                         )
                     };
                     let mut __sk_acc: ::core::primitive::f64 = __sk_y_v;
-                    for __sk_j__in in 0..__sk_n_j__in {
+                    {
+                        let __sk_j__in = 0usize;
+                        let __sk_a_p3 = __sk_a_p2 * __sk_n_j__in + __sk_j__in;
+                        /// SAFETY: `__sk_a_p3` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_a_v = unsafe {
+                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p3)
+                        };
+                        /// SAFETY: `__sk_j__blk` < `__sk_n_j__blk`, `__sk_j__in` < `2` (loop bounds and coordinates are below the sizes the prologue checked against `x`), so the row-major offset is below its length.
+                        let __sk_x_v = unsafe {
+                            ::sparse_core::__private::load(
+                                __sk_x_data,
+                                __sk_j__blk * 2 + __sk_j__in,
+                            )
+                        };
+                        __sk_acc += __sk_a_v * __sk_x_v;
+                    }
+                    {
+                        let __sk_j__in = 1usize;
+                        let __sk_a_p3 = __sk_a_p2 * __sk_n_j__in + __sk_j__in;
+                        /// SAFETY: `__sk_a_p3` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_a_v = unsafe {
+                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p3)
+                        };
+                        /// SAFETY: `__sk_j__blk` < `__sk_n_j__blk`, `__sk_j__in` < `2` (loop bounds and coordinates are below the sizes the prologue checked against `x`), so the row-major offset is below its length.
+                        let __sk_x_v = unsafe {
+                            ::sparse_core::__private::load(
+                                __sk_x_data,
+                                __sk_j__blk * 2 + __sk_j__in,
+                            )
+                        };
+                        __sk_acc += __sk_a_v * __sk_x_v;
+                    }
+                    /// SAFETY: `__sk_i__blk` < `__sk_n_i__blk`, `__sk_i__in` < `2` (loop bounds and coordinates are below the sizes the prologue checked against `y`), so the row-major offset is below its length.
+                    let __sk_y_out = unsafe {
+                        ::sparse_core::__private::slot(
+                            __sk_y_data,
+                            __sk_i__blk * 2 + __sk_i__in,
+                        )
+                    };
+                    *__sk_y_out = __sk_acc;
+                }
+                {
+                    let __sk_i__in = 1usize;
+                    let __sk_a_p2 = __sk_a_p1 * __sk_n_i__in + __sk_i__in;
+                    /// SAFETY: `__sk_i__blk` < `__sk_n_i__blk`, `__sk_i__in` < `2` (loop bounds and coordinates are below the sizes the prologue checked against `y`), so the row-major offset is below its length.
+                    let __sk_y_v = unsafe {
+                        ::sparse_core::__private::load(
+                            __sk_y_data,
+                            __sk_i__blk * 2 + __sk_i__in,
+                        )
+                    };
+                    let mut __sk_acc: ::core::primitive::f64 = __sk_y_v;
+                    {
+                        let __sk_j__in = 0usize;
+                        let __sk_a_p3 = __sk_a_p2 * __sk_n_j__in + __sk_j__in;
+                        /// SAFETY: `__sk_a_p3` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_a_v = unsafe {
+                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p3)
+                        };
+                        /// SAFETY: `__sk_j__blk` < `__sk_n_j__blk`, `__sk_j__in` < `2` (loop bounds and coordinates are below the sizes the prologue checked against `x`), so the row-major offset is below its length.
+                        let __sk_x_v = unsafe {
+                            ::sparse_core::__private::load(
+                                __sk_x_data,
+                                __sk_j__blk * 2 + __sk_j__in,
+                            )
+                        };
+                        __sk_acc += __sk_a_v * __sk_x_v;
+                    }
+                    {
+                        let __sk_j__in = 1usize;
                         let __sk_a_p3 = __sk_a_p2 * __sk_n_j__in + __sk_j__in;
                         /// SAFETY: `__sk_a_p3` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
                         let __sk_a_v = unsafe {
