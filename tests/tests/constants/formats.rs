@@ -98,6 +98,30 @@ sparse_core::sparse_kernel! {
     fn spmv_coo_dup(a: &tensor<3x4xf32, #COODUP>, x: &tensor<4xf32>, y: &mut tensor<3xf32>) {
         y[i] = a[i, j] * x[j];
     }
+    fn spmv_bsr(a: &tensor<4x6xf32, #BSR>, x: &tensor<6xf32>, y: &mut tensor<4xf32>) {
+        y[i] = a[i, j] * x[j];
+    }
+    fn spmv_24(a: &tensor<2x8xf32, #NV_24>, x: &tensor<8xf32>, y: &mut tensor<2xf32>) {
+        y[i] = a[i, j] * x[j];
+    }
+}
+
+/// Kernels take block and 2:4 constants straight from their statics, as
+/// they take CSR ones: the pruned layer of a network in flash.
+#[test]
+fn kernels_over_block_and_2_4_constants() {
+    let x = [1.0, -2.0, 0.5, 4.0, 0.25, -1.0];
+    let mut y = [f32::NAN; 4];
+    spmv_bsr(&B_BSR, &x, &mut y).unwrap();
+    // Rows of seed 001's BSR matrix times x.
+    assert_eq!(y, [1.0 - 4.0 + 1.0, -6.0 - 5.0, 3.0 + 28.0, 4.0]);
+    let x8 = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+    let mut y2 = [f32::NAN; 2];
+    spmv_24(&S_24, &x8, &mut y2).unwrap();
+    assert_eq!(y2, [1.0 + 6.0 + 24.0, 20.0 + 30.0]);
+    // prune_2_4 keeps -3, 3 | 0.5, 0.5 (first two) and 0, 0 | 7, -7.
+    spmv_24(&PRUNED, &x8, &mut y2).unwrap();
+    assert_eq!(y2, [-6.0 + 9.0 + 2.5 + 3.0, 42.0 - 49.0]);
 }
 
 const A: [[f32; 4]; 3] = [[1.0, 0.0, 0.0, 2.0], [0.0; 4], [0.0, 3.0, 4.0, 0.0]];
