@@ -2,11 +2,15 @@
 //! `sparse_tensor` storage scheme (per-level positions and coordinates of
 //! fixed widths, then values) over borrowed slices, `no_std`.
 //!
-//! The language of `sparse_kernel!` — sum scopes, `=` and `+=`, statement
-//! order, which zeros are stored, what `reduce` folds — is described in
-//! [`kernel_language`]; compile-time constants in flash (`static W:
-//! tensor<...> = sparse<...>;`) in [`constants`]. See `docs/ARCHITECTURE.md` for the storage model
-//! and why the encoding is part of the type.
+//! The guide, one chapter per module:
+//!
+//! - [`encodings`]: MLIR encodings and the buffers each stores (CSR, CSC,
+//!   DCSR, COO, BSR, 2:4), with `assemble` on each;
+//! - [`kernel_language`]: what a kernel means — sum scopes, `=` and `+=`,
+//!   statement order, which zeros are stored, semiring regions, block and
+//!   2:4 operands, integer arithmetic, the compiler's limits;
+//! - [`constants`]: compile-time constants in flash (`static W:
+//!   tensor<...> = sparse<...>;`), checked when the crate builds.
 #![no_std]
 #![deny(missing_docs)]
 
@@ -21,6 +25,8 @@ mod constant;
 pub mod constants {}
 mod debug;
 mod dense;
+#[doc = include_str!("../docs/encodings.md")]
+pub mod encodings {}
 #[doc = include_str!("../docs/kernel-language.md")]
 pub mod kernel_language {}
 mod encoding;
