@@ -250,3 +250,29 @@ fn huge_number_literals_are_refused_at_the_token_without_evaluating_them() {
     let out = expand(&format!("fn f({DENSE}) {{ y[i] = x[i] * {pi}; }}"));
     assert!(messages(&out).is_empty(), "{:?}", messages(&out));
 }
+
+#[test]
+fn nested_choices_comparisons_and_logic_stay_small() {
+    // Found by the fuzzer before lattices merged equal sparse sets: each
+    // nesting level multiplied the work by about 5.
+    let mut nested = "a[i]".to_string();
+    for _ in 0..12 {
+        nested = format!("if a[i] > 0.0 {{ {nested} }} else {{ a[i] }}");
+    }
+    let or_chain: Vec<String> = (0..12).map(|k| format!("a[i] > {k}.0")).collect();
+    let or_chain = format!("if {} {{ 1.0 }} else {{ 0.0 }}", or_chain.join(" || "));
+    let mut negations = "a[i] >= 1.0".to_string();
+    for _ in 0..10 {
+        negations = format!("!(if !({negations}) {{ a[i] > 0.0 }} else {{ a[i] < 2.0 }})");
+    }
+    let sv = "a: &tensor<?xf64, #SV>, y: &mut tensor<?xf64>";
+    for rhs in [&nested, &or_chain] {
+        assert!(points(sv, rhs) <= 2, "{rhs}");
+        let out = expand(&format!("fn f({sv}) {{ y[i] = {rhs}; }}"));
+        assert!(messages(&out).is_empty(), "{:?}", messages(&out));
+    }
+    let bools = "a: &tensor<?xf64, #SV>, y: &mut tensor<?xi1>";
+    assert!(points(bools, &negations) <= 2);
+    let out = expand(&format!("fn f({bools}) {{ y[i] = {negations}; }}"));
+    assert!(messages(&out).is_empty(), "{:?}", messages(&out));
+}
