@@ -1,0 +1,43 @@
+//! Grammar-aware compiler fuzzing: the first byte picks a mode,
+//!
+//! - even: the bytes drive a generator of structured blocks (encodings, tensor types,
+//!   kernels with statements in index notation, see `sparse_fuzz::grammar`)
+//!   rendered to text;
+//! - odd: a seed from the test suite, spliced and mutated at the token level
+//!   (`sparse_fuzz::splice`);
+//!
+//! and the text goes through `sparse_compiler::expand`, which must not
+//! panic, overflow the stack or hang.
+#![no_main]
+
+use std::str::FromStr;
+
+use arbitrary::Unstructured;
+use libfuzzer_sys::fuzz_target;
+use proc_macro2::TokenStream;
+use sparse_fuzz::{caps, splice, SEEDS};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let mut u = Unstructured::new(rest);
+    let text = if mode % 2 == 0 {
+        match sparse_fuzz::grammar::block(&mut u) {
+            Ok(text) => text,
+            Err(_) => return,
+        }
+    } else {
+        match splice::mutate(&mut u, SEEDS) {
+            Ok(Some(text)) => text,
+            _ => return,
+        }
+    };
+    let Ok(tokens) = TokenStream::from_str(&text) else {
+        return;
+    };
+    if !caps::within(&tokens) {
+        return;
+    }
+    let _ = sparse_compiler::expand(tokens);
+});
