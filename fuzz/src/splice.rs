@@ -25,12 +25,44 @@ const WORDS: &[&str] = &[
     "s", "#CSR", "///doc\n",
 ];
 
-/// One seed as flat token texts (groups opened and closed by their
-/// delimiter characters).
-fn flatten(src: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Ok(tokens) = TokenStream::from_str(src) {
-        push(tokens, &mut out);
+/// A seed's top-level items (encodings, type aliases, kernels with their
+/// doc attributes), each as flat token texts (groups opened and closed by
+/// their delimiter characters), and whether the item is a kernel.
+fn items(src: &str) -> Vec<(bool, Vec<String>)> {
+    let Ok(tokens) = TokenStream::from_str(src) else {
+        return Vec::new();
+    };
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out: Vec<(bool, Vec<String>)> = Vec::new();
+    let mut starts_item = true;
+    for (n, tt) in trees.iter().enumerate() {
+        // An item starts at `#NAME` (an encoding), `#[..]` (an attribute
+        // of the next kernel), `type`, `pub` or `fn`, unless the previous
+        // token already started it (`pub fn`, `#[doc] fn`).
+        let start = match tt {
+            TokenTree::Punct(p) if p.as_char() == '#' => true,
+            TokenTree::Ident(i) => matches!(i.to_string().as_str(), "type" | "pub" | "fn"),
+            _ => false,
+        };
+        if (start && !starts_item) || out.is_empty() {
+            out.push((false, Vec::new()));
+        }
+        let item = out.last_mut().expect("pushed above");
+        if matches!(tt, TokenTree::Ident(i) if i == "fn") {
+            item.0 = true;
+        }
+        push(std::iter::once(tt.clone()).collect(), &mut item.1);
+        // `#` and `pub` begin an item that continues; a group after `#`
+        // (`#[doc]`) still belongs to the item the next token starts.
+        starts_item = match tt {
+            TokenTree::Punct(p) => p.as_char() == '#',
+            TokenTree::Ident(i) => i == "pub",
+            TokenTree::Group(g) => {
+                g.delimiter() == Delimiter::Bracket
+                    && matches!(trees.get(n.wrapping_sub(1)), Some(TokenTree::Punct(p)) if p.as_char() == '#')
+            }
+            TokenTree::Literal(_) => false,
+        };
     }
     out
 }
@@ -94,11 +126,33 @@ fn join(tokens: &[String]) -> String {
 }
 
 /// A mutated seed, or `None` if there are no seeds.
+///
+/// A test file's block holds many kernels, and expanding them all makes
+/// each run slow; so the start is a seed's encodings and type aliases with
+/// one or two of its kernels (sometimes a kernel of another seed), and the
+/// token mutations apply to that.
 pub fn mutate(u: &mut Unstructured<'_>, seeds: &[&str]) -> Result<Option<String>> {
     if seeds.is_empty() {
         return Ok(None);
     }
-    let mut tokens = flatten(seeds[u.choose_index(seeds.len())?]);
+    let seed = items(seeds[u.choose_index(seeds.len())?]);
+    let kernels: Vec<&Vec<String>> = seed.iter().filter(|i| i.0).map(|i| &i.1).collect();
+    let mut tokens: Vec<String> = seed
+        .iter()
+        .filter(|i| !i.0)
+        .flat_map(|i| i.1.iter().cloned())
+        .collect();
+    for _ in 0..u.int_in_range(1..=2)? {
+        if u.ratio(1, 8)? {
+            let other = items(seeds[u.choose_index(seeds.len())?]);
+            let other: Vec<&Vec<String>> = other.iter().filter(|i| i.0).map(|i| &i.1).collect();
+            if !other.is_empty() {
+                tokens.extend(other[u.choose_index(other.len())?].iter().cloned());
+            }
+        } else if !kernels.is_empty() {
+            tokens.extend(kernels[u.choose_index(kernels.len())?].iter().cloned());
+        }
+    }
     let rounds = u.int_in_range(0..=4)?;
     for _ in 0..rounds {
         let at = if tokens.is_empty() {
@@ -109,7 +163,10 @@ pub fn mutate(u: &mut Unstructured<'_>, seeds: &[&str]) -> Result<Option<String>
         match u.int_in_range(0..=5)? {
             // Splice: this seed up to `at`, another seed from a point on.
             0 => {
-                let other = flatten(seeds[u.choose_index(seeds.len())?]);
+                let other: Vec<String> = items(seeds[u.choose_index(seeds.len())?])
+                    .into_iter()
+                    .flat_map(|i| i.1)
+                    .collect();
                 let from = if other.is_empty() {
                     0
                 } else {

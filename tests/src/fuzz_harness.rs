@@ -21,10 +21,11 @@
 //! - [`DENSE_INNER_CAP`]: all-dense tensors get dimension sizes of at most
 //!   this, because a dense `[n, 0]` tensor walks its `n` outer entries
 //!   (known defect); with huge `n` every input would be a timeout.
-//! - [`INT_VALUE_CAP`]: the integer kernels read values in
-//!   `-INT_VALUE_CAP..=INT_VALUE_CAP` and have no `/`, `-x` of a minimum, or
-//!   narrow element types, so no arithmetic can overflow or divide by zero
-//!   (integer kernels panic on those: known defect).
+//! - [`INT_VALUE_CAP`] and [`INT_HAZARDS`]: the integer kernels read values
+//!   in `-INT_VALUE_CAP..=INT_VALUE_CAP`, and the kernels that can overflow
+//!   or divide by zero (`i8` SpMV and negation, `i32` division by a dense
+//!   vector holding zeros) run only with `INT_HAZARDS` (generated integer
+//!   kernels panic on those: known defect).
 
 use std::fmt::Write as _;
 
@@ -43,9 +44,17 @@ pub const DENSE_INNER_CAP: usize = 64;
 /// Bound on the values integer kernels see (see the module docs).
 pub const INT_VALUE_CAP: i32 = 100;
 
+/// Whether the integer kernels whose arithmetic can overflow or divide by
+/// zero run (see the module docs). They must not panic; their values are
+/// not compared, since what they should be (wrapping, an error) is for the
+/// fix to decide.
+pub const INT_HAZARDS: bool = false;
+
 /// Largest dense reference the kernels are checked against; larger
-/// tensors (valid with sizes up to `usize::MAX`) are only walked.
-const DENSE_LIMIT: usize = 4096;
+/// tensors (valid with sizes up to `usize::MAX`) are only walked. Under
+/// Miri, which interprets every step of the reference loops too, a smaller
+/// one keeps the corpus sample within minutes.
+const DENSE_LIMIT: usize = if cfg!(miri) { 64 } else { 4096 };
 
 /// Capacity of the fixed-size sparse outputs: small, so that `Capacity`
 /// errors (and the emptied output they leave) are reached too.
@@ -93,6 +102,11 @@ mod k {
         pub fn spmv_csr_i32(a: &tensor<?x?xi32, #CSR>, x: &tensor<?xi32>, y: &mut tensor<?xi32>) { y[i] = a[i, j] * x[j]; }
         pub fn sum_coo_i64(a: &tensor<?x?xi64, #COO>, s: &mut tensor<i64>) { s[] += a[i, j]; }
         pub fn rows_loose_i32(a: &tensor<?x?xi32, #LOOSE>, y: &mut tensor<?xi32>) { y[i] = a[i, j] * 3 - a[i, j]; }
+
+        /// Integer kernels that can overflow or divide by zero (`INT_HAZARDS`).
+        pub fn spmv_csr_i8(a: &tensor<?x?xi8, #CSR>, x: &tensor<?xi8>, y: &mut tensor<?xi8>) { y[i] = a[i, j] * x[j]; }
+        pub fn div_csr_i32(a: &tensor<?x?xi32, #CSR>, x: &tensor<?xi32>, y: &mut tensor<?xi32>) { y[i] = a[i, j] / x[j]; }
+        pub fn neg_sv_i8(a: &tensor<?xi8, #SV>, c: &mut tensor<?xi8>) { c[i] = -a[i]; }
 
         /// Sparse `+` into sparse outputs (the union of the patterns).
         pub fn add_csr(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[i, j] = a[i, j] + b[i, j]; }
@@ -249,6 +263,7 @@ pub fn run(data: &[u8]) -> Outcome {
         0 => assembled::<EncOf<k::CSR<'static, f64>>, 2, 2>(o, &mut b, dims, |t, d| {
             spmv(t, d, k::spmv_csr);
             spmv_i32(d);
+            int_hazards(d);
             add!(t, d, k::add_csr);
             spgemm!(t, d, k::spgemm_csr);
         }),
@@ -472,6 +487,44 @@ fn spmv_i32(d: Option<&Dense>) {
             .sum();
         assert_eq!(*got, want, "spmv_i32 row {i}");
     }
+}
+
+/// The integer kernels that can overflow or divide by zero, on values
+/// scaled to reach `i8`'s limits and a divisor vector holding zeros: they
+/// must not panic. Off until the fix (see [`INT_HAZARDS`]).
+fn int_hazards(d: Option<&Dense>) {
+    let Some(d) = d.filter(|_| INT_HAZARDS) else {
+        return;
+    };
+    let wide = |v: f64| (v * 9.0).clamp(-128.0, 127.0) as i8;
+    let narrow = d.entries(false, wide);
+    let x: Vec<i8> = x_vec(d.cols()).into_iter().map(|v| wide(v * 8.0)).collect();
+    let mut y = vec![0i8; d.rows()];
+    let r = with_tensor(&CSR, [d.rows(), d.cols()], &narrow, |a| {
+        k::spmv_csr_i8(a, &x, &mut y)
+    });
+    assert_eq!(r, Ok(()));
+    let ints = d.entries(false, |v| v as i32);
+    let x: Vec<i32> = (0..d.cols()).map(|j| (j % 3) as i32 - 1).collect();
+    let mut y = vec![0i32; d.rows()];
+    let r = with_tensor(&CSR, [d.rows(), d.cols()], &ints, |a| {
+        k::div_csr_i32(a, &x, &mut y)
+    });
+    assert_eq!(r, Ok(()));
+    // `#SV` stores `u8` coordinates.
+    if d.cols() > 256 {
+        return;
+    }
+    let row: Vec<(Vec<usize>, i8)> = narrow
+        .iter()
+        .filter(|(c, _)| c[0] == 0)
+        .map(|(c, v)| (vec![c[1]], *v))
+        .collect();
+    let mut c = vec![0i8; d.cols()];
+    let r = with_tensor(&crate::fixture::SV, [d.cols()], &row, |a| {
+        k::neg_sv_i8(a, &mut c)
+    });
+    assert_eq!(r, Ok(()));
 }
 
 /// Integer sum over the stored entries of `t` as they are (duplicates

@@ -230,46 +230,54 @@ fn assemble_forged(which: usize, d: [usize; 2], b: &[(Vec<u8>, Vec<u8>)], values
 /// The `runtime_assemble` fuzz target's corpus and regressions, replayed
 /// through the same harness (`sparse_tests::fuzz_harness::run`): every
 /// input must pass its checks. Natively it replays all of them; under Miri
-/// (see `scripts/test-all.sh`) a fixed sample, every `FUZZ_REPLAY_STRIDE`-th
-/// file in name order (default 8), which looks for undefined behaviour in
-/// the unchecked accessors generated kernels use on what `assemble`
-/// accepted.
+/// (see `scripts/test-all.sh`) the fixed sample listed in
+/// `fuzz/miri-sample.txt`, looking for undefined behaviour in the unchecked
+/// accessors generated kernels use on what `assemble` accepted. (Listing
+/// the corpus directory alone takes minutes under Miri, hence the list.)
 #[test]
 fn fuzz_corpus_replays() {
     use sparse_tests::fuzz_harness::{run, Outcome};
 
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
-    let mut files = Vec::new();
-    for dir in ["corpus/runtime_assemble", "regressions/runtime_assemble"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        files.extend(entries.filter_map(Result::ok).map(|e| e.path()));
-    }
-    files.retain(|p| p.is_file() && !p.ends_with(".keep"));
-    files.sort();
+    let manifest = std::fs::read_to_string(root.join("miri-sample.txt"))
+        .expect("fuzz/miri-sample.txt lists the Miri sample");
+    let sample: Vec<&str> = manifest
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let files: Vec<std::path::PathBuf> = if cfg!(miri) {
+        sample.iter().map(|name| root.join(name)).collect()
+    } else {
+        let mut files = Vec::new();
+        for dir in ["corpus/runtime_assemble", "regressions/runtime_assemble"] {
+            let entries = std::fs::read_dir(root.join(dir)).expect("the corpus is committed");
+            files.extend(entries.map(|e| e.expect("a readable entry").path()));
+        }
+        files.retain(|p| p.is_file() && !p.ends_with(".keep"));
+        files.sort();
+        // The sample must name files that exist: re-minimising the corpus
+        // renames them (see fuzz/README.md to regenerate the list).
+        for name in &sample {
+            assert!(
+                root.join(name).is_file(),
+                "fuzz/miri-sample.txt names {name}, which is gone: run fuzz/seed-corpus.sh"
+            );
+        }
+        files
+    };
     assert!(
         files.len() >= 16,
         "the committed runtime corpus is missing ({} files)",
         files.len()
     );
-    let stride = if cfg!(miri) {
-        std::env::var("FUZZ_REPLAY_STRIDE")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(8)
-    } else {
-        1
-    };
-    let mut outcomes: Vec<Outcome> = Vec::new();
-    for path in files.iter().step_by(stride) {
-        let data = std::fs::read(path).expect("a corpus file is readable");
-        outcomes.push(run(&data));
-    }
+    let outcomes: Vec<Outcome> = files
+        .iter()
+        .map(|path| run(&std::fs::read(path).expect("a corpus file is readable")))
+        .collect();
     // The corpus still reaches the kernels in every encoding that has
     // them: a harness change that made every input invalid would
     // otherwise pass silently.
-    if stride == 1 {
+    if !cfg!(miri) {
         for enc in 0..14 {
             assert!(
                 outcomes.iter().any(|o| o.encoding == enc && o.kernels),
