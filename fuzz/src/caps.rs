@@ -13,7 +13,7 @@
 //! | [`MAX_FACTORS`] | stack overflow on ~3000-factor products |
 //! | [`MAX_LITERAL`] | quadratic time parsing huge integer literals |
 
-use proc_macro2::{TokenStream, TokenTree};
+use proc_macro2::{Spacing, TokenStream, TokenTree};
 
 /// Deepest nesting of delimited groups (`( [ {`).
 pub const MAX_DEPTH: usize = 30;
@@ -33,6 +33,9 @@ pub fn within(tokens: &TokenStream) -> bool {
 struct Walk {
     additive: usize,
     factors: usize,
+    /// The previous token was a `-` joined to the next one: with a `>` it
+    /// is an arrow (`map = (i) -> (..)`), not a minus.
+    joint_minus: bool,
 }
 
 impl Walk {
@@ -41,16 +44,23 @@ impl Walk {
             return false;
         }
         for tt in tokens.clone() {
+            if !matches!(tt, TokenTree::Punct(_)) {
+                self.joint_minus = false;
+            }
             let ok = match &tt {
                 TokenTree::Group(g) => self.stream(&g.stream(), depth + 1),
                 TokenTree::Punct(p) => {
                     match p.as_char() {
                         ';' => *self = Walk::default(),
+                        '>' if self.joint_minus => self.additive -= 1,
                         '+' | '-' => self.additive += 1,
                         '*' | '/' => self.factors += 1,
                         _ => {}
                     }
-                    self.additive <= MAX_ADDITIVE && self.factors <= MAX_FACTORS
+                    self.joint_minus = p.as_char() == '-' && p.spacing() == Spacing::Joint;
+                    // The arrow's `-` is taken back at its `>`.
+                    self.additive <= MAX_ADDITIVE + usize::from(self.joint_minus)
+                        && self.factors <= MAX_FACTORS
                 }
                 TokenTree::Literal(l) => l.to_string().len() <= MAX_LITERAL,
                 TokenTree::Ident(_) => true,

@@ -265,10 +265,8 @@ impl Gen<'_, '_> {
         let (rank, enc) = self.sparse_type()?;
         let shape = self.shape(rank)?;
         let elem = Elem::pick(self.u)?;
-        self.out.push_str(&format!(
-            "type T0 = tensor<{shape}{}{enc}>;\n",
-            elem.mlir()
-        ));
+        self.out
+            .push_str(&format!("type T0 = tensor<{shape}{}{enc}>;\n", elem.mlir()));
         Ok(())
     }
 
@@ -371,9 +369,9 @@ impl Gen<'_, '_> {
     fn indices(&mut self, rank: usize) -> Result<String> {
         let natural = self.chance(85)?;
         let mut out = Vec::new();
-        for d in 0..rank {
+        for &natural_index in &INDICES[..rank] {
             out.push(if natural {
-                INDICES[d]
+                natural_index
             } else {
                 self.pick(&INDICES)?
             });
@@ -573,7 +571,12 @@ impl Stmt<'_> {
 
     /// Rust in a closure body: its parameters, index values, scalar
     /// parameters, literals, a few operators and calls.
-    fn closure_expr(&mut self, g: &mut Gen<'_, '_>, names: &[&str], depth: usize) -> Result<String> {
+    fn closure_expr(
+        &mut self,
+        g: &mut Gen<'_, '_>,
+        names: &[&str],
+        depth: usize,
+    ) -> Result<String> {
         let leaf = depth >= 4 || g.chance(50)?;
         if leaf {
             return Ok(match g.u.int_in_range(0..=9u8)? {

@@ -320,6 +320,9 @@ pub fn run(data: &[u8]) -> Outcome {
     outcome
 }
 
+/// The positions and coordinates of one level, as decoded.
+type Buffers<E> = (Vec<<E as Encoding>::Pos>, Vec<<E as Encoding>::Crd>);
+
 /// Decodes the buffers of `L` levels and the values, assembles, and if
 /// that works checks every read path, then hands the tensor and its dense
 /// reference (when small enough to build one) to `then`.
@@ -329,8 +332,7 @@ fn assembled<E: Encoding, const D: usize, const L: usize>(
     dims: [usize; D],
     then: impl FnOnce(&SparseTensor<'_, f64, E, D, L>, Option<&Dense>),
 ) {
-    let bufs: Vec<(Vec<E::Pos>, Vec<E::Crd>)> =
-        (0..L).map(|_| (b.buffer(), b.buffer())).collect();
+    let bufs: Vec<Buffers<E>> = (0..L).map(|_| (b.buffer(), b.buffer())).collect();
     let values = b.values();
     let levels: [Level<'_, E::Pos, E::Crd>; L] =
         std::array::from_fn(|l| Level::compressed(&bufs[l].0, &bufs[l].1));
@@ -449,12 +451,16 @@ fn bounded(v: f64) -> i32 {
 
 type Matrix<'a, E, const L: usize> = SparseTensor<'a, f64, E, 2, L>;
 
+/// A generated `y = a x` over a matrix of encoding `E`.
+type SpmvKernel<E, const L: usize> =
+    fn(&Matrix<'_, E, L>, &[f64], &mut [f64]) -> Result<(), KernelError>;
+
 /// `y = t x` against the dense product; then a wrong output size is
 /// refused before anything is written.
 fn spmv<E: Encoding, const L: usize>(
     t: &Matrix<'_, E, L>,
     d: Option<&Dense>,
-    kernel: fn(&Matrix<'_, E, L>, &[f64], &mut [f64]) -> Result<(), KernelError>,
+    kernel: SpmvKernel<E, L>,
 ) {
     let Some(d) = d else { return };
     let x = x_vec(d.cols());
