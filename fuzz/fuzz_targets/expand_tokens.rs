@@ -17,6 +17,7 @@ fuzz_target!(|data: &[u8]| {
     if !sparse_fuzz::caps::within(&tokens) {
         return;
     }
-    let _ = sparse_compiler::expand(tokens.clone());
-    let _ = sparse_compiler::parse_and_check(tokens);
+    // `parse_and_check` is the first two stages of `expand`: calling it as
+    // well would only halve the executions per second.
+    let _ = sparse_compiler::expand(tokens);
 });
