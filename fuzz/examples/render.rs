@@ -1,14 +1,29 @@
-//! Prints what `expand_grammar`'s generator makes, to judge its weights:
-//! `cargo +nightly run --example render -- [BLOCKS] [SHOW]` renders BLOCKS
-//! blocks (default 300) from a fixed pseudo-random byte stream, prints the
-//! first SHOW (default 3) with their errors, and counts the blocks the
-//! checker accepts whole.
+//! Prints what `expand_grammar` makes of its inputs.
+//!
+//! - `cargo +nightly run --example render -- FILE`: the text an
+//!   `expand_grammar` input (a crash or timeout artifact) expands, to turn
+//!   it into a compiler test.
+//! - `cargo +nightly run --example render -- [BLOCKS] [SHOW]`: renders
+//!   BLOCKS generated blocks (default 300) from a fixed pseudo-random byte
+//!   stream, prints the first SHOW (default 3) with their errors, and counts
+//!   the blocks the checker accepts whole, to judge the generator's weights.
 
 use std::str::FromStr;
 
 use arbitrary::Unstructured;
 
 fn main() {
+    if let Some(path) = std::env::args()
+        .nth(1)
+        .filter(|a| a.parse::<usize>().is_err())
+    {
+        let data = std::fs::read(&path).expect("a readable input file");
+        match sparse_fuzz::text(&data) {
+            Some(text) => print!("{text}"),
+            None => eprintln!("{path}: the input makes no text (the target returns early)"),
+        }
+        return;
+    }
     let mut args = std::env::args().skip(1).map(|a| a.parse::<usize>());
     let blocks = args.next().and_then(Result::ok).unwrap_or(300);
     let show = args.next().and_then(Result::ok).unwrap_or(3);

@@ -6,32 +6,21 @@
 //! - odd: a seed from the test suite, spliced and mutated at the token level
 //!   (`sparse_fuzz::splice`);
 //!
+//! (`sparse_fuzz::text`, which `examples/render.rs` uses to show an input's
+//! text)
 //! and the text goes through `sparse_compiler::expand`, which must not
 //! panic, overflow the stack or hang.
 #![no_main]
 
 use std::str::FromStr;
 
-use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use proc_macro2::TokenStream;
-use sparse_fuzz::{caps, splice, SEEDS};
+use sparse_fuzz::caps;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else {
+    let Some(text) = sparse_fuzz::text(data) else {
         return;
-    };
-    let mut u = Unstructured::new(rest);
-    let text = if mode % 2 == 0 {
-        match sparse_fuzz::grammar::block(&mut u) {
-            Ok(text) => text,
-            Err(_) => return,
-        }
-    } else {
-        match splice::mutate(&mut u, SEEDS) {
-            Ok(Some(text)) => text,
-            _ => return,
-        }
     };
     let Ok(tokens) = TokenStream::from_str(&text) else {
         return;

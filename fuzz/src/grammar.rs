@@ -13,12 +13,13 @@
 //! undefined names, sparse divisors, loop-order cycles, bad regions).
 //!
 //! Expression size is capped (see `caps`): at most `MAX_ADDITIVE` additive
-//! operators per statement (past it `+`/`-` become `*`) and nesting at most
+//! operators per statement (past it `+`/`-` become `*`), `MAX_LOGIC`
+//! choices and comparisons (past it, a leaf) and nesting at most
 //! `MAX_DEPTH`, so that generated blocks stay clear of the known defects.
 
 use arbitrary::{Result, Unstructured};
 
-use crate::caps::{MAX_ADDITIVE, MAX_DEPTH};
+use crate::caps::{MAX_ADDITIVE, MAX_DEPTH, MAX_LOGIC};
 
 const INDICES: [&str; 4] = ["i", "j", "k", "l"];
 const INPUTS: [&str; 3] = ["a", "b", "d"];
@@ -355,6 +356,7 @@ impl Gen<'_, '_> {
                 scalars,
                 elem,
                 additive: 0,
+                logic: 0,
             };
             let rhs = st.top(self)?;
             self.out
@@ -402,6 +404,9 @@ struct Stmt<'k> {
     elem: Elem,
     /// `+`/`-` printed so far (capped at `MAX_ADDITIVE`).
     additive: usize,
+    /// `if`s, comparisons and `||`s printed so far (capped at `MAX_LOGIC`,
+    /// counted generously: a choice reserves room for its comparison).
+    logic: usize,
 }
 
 impl Stmt<'_> {
@@ -465,7 +470,9 @@ impl Stmt<'_> {
                 let idx = g.pick(&INDICES)?;
                 format!("sum({idx}, {})", self.expr(g, d, soft)?)
             }
+            89..=97 if self.logic + 4 > MAX_LOGIC => self.leaf(g)?,
             89..=93 => {
+                self.logic += 1;
                 let c = self.condition(g, d, soft)?;
                 let a = self.expr(g, d, soft)?;
                 let b = self.expr(g, d, soft)?;
@@ -479,16 +486,22 @@ impl Stmt<'_> {
     /// A comparison, sometimes combined with `&&`, `||` or `!`.
     fn condition(&mut self, g: &mut Gen<'_, '_>, d: usize, soft: usize) -> Result<String> {
         let op = g.pick(&["==", "!=", "<", "<=", ">", ">="])?;
+        self.logic += 1;
         let l = self.expr(g, d, soft)?;
         let r = self.expr(g, d, soft)?;
         let cmp = format!("{l} {op} {r}");
         Ok(match g.u.int_in_range(0..=9u8)? {
-            0 => format!("!({cmp})"),
+            0 => {
+                self.logic += 1;
+                format!("!({cmp})")
+            }
+            1..=2 if self.logic + 4 > MAX_LOGIC => cmp,
             1 => {
                 let other = self.condition(g, d + 1, soft)?;
                 format!("{cmp} && {other}")
             }
             2 => {
+                self.logic += 1;
                 let other = self.condition(g, d + 1, soft)?;
                 format!("{cmp} || {other}")
             }
