@@ -9,6 +9,9 @@
 # Usage: bash scripts/test-all.sh
 # Environment:
 #   SKIP_MIRI=1       leave out the Miri step (the slowest one)
+#   SKIP_FUZZ=1       leave out the fuzz smoke step (scripts/fuzz-smoke.sh,
+#                     which installs cargo-fuzz if missing; FUZZ_SECONDS=45
+#                     per target)
 #   FW_TIMEOUT=300    seconds before a hung QEMU run is killed
 #   KEEP_GOING=1      run every step even after a failure, then list the
 #                     failed ones (the exit status is still 1)
@@ -285,6 +288,19 @@ miri_arm() {
         --target armv7-unknown-linux-gnueabihf
 }
 
+# A fixed sample of the runtime fuzz target's committed corpus (listed in
+# fuzz/miri-sample.txt) replayed through the fuzz harness under Miri:
+# undefined behaviour in the unchecked accessors on whatever `assemble`
+# accepted. Reading files needs isolation off.
+miri_fuzz_corpus() {
+    MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
+        cargo +nightly miri test -p sparse-tests --test storage_fuzz fuzz_corpus_replays
+}
+
+fuzz_smoke() {
+    bash scripts/fuzz-smoke.sh
+}
+
 miri_kernels() {
     # The unchecked accessors generated kernels call, exercised by the
     # committed codegen snapshots: SpMV in five formats, COO duplicate
@@ -315,6 +331,10 @@ if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
     run "Miri: cargo +nightly miri test -p sparse-core --lib" miri_core
     run "Miri: generated kernels (tests/codegen_snapshots)" miri_kernels
     run "Miri on 32-bit Arm: the pointer walks (kernel accessors, generated kernels)" miri_arm
+    run "Miri: runtime fuzz corpus sample (tests/storage_fuzz fuzz_corpus_replays)" miri_fuzz_corpus
+fi
+if [[ "${SKIP_FUZZ:-0}" != 1 ]]; then
+    run "fuzz smoke: cargo fuzz, fixed seed and runs per target (scripts/fuzz-smoke.sh)" fuzz_smoke
 fi
 
 finish_step

@@ -2,6 +2,7 @@
 
 pub mod dense;
 pub mod fixture;
+pub mod fuzz_harness;
 pub mod gen;
 pub mod index_notation;
 pub mod reference;
