@@ -15,6 +15,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod assemble;
+pub mod convert;
 mod dense;
 #[doc = include_str!("../docs/kernel-language.md")]
 pub mod kernel_language {}

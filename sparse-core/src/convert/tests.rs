@@ -1,0 +1,1 @@
+//! Unit tests of the conversions (small, so Miri runs them).
