@@ -558,17 +558,26 @@ where
     }
     let n = rows_n;
 
-    // A singleton holds one coordinate per parent entry.
+    // A singleton holds one coordinate per parent entry, and a unique one
+    // no repeated tuple (region start .. itself) within a segment of its
+    // region's start (the rule `assemble` checks).
     for s in d..LVL {
         if !plan.singleton(s) {
             continue;
         }
+        let start = plan.info(s).map_or(s, |i| i.region_start);
+        let unique = plan.info(s).is_some_and(|i| i.ty.is_unique());
         for b in 0..buckets {
             let (lo, hi) = (get_pos(bounds, b), get_pos(bounds, b + 1));
             for r in lo.saturating_add(1)..hi {
-                if same(coordinates, plan, s - 1, r - 1, r)
-                    && col(coordinates, plan, s, r - 1) != col(coordinates, plan, s, r)
-                {
+                let differs = |j: usize| col(coordinates, plan, j, r - 1) != col(coordinates, plan, j, r);
+                let two_children = same(coordinates, plan, s - 1, r - 1, r) && differs(s);
+                let repeated = unique
+                    && start
+                        .checked_sub(1)
+                        .is_none_or(|p| same(coordinates, plan, p, r - 1, r))
+                    && !(start..=s).any(differs);
+                if two_children || repeated {
                     return Err(ConvertError::NotRepresentable { level: s });
                 }
             }

@@ -383,3 +383,37 @@ fn heap_sort_orders_every_permutation_of_five() {
         }
     }
 }
+
+#[test]
+fn a_unique_middle_singleton_refuses_repeated_pairs() {
+    // (i : compressed(nonunique), j : singleton, k : singleton): (i, j)
+    // pairs must be distinct, so (0, 0, 0) and (0, 0, 1) have no layout.
+    const IJK: u128 = pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1), LevelExpr::Dim(2)]);
+    const KIJ: u128 = pack_level_exprs(&[LevelExpr::Dim(2), LevelExpr::Dim(0), LevelExpr::Dim(1)]);
+    type Coo3 = Enc<u8, u8, { pack_level_types(&[CMP_NU, SGL, SGL]) }, IJK>;
+    type Csf = Enc<u8, u8, { pack_level_types(&[CMP, CMP, CMP]) }, IJK>;
+    type CsfKij = Enc<u8, u8, { pack_level_types(&[CMP, CMP, CMP]) }, KIJ>;
+    let a = SparseTensor::<i32, Csf, 3, 3>::assemble(
+        [1, 1, 2],
+        [
+            Level::compressed(&[0, 1], &[0]),
+            Level::compressed(&[0, 1], &[0]),
+            Level::compressed(&[0, 2], &[0, 1]),
+        ],
+        &[1, 2],
+    )
+    .unwrap();
+    let mut c = SparseTensorOut::<i32, Coo3, Owned, 3, 3>::with_dims([1, 1, 2]).unwrap();
+    // Streamed (same map) and staged (from another order): the same error.
+    assert_eq!(
+        convert(&a, &mut c),
+        Err(ConvertError::NotRepresentable { level: 1 })
+    );
+    let mut k = SparseTensorOut::<i32, CsfKij, Owned, 3, 3>::with_dims([1, 1, 2]).unwrap();
+    convert(&a, &mut k).unwrap();
+    let kv = k.view();
+    assert_eq!(
+        convert(&kv, &mut c),
+        Err(ConvertError::NotRepresentable { level: 1 })
+    );
+}

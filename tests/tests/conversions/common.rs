@@ -127,6 +127,15 @@ pub fn check_into<S: Encoding, T: Encoding, const D: usize, const LS: usize, con
     let mut out = SparseTensorOut::<i64, T, Owned, D, LT>::with_dims(dims)
         .map_err(|e| TestCaseError::fail(format!("with_dims: {e}")))?;
     convert_sum(a, &mut out).map_err(|e| TestCaseError::fail(format!("convert_sum: {e}")))?;
+    let (_, levels, values) = out.view().disassemble();
+    if let Err(e) = SparseTensor::<i64, T, D, LT>::assemble(dims, levels, values) {
+        return Err(TestCaseError::fail(format!(
+            "{} from {}: {e}: {:?}",
+            std::any::type_name::<T>(),
+            std::any::type_name::<S>(),
+            buffers(&out.view())
+        )));
+    }
     prop_assert_eq!(revalidated(&out.view()), expected);
     let owned = buffers(&out.view());
     if !T::is_pattern() && !repeats {
