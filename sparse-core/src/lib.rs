@@ -23,6 +23,8 @@ mod encoding;
 mod error;
 mod foreach;
 mod index;
+#[cfg(feature = "std")]
+pub mod io;
 mod kernel;
 mod layout;
 #[doc(hidden)]

@@ -19,8 +19,8 @@
 //! - `files`: Matrix Market and FROSTT round trips and malformed files.
 
 mod conversions {
-    pub mod common;
     mod capacity;
+    pub mod common;
     mod dense;
     mod files;
     mod pairs;

@@ -112,10 +112,10 @@
 //! ```
 
 mod dense;
-mod engine;
+pub(crate) mod engine;
 mod error;
 mod sort;
-mod source;
+pub(crate) mod source;
 mod stage;
 #[cfg(test)]
 mod tests;

@@ -233,7 +233,12 @@ impl<C: Index, V, BC: Buffer<C>, BV: Buffer<V>, const LVL: usize> Rows
 }
 
 /// The row-major index of the first `n` level coordinates of `lvl`.
-fn linear<const LVL: usize>(lvl: &[usize; LVL], sizes: &[usize; LVL], from: usize, to: usize) -> usize {
+fn linear<const LVL: usize>(
+    lvl: &[usize; LVL],
+    sizes: &[usize; LVL],
+    from: usize,
+    to: usize,
+) -> usize {
     let mut at = 0usize;
     for l in from..to {
         let c = lvl.get(l).copied().unwrap_or(0);
@@ -570,7 +575,8 @@ where
         for b in 0..buckets {
             let (lo, hi) = (get_pos(bounds, b), get_pos(bounds, b + 1));
             for r in lo.saturating_add(1)..hi {
-                let differs = |j: usize| col(coordinates, plan, j, r - 1) != col(coordinates, plan, j, r);
+                let differs =
+                    |j: usize| col(coordinates, plan, j, r - 1) != col(coordinates, plan, j, r);
                 let two_children = same(coordinates, plan, s - 1, r - 1, r) && differs(s);
                 let repeated = unique
                     && start
@@ -599,9 +605,10 @@ where
             for b in 0..buckets {
                 let (lo, hi) = (get_pos(bounds, b), get_pos(bounds, b + 1));
                 if lo < hi {
-                    groups += 1 + (lo + 1..hi)
-                        .filter(|&r| !same(coordinates, plan, l, r - 1, r))
-                        .count();
+                    groups += 1
+                        + (lo + 1..hi)
+                            .filter(|&r| !same(coordinates, plan, l, r - 1, r))
+                            .count();
                 }
             }
             groups
@@ -618,14 +625,20 @@ where
         if !info.ty.has_positions() || info.is_dense() {
             continue;
         }
-        let parents = l.checked_sub(1).map_or(1, |p| count.get(p).copied().unwrap_or(0));
+        let parents = l
+            .checked_sub(1)
+            .map_or(1, |p| count.get(p).copied().unwrap_or(0));
         let too_large = ConvertError::TooLarge { level: l };
         let need = if info.ty.format == LevelFormat::LooseCompressed {
             parents.checked_mul(2).ok_or(too_large)?
         } else {
             parents.checked_add(1).ok_or(too_large)?
         };
-        let buf = if l == d { Some(&*bounds) } else { lower.get(l - d - 1) };
+        let buf = if l == d {
+            Some(&*bounds)
+        } else {
+            lower.get(l - d - 1)
+        };
         capacity(buf, l, Which::Positions, need)?;
         let entries = count.get(l).copied().unwrap_or(0);
         if entries as u64 > <E::Pos as Index>::MAX {
@@ -670,8 +683,7 @@ where
                 b -= 1;
             }
             let bucket_ends = r + 1 == get_pos(bounds, b + 1);
-            let new_entry =
-                r + 1 == n || bucket_ends || !same(coordinates, plan, m_star, r, r + 1);
+            let new_entry = r + 1 == n || bucket_ends || !same(coordinates, plan, m_star, r, r + 1);
             if new_entry {
                 g = g.saturating_sub(1);
             }

@@ -8,9 +8,9 @@ extern crate std;
 use std::vec::Vec;
 
 use super::*;
-use crate::output::Owned;
 use crate::encoding::Enc;
 use crate::error::Buffer as Which;
+use crate::output::Owned;
 use crate::output::{SliceBuffer, Slices};
 use crate::tensor::Level;
 use crate::vocab::{
@@ -64,7 +64,12 @@ const VAL: [i32; 4] = [1, 2, 3, 4];
 const DENSE_A: [i32; 12] = [1, 0, 2, 0, 0, 0, 0, 0, 0, 3, 0, 4];
 
 fn csr() -> SparseTensor<'static, i32, Csr, 2, 2> {
-    SparseTensor::assemble([3, 4], [Level::dense(), Level::compressed(&POS, &CRD)], &VAL).unwrap()
+    SparseTensor::assemble(
+        [3, 4],
+        [Level::dense(), Level::compressed(&POS, &CRD)],
+        &VAL,
+    )
+    .unwrap()
 }
 
 fn dense_of<S: Encoding, const L: usize>(t: &SparseTensor<'_, i32, S, 2, L>) -> Vec<i32> {
@@ -189,7 +194,10 @@ fn bsr_blocks_are_zero_filled() {
     let v = b.view();
     assert_eq!(v.level(1).positions(), &[0, 2, 4]);
     assert_eq!(v.level(1).coordinates(), &[0, 1, 0, 1]);
-    assert_eq!(v.values(), &[1, 0, 0, 0, 2, 0, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0]);
+    assert_eq!(
+        v.values(),
+        &[1, 0, 0, 0, 2, 0, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0]
+    );
     assert!(v.level(2).coordinates().is_empty());
     assert_eq!(checked(&b), DENSE_A);
 }
@@ -306,7 +314,10 @@ fn concatenation_streams_or_stages() {
     assert_eq!(rows.view().level(1).positions(), &[0, 2, 2, 4, 6, 6, 8]);
     let mut cols = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([3, 8]).unwrap();
     concatenate(&[a, a], 1, &mut cols).unwrap();
-    assert_eq!(cols.view().level(1).coordinates(), &[0, 2, 4, 6, 1, 3, 5, 7]);
+    assert_eq!(
+        cols.view().level(1).coordinates(),
+        &[0, 2, 4, 6, 1, 3, 5, 7]
+    );
     assert_eq!(
         concatenate(&[a, a], 2, &mut cols),
         Err(ConvertError::ConcatDimension { dim: 2, rank: 2 })

@@ -70,7 +70,13 @@ fn staging_needs_one_slot_per_source_entry() {
         let mut full = SparseTensorOut::<i64, Dcsc, Owned, 2, 2>::with_dims([2, 5]).unwrap();
         convert(a, &mut full).unwrap();
         assert_eq!(full.view().level(0).coordinates(), &[3]);
-        let (mut p0, mut p1, mut c0, mut c1, mut v) = ([0usize; 2], [0usize; 2], [0usize; 1], [0usize; 2], [0i64; 2]);
+        let (mut p0, mut p1, mut c0, mut c1, mut v) = (
+            [0usize; 2],
+            [0usize; 2],
+            [0usize; 1],
+            [0usize; 2],
+            [0i64; 2],
+        );
         let mut out = SparseTensorOut::<i64, Dcsc, Slices<'_>, 2, 2>::new(
             [2, 5],
             [SliceBuffer::new(&mut p0), SliceBuffer::new(&mut p1)],

@@ -43,7 +43,12 @@ pub type Dense2Col = Enc<u8, u8, { pack_level_types(&[DENSE, DENSE]) }, JI>;
 pub type RowSparse = Enc<u8, u8, { pack_level_types(&[COMPRESSED, DENSE]) }, IJ>;
 /// `(i : dense, j : compressed(nonunique))`: rows whose columns may repeat.
 pub type CsrNu = Enc<u16, u16, { pack_level_types(&[DENSE, COMPRESSED_NU]) }, IJ>;
-pub type Bsr22 = Enc<u8, u8, { pack_level_types(&[DENSE, COMPRESSED, DENSE, DENSE]) }, { pack_level_exprs(&bsr_map(2, 2)) }>;
+pub type Bsr22 = Enc<
+    u8,
+    u8,
+    { pack_level_types(&[DENSE, COMPRESSED, DENSE, DENSE]) },
+    { pack_level_exprs(&bsr_map(2, 2)) },
+>;
 pub type Bsr23Dcsr = Enc<
     u16,
     u8,
@@ -156,7 +161,9 @@ pub fn check_into<S: Encoding, T: Encoding, const D: usize, const LS: usize, con
         let staged_fits = a.number_of_entries() * LT <= 64;
         match convert_sum(a, &mut fixed) {
             Ok(()) => prop_assert_eq!(buffers(&fixed.view()), owned.clone()),
-            Err(ConvertError::Capacity { needed, capacity, .. }) if !staged_fits => {
+            Err(ConvertError::Capacity {
+                needed, capacity, ..
+            }) if !staged_fits => {
                 prop_assert!(needed > capacity);
                 prop_assert!(revalidated(&fixed.view()).iter().all(|&x| x == 0));
             }
@@ -177,7 +184,10 @@ pub fn check_into<S: Encoding, T: Encoding, const D: usize, const LS: usize, con
             // An all-dense target refuses a source type that may repeat
             // when it cannot walk it in order (documented).
             let blanket = all_dense::<T, LT>() && may_repeat::<S, LS>();
-            prop_assert!(refused || blanket, "convert refused a source without repeats");
+            prop_assert!(
+                refused || blanket,
+                "convert refused a source without repeats"
+            );
             prop_assert!(revalidated(&strict.view()).iter().all(|&x| x == 0));
         }
         Err(e) => return Err(TestCaseError::fail(format!("convert: {e}"))),
@@ -194,7 +204,13 @@ pub struct Room<const LT: usize> {
 }
 
 /// Converts into caller slices of the sizes in `room`.
-pub fn convert_in_slices<S: Encoding, T: Encoding, const D: usize, const LS: usize, const LT: usize>(
+pub fn convert_in_slices<
+    S: Encoding,
+    T: Encoding,
+    const D: usize,
+    const LS: usize,
+    const LT: usize,
+>(
     a: &SparseTensor<'_, i64, S, D, LS>,
     room: &Room<LT>,
 ) -> Result<Result<Buffers, ConvertError>, String> {

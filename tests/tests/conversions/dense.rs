@@ -20,7 +20,10 @@ fn round_trip<T: Encoding, const LT: usize>(
     prop_assert_eq!(revalidated(&out.view()), data);
     let dense_levels = (0..LT).any(|l| T::level_type(l).is_some_and(|t| t.is_dense()));
     if !dense_levels {
-        prop_assert_eq!(out.number_of_entries(), data.iter().filter(|&&x| x != 0).count());
+        prop_assert_eq!(
+            out.number_of_entries(),
+            data.iter().filter(|&&x| x != 0).count()
+        );
         let mut zero = false;
         out.view().for_each(|_, v| zero |= *v == 0);
         prop_assert!(!zero, "a zero was stored");
@@ -31,7 +34,8 @@ fn round_trip<T: Encoding, const LT: usize>(
     from_dense_view(&view, &mut again).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(buffers(&again.view()), buffers(&out.view()));
     let mut back = vec![-1i64; data.len()];
-    let mut back_view = DenseViewMut::new(&mut back, dims).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut back_view =
+        DenseViewMut::new(&mut back, dims).map_err(|e| TestCaseError::fail(e.to_string()))?;
     to_dense_view(&out.view(), &mut back_view).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(&back[..], data);
     Ok(())
@@ -65,18 +69,29 @@ fn dense_sizes_are_checked() {
     let mut out = SparseTensorOut::<i64, Csr, Owned, 2, 2>::with_dims([2, 3]).unwrap();
     assert_eq!(
         from_dense(&[1, 2, 3], [2, 3], &mut out),
-        Err(ConvertError::ViewLength { len: 3, expected: Some(6) })
+        Err(ConvertError::ViewLength {
+            len: 3,
+            expected: Some(6)
+        })
     );
     assert_eq!(
         from_dense(&[0; 4], [2, 2], &mut out),
-        Err(ConvertError::DimensionMismatch { dim: 1, size: 3, expected: 2 })
+        Err(ConvertError::DimensionMismatch {
+            dim: 1,
+            size: 3,
+            expected: 2
+        })
     );
     from_dense(&[0, 5, 0, 0, 0, 6], [2, 3], &mut out).unwrap();
     let mut wrong = [0i64; 6];
     let mut view = DenseViewMut::new(&mut wrong, [3, 2]).unwrap();
     assert_eq!(
         to_dense_view(&out.view(), &mut view),
-        Err(ConvertError::DimensionMismatch { dim: 0, size: 3, expected: 2 })
+        Err(ConvertError::DimensionMismatch {
+            dim: 0,
+            size: 3,
+            expected: 2
+        })
     );
     let mut d = [9i64; 6];
     to_dense(&out.view(), &mut d).unwrap();

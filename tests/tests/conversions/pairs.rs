@@ -60,7 +60,10 @@ fn from_layout<S: Encoding, const LS: usize>(
 const I: sparse_core::vocab::LevelExpr = D0;
 const J: sparse_core::vocab::LevelExpr = D1;
 const DENSE2: [RefLevel; 2] = [lvl(Kind::Dense, I), lvl(Kind::Dense, J)];
-const CSR_NU: [RefLevel; 2] = [lvl(Kind::Dense, I), lvl(Kind::Compressed { unique: false }, J)];
+const CSR_NU: [RefLevel; 2] = [
+    lvl(Kind::Dense, I),
+    lvl(Kind::Compressed { unique: false }, J),
+];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]

@@ -3,7 +3,9 @@
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use sparse_core::convert::{concatenate, concatenate_sum, sort_coo_aos, sort_coo_soa, ConvertError};
+use sparse_core::convert::{
+    concatenate, concatenate_sum, sort_coo_aos, sort_coo_soa, ConvertError,
+};
 use sparse_core::{Encoding, Owned, SparseTensor, SparseTensorOut};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{self, with_tensor};

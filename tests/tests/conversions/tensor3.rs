@@ -30,17 +30,14 @@ type Dcc = Enc<u8, u8, { pack_level_types(&[DENSE, COMPRESSED, COMPRESSED]) }, I
 /// k : singleton)` (a unique middle singleton would forbid two entries
 /// with the same `(i, j)`).
 type Coo3 = Enc<usize, u8, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU, SINGLETON]) }, IJK>;
-type Coo3Kij = Enc<
-    u16,
-    u16,
-    { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU_SOA, SINGLETON_SOA]) },
-    KIJ,
->;
+type Coo3Kij =
+    Enc<u16, u16, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU_SOA, SINGLETON_SOA]) }, KIJ>;
 /// `(j : compressed(nonunique), k : singleton(nonunique), i :
 /// singleton(soa))`: one AoS pair and one SoA level.
 type Coo3Mixed =
     Enc<u8, u32, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU, SINGLETON_SOA]) }, JKI>;
-const SINGLETON_NU_SOA: sparse_core::vocab::LevelType = SINGLETON_NU.with(sparse_core::vocab::LevelProps::SOA);
+const SINGLETON_NU_SOA: sparse_core::vocab::LevelType =
+    SINGLETON_NU.with(sparse_core::vocab::LevelProps::SOA);
 /// `(i : dense, j : compressed, k : dense)`: a dense level below a sparse one.
 type Cdc = Enc<u8, u8, { pack_level_types(&[DENSE, COMPRESSED, DENSE]) }, KIJ>;
 
@@ -73,7 +70,11 @@ fn into_every_3d<S: Encoding, const LS: usize>(
     })
 }
 
-const COO3: [RefLevel; 3] = [lvl(Kind::Compressed { unique: false }, I), fused(J), fused(K)];
+const COO3: [RefLevel; 3] = [
+    lvl(Kind::Compressed { unique: false }, I),
+    fused(J),
+    fused(K),
+];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]

@@ -62,7 +62,12 @@ fn a_coordinate_width_too_narrow_is_refused_when_the_output_is_made() {
     let err = SparseTensorOut::<i64, Csc8, Owned, 2, 2>::with_dims([257, 1]).err();
     assert_eq!(
         err,
-        Some(AssembleError::WidthOverflow { level: 1, buffer: Buffer::Coordinates, value: 256, max: 255 })
+        Some(AssembleError::WidthOverflow {
+            level: 1,
+            buffer: Buffer::Coordinates,
+            value: 256,
+            max: 255
+        })
     );
 }
 
@@ -79,14 +84,22 @@ fn u8_positions_count_up_to_255_entries() {
             for staged in [false, true] {
                 let mut out =
                     SparseTensorOut::<i64, CscNarrowPos, Owned, 2, 2>::with_dims(dims).unwrap();
-                let r = if staged { convert(a, &mut out) } else { convert(&csc, &mut out) };
+                let r = if staged {
+                    convert(a, &mut out)
+                } else {
+                    convert(&csc, &mut out)
+                };
                 if n == 255 {
                     r.unwrap();
                     assert_eq!(out.number_of_entries(), 255);
                 } else {
                     assert_eq!(
                         r,
-                        Err(ConvertError::PositionOverflow { level: 1, entries: 256, max: 255 })
+                        Err(ConvertError::PositionOverflow {
+                            level: 1,
+                            entries: 256,
+                            max: 255
+                        })
                     );
                     assert_eq!(out.number_of_entries(), 0);
                 }
@@ -110,7 +123,11 @@ fn a_wide_dense_level_streams_but_cannot_stage() {
         convert(a, &mut csc).unwrap();
         assert_eq!(
             convert(&csc.view(), &mut out),
-            Err(ConvertError::StagingWidth { level: 1, size: 300, max: 255 })
+            Err(ConvertError::StagingWidth {
+                level: 1,
+                size: 300,
+                max: 255
+            })
         );
         assert_eq!(out.number_of_entries(), 0);
     });
