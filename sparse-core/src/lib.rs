@@ -23,6 +23,8 @@ mod encoding;
 mod error;
 mod foreach;
 mod index;
+#[cfg(any(feature = "sprs", feature = "nalgebra-sparse"))]
+pub mod interop;
 #[cfg(feature = "std")]
 pub mod io;
 mod kernel;

@@ -114,6 +114,8 @@
 mod dense;
 pub(crate) mod engine;
 mod error;
+#[cfg(feature = "alloc")]
+mod owned;
 mod sort;
 pub(crate) mod source;
 mod stage;
@@ -124,6 +126,8 @@ use core::ops::Add;
 
 pub use dense::{to_dense, to_dense_view};
 pub use error::ConvertError;
+#[cfg(feature = "alloc")]
+pub use owned::OwnedParts;
 pub use sort::{sort_coo_aos, sort_coo_soa, SortError};
 
 use crate::dense::DenseView;

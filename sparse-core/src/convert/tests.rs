@@ -10,12 +10,61 @@ use std::vec::Vec;
 use super::*;
 use crate::encoding::Enc;
 use crate::error::Buffer as Which;
-use crate::output::Owned;
+use crate::index::Index;
 use crate::output::{SliceBuffer, Slices};
 use crate::tensor::Level;
 use crate::vocab::{
     pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType,
 };
+
+/// Buffers owned by a test (no `alloc` feature needed, so Miri runs these
+/// with the default features): `n` elements each.
+struct Mem<P, C, V, const L: usize> {
+    pos: [Vec<P>; L],
+    crd: [Vec<C>; L],
+    val: Vec<V>,
+}
+
+impl<P: Index, C: Index, V: Default + Clone, const L: usize> Mem<P, C, V, L> {
+    fn new(n: usize) -> Self {
+        let p = P::from_usize(0).unwrap();
+        let c = C::from_usize(0).unwrap();
+        Mem {
+            pos: core::array::from_fn(|_| std::vec![p; n]),
+            crd: core::array::from_fn(|_| std::vec![c; n]),
+            val: std::vec![V::default(); n],
+        }
+    }
+    fn out<E: Encoding<Pos = P, Crd = C>, const D: usize>(
+        &mut self,
+        dims: [usize; D],
+    ) -> Result<SparseTensorOut<V, E, Slices<'_>, D, L>, crate::AssembleError> {
+        let mut pos = self.pos.iter_mut();
+        let mut crd = self.crd.iter_mut();
+        SparseTensorOut::new(
+            dims,
+            core::array::from_fn(|_| {
+                SliceBuffer::new(pos.next().map_or(&mut [][..], |v| &mut v[..]))
+            }),
+            core::array::from_fn(|_| {
+                SliceBuffer::new(crd.next().map_or(&mut [][..], |v| &mut v[..]))
+            }),
+            SliceBuffer::new(&mut self.val),
+            SliceBuffer::default(),
+            SliceBuffer::default(),
+            SliceBuffer::default(),
+        )
+    }
+}
+
+/// `let mut name` = an output of encoding `E` over test buffers of 400
+/// elements each.
+macro_rules! out {
+    ($name:ident: $E:ty, $D:literal, $L:literal, $dims:expr) => {
+        let mut mem = Mem::<<$E as Encoding>::Pos, <$E as Encoding>::Crd, i32, $L>::new(400);
+        let mut $name = mem.out::<$E, $D>($dims).unwrap();
+    };
+}
 
 const DENSE: LevelType = LevelType::new(LevelFormat::Dense);
 const CMP: LevelType = LevelType::new(LevelFormat::Compressed);
@@ -141,7 +190,7 @@ fn capacity_errors_are_exact_and_leave_the_output_empty() {
 #[test]
 fn csr_to_dcsc_stages_and_compacts() {
     let a = csr();
-    let mut b = SparseTensorOut::<i32, Dcsc, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    out!(b: Dcsc, 2, 2, [3, 4]);
     convert(&a, &mut b).unwrap();
     let v = b.view();
     assert_eq!(v.level(0).positions(), &[0, 4]);
@@ -151,7 +200,7 @@ fn csr_to_dcsc_stages_and_compacts() {
     assert_eq!(checked(&b), DENSE_A);
     // And back to CSR, staged again.
     let c_view = b.view();
-    let mut c = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    out!(c: Csr, 2, 2, [3, 4]);
     convert(&c_view, &mut c).unwrap();
     assert_eq!(c.view().level(1).positions(), &POS);
     assert_eq!(c.view().level(1).coordinates(), &CRD);
@@ -169,17 +218,17 @@ fn unordered_coo_is_sorted_and_repeats_summed() {
         &val,
     )
     .unwrap();
-    let mut strict = SparseTensorOut::<i32, Coo, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    out!(strict: Coo, 2, 2, [3, 4]);
     assert_eq!(reorder_coo(&coo, &mut strict), Err(ConvertError::Duplicate));
     assert_eq!(strict.view().number_of_entries(), 0);
 
-    let mut c = SparseTensorOut::<i32, Coo, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    out!(c: Coo, 2, 2, [3, 4]);
     convert_sum(&coo, &mut c).unwrap();
     assert_eq!(c.view().level(0).positions(), &[0, 4]);
     assert_eq!(c.view().level(0).coordinates(), &[0, 0, 0, 2, 2, 1, 2, 3]);
     assert_eq!(c.view().values(), &[1, 2, 3, 14]);
 
-    let mut s = SparseTensorOut::<i32, CooSoa, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    out!(s: CooSoa, 2, 2, [3, 4]);
     convert_sum(&coo, &mut s).unwrap();
     assert_eq!(s.view().level(0).coordinates(), &[0, 0, 2, 2]);
     assert_eq!(s.view().level(1).coordinates(), &[0, 2, 1, 3]);
@@ -189,7 +238,7 @@ fn unordered_coo_is_sorted_and_repeats_summed() {
 #[test]
 fn bsr_blocks_are_zero_filled() {
     let a = csr();
-    let mut b = SparseTensorOut::<i32, Bsr, Owned, 2, 4>::with_dims([3, 4]).unwrap();
+    out!(b: Bsr, 2, 4, [3, 4]);
     convert(&a, &mut b).unwrap();
     let v = b.view();
     assert_eq!(v.level(1).positions(), &[0, 2, 4]);
@@ -205,20 +254,20 @@ fn bsr_blocks_are_zero_filled() {
 #[test]
 fn loose_targets_get_contiguous_pairs() {
     let a = csr();
-    let mut b = SparseTensorOut::<i32, LooseCsc, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    out!(b: LooseCsc, 2, 2, [3, 4]);
     convert(&a, &mut b).unwrap();
     assert_eq!(b.view().level(1).positions(), &[0, 1, 1, 2, 2, 3, 3, 4]);
     assert_eq!(checked(&b), DENSE_A);
     // Loose into CSR streams (same map? no: LooseCsc is column major).
     let lv = b.view();
-    let mut c = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    out!(c: Csr, 2, 2, [3, 4]);
     convert(&lv, &mut c).unwrap();
     assert_eq!(c.view().values(), &VAL);
 }
 
 #[test]
 fn dense_in_and_out() {
-    let mut b = SparseTensorOut::<i32, Dcsc, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    out!(b: Dcsc, 2, 2, [3, 4]);
     from_dense(&DENSE_A, [3, 4], &mut b).unwrap();
     assert_eq!(b.view().level(0).coordinates(), &[0, 1, 2, 3]);
     assert_eq!(checked(&b), DENSE_A);
@@ -230,7 +279,7 @@ fn dense_in_and_out() {
         })
     );
     let view = DenseView::new(&DENSE_A, [3, 4]).unwrap();
-    let mut c = SparseTensorOut::<i32, Bsr, Owned, 2, 4>::with_dims([3, 4]).unwrap();
+    out!(c: Bsr, 2, 4, [3, 4]);
     from_dense_view(&view, &mut c).unwrap();
     assert_eq!(checked(&c), DENSE_A);
     let mut short = [0; 11];
@@ -242,7 +291,7 @@ fn dense_in_and_out() {
 
 #[test]
 fn sizes_must_match() {
-    let mut b = SparseTensorOut::<i32, Csc, Owned, 2, 2>::with_dims([3, 5]).unwrap();
+    out!(b: Csc, 2, 2, [3, 5]);
     assert_eq!(
         convert(&csr(), &mut b),
         Err(ConvertError::DimensionMismatch {
@@ -266,10 +315,11 @@ fn narrow_positions_overflow_with_a_typed_error() {
         &val,
     )
     .unwrap();
-    let b = SparseTensorOut::<i32, Narrow, Owned, 2, 2>::with_dims([300, 1]);
+    let mut mem = Mem::<u8, u8, i32, 2>::new(4);
+    let b = mem.out::<Narrow, 2>([300, 1]);
     assert!(b.is_err(), "300 rows do not fit u8 coordinates");
     type NarrowPos = Enc<u8, u16, { pack_level_types(&[DENSE, CMP]) }, JI>;
-    let mut b = SparseTensorOut::<i32, NarrowPos, Owned, 2, 2>::with_dims([1, 300]).unwrap();
+    out!(b: NarrowPos, 2, 2, [1, 300]);
     assert!(matches!(
         convert(&a, &mut b),
         Err(ConvertError::PositionOverflow { level: 1, .. })
@@ -280,7 +330,7 @@ fn narrow_positions_overflow_with_a_typed_error() {
 
 #[test]
 fn singleton_under_a_unique_parent_is_not_representable() {
-    let mut b = SparseTensorOut::<i32, RowSingleton, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    out!(b: RowSingleton, 2, 2, [3, 4]);
     assert_eq!(
         convert(&csr(), &mut b),
         Err(ConvertError::NotRepresentable { level: 1 })
@@ -297,7 +347,7 @@ fn singleton_under_a_unique_parent_is_not_representable() {
     assert_eq!(b.view().level(0).coordinates(), &[0, 3, 2, 0]);
     assert!(b.view().disassemble().1[1].coordinates.is_empty());
     // Column-major source: staged, with the same check.
-    let mut c = SparseTensorOut::<i32, Csc, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    out!(c: Csc, 2, 2, [3, 4]);
     convert(&csr(), &mut c).unwrap();
     let cv = c.view();
     assert_eq!(
@@ -309,10 +359,10 @@ fn singleton_under_a_unique_parent_is_not_representable() {
 #[test]
 fn concatenation_streams_or_stages() {
     let a = csr();
-    let mut rows = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([6, 4]).unwrap();
+    out!(rows: Csr, 2, 2, [6, 4]);
     concatenate(&[a, a], 0, &mut rows).unwrap();
     assert_eq!(rows.view().level(1).positions(), &[0, 2, 2, 4, 6, 6, 8]);
-    let mut cols = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([3, 8]).unwrap();
+    out!(cols: Csr, 2, 2, [3, 8]);
     concatenate(&[a, a], 1, &mut cols).unwrap();
     assert_eq!(
         cols.view().level(1).coordinates(),
@@ -414,13 +464,13 @@ fn a_unique_middle_singleton_refuses_repeated_pairs() {
         &[1, 2],
     )
     .unwrap();
-    let mut c = SparseTensorOut::<i32, Coo3, Owned, 3, 3>::with_dims([1, 1, 2]).unwrap();
+    out!(c: Coo3, 3, 3, [1, 1, 2]);
     // Streamed (same map) and staged (from another order): the same error.
     assert_eq!(
         convert(&a, &mut c),
         Err(ConvertError::NotRepresentable { level: 1 })
     );
-    let mut k = SparseTensorOut::<i32, CsfKij, Owned, 3, 3>::with_dims([1, 1, 2]).unwrap();
+    out!(k: CsfKij, 3, 3, [1, 1, 2]);
     convert(&a, &mut k).unwrap();
     let kv = k.view();
     assert_eq!(

@@ -174,7 +174,7 @@ use insert::Cursor;
 
 /// Where an output is in the protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum State {
+pub(crate) enum State {
     /// Between calls: the buffers hold a valid tensor.
     Ready,
     /// Between `begin` and `finish`: the buffers are half-built.
@@ -242,7 +242,7 @@ pub struct SparseTensorOut<
     /// The first compressed or loose level that is non-unique (`LVL` if
     /// none): the highest level a repeated coordinate can start at.
     first_nonunique: usize,
-    state: State,
+    pub(crate) state: State,
     cur: Cursor<LVL>,
     fault: Option<Fault>,
     /// False once anything faulted: pushes only count.

@@ -26,7 +26,13 @@ type Csf = Enc<
 type Coo3 = Enc<
     usize,
     usize,
-    { pack_level_types(&[COMPRESSED_NU, sparse_tests::reference::SINGLETON_NU, SINGLETON]) },
+    {
+        pack_level_types(&[
+            COMPRESSED_NU,
+            sparse_tests::reference::SINGLETON_NU,
+            SINGLETON,
+        ])
+    },
     { pack_level_exprs(&[LevelExpr::Dim(2), LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
 >;
 
