@@ -109,6 +109,9 @@ proptest! {
     }
 }
 
+/// What runs once every piece is built.
+type Finish<'f, S> = dyn FnMut(&[SparseTensor<'_, i64, S, 2, 2>]) -> Result<(), TestCaseError> + 'f;
+
 /// Builds the pieces as `S` and concatenates them into CSR, DCSC and COO.
 fn check_concat<S: Encoding>(
     layout: &[sparse_tests::reference::RefLevel],
@@ -123,7 +126,7 @@ fn check_concat<S: Encoding>(
         sizes: &[[usize; 2]],
         pieces: &[Vec<(Vec<usize>, i64)>],
         built: &mut Vec<SparseTensor<'_, i64, S, 2, 2>>,
-        finish: &mut dyn FnMut(&[SparseTensor<'_, i64, S, 2, 2>]) -> Result<(), TestCaseError>,
+        finish: &mut Finish<'_, S>,
     ) -> Result<(), TestCaseError> {
         match sizes.first() {
             None => finish(built),
