@@ -692,7 +692,7 @@ where
                 off = off * plan.size(l) + col(coordinates, plan, l, r);
             }
             let slot = g.saturating_mul(block).saturating_add(off);
-            for x in v.iter_mut().take(next_free).skip(slot + 1) {
+            for x in v.iter_mut().take(next_free).skip(slot.saturating_add(1)) {
                 *x = V::default();
             }
             if slot != r && slot < v.len() && r < v.len() {

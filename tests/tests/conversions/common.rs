@@ -55,6 +55,11 @@ pub type Bsr23Dcsr = Enc<
     { pack_level_types(&[COMPRESSED, COMPRESSED, DENSE, DENSE]) },
     { pack_level_exprs(&bsr_map(2, 3)) },
 >;
+/// `(i : compressed, j : loose_compressed)`: a loose level below a sparse one.
+pub type DcsrLoose = Enc<u16, u8, { pack_level_types(&[COMPRESSED, LOOSE]) }, IJ>;
+/// `(j : compressed(nonunique), i : compressed)`: every entry its own column
+/// entry (as insertion makes them).
+pub type NuThenC = Enc<u8, u16, { pack_level_types(&[COMPRESSED_NU, COMPRESSED]) }, JI>;
 /// `(i : compressed(nonunique), j : singleton)` column-major, unique.
 pub type CooCol = Enc<usize, u32, { pack_level_types(&[COMPRESSED_NU, SINGLETON]) }, JI>;
 

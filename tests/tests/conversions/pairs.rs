@@ -40,6 +40,8 @@ pub fn into_every_2d<S: Encoding, const LS: usize>(
     target::<S, Dense2Col, LS, 2>(a, expected, repeats)?;
     target::<S, RowSparse, LS, 2>(a, expected, repeats)?;
     target::<S, CsrNu, LS, 2>(a, expected, repeats)?;
+    target::<S, DcsrLoose, LS, 2>(a, expected, repeats)?;
+    target::<S, NuThenC, LS, 2>(a, expected, repeats)?;
     target::<S, Bsr22, LS, 4>(a, expected, repeats)?;
     target::<S, Bsr23Dcsr, LS, 4>(a, expected, repeats)
 }

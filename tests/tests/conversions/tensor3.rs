@@ -7,7 +7,7 @@ use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{self, with_tensor};
 use sparse_tests::gen::{sparse, sparse_with_duplicates, Entries};
 use sparse_tests::reference::{
-    fused, lvl, Kind, RefLevel, COMPRESSED, COMPRESSED_NU, DENSE, SINGLETON, SINGLETON_NU,
+    fused, lvl, Kind, RefLevel, COMPRESSED, COMPRESSED_NU, DENSE, LOOSE, SINGLETON, SINGLETON_NU,
     SINGLETON_SOA,
 };
 
@@ -38,6 +38,11 @@ type Coo3Mixed =
     Enc<u8, u32, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU, SINGLETON_SOA]) }, JKI>;
 const SINGLETON_NU_SOA: sparse_core::vocab::LevelType =
     SINGLETON_NU.with(sparse_core::vocab::LevelProps::SOA);
+/// `(j : compressed, k : dense, i : compressed)`: a dense level between
+/// two sparse ones (empty entries get positions).
+type CdcMiddle = Enc<u16, u8, { pack_level_types(&[COMPRESSED, DENSE, COMPRESSED]) }, JKI>;
+/// `(i : compressed, j : loose_compressed, k : loose_compressed)`.
+type LooseCsf = Enc<u8, u8, { pack_level_types(&[COMPRESSED, LOOSE, LOOSE]) }, IJK>;
 /// `(i : dense, j : compressed, k : dense)`: a dense level below a sparse one.
 type Cdc = Enc<u8, u8, { pack_level_types(&[DENSE, COMPRESSED, DENSE]) }, KIJ>;
 
@@ -66,7 +71,9 @@ fn into_every_3d<S: Encoding, const LS: usize>(
         target::<S, Coo3, LS, 3>(a, &expected, repeats)?;
         target::<S, Coo3Kij, LS, 3>(a, &expected, repeats)?;
         target::<S, Coo3Mixed, LS, 3>(a, &expected, repeats)?;
-        target::<S, Cdc, LS, 3>(a, &expected, repeats)
+        target::<S, Cdc, LS, 3>(a, &expected, repeats)?;
+        target::<S, CdcMiddle, LS, 3>(a, &expected, repeats)?;
+        target::<S, LooseCsf, LS, 3>(a, &expected, repeats)
     })
 }
 
