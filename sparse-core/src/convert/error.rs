@@ -70,8 +70,10 @@ pub enum ConvertError {
     /// The source stores a coordinate more than once and the target cannot
     /// keep repeats: [`convert_sum`](super::convert_sum) adds them up.
     /// (Into an all-dense target from a source whose encoding admits
-    /// repeats and is not walked in the target's order, `convert` reports
-    /// this without looking: it cannot find repeats without scratch memory.)
+    /// repeats — a `nonunique` level, or loose segments, which may
+    /// overlap — and is not walked in the target's order, `convert`
+    /// reports this without looking: it cannot find repeats without
+    /// scratch memory.)
     Duplicate,
     /// The target's storage cannot hold the source's entries: a `singleton`
     /// level holds one coordinate per parent entry, so a unique parent with

@@ -24,6 +24,15 @@ pub(crate) trait Source<V, const DIM: usize> {
     );
     /// Every entry as dimension coordinates, in the same order every call.
     fn each(&self, f: &mut dyn FnMut([usize; DIM], &V));
+    /// Every entry as `layout`'s level coordinates, in the order of
+    /// [`each`](Self::each).
+    fn each_mapped<const LVL: usize>(
+        &self,
+        layout: &Layout<DIM, LVL>,
+        f: &mut dyn FnMut([usize; LVL], &V),
+    ) {
+        self.each(&mut |d, v| f(layout.dim_to_lvl(&d), v));
+    }
     /// Whether a coordinate may be stored more than once.
     fn may_repeat(&self) -> bool;
 }
@@ -36,8 +45,14 @@ fn tensor_streams<S: Encoding, E: Encoding, const LS: usize, const LVL: usize>()
         && (0..LS).all(|l| S::level_type(l).is_some_and(|t| t.is_ordered()))
 }
 
+/// Whether a walk of an `S` tensor may meet a coordinate twice: a
+/// non-unique level, or a loose one (whose segments may overlap).
 fn tensor_may_repeat<S: Encoding, const LS: usize>() -> bool {
-    (0..LS).any(|l| S::level_type(l).is_some_and(|t| !t.is_unique()))
+    (0..LS).any(|l| {
+        S::level_type(l).is_some_and(|t| {
+            !t.is_unique() || t.format == crate::vocab::LevelFormat::LooseCompressed
+        })
+    })
 }
 
 /// The level coordinates `src` walks, in the target's rank (equal under
@@ -86,9 +101,52 @@ impl<V, S: Encoding, const DIM: usize, const LS: usize> Source<V, DIM>
     fn each(&self, f: &mut dyn FnMut([usize; DIM], &V)) {
         self.0.for_each(|d, v| f(d, v));
     }
+    /// When both maps only permute the dimensions, target level `k` reads
+    /// source level `from[k]` directly (no trip through the dimensions,
+    /// no padding to skip); otherwise through the dimensions.
+    fn each_mapped<const LVL: usize>(
+        &self,
+        layout: &Layout<DIM, LVL>,
+        f: &mut dyn FnMut([usize; LVL], &V),
+    ) {
+        match permutation::<S, DIM, LS, LVL>(layout) {
+            Some(from) => self.0.for_each_lvl(|lvl, v| {
+                let t: [usize; LVL] = core::array::from_fn(|k| {
+                    from.get(k).and_then(|&l| lvl.get(l)).copied().unwrap_or(0)
+                });
+                f(t, v)
+            }),
+            None => self.each(&mut |d, v| f(layout.dim_to_lvl(&d), v)),
+        }
+    }
     fn may_repeat(&self) -> bool {
         tensor_may_repeat::<S, LS>()
     }
+}
+
+/// For a source `S` and a target `layout` whose level expressions are all
+/// plain dimensions (each dimension read by exactly one level, as a valid
+/// encoding of such a map guarantees), the source level each target level
+/// reads.
+fn permutation<S: Encoding, const DIM: usize, const LS: usize, const LVL: usize>(
+    layout: &Layout<DIM, LVL>,
+) -> Option<[usize; LVL]> {
+    if LS != DIM || LVL != DIM {
+        return None;
+    }
+    let mut from = [0usize; LVL];
+    for (k, info) in layout.levels.iter().enumerate() {
+        let LevelExpr::Dim(d) = info.expr else {
+            return None;
+        };
+        let l = (0..LS).find(|&l| S::level_expr(l) == LevelExpr::Dim(d))?;
+        *from.get_mut(k)? = l;
+    }
+    // Every source level a plain dimension too (no block or counting level
+    // hides among them).
+    (0..LS)
+        .all(|l| matches!(S::level_expr(l), LevelExpr::Dim(_)))
+        .then_some(from)
 }
 
 /// Tensors of one type side by side along `dim`.

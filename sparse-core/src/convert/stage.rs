@@ -392,8 +392,7 @@ where
         };
         grow(counters, buckets + 1, &zero_p, d, Which::Positions)?;
         let slots = counters.as_mut_slice();
-        src.each(&mut |dims, _| {
-            let lvl = layout.dim_to_lvl(&dims);
+        src.each_mapped(&layout, &mut |lvl, _| {
             let b = linear(&lvl, &sizes, 0, d);
             if let Some(slot) = slots.get_mut(b + 1) {
                 let x = slot.as_usize().saturating_add(1);
@@ -452,8 +451,7 @@ where
         };
         let starts = starts.as_mut_slice();
         let vals = values.as_mut_slice();
-        src.each(&mut |dims, v| {
-            let lvl = layout.dim_to_lvl(&dims);
+        src.each_mapped(&layout, &mut |lvl, v| {
             let b = linear(&lvl, &sizes, 0, d);
             let Some(slot) = starts.get_mut(b) else {
                 return;
@@ -488,7 +486,9 @@ where
             *first = zero_p;
         }
     }
-    build(&plan, out, merge, keeps_repeats(&layout), n)
+    // A source that cannot repeat a coordinate has no repeats to merge.
+    let keeps = keeps_repeats(&layout) || !src.may_repeat();
+    build(&plan, out, merge, keeps, n)
 }
 
 /// Sorts the staged rows, merges repeats and builds the levels.
@@ -496,6 +496,8 @@ fn build<V, E, B, const DIM: usize, const LVL: usize>(
     plan: &Plan<LVL>,
     out: &mut SparseTensorOut<V, E, B, DIM, LVL>,
     merge: Merge<V>,
+    // Whether rows with equal coordinates stay apart (the target keeps
+    // repeats, or the source has none).
     keeps: bool,
     n: usize,
 ) -> Result<(), ConvertError>
@@ -590,7 +592,8 @@ where
         }
     }
 
-    // Entries per level.
+    // Entries per level. Rows are distinct tuples now (or per-row entries),
+    // so a sparse last level has one entry per row.
     let mut count = [0usize; LVL];
     let mut parent = 1usize;
     for l in 0..LVL {
@@ -600,6 +603,8 @@ where
                 .ok_or(ConvertError::TooLarge { level: l })?
         } else if plan.singleton(l) {
             parent
+        } else if l + 1 == LVL {
+            n
         } else {
             let mut groups = 0usize;
             for b in 0..buckets {
@@ -751,8 +756,15 @@ where
                 return Err(f);
             }
         }
-        // Compact: the first row of each entry gives its coordinates.
+        // Compact: the first row of each entry gives its coordinates
+        // (nothing moves when every row is an entry).
         let (owner, stride, _) = plan.column(m);
+        if entries == n {
+            if let Some(buf) = coordinates.get_mut(owner) {
+                buf.truncate(n.saturating_mul(stride));
+            }
+            continue;
+        }
         let mut e = 0usize;
         let mut lo = 0usize;
         for b in 0..buckets {
@@ -879,8 +891,7 @@ where
     out.values.clear();
     grow(&mut out.values, total, &V::default(), last, Which::Values)?;
     let v = out.values.as_mut_slice();
-    src.each(&mut |dims, x| {
-        let lvl = layout.dim_to_lvl(&dims);
+    src.each_mapped(&layout, &mut |lvl, x| {
         let at = linear(&lvl, &sizes, 0, LVL);
         if let Some(slot) = v.get_mut(at) {
             *slot = match merge {

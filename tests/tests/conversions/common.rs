@@ -78,8 +78,13 @@ pub fn all_dense<E: Encoding, const L: usize>() -> bool {
     (0..L).all(|l| E::level_type(l).expect("valid encoding").is_dense())
 }
 
+/// Whether a walk of an `E` tensor may meet a coordinate twice (a
+/// non-unique level, or loose segments, which may overlap).
 pub fn may_repeat<E: Encoding, const L: usize>() -> bool {
-    (0..L).any(|l| !E::level_type(l).expect("valid encoding").is_unique())
+    (0..L).any(|l| {
+        let t = E::level_type(l).expect("valid encoding");
+        !t.is_unique() || t.format == LevelFormat::LooseCompressed
+    })
 }
 
 /// The dense row-major contents of `t` (repeats summed).
