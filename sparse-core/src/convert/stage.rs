@@ -451,6 +451,9 @@ where
         };
         let starts = starts.as_mut_slice();
         let vals = values.as_mut_slice();
+        // Every level's buffer as a slice, and where each level writes.
+        let mut columns = coordinates.each_mut().map(|b| b.as_mut_slice());
+        let places: [(usize, usize, usize); LVL] = core::array::from_fn(|l| plan.column(l));
         src.each_mapped(&layout, &mut |lvl, v| {
             let b = linear(&lvl, &sizes, 0, d);
             let Some(slot) = starts.get_mut(b) else {
@@ -461,12 +464,11 @@ where
                 return;
             }
             *slot = <E::Pos as Index>::from_usize(r + 1).unwrap_or(*slot);
-            for l in d..LVL {
-                let (owner, stride, offset) = plan.column(l);
-                let c = <E::Crd as Index>::from_usize(lvl.get(l).copied().unwrap_or(0));
-                let at = coordinates
+            for (&(owner, stride, offset), &c) in places.iter().zip(&lvl).skip(d) {
+                let c = <E::Crd as Index>::from_usize(c);
+                let at = columns
                     .get_mut(owner)
-                    .and_then(|buf| buf.as_mut_slice().get_mut(r * stride + offset));
+                    .and_then(|col| col.get_mut(r * stride + offset));
                 if let (Some(at), Some(c)) = (at, c) {
                     *at = c;
                 }
