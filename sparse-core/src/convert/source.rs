@@ -2,6 +2,7 @@
 //! (concatenation), or a dense row-major array.
 
 use crate::encoding::Encoding;
+use crate::index::Index;
 use crate::layout::Layout;
 use crate::tensor::SparseTensor;
 use crate::vocab::LevelExpr;
@@ -110,6 +111,32 @@ impl<V, S: Encoding, const DIM: usize, const LS: usize> Source<V, DIM>
         f: &mut dyn FnMut([usize; LVL], &V),
     ) {
         match permutation::<S, DIM, LS, LVL>(layout) {
+            Some(from) if dense_compressed::<S, LS>() => {
+                // CSR-like: one loop over the rows, one over each row's
+                // positions (what `for_each_lvl` does, minus its generality).
+                let level = self.0.level(1);
+                let (pos, crd, values) = (level.positions(), level.coordinates(), self.0.values());
+                let explicit = self.0.explicit_value();
+                let mut at = [0usize; 2];
+                for (i, w) in pos.windows(2).enumerate() {
+                    let (a, b) = match w {
+                        [a, b] => (a.as_usize(), b.as_usize()),
+                        _ => continue,
+                    };
+                    at[0] = i;
+                    for p in a..b {
+                        let (Some(c), Some(v)) = (crd.get(p), values.get(p).or(explicit.as_ref()))
+                        else {
+                            continue;
+                        };
+                        at[1] = c.as_usize();
+                        let t: [usize; LVL] = core::array::from_fn(|k| {
+                            from.get(k).and_then(|&l| at.get(l)).copied().unwrap_or(0)
+                        });
+                        f(t, v);
+                    }
+                }
+            }
             Some(from) => self.0.for_each_lvl(|lvl, v| {
                 let t: [usize; LVL] = core::array::from_fn(|k| {
                     from.get(k).and_then(|&l| lvl.get(l)).copied().unwrap_or(0)
@@ -122,6 +149,15 @@ impl<V, S: Encoding, const DIM: usize, const LS: usize> Source<V, DIM>
     fn may_repeat(&self) -> bool {
         tensor_may_repeat::<S, LS>()
     }
+}
+
+/// Whether `S` is `(dense, compressed)` with the compressed level's own
+/// coordinates (CSR and CSC at any width, values stored or not).
+fn dense_compressed<S: Encoding, const LS: usize>() -> bool {
+    use crate::vocab::LevelFormat;
+    LS == 2
+        && S::level_type(0).is_some_and(|t| t.format == LevelFormat::Dense)
+        && S::level_type(1).is_some_and(|t| t.format == LevelFormat::Compressed)
 }
 
 /// For a source `S` and a target `layout` whose level expressions are all

@@ -464,7 +464,10 @@ where
                 return;
             }
             *slot = <E::Pos as Index>::from_usize(r + 1).unwrap_or(*slot);
-            for (&(owner, stride, offset), &c) in places.iter().zip(&lvl).skip(d) {
+            for l in d..LVL {
+                let (Some(&(owner, stride, offset)), Some(&c)) = (places.get(l), lvl.get(l)) else {
+                    continue;
+                };
                 let c = <E::Crd as Index>::from_usize(c);
                 let at = columns
                     .get_mut(owner)
