@@ -478,3 +478,30 @@ fn a_unique_middle_singleton_refuses_repeated_pairs() {
         Err(ConvertError::NotRepresentable { level: 1 })
     );
 }
+
+#[test]
+fn a_pattern_source_converts_with_its_explicit_value() {
+    use crate::vocab::{ExplicitValue, ValueType};
+    type PatternCsr = Enc<
+        u8,
+        u8,
+        { pack_level_types(&[DENSE, CMP]) },
+        IJ,
+        { ExplicitValue::int(ValueType::I32, 7).pack() },
+    >;
+    let a = SparseTensor::<i32, PatternCsr, 2, 2>::assemble(
+        [3, 4],
+        [Level::dense(), Level::compressed(&POS, &CRD)],
+        &[],
+    )
+    .unwrap();
+    // Staged (column-major) and streamed (same map) alike.
+    out!(b: Csc, 2, 2, [3, 4]);
+    convert(&a, &mut b).unwrap();
+    assert_eq!(b.view().values(), &[7, 7, 7, 7]);
+    assert_eq!(b.view().level(1).coordinates(), &[0, 2, 0, 2]);
+    out!(c: Csr, 2, 2, [3, 4]);
+    convert(&a, &mut c).unwrap();
+    assert_eq!(c.view().level(1).positions(), &POS);
+    assert_eq!(c.view().values(), &[7, 7, 7, 7]);
+}

@@ -61,6 +61,26 @@ fn from_layout<S: Encoding, const LS: usize>(
 
 const I: sparse_core::vocab::LevelExpr = D0;
 const J: sparse_core::vocab::LevelExpr = D1;
+/// BSR with 2x2 blocks: block padding outside the matrix is skipped,
+/// explicit zeros inside blocks are stored entries.
+const BSR22: [RefLevel; 4] = [
+    lvl(
+        Kind::Dense,
+        sparse_core::vocab::LevelExpr::FloorDiv { dim: 0, divisor: 2 },
+    ),
+    lvl(
+        Kind::Compressed { unique: true },
+        sparse_core::vocab::LevelExpr::FloorDiv { dim: 1, divisor: 2 },
+    ),
+    lvl(
+        Kind::Dense,
+        sparse_core::vocab::LevelExpr::Mod { dim: 0, modulus: 2 },
+    ),
+    lvl(
+        Kind::Dense,
+        sparse_core::vocab::LevelExpr::Mod { dim: 1, modulus: 2 },
+    ),
+];
 const DENSE2: [RefLevel; 2] = [lvl(Kind::Dense, I), lvl(Kind::Dense, J)];
 const CSR_NU: [RefLevel; 2] = [
     lvl(Kind::Dense, I),
@@ -99,6 +119,12 @@ proptest! {
     #[test]
     fn from_loose((dims, e) in sparse::<i64, 2>(6)) {
         from_layout::<LooseRows, 2>(&fixture::LOOSE, dims, &e)?;
+    }
+
+    #[test]
+    fn from_bsr((dims, e) in sparse::<i64, 2>(5)) {
+        let expected = Dense::from_entries(&dims, &e).data;
+        with_tensor::<i64, Bsr22, 2, 4, _>(&BSR22, dims, &e, |a| into_every_2d(a, &expected, false))?;
     }
 
     #[test]
