@@ -12,8 +12,11 @@
 //! trust it; a `sprs` view of a slice of a larger matrix, whose row
 //! pointers do not start at 0, is refused by that check.
 //!
-//! Going back copies a [`SparseTensor`]'s arrays (`*_to_*`), or moves
-//! those of an [`Owned`](crate::Owned) output (`into_*`).
+//! `sprs` matrices with narrower index types (`CsMatI<V, u32>`) view as
+//! the encodings of the same width (`sprs::csr_view`, `sprs::csc_view`),
+//! e.g. a `posWidth = 32, crdWidth = 32` CSR that `sparse_kernel!`
+//! declared. Going back copies a [`SparseTensor`]'s arrays (`*_to_*`), or
+//! moves those of an [`Owned`](crate::Owned) output (`into_*`).
 
 #[cfg(feature = "nalgebra-sparse")]
 pub mod nalgebra;
@@ -62,6 +65,13 @@ pub enum InteropError {
         /// The storage asked for: `"CSR"` or `"CSC"`.
         expected: &'static str,
     },
+    /// The requested tensor type does not store the matrix the way the
+    /// library does (its encoding is not this CSR or CSC, or it is a
+    /// pattern encoding).
+    Encoding {
+        /// The encoding the view needs.
+        expected: &'static str,
+    },
     /// Our checks refused the matrix's arrays.
     Assemble(AssembleError),
     /// The other library refused the arrays (its message).
@@ -73,6 +83,9 @@ impl fmt::Display for InteropError {
         match self {
             InteropError::Storage { expected } => {
                 write!(f, "the matrix is not stored as {expected}")
+            }
+            InteropError::Encoding { expected } => {
+                write!(f, "the tensor type must have the encoding {expected}")
             }
             InteropError::Assemble(e) => write!(f, "{e}"),
             InteropError::Rejected(m) => write!(f, "the arrays were refused: {m}"),

@@ -16,9 +16,11 @@
 use core::ops::Deref;
 use std::string::ToString;
 
-use sprs::{CsMat, CsMatBase};
+use sprs::{CsMat, CsMatBase, SpIndex};
 
 use super::{arrays, InteropError, NativeCsc, NativeCscEnc, NativeCsr, NativeCsrEnc};
+use crate::encoding::Encoding;
+use crate::index::Index;
 use crate::output::{Owned, SparseTensorOut};
 use crate::tensor::{Level, SparseTensor};
 
@@ -32,15 +34,7 @@ where
     IS: Deref<Target = [usize]>,
     DS: Deref<Target = [V]>,
 {
-    if !m.is_csr() {
-        return Err(InteropError::Storage { expected: "CSR" });
-    }
-    let pos = m.indptr().into_raw_storage();
-    Ok(SparseTensor::assemble(
-        [m.rows(), m.cols()],
-        [Level::dense(), Level::compressed(pos, m.indices())],
-        m.data(),
-    )?)
+    csr_view(m)
 }
 
 /// A `sprs` CSC matrix as a CSC tensor borrowing its arrays.
@@ -52,9 +46,85 @@ where
     IS: Deref<Target = [usize]>,
     DS: Deref<Target = [V]>,
 {
+    csc_view(m)
+}
+
+/// [`csr_from_sprs`] for any unsigned index type `I` of `sprs` (`u16`,
+/// `u32`, `u64`, `usize`): the view's type is any encoding `E` of
+/// `(i, j) -> (i : dense, j : compressed)` whose positions and coordinates
+/// are `I` (`posWidth = crdWidth = 32` for `u32`), e.g. the alias
+/// `sparse_kernel!` made for such an encoding, so kernels run on the
+/// matrix in place. Another encoding is [`InteropError::Encoding`].
+///
+/// ```
+/// use sparse_core::interop::sprs::csr_view;
+/// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+/// use sparse_core::{Enc, SparseTensor};
+///
+/// type Csr32 = Enc<u32, u32, { pack_level_types(&[LevelType::new(LevelFormat::Dense), LevelType::new(LevelFormat::Compressed)]) }, { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) }>;
+/// let m = sprs::CsMatI::<f32, u32>::new((2, 2), vec![0, 1, 2], vec![1, 0], vec![1.0, 2.0]);
+/// let a: SparseTensor<'_, f32, Csr32, 2, 2> = csr_view(&m)?;
+/// assert_eq!(a.level(1).coordinates(), &[1, 0]);
+/// # Ok::<(), sparse_core::interop::InteropError>(())
+/// ```
+pub fn csr_view<'a, V, I, E, IP, IS, DS>(
+    m: &'a CsMatBase<V, I, IP, IS, DS, I>,
+) -> Result<SparseTensor<'a, V, E, 2, 2>, InteropError>
+where
+    I: SpIndex + Index,
+    E: Encoding<Pos = I, Crd = I>,
+    IP: Deref<Target = [I]>,
+    IS: Deref<Target = [I]>,
+    DS: Deref<Target = [V]>,
+{
+    if !m.is_csr() {
+        return Err(InteropError::Storage { expected: "CSR" });
+    }
+    if E::LEVEL_TYPES != NativeCsrEnc::LEVEL_TYPES || E::MAP != NativeCsrEnc::MAP || E::is_pattern()
+    {
+        return Err(InteropError::Encoding {
+            expected: "(i, j) -> (i : dense, j : compressed)",
+        });
+    }
+    view(m)
+}
+
+/// [`csc_from_sprs`] for any unsigned index type: the view's type is any
+/// encoding of `(i, j) -> (j : dense, i : compressed)` whose positions and
+/// coordinates are `I`.
+pub fn csc_view<'a, V, I, E, IP, IS, DS>(
+    m: &'a CsMatBase<V, I, IP, IS, DS, I>,
+) -> Result<SparseTensor<'a, V, E, 2, 2>, InteropError>
+where
+    I: SpIndex + Index,
+    E: Encoding<Pos = I, Crd = I>,
+    IP: Deref<Target = [I]>,
+    IS: Deref<Target = [I]>,
+    DS: Deref<Target = [V]>,
+{
     if !m.is_csc() {
         return Err(InteropError::Storage { expected: "CSC" });
     }
+    if E::LEVEL_TYPES != NativeCscEnc::LEVEL_TYPES || E::MAP != NativeCscEnc::MAP || E::is_pattern()
+    {
+        return Err(InteropError::Encoding {
+            expected: "(i, j) -> (j : dense, i : compressed)",
+        });
+    }
+    view(m)
+}
+
+/// The checked tensor over `m`'s arrays (the caller matched the storage).
+fn view<'a, V, I, E, IP, IS, DS>(
+    m: &'a CsMatBase<V, I, IP, IS, DS, I>,
+) -> Result<SparseTensor<'a, V, E, 2, 2>, InteropError>
+where
+    I: SpIndex + Index,
+    E: Encoding<Pos = I, Crd = I>,
+    IP: Deref<Target = [I]>,
+    IS: Deref<Target = [I]>,
+    DS: Deref<Target = [V]>,
+{
     let pos = m.indptr().into_raw_storage();
     Ok(SparseTensor::assemble(
         [m.rows(), m.cols()],

@@ -105,3 +105,44 @@ fn a_sprs_slice_whose_pointers_do_not_start_at_zero_is_refused() {
         ))
     ));
 }
+
+#[cfg(feature = "sprs")]
+#[test]
+fn u32_sprs_matrices_view_as_32_bit_encodings() {
+    use super::sprs::{csc_view, csr_view};
+    use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+    const D: LevelType = LevelType::new(LevelFormat::Dense);
+    const C: LevelType = LevelType::new(LevelFormat::Compressed);
+    type Csr32 = crate::Enc<
+        u32,
+        u32,
+        { pack_level_types(&[D, C]) },
+        { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
+    >;
+    type Csc32 = crate::Enc<
+        u32,
+        u32,
+        { pack_level_types(&[D, C]) },
+        { pack_level_exprs(&[LevelExpr::Dim(1), LevelExpr::Dim(0)]) },
+    >;
+    let m = ::sprs::CsMatI::<i64, u32>::new(
+        (2, 3),
+        std::vec![0, 2, 3],
+        std::vec![0, 2, 1],
+        std::vec![1, 2, 3],
+    );
+    let a: SparseTensor<'_, i64, Csr32, 2, 2> = csr_view(&m).unwrap();
+    assert_eq!(
+        a.level(1).positions().as_ptr(),
+        m.indptr().raw_storage().as_ptr()
+    );
+    assert_eq!(dense(&a), [1, 0, 2, 0, 3, 0]);
+    // The CSR arrays cannot be read as a CSC type, nor CSR storage as CSC.
+    let wrong: Result<SparseTensor<'_, i64, Csc32, 2, 2>, _> = csr_view(&m);
+    assert!(matches!(wrong, Err(InteropError::Encoding { .. })));
+    let wrong: Result<SparseTensor<'_, i64, Csc32, 2, 2>, _> = csc_view(&m);
+    assert_eq!(wrong.err(), Some(InteropError::Storage { expected: "CSC" }));
+    let t = m.to_csc();
+    let b: SparseTensor<'_, i64, Csc32, 2, 2> = csc_view(&t).unwrap();
+    assert_eq!(dense(&b), [1, 0, 2, 0, 3, 0]);
+}
