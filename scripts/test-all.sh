@@ -19,6 +19,15 @@ ROOT=$(pwd)
 FW_DIR="$ROOT/boards/qemu-mps2-an386"
 FW_TIMEOUT=${FW_TIMEOUT:-300}
 THUMB_TARGETS=(thumbv6m-none-eabi thumbv7em-none-eabihf thumbv8m.main-none-eabihf)
+# The cores the firmware runs on under QEMU, with the machine of each (the
+# runners in boards/qemu-mps2-an386/.cargo/config.toml).
+FW_TARGETS=(thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf thumbv8m.main-none-eabihf)
+declare -A FW_MACHINE=(
+    [thumbv6m-none-eabi]="microbit, Cortex-M0"
+    [thumbv7m-none-eabi]="mps2-an385, Cortex-M3"
+    [thumbv7em-none-eabihf]="mps2-an386, Cortex-M4F"
+    [thumbv8m.main-none-eabihf]="mps2-an505, Cortex-M33"
+)
 
 T0=$SECONDS
 STEP=""
@@ -110,7 +119,7 @@ if ! command -v rustup >/dev/null 2>&1; then
         export PATH="$HOME/.cargo/bin:$PATH"
     fi
 fi
-rustup target add "${THUMB_TARGETS[@]}"
+rustup target add "${THUMB_TARGETS[@]}" "${FW_TARGETS[@]}"
 rustup component add clippy rustfmt llvm-tools
 rustc --version
 cargo --version
@@ -186,6 +195,8 @@ firmware_clippy() {
     cd "$FW_DIR"
     cargo clippy --release -- -D warnings
     cargo clippy --release --features inject-failure -- -D warnings
+    # The M0 build leaves out the checks that need more than its 16 KiB.
+    cargo clippy --release --target thumbv6m-none-eabi -- -D warnings
 }
 
 # Runs the firmware under QEMU with `$@` as extra cargo flags; prints its
@@ -202,9 +213,10 @@ run_firmware() {
     rm -f "$log"
 }
 
+# `firmware_pass TARGET`: the whole firmware suite on TARGET's machine.
 firmware_pass() {
-    run_firmware
-    echo "firmware exit code: $FW_RC (expected 0)"
+    run_firmware --target "$1"
+    echo "firmware exit code on $1: $FW_RC (expected 0)"
     if [[ $FW_RC -ne 0 ]]; then
         echo "error: the firmware tests failed under QEMU" >&2
         return 1
@@ -216,9 +228,10 @@ firmware_pass() {
     fi
 }
 
+# `firmware_negative TARGET`: the harness reports a failing check there.
 firmware_negative() {
-    run_firmware --features inject-failure
-    echo "firmware exit code with an injected failure: $FW_RC (expected 1)"
+    run_firmware --target "$1" --features inject-failure
+    echo "firmware exit code on $1 with an injected failure: $FW_RC (expected 1)"
     if [[ $FW_RC -eq 0 ]]; then
         echo "error: a deliberately broken check passed: the firmware harness cannot report failures" >&2
         return 1
@@ -233,6 +246,31 @@ firmware_negative() {
         echo "error: exit 1, but not from the check the injected failure targets" >&2
         return 1
     fi
+}
+
+# The published crates package and verify from their own sources (no file
+# outside a package, versions on path dependencies, metadata complete):
+# `cargo publish --dry-run` packages each, builds it against the others
+# from a local registry, and stops before uploading.
+package_crates() {
+    cargo publish --dry-run --allow-dirty --workspace \
+        --exclude sparse-tests --exclude sparse-examples
+}
+
+# The MSRV the manifests state (`rust-version`), checked with that very
+# toolchain, every feature of the runtime on.
+msrv_check() {
+    local msrv
+    msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+    if [[ -z "$msrv" ]]; then
+        echo "error: no rust-version in Cargo.toml" >&2
+        return 1
+    fi
+    if ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
+        rustup toolchain install "$msrv" --profile minimal
+    fi
+    cargo "+$msrv" check -p sparse-vocab -p sparse-compiler -p sparse-macros \
+        -p sparse-core --features sparse-core/std,sparse-core/heapless,sparse-core/defmt,sparse-core/micromath
 }
 
 miri_core() {
@@ -275,9 +313,14 @@ for t in "${THUMB_TARGETS[@]}"; do
 done
 run "build sparse-core --no-default-features --features heapless,micromath (thumbv7em)" build_no_default
 run "cargo doc -p sparse-core (RUSTDOCFLAGS=-D warnings)" doc_core
-run "firmware: clippy (thumbv7em-none-eabihf)" firmware_clippy
-run "firmware: run under QEMU mps2-an386 (must exit 0)" firmware_pass
-run "firmware: negative test, --features inject-failure (must exit 1)" firmware_negative
+run "cargo publish --dry-run (sparse-vocab, sparse-compiler, sparse-macros, sparse-core)" package_crates
+run "MSRV: cargo check with the rust-version of Cargo.toml" msrv_check
+run "firmware: clippy (thumbv7em-none-eabihf, thumbv6m-none-eabi)" firmware_clippy
+for t in "${FW_TARGETS[@]}"; do
+    run "firmware on ${FW_MACHINE[$t]} ($t) under QEMU (must exit 0)" firmware_pass "$t"
+    run "firmware on ${FW_MACHINE[$t]}: negative test, --features inject-failure (must exit 1)" \
+        firmware_negative "$t"
+done
 if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
     run "Miri: cargo +nightly miri test -p sparse-core --lib" miri_core
     run "Miri: generated kernels (tests/codegen_snapshots)" miri_kernels

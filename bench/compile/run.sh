@@ -13,6 +13,8 @@
 # 3. If a nightly toolchain is installed: rustc's own `-Z time-passes`
 #    figure for macro expansion of the 50-kernel crate (the real proc-macro
 #    bridge, not the library).
+# 4. A crate with one 1M-entry file constant: rebuild time (dev and
+#    release) after the file changes, and rustc's peak memory.
 # Build jobs: -j ${JOBS:-2}. The generated crates go to a mktemp dir (removed at
 # exit), their builds to $CARGO_TARGET_DIR/gen (default bench/compile/target/gen).
 set -euo pipefail
@@ -141,4 +143,22 @@ if rustup toolchain list | grep -q '^nightly'; then
         done
     done
 fi
+
+echo
+echo "## A file constant with 1M stored entries (977x4096 .mtx, 12 MB, into CSR 32/16)"
+echo
+echo "The crate alone after \`touch w.mtx\` (dependencies built), wall seconds; peak rustc RSS from /usr/bin/time."
+echo
+"$base/release/expand-time" gen-const-crate "$tmp/const1m" 1000000 "$core"
+cp "$root/Cargo.lock" "$tmp/const1m/Cargo.lock"
+echo "| build | wall (s) | peak RSS (MB) |"
+echo "| --- | ---: | ---: |"
+for profile in dev release; do
+    flag=$([[ $profile == release ]] && echo --release || true)
+    (cd "$tmp/const1m" && CARGO_TARGET_DIR="$base/gen/const1m" cargo "+$toolchain" build -q $flag -j "$jobs")
+    touch "$tmp/const1m/w.mtx"
+    out=$( (cd "$tmp/const1m" && CARGO_TARGET_DIR="$base/gen/const1m" /usr/bin/time -f "%e %M" cargo "+$toolchain" build -q $flag -j "$jobs") 2>&1 | tail -1)
+    read -r secs kb <<<"$out"
+    echo "| \`cargo build${flag:+ $flag}\` | $secs | $((kb / 1024)) |"
+done
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -121,6 +121,76 @@ def fit(runs):
     return c_nnz, c_row, c_call
 
 
+BLOCK_SETS = {
+    # name: (three matrices for the fit: same rows / same nnz, headline matrix)
+    "block": (("b64x64k2", "b64x64k4", "b128x64k2"), "blk64"),
+    "2:4": (("n64x64", "n64x128", "n128x64"), "n64x64"),
+}
+BLOCK_KERNELS = {
+    "block": ["gen_f32", "c_f32", "c_nofma_f32", "bsr2_f32", "bsr2_prop_f32", "c_bsr2_f32",
+              "c_bsr2_nofma_f32", "bsr4_f32", "bsr4_prop_f32", "c_bsr4_f32", "c_bsr4_nofma_f32", "dense_f32", "gen_dense_f32",
+              "c_dense_f32", "c_dense_nofma_f32"],
+    "2:4": ["gen_f32", "c_f32", "c_nofma_f32", "nv24_f32", "nv24_prop_f32", "c_nv24_f32", "c_nv24_nofma_f32",
+            "dense_f32", "gen_dense_f32", "c_dense_f32", "c_dense_nofma_f32"],
+}
+FORMAT = {"gen_f32": "CSR, generated", "c_f32": "CSR, C fused", "c_nofma_f32": "CSR, C",
+          "bsr2_f32": "BSR 2x2, generated", "c_bsr2_f32": "BSR 2x2, C fused",
+          "c_bsr2_nofma_f32": "BSR 2x2, C", "bsr4_f32": "BSR 4x4, generated",
+          "c_bsr4_f32": "BSR 4x4, C fused", "c_bsr4_nofma_f32": "BSR 4x4, C",
+          "nv24_f32": "2:4, generated", "nv24_prop_f32": "2:4, proposed shape (hand Rust)",
+          "bsr2_prop_f32": "BSR 2x2, proposed shape (hand Rust)",
+          "bsr4_prop_f32": "BSR 4x4, proposed shape (hand Rust)", "c_nv24_f32": "2:4, C fused", "c_nv24_nofma_f32": "2:4, C",
+          "dense_f32": "dense, hand Rust", "gen_dense_f32": "dense, generated",
+          "c_dense_f32": "dense, C fused", "c_dense_nofma_f32": "dense, C"}
+
+
+def fit3(runs, names, dense=False):
+    """I = c_call + c_row * rows + c_unit * units, exactly from three
+    matrices: the first two with the same rows, the last two with the same
+    units (stored values; matrix entries when dense)."""
+    pts = []
+    for name in names:
+        rows, nnz, insns = runs[name]
+        pts.append((rows, 2 * nnz if dense and name.startswith("n") else nnz, insns))
+    (r1, u1, i1), (r2, u2, i2), (r3, u3, i3) = pts
+    assert r1 == r2 and u2 == u3
+    c_unit = (i2 - i1) / (u2 - u1)
+    c_row = (i3 - i2) / (r3 - r2)
+    return c_unit, c_row, i1 - r1 * c_row - u1 * c_unit
+
+
+def blocks(data, opts):
+    print("\n### Block formats: BSR 2x2 / 4x4 and 2:4 against CSR on the same weights\n")
+    print("Per stored value / per row / per call: fitted exactly from the three regular "
+          "matrices of each set (`I = c_call + c_row * rows + c_val * stored`; for the dense "
+          "loops `stored` is the number of matrix entries, rows x cols). Stored values are the "
+          "nonzeros in every sparse format (full blocks, exact 2:4): no explicit zeros. Whole "
+          "call: the random-block `blk64` (64x64) and `n64x64` matrices, divided by their stored "
+          "values (dense: also by the same nonzero count, so the columns compare).\n")
+    for o in opts:
+        (runs, _, _), sizes, _ = data[o]
+        for set_name, (names, head) in BLOCK_SETS.items():
+            stored = runs["gen_f32"][head][1]
+            rows = runs["gen_f32"][head][0]
+            print(f"\nopt-level {o}, {set_name} matrices ({head}: {rows} rows, {stored} stored values)\n")
+            print("| kernel | insns/stored value | insns/row | insns/call | "
+                  f"{head} insns | {head} insns/stored value | {head} insns/row | x CSR generated | bytes |")
+            print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+            csr_total = runs["gen_f32"][head][2]
+            for k in BLOCK_KERNELS[set_name]:
+                if k not in runs or head not in runs[k]:
+                    continue
+                dense = "dense" in k
+                cv, cr, cc = fit3({n: runs[k][n] for n in names}, names, dense and set_name == "2:4")
+                fitted = f"{cv:.2f} | {cr:.2f} | {cc:.0f}"
+                if dense and set_name == "block":
+                    # The fit's first two block matrices have the same shape.
+                    fitted = "(same shape) | | "
+                total = runs[k][head][2]
+                print(f"| {FORMAT[k]} (`{k}`) | {fitted} | {total} | {total / stored:.2f} | "
+                      f"{total / rows:.1f} | {csr_total / total:.2f} | {sizes.get('bench_' + k, 0)} |")
+
+
 def main():
     out, opts = sys.argv[1], sys.argv[2:]
     data = {o: (read_run(out, o), read_sizes(out, o), read_disasm(out, o)) for o in opts}
@@ -181,6 +251,8 @@ def main():
             print(f"\nopt-level {o}: the cold error builder of outlined_f32 "
                   f"(spmv_f32_mismatch) is {cold[0]} bytes; the shared one of "
                   f"proposed_f32 (mismatch) {shared[0] if shared else '?'} bytes.")
+
+    blocks(data, opts)
 
     for o in opts:
         (_, _, _), _, funcs = data[o]

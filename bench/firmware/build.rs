@@ -1,5 +1,5 @@
 //! Puts `memory.x` where cortex-m-rt's `link.x` finds it and links with
-//! `link.x`; with the `c-kernel` feature, compiles the C loop.
+//! `link.x`; with the `c-kernel` feature, compiles the C loops.
 
 use std::env;
 use std::fs;
@@ -32,5 +32,19 @@ fn c_kernel() {
             .flag("-mfloat-abi=hard")
             .flag(format!("-ffp-contract={contract}"))
             .compile(name);
+    }
+    // The block loops of src/blocks.c, the same two ways.
+    println!("cargo:rerun-if-changed=src/blocks.c");
+    for (suffix, contract) in [("_f32", "fast"), ("_nofma_f32", "off")] {
+        cc::Build::new()
+            .compiler("arm-none-eabi-gcc")
+            .file("src/blocks.c")
+            .opt_level(2)
+            .define("SUFFIX", suffix)
+            .flag("-mcpu=cortex-m4")
+            .flag("-mfpu=fpv4-sp-d16")
+            .flag("-mfloat-abi=hard")
+            .flag(format!("-ffp-contract={contract}"))
+            .compile(&format!("bench_blocks{suffix}"));
     }
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Cortex-M4F benchmark of the generated CSR SpMV under QEMU (mps2-an386).
+# Cortex-M4F benchmark of the generated CSR SpMV, and of the BSR 2x2 / 4x4
+# and 2:4 SpMVs against CSR on the same weights, under QEMU (mps2-an386).
 #
 #   bash bench/firmware/run.sh
 #
@@ -18,6 +19,8 @@ base=${CARGO_TARGET_DIR:-$here/target}
 out=$base/results
 mkdir -p "$out"
 target=thumbv7em-none-eabihf
+# Parallel build jobs (BENCH_JOBS=1 on a machine shared with other builds).
+jobs=${BENCH_JOBS:-2}
 
 # The toolchain is the one rust-toolchain.toml pins (cargo runs inside the repo).
 cd "$here"
@@ -37,6 +40,8 @@ plugin=$out/insn_range.so
 gcc -O2 -shared -fPIC -o "$plugin" "$root/bench/qemu-insn/insn_range.c"
 
 kernels="gen_f32 outlined_f32 proposed_f32 unchecked_f32 safe_f32 gen_static_f32 zip_f32 ptr_f32 ptr2_f32 iter_f32 c_f32 c_nofma_f32 gen_f64 unchecked_f64 safe_f64"
+# Block formats (issue 11, item 7): BSR 2x2 / 4x4, 2:4, dense, and their C loops.
+kernels+=" bsr2_f32 bsr4_f32 nv24_f32 bsr2_prop_f32 bsr4_prop_f32 nv24_prop_f32 gen_dense_f32 dense_f32 c_bsr2_f32 c_bsr2_nofma_f32 c_bsr4_f32 c_bsr4_nofma_f32 c_nv24_f32 c_nv24_nofma_f32 c_dense_f32 c_dense_nofma_f32"
 qemu=(qemu-system-arm -cpu cortex-m4 -machine mps2-an386 -nographic
       -semihosting-config enable=on,target=native)
 
@@ -44,7 +49,7 @@ for opt in 3 s; do
     dir=$base/o$opt
     echo "== opt-level $opt: build" >&2
     CARGO_TARGET_DIR=$dir CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt \
-        cargo build --release -q -j 2 --features c-kernel
+        cargo build --release -q -j "$jobs" --features c-kernel
     elf=$dir/$target/release/bench-firmware
     "$tools/llvm-nm" -S --size-sort "$elf" >"$out/nm-$opt.txt"
     "$tools/llvm-objdump" -d --no-show-raw-insn --mcpu=cortex-m4 "$elf" >"$out/objdump-$opt.txt"
@@ -77,7 +82,7 @@ done
 
 echo "== negative test: a wrong reference must fail" >&2
 dir=$base/inject
-CARGO_TARGET_DIR=$dir cargo build --release -q -j 2 --features inject-failure
+CARGO_TARGET_DIR=$dir cargo build --release -q -j "$jobs" --features inject-failure
 status=0
 timeout 300 "${qemu[@]}" -kernel "$dir/$target/release/bench-firmware" </dev/null \
     >"$out/log-inject.txt" || status=$?

@@ -60,7 +60,7 @@ pub trait Encoding: 'static {
 /// `VALUES` defaults to 0 (values stored), so `Enc<P, C, LT, MAP>` is the
 /// encoding without `explicitVal`, the same type as `Enc<P, C, LT, MAP, 0>`.
 pub struct Enc<P, C, const LEVEL_TYPES: u128, const MAP: u128, const VALUES: u128 = 0>(
-    PhantomData<fn() -> (P, C)>,
+    pub(crate) PhantomData<fn() -> (P, C)>,
 );
 
 impl<

@@ -269,10 +269,3 @@ impl fmt::Display for CapacityError {
 
 impl core::error::Error for AssembleError {}
 impl core::error::Error for CapacityError {}
-
-#[cfg(feature = "defmt")]
-impl defmt::Format for ValueType {
-    fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "{=str}", self.mlir_name());
-    }
-}

@@ -58,6 +58,20 @@ pub enum KernelError {
         /// The product of the dimensions, `None` if it overflows `usize`.
         expected: Option<usize>,
     },
+    /// A dimension a kernel walks block by block (an operand with a block
+    /// map such as BSR, and every operand sharing its index) is not a
+    /// whole number of blocks. Kernels read dense operands in blocks too,
+    /// so they need every blocked dimension to divide evenly.
+    PartialBlock {
+        /// The parameter.
+        tensor: &'static str,
+        /// Its dimension.
+        dim: usize,
+        /// The size of that dimension.
+        size: usize,
+        /// The block size.
+        block: usize,
+    },
     /// A buffer of a sparse output was too small for the result. The
     /// output is left empty (a valid tensor) and can be reused: a call with
     /// `needed` elements of room in that buffer gets past it (another buffer
@@ -152,6 +166,16 @@ impl fmt::Display for KernelError {
                     "a dense view over {len} elements has dimensions whose product overflows usize"
                 ),
             },
+            KernelError::PartialBlock {
+                tensor,
+                dim,
+                size,
+                block,
+            } => write!(
+                f,
+                "dimension {dim} of `{tensor}` has size {size}, not a multiple of the block \
+                 size {block} the kernel walks it in"
+            ),
             KernelError::Capacity {
                 tensor,
                 level,
@@ -217,6 +241,32 @@ pub struct DimensionSite {
     pub bound_by: &'static str,
     /// The dimension of `bound_by` that bound it.
     pub bound_dim: usize,
+}
+
+/// The fixed part of a [`KernelError::PartialBlock`].
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct BlockSite {
+    /// The parameter.
+    pub tensor: &'static str,
+    /// Its dimension.
+    pub dim: usize,
+    /// The block size.
+    pub block: usize,
+}
+
+/// Builds a kernel's [`KernelError::PartialBlock`] out of line (see
+/// [`dimension_mismatch`]).
+#[doc(hidden)]
+#[cold]
+#[inline(never)]
+pub fn partial_block(site: &'static BlockSite, size: usize) -> KernelError {
+    KernelError::PartialBlock {
+        tensor: site.tensor,
+        dim: site.dim,
+        size,
+        block: site.block,
+    }
 }
 
 /// The fixed part of a [`KernelError::ShapeMismatch`].

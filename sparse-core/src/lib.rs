@@ -2,10 +2,19 @@
 //! `sparse_tensor` storage scheme (per-level positions and coordinates of
 //! fixed widths, then values) over borrowed slices, `no_std`.
 //!
-//! The language of `sparse_kernel!` — sum scopes, `=` and `+=`, statement
-//! order, which zeros are stored, what `reduce` folds — is described in
-//! [`kernel_language`]. See `docs/ARCHITECTURE.md` for the storage model
-//! and why the encoding is part of the type.
+//! The guide, one chapter per module:
+//!
+//! - [`encodings`]: MLIR encodings and the buffers each stores (CSR, CSC,
+//!   DCSR, COO, BSR, 2:4), with `assemble` on each;
+//! - [`kernel_language`]: what a kernel means — sum scopes, `=` and `+=`,
+//!   statement order, which zeros are stored, semiring regions, block and
+//!   2:4 operands, integer arithmetic, the compiler's limits;
+//! - [`constants`]: compile-time constants in flash (`static W:
+//!   tensor<...> = sparse<...>;`), checked when the crate builds.
+//!
+//! At run time, [`convert`] converts between encodings (and dense arrays)
+//! without an allocator; with `std`, `io` reads and writes Matrix Market
+//! and FROSTT files.
 #![no_std]
 #![deny(missing_docs)]
 
@@ -15,8 +24,14 @@ extern crate alloc;
 extern crate std;
 
 pub mod assemble;
+mod constant;
+#[doc = include_str!("../docs/constants.md")]
+pub mod constants {}
 pub mod convert;
+mod debug;
 mod dense;
+#[doc = include_str!("../docs/encodings.md")]
+pub mod encodings {}
 #[doc = include_str!("../docs/kernel-language.md")]
 pub mod kernel_language {}
 mod encoding;
@@ -35,8 +50,10 @@ pub mod output;
 mod print;
 mod tensor;
 mod value;
-pub mod vocab;
+#[doc(inline)]
+pub use sparse_vocab as vocab;
 
+pub use debug::EncodingText;
 pub use dense::{DenseView, DenseViewMut};
 pub use encoding::{Enc, Encoding};
 pub use error::{AssembleError, Buffer, CapacityError};
@@ -58,12 +75,15 @@ pub use sparse_macros::sparse_kernel;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::encoding::Enc;
+    // Compile-time constants (`static W: tensor<..> = sparse<..>;`).
+    pub use crate::constant::{bytes, constant_level, constant_tensor};
     pub use crate::tensor::SparseTensor;
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};
     pub use crate::kernel::unchecked::{load, load_index, slot, walk, walk_values};
     pub use crate::kernel::{
-        dimension_mismatch, shape_mismatch, DimensionSite, KernelError, ShapeSite,
+        dimension_mismatch, partial_block, shape_mismatch, BlockSite, DimensionSite, KernelError,
+        ShapeSite,
     };
     pub use crate::math;
     // Sparse outputs.

@@ -213,6 +213,46 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
         Layout::<DIM, LVL>::decode::<E>().dim_to_lvl(&dim)
     }
 
+    /// MLIR's `sparse_tensor.reinterpret_map`: the same buffers viewed
+    /// under encoding `E2` with dimension sizes `dim_sizes`, without a copy.
+    ///
+    /// The typical use is a block tensor seen in level space and back: a
+    /// BSR matrix `(i, j) -> (i floordiv 2 : dense, j floordiv 2 :
+    /// compressed, i mod 2 : dense, j mod 2 : dense)` is the 4-D tensor
+    /// `(ib, jb, ii, jj) -> (ib : dense, jb : compressed, ii : dense, jj :
+    /// dense)` of sizes [`lvl_sizes`](Self::lvl_sizes), whose entries are
+    /// the blocks' coordinates. The buffers are checked against `E2`
+    /// exactly as [`assemble`](Self::assemble) checks them (in time linear
+    /// in the stored entries), so an `E2` that stores its levels otherwise
+    /// is an error, not a misread.
+    ///
+    /// ```
+    /// use sparse_core::{sparse_kernel, Level};
+    /// sparse_kernel! {
+    ///     #BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+    ///     #Blocks = #sparse_tensor.encoding<{ map = (ib, jb, ii, jj) -> (ib : dense, jb : compressed, ii : dense, jj : dense) }>
+    /// }
+    /// let (pos, crd, val) = ([0usize, 1, 1], [1usize], [1.0, 2.0, 3.0, 4.0]);
+    /// let levels = [Level::dense(), Level::compressed(&pos, &crd), Level::dense(), Level::dense()];
+    /// let bsr = BSR::<f64>::assemble([4, 4], levels, &val).unwrap();
+    /// let blocks: Blocks<f64> = bsr.reinterpret_map(bsr.lvl_sizes()).unwrap();
+    /// let mut seen = Vec::new();
+    /// blocks.for_each(|c, v| seen.push((c, *v)));
+    /// assert_eq!(seen[3], ([0, 1, 1, 1], 4.0));
+    /// let back: BSR<f64> = blocks.reinterpret_map([4, 4]).unwrap();
+    /// assert_eq!(back.values(), bsr.values());
+    /// ```
+    pub fn reinterpret_map<E2, const D2: usize>(
+        &self,
+        dim_sizes: [usize; D2],
+    ) -> Result<SparseTensor<'a, V, E2, D2, LVL>, crate::AssembleError>
+    where
+        E2: Encoding<Pos = E::Pos, Crd = E::Crd>,
+    {
+        let (_, levels, values) = self.disassemble();
+        SparseTensor::assemble(dim_sizes, levels, values)
+    }
+
     /// MLIR's `disassemble` without the copy: exactly the dimension sizes,
     /// buffers and values [`assemble`](Self::assemble) was given (fused AoS
     /// singleton levels get back their empty [`Level::fused`]; a pattern

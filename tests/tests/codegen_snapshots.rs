@@ -22,6 +22,8 @@ mod k {
         #DCSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>
         #LOOSE = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : loose_compressed) }>
         #CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed), crdWidth = 16 }>
+        #BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+        #NV24 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4), crdWidth = 8 }>
     }
     macro_rules! snapshot {
         ($name:literal) => {
@@ -34,6 +36,8 @@ mod k {
         };
     }
     snapshot!("spmv_csr");
+    snapshot!("spmv_bsr");
+    snapshot!("spmv_2_4");
     snapshot!("spmv_csr_f32");
     snapshot!("spmv_csc");
     snapshot!("spmv_coo");
@@ -53,6 +57,60 @@ mod k {
     snapshot!("structural_inversion");
     snapshot!("select_lower");
     snapshot!("reduce_row_product");
+}
+
+/// BSR with 2x2 blocks: a 4x6 matrix with blocks (0, 0), (0, 2) and (1, 1)
+/// stored (one of them all zeros), against the dense product.
+#[test]
+fn spmv_bsr_snapshot() {
+    use sparse_core::Level;
+    let pos = [0usize, 2, 3];
+    let crd = [0usize, 2, 1];
+    let val = [1.0, 2.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0, 5.0, 6.0];
+    let a = k::BSR::<f64>::assemble(
+        [4, 6],
+        [
+            Level::dense(),
+            Level::compressed(&pos, &crd),
+            Level::dense(),
+            Level::dense(),
+        ],
+        &val,
+    )
+    .unwrap();
+    let dense = [
+        [1.0, 2.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 3.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 4.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 5.0, 6.0, 0.0, 0.0],
+    ];
+    let x = [1.0, -1.0, 2.0, 0.5, 3.0, -2.0];
+    let mut y = [9.0; 4];
+    k::spmv_bsr(&a, &x, &mut y).unwrap();
+    let want: Vec<f64> = dense
+        .iter()
+        .map(|r| r.iter().zip(&x).map(|(a, b)| a * b).sum())
+        .collect();
+    assert_eq!(y.to_vec(), want);
+}
+
+/// 2:4: row 0 [0 1 0 2 | 3 0 0 4], row 1 [5 6 0 0 | 0 0 7 8], against the
+/// dense product.
+#[test]
+fn spmv_2_4_snapshot() {
+    use sparse_core::Level;
+    let crd = [1u8, 3, 0, 3, 0, 1, 2, 3];
+    let val = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+    let a = k::NV24::<f64>::assemble(
+        [2, 8],
+        [Level::dense(), Level::dense(), Level::structured(&crd)],
+        &val,
+    )
+    .unwrap();
+    let x = [1.0, -2.0, 3.0, 0.5, 2.0, -1.0, 4.0, 0.25];
+    let mut y = [9.0; 2];
+    k::spmv_2_4(&a, &x, &mut y).unwrap();
+    assert_eq!(y, [-2.0 + 1.0 + 6.0 + 1.0, 5.0 - 12.0 + 28.0 + 2.0]);
 }
 
 /// The stored coordinates of `entries`, as a presence mask over `dims`.

@@ -145,3 +145,56 @@ pub fn encodings_only(k: &Kernel) -> String {
     }
     s
 }
+
+/// Constants timed: (name, block text, stored entries). A 64x256 pruned
+/// layer (about 1 in 8 weights kept, deterministic) as a `dense<>`
+/// literal and as a `sparse<>` literal, both into CSR, and a dense splat.
+pub fn constants() -> Vec<(String, String, usize)> {
+    use std::fmt::Write;
+    let (rows, cols) = (64usize, 256usize);
+    let weight = |i: usize, j: usize| -> Option<f32> {
+        let h = (i * 7919 + j * 104_729) % 8;
+        (h == 0).then(|| ((i * 31 + j * 17) % 200) as f32 / 8.0 - 12.5)
+    };
+    let enc = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 16, crdWidth = 8 }>";
+    let mut dense = String::new();
+    let mut indices = String::new();
+    let mut values = String::new();
+    let mut nnz = 0;
+    for i in 0..rows {
+        dense.push_str(if i == 0 { "[" } else { ", [" });
+        for j in 0..cols {
+            let v = weight(i, j);
+            let _ = write!(
+                dense,
+                "{}{:?}",
+                if j == 0 { "" } else { ", " },
+                v.unwrap_or(0.0)
+            );
+            if let Some(v) = v {
+                let sep = if nnz == 0 { "" } else { ", " };
+                let _ = write!(indices, "{sep}[{i}, {j}]");
+                let _ = write!(values, "{sep}{v:?}");
+                nnz += 1;
+            }
+        }
+        dense.push(']');
+    }
+    vec![
+        (
+            "dense<> 64x256 f32 → CSR".to_string(),
+            format!("{enc}\nstatic W: tensor<64x256xf32, #CSR> = dense<[{dense}]>;"),
+            nnz,
+        ),
+        (
+            "sparse<> 64x256 f32 → CSR".to_string(),
+            format!("{enc}\nstatic W: tensor<64x256xf32, #CSR> = sparse<[{indices}], [{values}]>;"),
+            nnz,
+        ),
+        (
+            "dense<1.0> splat 64x256 → CSR".to_string(),
+            format!("{enc}\nstatic W: tensor<64x256xf32, #CSR> = dense<1.0>;"),
+            rows * cols,
+        ),
+    ]
+}

@@ -1,5 +1,7 @@
 //! Cortex-M4F benchmark firmware (QEMU mps2-an386) for the CSR SpMV that
-//! `sparse_kernel!` generates, against hand-written loops.
+//! `sparse_kernel!` generates, against hand-written loops, and for the
+//! generated BSR 2x2 / 4x4 and 2:4 SpMVs against CSR on the same weights,
+//! C block loops and dense loops (`blocks`, `blockdata`, `blockkernels`).
 //!
 //! Each measured call is bracketed by two calls of [`bench_marker`]; QEMU's
 //! TCG plugin (`bench/qemu-insn`) counts the instructions executed between
@@ -12,6 +14,8 @@
 #![no_std]
 #![no_main]
 
+mod blockdata;
+mod blockkernels;
 mod data;
 mod kernels;
 mod stack;
@@ -24,8 +28,11 @@ use cortex_m_semihosting::debug::{self, EXIT_FAILURE, EXIT_SUCCESS};
 use cortex_m_semihosting::hprintln;
 use sparse_core::Level;
 
+use blockdata::BlockMatrix;
+use blockkernels::{BSR2, BSR4, NV24};
 use data::{Matrix, X32, X64};
 use kernels::CSR;
+use sparse_core::DenseView;
 
 /// The largest row count of the matrices.
 const MAX_ROWS: usize = 128;
@@ -296,6 +303,8 @@ fn main() -> ! {
         check("safe_f64", m, y64, &mut failures);
     }
 
+    blocks(&mut n, &mut failures);
+
     stack::report(&matrices[2], &matrices[3]);
 
     hprintln!("{} kernel runs, {} failed", n, failures);
@@ -303,6 +312,278 @@ fn main() -> ! {
 }
 
 use kernels::{bench_gen_f32, bench_gen_f64, bench_gen_static_f32};
+
+/// [`measure`] for the block-format matrices: `MEASURE` lines carry the
+/// stored values (= nonzeros) as their count.
+#[inline(always)]
+fn measure_b(n: &mut usize, kernel: &str, m: &BlockMatrix, f: impl FnOnce()) {
+    hprintln!("MEASURE {} {} {} {} {}", *n, kernel, m.name, m.rows, m.nnz);
+    *n += 1;
+    bench_marker();
+    f();
+    bench_marker();
+}
+
+/// Compares `y` with the exact reference of a block-format matrix; bit for
+/// bit (every sum is exact, see `blockdata`).
+fn check_b(kernel: &str, m: &BlockMatrix, y: &mut [f32], failures: &mut usize) {
+    for (i, &v) in y.iter().enumerate() {
+        let want = blockdata::reference(m, &X64, i);
+        if f64::from(v) != want {
+            hprintln!(
+                "FAIL {} on {}: y[{}] = {}, reference {}",
+                kernel,
+                m.name,
+                i,
+                v,
+                want
+            );
+            *failures += 1;
+            y.fill(f32::NAN);
+            return;
+        }
+    }
+    hprintln!("ok   {} on {}", kernel, m.name);
+    y.fill(f32::NAN);
+}
+
+/// Issue 11, item 7: SpMV over BSR 2x2 / 4x4 and 2:4 against CSR on the
+/// same weights, a dense loop and C block loops.
+fn blocks(n: &mut usize, failures: &mut usize) {
+    for m in &blockdata::matrices() {
+        let x = black_box(&X32[..m.cols]);
+        let mut ybuf = [f32::NAN; MAX_ROWS];
+        let y = &mut ybuf[..m.rows];
+        let (pos, crd, val) = m.csr;
+
+        // The generated CSR kernel on the same weights.
+        let a = match CSR::<f32>::assemble(
+            [m.rows, m.cols],
+            [Level::dense(), Level::compressed(pos, crd)],
+            val,
+        ) {
+            Ok(a) => a,
+            Err(e) => panic!("assemble CSR {}: {}", m.name, e),
+        };
+        let mut ok = false;
+        measure_b(n, "gen_f32", m, || {
+            ok = bench_gen_f32(black_box(&a), black_box(x), black_box(&mut *y)).is_ok()
+        });
+        if !ok {
+            panic!("gen_f32 on {}: returned an error", m.name);
+        }
+        check_b("gen_f32", m, y, failures);
+
+        #[cfg(feature = "c-kernel")]
+        for (name, f) in [
+            (
+                "c_f32",
+                kernels::bench_c_f32 as unsafe extern "C" fn(_, _, _, _, _, _),
+            ),
+            ("c_nofma_f32", kernels::bench_c_nofma_f32),
+        ] {
+            // SAFETY: `assemble` validated these arrays as CSR of this shape.
+            measure_b(n, name, m, || unsafe {
+                f(
+                    black_box(pos.as_ptr()),
+                    black_box(crd.as_ptr()),
+                    black_box(val.as_ptr()),
+                    black_box(x.as_ptr()),
+                    black_box(y.as_mut_ptr()),
+                    black_box(m.rows as u32),
+                )
+            });
+            check_b(name, m, y, failures);
+        }
+
+        // BSR 2x2 and 4x4: generated, then C.
+        #[allow(clippy::type_complexity)]
+        let bsr: [(&str, &str, &str, Option<blockdata::Compressed>, usize); 2] = [
+            ("bsr2_f32", "c_bsr2_f32", "c_bsr2_nofma_f32", m.bsr2, 2),
+            ("bsr4_f32", "c_bsr4_f32", "c_bsr4_nofma_f32", m.bsr4, 4),
+        ];
+        for (gen, cf, cn, parts, b) in bsr {
+            let Some((bpos, bcrd, bval)) = parts else {
+                continue;
+            };
+            let levels = [
+                Level::dense(),
+                Level::compressed(bpos, bcrd),
+                Level::dense(),
+                Level::dense(),
+            ];
+            let mut ok = false;
+            if b == 2 {
+                let a = match BSR2::<f32>::assemble([m.rows, m.cols], levels, bval) {
+                    Ok(a) => a,
+                    Err(e) => panic!("assemble BSR2 {}: {}", m.name, e),
+                };
+                measure_b(n, gen, m, || {
+                    ok = blockkernels::bench_bsr2_f32(black_box(&a), x, black_box(&mut *y)).is_ok()
+                });
+            } else {
+                let a = match BSR4::<f32>::assemble([m.rows, m.cols], levels, bval) {
+                    Ok(a) => a,
+                    Err(e) => panic!("assemble BSR4 {}: {}", m.name, e),
+                };
+                measure_b(n, gen, m, || {
+                    ok = blockkernels::bench_bsr4_f32(black_box(&a), x, black_box(&mut *y)).is_ok()
+                });
+            }
+            if !ok {
+                panic!("{} on {}: returned an error", gen, m.name);
+            }
+            check_b(gen, m, y, failures);
+
+            // The proposed loop shape, by hand (RESULTS.md).
+            let (prop, f): (&str, blockkernels::BsrSlices) = if b == 2 {
+                ("bsr2_prop_f32", blockkernels::bench_bsr2_prop_f32)
+            } else {
+                ("bsr4_prop_f32", blockkernels::bench_bsr4_prop_f32)
+            };
+            // SAFETY: `assemble` validated these arrays as BSR of this shape,
+            // `x` and `y` have its sizes.
+            measure_b(n, prop, m, || unsafe {
+                f(
+                    black_box(bpos),
+                    black_box(bcrd),
+                    black_box(bval),
+                    x,
+                    black_box(&mut *y),
+                )
+            });
+            check_b(prop, m, y, failures);
+
+            #[cfg(feature = "c-kernel")]
+            {
+                let fs: [unsafe extern "C" fn(_, _, _, _, _, _); 2] = if b == 2 {
+                    [
+                        blockkernels::bench_c_bsr2_f32,
+                        blockkernels::bench_c_bsr2_nofma_f32,
+                    ]
+                } else {
+                    [
+                        blockkernels::bench_c_bsr4_f32,
+                        blockkernels::bench_c_bsr4_nofma_f32,
+                    ]
+                };
+                for (name, f) in [cf, cn].into_iter().zip(fs) {
+                    // SAFETY: `assemble` validated these arrays as BSR of
+                    // this shape; `y` has `m.rows` elements.
+                    measure_b(n, name, m, || unsafe {
+                        f(
+                            black_box(bpos.as_ptr()),
+                            black_box(bcrd.as_ptr()),
+                            black_box(bval.as_ptr()),
+                            black_box(x.as_ptr()),
+                            black_box(y.as_mut_ptr()),
+                            black_box((m.rows / b) as u32),
+                        )
+                    });
+                    check_b(name, m, y, failures);
+                }
+            }
+            #[cfg(not(feature = "c-kernel"))]
+            let _ = (cf, cn);
+        }
+
+        // 2:4: generated, then C.
+        if let Some((ncrd, nval)) = m.nv24 {
+            let a = match NV24::<f32>::assemble(
+                [m.rows, m.cols],
+                [Level::dense(), Level::dense(), Level::structured(ncrd)],
+                nval,
+            ) {
+                Ok(a) => a,
+                Err(e) => panic!("assemble NV24 {}: {}", m.name, e),
+            };
+            let mut ok = false;
+            measure_b(n, "nv24_f32", m, || {
+                ok = blockkernels::bench_nv24_f32(black_box(&a), x, black_box(&mut *y)).is_ok()
+            });
+            if !ok {
+                panic!("nv24_f32 on {}: returned an error", m.name);
+            }
+            check_b("nv24_f32", m, y, failures);
+
+            // SAFETY: `assemble` validated these arrays as 2:4 of this shape,
+            // `x` and `y` have its sizes.
+            measure_b(n, "nv24_prop_f32", m, || unsafe {
+                blockkernels::bench_nv24_prop_f32(
+                    black_box(ncrd),
+                    black_box(nval),
+                    x,
+                    black_box(&mut *y),
+                )
+            });
+            check_b("nv24_prop_f32", m, y, failures);
+
+            #[cfg(feature = "c-kernel")]
+            for (name, f) in [
+                (
+                    "c_nv24_f32",
+                    blockkernels::bench_c_nv24_f32 as unsafe extern "C" fn(_, _, _, _, _, _),
+                ),
+                ("c_nv24_nofma_f32", blockkernels::bench_c_nv24_nofma_f32),
+            ] {
+                // SAFETY: `assemble` validated these arrays as 2:4 of this
+                // shape; `y` has `m.rows` elements.
+                measure_b(n, name, m, || unsafe {
+                    f(
+                        black_box(ncrd.as_ptr()),
+                        black_box(nval.as_ptr()),
+                        black_box(x.as_ptr()),
+                        black_box(y.as_mut_ptr()),
+                        black_box(m.rows as u32),
+                        black_box((m.cols / 4) as u32),
+                    )
+                });
+                check_b(name, m, y, failures);
+            }
+        }
+
+        // Dense: hand-written Rust, generated, C.
+        measure_b(n, "dense_f32", m, || {
+            blockkernels::bench_dense_f32(black_box(m.dense), x, black_box(&mut *y))
+        });
+        check_b("dense_f32", m, y, failures);
+
+        let ad = match DenseView::new(m.dense, [m.rows, m.cols]) {
+            Ok(a) => a,
+            Err(e) => panic!("dense view {}: {}", m.name, e),
+        };
+        let mut ok = false;
+        measure_b(n, "gen_dense_f32", m, || {
+            ok = blockkernels::bench_gen_dense_f32(black_box(ad), x, black_box(&mut *y)).is_ok()
+        });
+        if !ok {
+            panic!("gen_dense_f32 on {}: returned an error", m.name);
+        }
+        check_b("gen_dense_f32", m, y, failures);
+
+        #[cfg(feature = "c-kernel")]
+        for (name, f) in [
+            (
+                "c_dense_f32",
+                blockkernels::bench_c_dense_f32 as unsafe extern "C" fn(_, _, _, _, _),
+            ),
+            ("c_dense_nofma_f32", blockkernels::bench_c_dense_nofma_f32),
+        ] {
+            // SAFETY: `m.dense` holds `m.rows * m.cols` values, `x` `m.cols`,
+            // `y` `m.rows`.
+            measure_b(n, name, m, || unsafe {
+                f(
+                    black_box(m.dense.as_ptr()),
+                    black_box(x.as_ptr()),
+                    black_box(y.as_mut_ptr()),
+                    black_box(m.rows as u32),
+                    black_box(m.cols as u32),
+                )
+            });
+            check_b(name, m, y, failures);
+        }
+    }
+}
 
 fn exit(success: bool) -> ! {
     debug::exit(if success { EXIT_SUCCESS } else { EXIT_FAILURE });

@@ -9,7 +9,7 @@ use cortex_m_semihosting::hprintln;
 use sparse_core::{Encoding, Level, SparseTensor};
 
 use crate::data::*;
-use crate::formats::{Csr64, BSR, COO, CSR, CSR8};
+use crate::formats::{Csr64, BSR, COO, CSR, CSR64, CSR8, FULL_COO};
 use crate::report::{expect_eq, fail, CheckResult, Msg, Report, Text};
 
 /// What MLIR's `sparse_tensor.print` shows for seed 000's COO example.
@@ -32,14 +32,32 @@ values         : 1.000000 2.000000 0.000000 3.000000
 /// Runs every check of the firmware.
 pub fn run_all(r: &mut Report) {
     hprintln!(
-        "csr64: {}x{}, {} stored entries, all arrays in flash",
+        "csr64: {}x{}, {} stored entries, a compile-time constant in flash",
         N,
         N,
         NNZ
     );
+    let (pos, crd, val) = (
+        core::mem::size_of_val(CSR64.level(1).positions()),
+        core::mem::size_of_val(CSR64.level(1).coordinates()),
+        core::mem::size_of_val(CSR64.values()),
+    );
+    hprintln!(
+        "csr64 flash: positions {} B, coordinates {} B, values {} B = {} B (dense: {} B)",
+        pos,
+        crd,
+        val,
+        pos + crd + val,
+        core::mem::size_of_val(&CSR_DENSE)
+    );
     r.run(
-        "csr64 assemble from flash (u16 pos, u8 crd, f32)",
+        "csr64 constant: its buffers re-checked by assemble (u16 pos, u8 crd, f32)",
         csr64_assemble,
+    );
+    r.run("csr64 constant: buffers in flash, not RAM", csr64_in_flash);
+    r.run(
+        "full_coo constant (byte-string buffers, 32-bit usize tuples)",
+        full_coo,
     );
     r.run("csr64 number_of_entries", || {
         expect_eq!("nse", csr64()?.number_of_entries(), NNZ);
@@ -52,10 +70,6 @@ pub fn run_all(r: &mut Report) {
         row_major_order(&csr64()?)
     });
     r.run("csr64 spmv through for_each == dense matvec", csr64_spmv);
-    r.run(
-        "csr64 disassemble returns the flash slices",
-        csr64_disassemble,
-    );
 
     r.run("coo (seed 000) assemble, nse 3", || {
         let t = coo()?;
@@ -97,16 +111,9 @@ pub fn run_all(r: &mut Report) {
     crate::malformed::run_all(r);
 }
 
+/// The 64x64 matrix: the constant itself, no `assemble`.
 pub fn csr64() -> Result<Csr64<'static>, Msg> {
-    // `Csr64` is `CSR<'a, f32>`: the tensor type names the same storage type.
-    match CSR::<f32>::assemble(
-        [N, N],
-        [Level::dense(), Level::compressed(&CSR_POS, &CSR_CRD)],
-        &CSR_VAL,
-    ) {
-        Ok(t) => Ok(t),
-        Err(e) => fail!("assemble failed: {}", e),
-    }
+    Ok(CSR64)
 }
 
 pub fn coo() -> Result<COO<'static, f64>, Msg> {
@@ -131,7 +138,7 @@ fn small_csr() -> Result<CSR8<'static, f64>, Msg> {
     }
 }
 
-fn bsr() -> Result<BSR<'static, f32>, Msg> {
+pub fn bsr() -> Result<BSR<'static, f32>, Msg> {
     match BSR::assemble(
         [4, 6],
         [
@@ -166,10 +173,21 @@ fn same_text<const M: usize>(got: Text<M>, want: &str) -> CheckResult {
     Ok(())
 }
 
+/// The validating `assemble`, run on the target, accepts the buffers the
+/// macro laid out, and gives the same tensor.
 fn csr64_assemble() -> CheckResult {
     let t = csr64()?;
     expect_eq!("dim sizes", t.dim_sizes(), [N, N]);
     expect_eq!("lvl sizes", t.lvl_sizes(), [N, N]);
+    let (dims, levels, values) = t.disassemble();
+    let again = match CSR::<f32>::assemble(dims, levels, values) {
+        Ok(again) => again,
+        Err(e) => fail!("assemble refused the constant's buffers: {}", e),
+    };
+    expect_eq!("nse", again.number_of_entries(), t.number_of_entries());
+    if !ptr::eq(again.level(1).coordinates(), t.level(1).coordinates()) {
+        fail!("assemble did not borrow the constant's flash buffers");
+    }
     Ok(())
 }
 
@@ -184,36 +202,48 @@ where
     V: Copy + Default + PartialEq + Debug,
     E: Encoding,
 {
-    let mut got = [[V::default(); C]; R];
+    // Each visited entry is compared with the reference as it comes, so the
+    // only array on the stack is the visited mask (4 KiB for 64x64: the
+    // Cortex-M0 machine has 16 KiB of RAM).
     let mut seen = [[false; C]; R];
     let mut visits = 0usize;
-    let mut problem: Option<([usize; 2], bool)> = None;
+    let mut problem: Option<([usize; 2], Option<V>)> = None;
     t.for_each(|[i, j]: [usize; 2], v: &V| {
         visits += 1;
-        match (got.get_mut(i).and_then(|row| row.get_mut(j)), problem) {
-            (Some(slot), None) if !seen[i][j] => {
-                *slot = *v;
-                seen[i][j] = true;
+        if problem.is_some() {
+            return;
+        }
+        match seen.get_mut(i).and_then(|row| row.get_mut(j)) {
+            Some(slot) if *slot => problem = Some(([i, j], None)),
+            Some(slot) => {
+                *slot = true;
+                if *v != dense[i][j] {
+                    problem = Some(([i, j], Some(*v)));
+                }
             }
-            (Some(_), None) => problem = Some(([i, j], true)),
-            (None, None) => problem = Some(([i, j], false)),
-            _ => {}
+            None => problem = Some(([i, j], None)),
         }
     });
     match problem {
-        Some((c, true)) => fail!("entry {:?} visited twice", c),
-        Some((c, false)) => fail!("coordinates {:?} outside {}x{}", c, R, C),
+        Some(([i, j], Some(v))) => fail!(
+            "({}, {}): for_each gives {:?}, reference {:?}",
+            i,
+            j,
+            v,
+            dense[i][j]
+        ),
+        Some((c, None)) if c[0] < R && c[1] < C => fail!("entry {:?} visited twice", c),
+        Some((c, None)) => fail!("coordinates {:?} outside {}x{}", c, R, C),
         None => {}
     }
     expect_eq!("visits", visits, t.number_of_entries());
     for i in 0..R {
         for j in 0..C {
-            if got[i][j] != dense[i][j] {
+            if !seen[i][j] && dense[i][j] != V::default() {
                 fail!(
-                    "({}, {}): for_each gives {:?}, reference {:?}",
+                    "({}, {}): for_each gives no entry, reference {:?}",
                     i,
                     j,
-                    got[i][j],
                     dense[i][j]
                 );
             }
@@ -264,20 +294,61 @@ fn csr64_spmv() -> CheckResult {
     Ok(())
 }
 
-fn csr64_disassemble() -> CheckResult {
-    let t = csr64()?;
-    let (dims, levels, values) = t.disassemble();
-    expect_eq!("dim sizes", dims, [N, N]);
-    // Same address and length: the tensor borrowed flash, it did not copy.
-    if !ptr::eq(levels[1].positions, &CSR_POS[..])
-        || !ptr::eq(levels[1].coordinates, &CSR_CRD[..])
-        || !ptr::eq(values, &CSR_VAL[..])
+/// An 80x64 COO constant with every element stored: its AoS tuples are
+/// `(i, j)` in row-major order, decoded from the byte strings the macro
+/// emits for large buffers, in the target's `usize`.
+fn full_coo() -> CheckResult {
+    expect_eq!("nse", FULL_COO.number_of_entries(), 80 * 64);
+    expect_eq!("pos[0]", FULL_COO.level(0).positions(), &[0, 80 * 64][..]);
+    for (p, t) in FULL_COO.level(0).coordinates().chunks(2).enumerate() {
+        if t != [p / 64, p % 64] {
+            fail!("tuple {} is {:?}", p, t);
+        }
+    }
+    if FULL_COO.values().iter().any(|&v| v != 0.5) {
+        fail!("a value is not 0.5");
+    }
+    Ok(())
+}
+
+/// The constant's buffers are in `.rodata`, which cortex-m-rt's `link.x`
+/// places in FLASH (whatever address memory.x gives it on this machine:
+/// 0x0000_0000 on the mps2-an385/386 and microbit, 0x1000_0000 on the
+/// mps2-an505), not copied to RAM.
+fn csr64_in_flash() -> CheckResult {
+    extern "C" {
+        static __srodata: u8;
+        static __erodata: u8;
+    }
+    // Only the addresses of the linker's section bounds are taken, never
+    // their contents (which needs no `unsafe`).
+    let (start, end) = (
+        core::ptr::addr_of!(__srodata) as usize,
+        core::ptr::addr_of!(__erodata) as usize,
+    );
+    let level = CSR64.level(1);
+    let addresses = [
+        level.positions().as_ptr() as usize,
+        level.coordinates().as_ptr() as usize,
+        CSR64.values().as_ptr() as usize,
+        core::ptr::addr_of!(CSR64) as usize,
+    ];
+    for (what, a) in ["pos[1]", "crd[1]", "values", "the tensor"]
+        .iter()
+        .zip(addresses)
     {
-        fail!("level 1 or values are not the flash arrays");
+        if !(start..end).contains(&a) {
+            fail!(
+                "{} is at {:#010x}, outside .rodata ({:#010x}..{:#010x}) in flash",
+                what,
+                a,
+                start,
+                end
+            );
+        }
     }
-    if !levels[0].positions.is_empty() || !levels[0].coordinates.is_empty() {
-        fail!("the dense level 0 came back with buffers");
-    }
+    expect_eq!("pos[1] length", level.positions().len(), N + 1);
+    expect_eq!("crd[1] length", level.coordinates().len(), NNZ);
     Ok(())
 }
 

@@ -1,6 +1,9 @@
-//! Test data, all `static` (in flash): a 64x64 CSR matrix generated at
-//! compile time with its dense reference, and the hand-checked layouts of
-//! the seeds (COO from seed 000's `assemble` example, BSR 2x2 from seed 001).
+//! Test data, all `static` (in flash): the dense reference of a 64x64
+//! matrix generated at compile time (its CSR form is the compile-time
+//! constant `formats::CSR64`, read from `data/csr64.mtx`, which
+//! `data/gen_csr64.py` writes from the same generator), and the
+//! hand-checked layouts of the seeds (COO from seed 000's `assemble`
+//! example, BSR 2x2 from seed 001).
 
 /// Rows and columns of the generated matrix.
 pub const N: usize = 64;
@@ -57,39 +60,6 @@ const fn count_entries(a: &[[f32; N]; N]) -> usize {
 
 /// Stored entries of the generated matrix.
 pub const NNZ: usize = count_entries(&GENERATED);
-
-/// Compresses the rows of `a` (a second, independent construction of the
-/// CSR layout: a plain row-major scan).
-const fn compress() -> ([u16; N + 1], [u8; NNZ], [f32; NNZ]) {
-    let a = &GENERATED;
-    let mut pos = [0u16; N + 1];
-    let mut crd = [0u8; NNZ];
-    let mut val = [0.0f32; NNZ];
-    let mut p = 0;
-    let mut i = 0;
-    while i < N {
-        let mut j = 0;
-        while j < N {
-            if a[i][j] != 0.0 {
-                crd[p] = j as u8;
-                val[p] = a[i][j];
-                p += 1;
-            }
-            j += 1;
-        }
-        pos[i + 1] = p as u16;
-        i += 1;
-    }
-    (pos, crd, val)
-}
-
-const CSR_PARTS: ([u16; N + 1], [u8; NNZ], [f32; NNZ]) = compress();
-/// `pos[1]` of the generated CSR matrix (`posWidth = 16`).
-pub static CSR_POS: [u16; N + 1] = CSR_PARTS.0;
-/// `crd[1]` of the generated CSR matrix (`crdWidth = 8`).
-pub static CSR_CRD: [u8; NNZ] = CSR_PARTS.1;
-/// The values of the generated CSR matrix.
-pub static CSR_VAL: [f32; NNZ] = CSR_PARTS.2;
 
 const fn reference() -> [[f32; N]; N] {
     #[allow(unused_mut)]

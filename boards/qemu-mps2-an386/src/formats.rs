@@ -31,4 +31,13 @@ sparse_core::sparse_kernel! {
     }>
 
     type Csr64 = tensor<64x64xf32, #CSR>;
+
+    /// The 64x64 test matrix as a compile-time constant: its positions
+    /// (u16), coordinates (u8) and values (f32) are `static` arrays in
+    /// flash, laid out and checked by the macro; nothing runs `assemble`.
+    pub static CSR64: tensor<64x64xf32, #CSR> = file("data/csr64.mtx");
+
+    /// A constant past the byte-string threshold with native (`usize`,
+    /// here 32-bit) coordinates: every element of an 80x64 matrix in COO.
+    pub static FULL_COO: tensor<80x64xf64, #COO> = dense<0.5>;
 }

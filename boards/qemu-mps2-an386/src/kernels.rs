@@ -9,8 +9,8 @@ use core::hint::black_box;
 
 use sparse_core::KernelError;
 
-use crate::checks::{coo, csr64};
-use crate::data::{COO_DENSE, CSR_DENSE, N};
+use crate::checks::{bsr, coo, csr64};
+use crate::data::{BSR_DENSE, COO_DENSE, CSR_DENSE, N};
 use crate::report::{expect_eq, fail, CheckResult, Report};
 
 sparse_core::sparse_kernel! {
@@ -22,6 +22,18 @@ sparse_core::sparse_kernel! {
     #COO = #sparse_tensor.encoding<{
         map = (i, j) -> (i : compressed(nonunique), j : singleton)
     }>
+    #BSR = #sparse_tensor.encoding<{
+        map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed,
+                         i mod 2 : dense, j mod 2 : dense),
+        posWidth = 8,
+        crdWidth = 8
+    }>
+
+    /// y = A x over 2x2 blocks: the pruned-layer format, walked block by
+    /// block with the inner 2x2 loops unrolled.
+    pub fn spmv_bsr(a: &tensor<4x6xf32, #BSR>, x: &tensor<6xf32>, y: &mut tensor<4xf32>) {
+        y[i] = a[i, j] * x[j];
+    }
 
     /// y = A x with the sizes in the types.
     pub fn spmv64(a: &tensor<64x64xf32, #CSR>, x: &tensor<64xf32>, y: &mut tensor<64xf32>) {
@@ -136,6 +148,18 @@ pub fn run_all(r: &mut Report) {
         }
         same_vector(&y, &dense_matvec(&COO_DENSE, &x))
     });
+    r.run(
+        "kernel spmv_bsr (seed 001 BSR from flash) == dense matvec",
+        || {
+            let a = bsr()?;
+            let x = [1.0, -2.0, 0.5, 4.0, 0.25, -1.0];
+            let mut y = [f32::NAN; 4];
+            if let Err(e) = spmv_bsr(black_box(&a), black_box(&x), &mut y) {
+                fail!("kernel error: {}", e);
+            }
+            same_vector(&y, &dense_matvec(&BSR_DENSE, &x))
+        },
+    );
     r.run("kernel total (s[] += a[i, j]) == dense sum", || {
         let a = csr64()?;
         // `+=` accumulates into what is there.

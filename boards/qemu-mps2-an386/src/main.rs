@@ -30,8 +30,9 @@ use cortex_m_semihosting::hprintln;
 #[entry]
 fn main() -> ! {
     hprintln!(
-        "sparse-core firmware tests on {} (QEMU mps2-an386)",
-        env!("FW_TARGET")
+        "sparse-core firmware tests on {} (QEMU {})",
+        env!("FW_TARGET"),
+        env!("FW_MACHINE")
     );
     let mut report = report::Report::new();
     checks::run_all(&mut report);

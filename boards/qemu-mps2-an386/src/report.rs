@@ -99,8 +99,16 @@ impl Report {
     }
 
     /// Runs one check and prints `ok   name` or `FAIL name: why`.
+    ///
+    /// Each check runs in a frame of its own (`run_one` is not inlined),
+    /// so the stack holds one check's locals at a time, not the sum of
+    /// all of them: the Cortex-M0's QEMU machine has 16 KiB of RAM.
     pub fn run(&mut self, name: &str, check: impl FnOnce() -> CheckResult) {
-        match check() {
+        #[inline(never)]
+        fn run_one(check: impl FnOnce() -> CheckResult) -> CheckResult {
+            check()
+        }
+        match run_one(check) {
             Ok(()) => {
                 self.passed += 1;
                 hprintln!("ok   {}", name);
@@ -110,6 +118,13 @@ impl Report {
                 hprintln!("FAIL {}: {}", name, msg);
             }
         }
+    }
+
+    /// Reports a check this machine cannot run (`skip name: why`); it
+    /// counts neither as passed nor as failed.
+    #[allow(dead_code)] // Only the small-RAM build skips anything.
+    pub fn skip(&mut self, name: &str, why: &str) {
+        hprintln!("skip {}: {}", name, why);
     }
 
     pub fn passed(&self) -> u32 {

@@ -194,6 +194,14 @@ pub fn run_all(r: &mut Report) {
             Ok(())
         },
     );
+    // The dense 64x64 output alone is 16 KiB, all the RAM of the M0's
+    // QEMU machine (microbit): that check runs on the other cores only.
+    #[cfg(small_ram)]
+    r.skip(
+        "kernel lower (select j < i) == dense lower triangle",
+        "its 16 KiB dense output does not fit this machine's 16 KiB of RAM",
+    );
+    #[cfg(not(small_ram))]
     r.run(
         "kernel lower (select j < i) == dense lower triangle",
         || {

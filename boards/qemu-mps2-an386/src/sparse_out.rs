@@ -93,37 +93,40 @@ fn same_as(
     stores: impl Fn(usize, usize) -> bool,
     want: impl Fn(usize, usize) -> f32,
 ) -> CheckResult {
-    let mut got = [[0.0f32; N]; N];
+    // Values are compared as they come: the only array on the stack is the
+    // stored mask (4 KiB; the M0's machine has 16 KiB of RAM).
     let mut seen = [[false; N]; N];
-    let mut problem: Option<([usize; 2], bool)> = None;
+    let mut problem: Option<([usize; 2], Option<f32>)> = None;
     c.for_each(|[i, j]: [usize; 2], v: &f32| {
+        if problem.is_some() {
+            return;
+        }
         match seen.get_mut(i).and_then(|row| row.get_mut(j)) {
             Some(s) if !*s => {
                 *s = true;
-                got[i][j] = *v;
+                if *v != want(i, j) {
+                    problem = Some(([i, j], Some(*v)));
+                }
             }
-            Some(_) => problem = problem.or(Some(([i, j], true))),
-            None => problem = problem.or(Some(([i, j], false))),
+            _ => problem = Some(([i, j], None)),
         }
     });
     match problem {
-        Some((at, true)) => fail!("{:?} stored twice", at),
-        Some((at, false)) => fail!("{:?} outside {}x{}", at, N, N),
+        Some(([i, j], Some(v))) => fail!("({}, {}) = {}, dense gives {}", i, j, v, want(i, j)),
+        Some((at, None)) if at[0] < N && at[1] < N => fail!("{:?} stored twice", at),
+        Some((at, None)) => fail!("{:?} outside {}x{}", at, N, N),
         None => {}
     }
-    for i in 0..N {
-        for j in 0..N {
-            if seen[i][j] != stores(i, j) {
+    for (i, row) in seen.iter().enumerate() {
+        for (j, &stored) in row.iter().enumerate() {
+            if stored != stores(i, j) {
                 fail!(
                     "({}, {}): stored {}, expected {}",
                     i,
                     j,
-                    seen[i][j],
+                    stored,
                     stores(i, j)
                 );
-            }
-            if got[i][j] != want(i, j) {
-                fail!("({}, {}) = {}, dense gives {}", i, j, got[i][j], want(i, j));
             }
         }
     }
@@ -134,6 +137,7 @@ fn same_as(
     Ok(())
 }
 
+#[cfg_attr(small_ram, allow(dead_code))]
 fn sum_at(i: usize, j: usize) -> f32 {
     let anti = if j == N - 1 - i { ANTI_VAL[i] } else { 0.0 };
     CSR_DENSE[i][j] + anti
@@ -146,6 +150,20 @@ fn empty(c: &CSR<'_, f32>) -> CheckResult {
 
 /// Runs the sparse-output checks.
 pub fn run_all(r: &mut Report) {
+    // A `Fixed<575>` CSR output holds about 6 KiB and is moved by value
+    // while it is made: on the M0's 16 KiB machine these two run on the
+    // other cores only (the smaller outputs below run everywhere).
+    #[cfg(small_ram)]
+    for name in [
+        "sparse out: add csr64 + anti-diagonal -> CSR in Fixed<N> == dense, union stored",
+        "sparse out: a second call replaces the first result",
+    ] {
+        r.skip(
+            name,
+            "its Fixed<575> output does not fit this machine's 16 KiB of RAM",
+        );
+    }
+    #[cfg(not(small_ram))]
     r.run(
         "sparse out: add csr64 + anti-diagonal -> CSR in Fixed<N> == dense, union stored",
         || {
@@ -161,6 +179,7 @@ pub fn run_all(r: &mut Report) {
             same_as(&c.view(), in_union, sum_at)
         },
     );
+    #[cfg(not(small_ram))]
     r.run(
         "sparse out: a second call replaces the first result",
         || {

@@ -567,24 +567,7 @@ where
 {
     /// The view in MLIR's `sparse_tensor.print` layout (as `Display`).
     fn format(&self, f: defmt::Formatter<'_>) {
-        let v = self.view();
-        defmt::write!(
-            f,
-            "---- Sparse Tensor ----\nnse = {}\ndim = {}\nlvl = {}\n",
-            v.number_of_entries(),
-            v.dim_sizes(),
-            v.lvl_sizes()
-        );
-        for l in 0..LVL {
-            let level = v.level(l);
-            if !level.positions().is_empty() {
-                defmt::write!(f, "pos[{}] : {}\n", l, level.positions());
-            }
-            if level.crd_offset() == 0 && !level.coordinates().is_empty() {
-                defmt::write!(f, "crd[{}] : {}\n", l, level.coordinates());
-            }
-        }
-        defmt::write!(f, "values : {}\n----", v.values());
+        defmt::Format::format(&self.view(), f)
     }
 }
 

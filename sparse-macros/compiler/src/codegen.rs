@@ -35,6 +35,7 @@ use crate::model::{ElemType, Encoding, Model, ParamKind, TensorType, Value};
 use crate::syntax::LiteralValue;
 use crate::vocab::{ExplicitValue, ValueType, Width};
 
+pub mod constant;
 pub mod kernel;
 
 /// Generates the aliases of every item that storage can represent, and
@@ -62,6 +63,7 @@ pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {
             None => out.extend(dense_type_alias(ty, errors)),
         }
     }
+    out.extend(constant::generate(model, &generated));
     out
 }
 

@@ -14,12 +14,8 @@
 //! front end alone, for tests, fuzzers and benchmarks.
 #![deny(missing_docs)]
 
-/// The encoding vocabulary shared verbatim with `sparse-core`.
-#[path = "../../../sparse-core/src/vocab.rs"]
-#[allow(dead_code)]
-// Its docs link to sparse-core items (`Enc`) that do not exist here.
-#[allow(rustdoc::broken_intra_doc_links)]
-pub mod vocab;
+/// The encoding vocabulary, the same crate `sparse-core` re-exports.
+pub use sparse_vocab as vocab;
 
 pub mod codegen;
 mod errors;
@@ -82,7 +78,10 @@ fn kernels(model: &Model, errors: &mut Errors) -> TokenStream {
             }
         }
     }
-    let empty = sparsifier::Plan { stmts: Vec::new() };
+    let empty = sparsifier::Plan {
+        stmts: Vec::new(),
+        level_space: None,
+    };
     for stub in &model.stubs {
         if uses_only_aliased_encodings(model, stub) {
             out.extend(codegen::kernel::generate_kernel(model, stub, &empty));

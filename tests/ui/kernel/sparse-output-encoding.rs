@@ -1,7 +1,7 @@
 // Outputs need levels a kernel can append to: not structured[n, m], not all dense.
 sparse_core::sparse_kernel! {
     #NV_24 = #sparse_tensor.encoding<{
-        map = (i, j) -> (i : dense, j : structured[2, 4])
+        map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4])
     }>
     #DENSE = #sparse_tensor.encoding<{
         map = (i, j) -> (i : dense, j : dense)

@@ -35,6 +35,7 @@ pub(super) fn check_encoding(def: &EncodingDef, errors: &mut Errors) -> Option<E
         check_implicit_is_zero(&value, v.span, errors)
     });
     let (checked_map, level_types) = (checked_map?, level_types?);
+    check_structured_exprs(map, &checked_map.exprs, &level_types, errors);
     if errors.len() > before || def.broken {
         return None;
     }
@@ -94,6 +95,38 @@ fn check_fields<'a>(def: &'a EncodingDef, errors: &mut Errors) -> Fields<'a> {
         }
     }
     fields
+}
+
+/// Rule: an n:m level stores `d mod m` (MLIR's rule, and what the
+/// storage and the kernels read: the in-group coordinate, below `m`).
+/// `(i, g, k) -> (i : dense, g : dense, k : structured[2, 4])` is an error
+/// at the level's expression, naming the form to write.
+fn check_structured_exprs(
+    map: &MapSyntax,
+    exprs: &[crate::vocab::LevelExpr],
+    level_types: &[LevelType],
+    errors: &mut Errors,
+) {
+    for ((syntax, expr), ty) in map.levels.iter().zip(exprs).zip(level_types) {
+        let LevelFormat::Structured { n, m } = ty.format else {
+            continue;
+        };
+        let is_mod_m = matches!(*expr,
+            crate::vocab::LevelExpr::Mod { modulus, .. } if modulus == u32::from(m));
+        if !is_mod_m {
+            let d = map
+                .dims
+                .get(expr.dim())
+                .map_or_else(|| "d".to_string(), |d| d.name.to_string());
+            errors.error(
+                syntax.expr.span(),
+                format!(
+                    "a `structured[{n}, {m}]` level stores the coordinate inside a group of {m}: \
+                     write `{d} mod {m} : structured[{n}, {m}]` after a `{d} floordiv {m}` level"
+                ),
+            );
+        }
+    }
 }
 
 /// Rule: an encoding needs a `map` (unless a field failed to parse, which

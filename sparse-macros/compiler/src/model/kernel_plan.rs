@@ -58,6 +58,7 @@ fn report(
         NonorderedCoIteration { tensor, .. }
         | UngroupedDuplicates { tensor, .. }
         | SumOrder { tensor, .. } => first_access(tensor).map_or(spans.range, |a| (a.2, a.3)),
+        BlockIndex { tensor, .. } => first_access(tensor).map_or(spans.range, |a| (a.2, a.3)),
         InconsistentAccess { tensor } | SparseDivisor { tensor } => {
             last_access(tensor).map_or(spans.range, |a| (a.2, a.3))
         }

@@ -7,6 +7,13 @@
 //! (its `invalid_encoding.mlir` test is the list of what can go wrong), plus
 //! what storage in Rust types needs (widths that fit static sizes).
 
+mod constant;
+mod constant_file;
+mod constant_layout;
+mod constant_literal;
+mod constant_npy;
+mod constant_prune;
+mod constant_value;
 mod display;
 mod elem;
 mod encoding;
@@ -28,6 +35,8 @@ use crate::errors::Errors;
 use crate::syntax::{Block, Item, LiteralValue};
 use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelType, Width};
 
+pub use constant::{ConstData, Constant, ConstantStub, SparseStorage, StoredLevel};
+pub use constant_value::{elem_bytes, Scalar};
 pub use elem::ElemType;
 pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind};
 
@@ -52,6 +61,11 @@ pub struct Model {
     /// [`KernelDef`]s without statements: generated with an empty body next
     /// to the errors, so call sites add no "cannot find function" errors.
     pub stubs: Vec<KernelDef>,
+    /// Constants (`static NAME: tensor<...> = ...;`), in source order.
+    pub constants: Vec<Constant>,
+    /// Constants with a valid type and an invalid value, generated empty
+    /// next to their errors.
+    pub constant_stubs: Vec<ConstantStub>,
 }
 
 impl Model {
@@ -257,6 +271,18 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
             }
         }
     }
+    // Statics share the value namespace with functions.
+    for item in &block.items {
+        if let Item::Constant(def) = item {
+            let shown = format!("static {}", def.name);
+            let unique = check_unique_name(&def.name, shown, &mut fn_names, errors);
+            match constant::check_constant(def, &model, &failed, errors) {
+                Ok(constant) if unique => model.constants.push(constant),
+                Err(Some(stub)) if unique => model.constant_stubs.push(*stub),
+                _ => {}
+            }
+        }
+    }
     model
 }
 
@@ -312,7 +338,12 @@ fn check_unique_name(
         let message = if *first_shown == shown {
             format!("`{shown}` is defined twice in this block")
         } else {
-            format!("`{shown}` and `{first_shown}` both define the Rust type `{key}`; rename one")
+            let kind = if shown.starts_with("static ") || first_shown.starts_with("static ") {
+                "value"
+            } else {
+                "type"
+            };
+            format!("`{shown}` and `{first_shown}` both define the Rust {kind} `{key}`; rename one")
         };
         errors.error_with_note(
             name.span(),

@@ -10,6 +10,7 @@
 //! codegen lowers and whose text documents each generated function.
 
 pub mod check;
+pub mod demap;
 pub mod graph;
 pub mod in_place;
 pub mod ir;
@@ -144,6 +145,14 @@ pub enum SparsifyError {
         /// The level.
         level: usize,
     },
+    /// An index variable a block operand splits into blocks, used where
+    /// the split cannot follow it.
+    BlockIndex {
+        /// The tensor (or, for a closure, the index variable) concerned.
+        tensor: String,
+        /// What, and what to do.
+        message: String,
+    },
     /// A dim→lvl map that does not use each dimension exactly once.
     NotAPermutation {
         /// The tensor.
@@ -225,10 +234,11 @@ impl fmt::Display for SparsifyError {
             InPlaceUpdate { tensor, reason } => write!(f, "`{tensor}` cannot be updated in place: {reason}; write the result into a separate output"),
             SparseOutputAccumulate { tensor } => write!(f, "`+=` into sparse output `{tensor}` is not supported; use `=` and add the old values as an input operand"),
             SparseDivisor { tensor } => write!(f, "division by sparse tensor `{tensor}` would divide by its implicit zeros; divide by a dense tensor or a literal"),
-            UnsupportedLevel { tensor, level } => write!(f, "level {level} of `{tensor}` is a block or counting level, which the sparsifier does not support yet; use a plain permutation map"),
+            UnsupportedLevel { tensor, level } => write!(f, "level {level} of `{tensor}` is a counting level or a block map kernels cannot walk yet (each dimension stored whole, or as `d floordiv b` then `d mod b` with one block size); use a permutation or a BSR-style block map"),
             NotAPermutation { tensor } => write!(f, "the map of `{tensor}` does not use every dimension exactly once"),
             UnboundedIndex { index } => write!(f, "index variable `{index}` indexes no tensor, so its range is unknown; use it to index a tensor dimension"),
             OrderConflict { message, .. } | SumOrder { message, .. } => f.write_str(message),
+            BlockIndex { message, .. } => f.write_str(message),
             SparseOutputOrder { message, .. } => f.write_str(message),
             TooComplex { message } => f.write_str(message),
             NonorderedCoIteration { tensor, level, index, reason } => write!(f, "level {level} of `{tensor}` (over `{index}`) is `nonordered`, but {reason}, which needs sorted coordinates; use an ordered encoding for `{tensor}` (drop `nonordered`) or convert it first"),
@@ -248,6 +258,10 @@ impl fmt::Display for SparsifyError {
 pub struct Plan {
     /// One loop nest per statement.
     pub stmts: Vec<StmtPlan>,
+    /// The kernel in level space the statements were planned over, when an
+    /// operand has block levels (see [`demap`]); `None` when the kernel was
+    /// planned as written.
+    pub level_space: Option<(Kernel, demap::Demap)>,
 }
 
 impl Plan {
@@ -265,6 +279,27 @@ impl Plan {
 /// Sparsifies every statement of `kernel`; all errors of all statements are
 /// reported together.
 pub fn sparsify(kernel: &Kernel) -> Result<Plan, Vec<SparsifyError>> {
+    let level_space = match demap::demap(kernel) {
+        Ok(level_space) => level_space,
+        // Every problem is reported: the statements that read no block
+        // operand are still planned for their own errors.
+        Err(mut demap_errors) => {
+            let mut errors = Vec::new();
+            for (n, stmt) in kernel.stmts.iter().enumerate() {
+                if demap::reads_block_operand(kernel, stmt) {
+                    continue;
+                }
+                if let Err(e) = plan_stmt(kernel, n, stmt) {
+                    if split_plans(kernel, n, stmt, &e).is_none() {
+                        errors.extend(e);
+                    }
+                }
+            }
+            errors.append(&mut demap_errors);
+            return Err(errors);
+        }
+    };
+    let kernel = level_space.as_ref().map_or(kernel, |(k, _)| k);
     let mut stmts = Vec::new();
     let mut errors = Vec::new();
     for (n, stmt) in kernel.stmts.iter().enumerate() {
@@ -277,7 +312,7 @@ pub fn sparsify(kernel: &Kernel) -> Result<Plan, Vec<SparsifyError>> {
         }
     }
     if errors.is_empty() {
-        Ok(Plan { stmts })
+        Ok(Plan { stmts, level_space })
     } else {
         Err(errors)
     }

@@ -8,8 +8,8 @@ use syn::parse::{ParseStream, Parser};
 use syn::{braced, Attribute, Ident, Lit, Token, Visibility};
 
 use super::{
-    kernel, map, tensor, Block, ElemSyntax, EncodingDef, Field, FieldValue, Item, LiteralValue,
-    ValueSyntax, WidthSyntax,
+    constant, kernel, map, tensor, Block, ElemSyntax, EncodingDef, Field, FieldValue, Item,
+    LiteralValue, ValueSyntax, WidthSyntax,
 };
 use crate::errors::Errors;
 use crate::suggest::did_you_mean;
@@ -76,7 +76,8 @@ fn starts_item(cursor: Cursor) -> bool {
         }
         return false;
     }
-    matches!(cursor.ident(), Some((ident, _)) if ident == "type" || ident == "fn" || ident == "pub")
+    matches!(cursor.ident(), Some((ident, _))
+        if ident == "type" || ident == "fn" || ident == "pub" || ident == "static")
 }
 
 fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Option<Item>> {
@@ -91,9 +92,13 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Option<Ite
     if input.peek(Token![fn]) {
         return kernel::parse_kernel(input, attrs, vis, errors).map(|k| Some(Item::Kernel(k)));
     }
+    if input.peek(Token![static]) {
+        return constant::parse_constant(input, attrs, vis).map(|c| Some(Item::Constant(c)));
+    }
     Err(input.error(
         "expected an encoding `#NAME = #sparse_tensor.encoding<{ ... }>`, a tensor type \
-         `type NAME = tensor<...>;` or a kernel `fn NAME(...) { ... }`",
+         `type NAME = tensor<...>;`, a kernel `fn NAME(...) { ... }` or a constant \
+         `static NAME: tensor<...> = ...;`",
     ))
 }
 

@@ -9,6 +9,7 @@
 //! is parsed on its own, so one typo does not hide the errors after it.
 
 mod choice_parse;
+mod constant;
 mod expr;
 mod item;
 mod kernel;
@@ -23,6 +24,7 @@ use syn::{Attribute, Ident, Visibility};
 
 use crate::errors::Errors;
 
+pub use constant::{ConstantSyntax, InitSyntax, ScalarLit, ScalarSyntax, TensorLiteral};
 pub use expr::{AffineExpr, BinOp};
 pub use kernel::{KernelSyntax, ParamSyntax, ParamTypeSyntax, TensorParamSyntax};
 pub use semiring::{
@@ -49,6 +51,8 @@ pub enum Item {
     Type(TypeDef),
     /// `fn NAME(params) { statements }`.
     Kernel(KernelSyntax),
+    /// `static NAME: tensor<...> = dense<...>;` (or `sparse<...>`, `file(...)`).
+    Constant(ConstantSyntax),
 }
 
 /// `#NAME = #sparse_tensor.encoding<{ field, ... }>`.

@@ -432,15 +432,27 @@ fn sparsifier_limits_are_spanned() {
         "`c[i, i]` uses `i` for two dimensions of the output; a statement writes each output \
          element through distinct index variables",
     );
-    let bsr = "#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
-fn f(a: &tensor<?x?xf64, #BSR>, y: &mut tensor<?xf64>) { y[i] = a[i, j]; y[i] += a[i, j]; }";
+    // A counting level (ELL) is not walked yet: reported once, at the
+    // parameter's encoding.
+    let ell = "#ELL = #sparse_tensor.encoding<{ map = [c](i, j) -> (c * 3 * i : dense, i : dense, j : compressed) }>
+fn f(a: &tensor<?x?xf64, #ELL>, y: &mut tensor<?xf64>) { y[i] = a[i, j]; y[i] += a[i, j]; }";
     assert_error_at(
-        bsr,
-        "BSR>",
+        ell,
+        "ELL>",
         0,
-        "level 0 of `a` is a block or counting level",
+        "level 0 of `a` is a counting level or a block map",
     );
-    assert_eq!(error_count(bsr), 1, "reported once per parameter");
+    assert_eq!(error_count(ell), 1, "reported once per parameter");
+    // A block operand sharing an index with a non-block sparse one.
+    let mixed = "#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+fn f(a: &tensor<?x?xf64, #BSR>, b: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * b[i, j]; }";
+    assert_error_at(
+        mixed,
+        "b[i, j]",
+        0,
+        "sparse tensor `b` shares an index variable with block operand `a`",
+    );
 }
 
 #[test]

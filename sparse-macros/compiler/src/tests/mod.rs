@@ -1,6 +1,7 @@
 //! Unit tests of the whole front end on `proc_macro2` tokens, outside rustc.
 
 mod codegen;
+mod constants;
 mod diagnostics;
 mod hardening;
 mod kernel_diagnostics;

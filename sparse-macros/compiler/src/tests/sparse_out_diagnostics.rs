@@ -93,7 +93,7 @@ fn a_sparse_output_is_written_by_one_statement() {
 #[test]
 fn structured_and_all_dense_outputs_name_the_level() {
     let encodings = "
-        #NV = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : structured[2, 4]) }>
+        #NV = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4]) }>
         #D = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : dense) }>
     ";
     let src = format!(
@@ -102,7 +102,7 @@ fn structured_and_all_dense_outputs_name_the_level() {
     let found = errors(&src);
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].0.contains(
-        "kernels cannot write sparse output `c`: level 1 of `#NV` is `structured[2, 4]`"
+        "kernels cannot write sparse output `c`: level 2 of `#NV` is `structured[2, 4]`"
     ));
     let src = format!(
         "{encodings} fn f(a: &tensor<?x?xf64>, c: &mut tensor<?x?xf64, #D>) {{ c[i, j] = a[i, j]; }}"

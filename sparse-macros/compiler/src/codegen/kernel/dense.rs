@@ -5,10 +5,19 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Gen, Pos, Scope};
+use crate::sparsifier::demap::DimPart;
+
+/// The largest block size whose loop is written out (a 4x4 block's two
+/// loops become 16 copies of the innermost body).
+pub const MAX_UNROLLED_BLOCK: u32 = 4;
 use crate::sparsifier::{LoopId, Node};
 
 impl Gen<'_> {
     /// `for __sk_i in 0..__sk_n_i { ... }`: every coordinate of the range.
+    /// The loop inside a block (over a constant block size of at most
+    /// [`MAX_UNROLLED_BLOCK`]) is written out, one copy of the body per
+    /// offset: LLVM keeps such short loops as loops at opt-level `s`,
+    /// where a 4x4 BSR SpMV then costs 3.4 times the hand-written C loop.
     pub(super) fn for_loop(&mut self, l: LoopId, body: &[Node], scope: &Scope) -> TokenStream {
         let var = self.var(l);
         let n = self.size(l);
@@ -17,6 +26,20 @@ impl Gen<'_> {
             *b = true;
         }
         let positions = self.bind_dense(&mut inner);
+        if let Some(block) = self.block_extent(l) {
+            let body = self.nodes(body, &inner);
+            let copies = (0..block).map(|k| {
+                let k = proc_macro2::Literal::usize_suffixed(k as usize);
+                quote! {
+                    {
+                        let #var = #k;
+                        #positions
+                        #body
+                    }
+                }
+            });
+            return quote!(#(#copies)*);
+        }
         let busy = self.busy_when(body);
         let body = self.nodes(body, &inner);
         let walk = quote! {
@@ -37,6 +60,18 @@ impl Gen<'_> {
             },
             None => walk,
         }
+    }
+
+    /// The block size, when `l` is the offset inside a block
+    /// ([`DimPart::Within`]) of at most [`MAX_UNROLLED_BLOCK`].
+    fn block_extent(&self, l: LoopId) -> Option<u32> {
+        let bindings = self.bindings();
+        bindings.get(l.index())?.iter().find_map(|&(t, d)| {
+            match self.info(t).parts.as_ref()?.get(d)? {
+                DimPart::Within { block, .. } if *block <= MAX_UNROLLED_BLOCK => Some(*block),
+                _ => None,
+            }
+        })
     }
 
     /// A condition without which running `nodes` does nothing, when every

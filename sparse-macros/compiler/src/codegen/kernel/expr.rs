@@ -301,9 +301,9 @@ impl Gen<'_> {
                 );
             }
             let var = self.var(l);
-            let size = match info.shape.get(d) {
-                Some(Some(n)) => {
-                    let n = Literal::u64_unsuffixed(*n);
+            let size = match self.static_dim(a.tensor, d) {
+                Some(n) => {
+                    let n = Literal::u64_unsuffixed(n);
                     quote!(#n)
                 }
                 _ => {

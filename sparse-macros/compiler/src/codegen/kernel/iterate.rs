@@ -127,6 +127,15 @@ impl Gen<'_> {
                     let #hi = unsafe { #load(#pos, #pair_hi) };
                 })
             }
+            // An n:m level stores exactly `n` coordinates per parent entry,
+            // at positions `p * n .. p * n + n`.
+            LevelFormat::Structured { n, .. } => {
+                let n = proc_macro2::Literal::usize_unsuffixed(usize::from(n));
+                Some(quote! {
+                    let #lo = #p * #n;
+                    let #hi = #lo + #n;
+                })
+            }
             LevelFormat::Singleton if l > 0 => Some(quote! {
                 let #lo = #p;
                 let #hi = #p + 1;
@@ -319,6 +328,37 @@ impl Gen<'_> {
         let Some(range) = self.range(t, lv, scope, &lo, &hi) else {
             return TokenStream::new();
         };
+        // An n:m level stores exactly `n` entries under each parent: with
+        // a small `n` they are written out, one copy of the body per entry
+        // (a loop of two entries stays a loop at opt-level `s`).
+        if let LevelFormat::Structured { n, .. } = space.level_type.format {
+            if u32::from(n) <= super::dense::MAX_UNROLLED_BLOCK {
+                let name = self.info(t).name.clone();
+                let why = format!(
+                    "`{p}` < `{lo}` + {n} = `{hi}`, within the {n} entries level {lv} of \
+                     `{name}` stores under its parent entry"
+                );
+                let read = self.read_coordinate(t, lv, &p, &why, &var);
+                inner.pos.insert((t, lv), Pos::At(p.clone()));
+                let positions = self.bind_dense(&mut inner);
+                let body = self.nodes(body, &inner);
+                let copies = (0..usize::from(n)).map(|k| {
+                    let k = Literal::usize_unsuffixed(k);
+                    quote! {
+                        {
+                            let #p = #lo + #k;
+                            #read
+                            #positions
+                            #body
+                        }
+                    }
+                });
+                return quote! {
+                    #range
+                    #(#copies)*
+                };
+            }
+        }
         if self.segmented(t, lv) {
             let e = self.tlocal(t, &format!("e{lv}"));
             let why = format!("`{p}` < `{hi}`, the end of the walked range");

@@ -49,6 +49,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
 use crate::model::{ElemType, KernelDef, Model, ParamKind};
+use crate::sparsifier::demap::{Demap, DimPart};
 use crate::sparsifier::{
     Access, Kernel, LoopId, Node, OutputStrategy, Plan, Stmt, StmtPlan, TensorId,
 };
@@ -60,11 +61,15 @@ use crate::vocab::{LevelFormat, LevelType};
 /// parameter, inside an otherwise well-formed function, so call sites
 /// still check.
 pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStream {
-    let mut g = Gen::new(model, def);
+    let (k, demap) = match &plan.level_space {
+        Some((k, demap)) => (k, Some(demap)),
+        None => (&def.kernel, None),
+    };
+    let mut g = Gen::new(model, def, k, demap);
     let params = g.params();
     let generics = g.generics();
     let body = g.body(plan);
-    let doc = doc_lines(def, plan);
+    let doc = doc_lines(def, k, plan);
     let attrs = &def.attrs;
     let vis = &def.vis;
     let name = &def.name;
@@ -92,7 +97,7 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
 }
 
 /// The user's docs, a blank line, then the loop tree in a text block.
-fn doc_lines(def: &KernelDef, plan: &Plan) -> TokenStream {
+fn doc_lines(def: &KernelDef, k: &Kernel, plan: &Plan) -> TokenStream {
     let has_docs = def.attrs.iter().any(|a| a.path().is_ident("doc"));
     let mut lines = Vec::new();
     if has_docs {
@@ -101,7 +106,7 @@ fn doc_lines(def: &KernelDef, plan: &Plan) -> TokenStream {
     lines.push(" Loop nest chosen by the sparsifier:".to_string());
     lines.push(String::new());
     lines.push(" ```text".to_string());
-    for line in plan.text(&def.kernel).lines() {
+    for line in plan.text(k).lines() {
         lines.push(format!(" {line}"));
     }
     lines.push(" ```".to_string());
@@ -156,6 +161,10 @@ struct TensorInfo {
     levels: Vec<Lvl>,
     /// The encoding alias, for sparse tensors.
     encoding: Option<Ident>,
+    /// Where each dimension the kernel indexes comes from, when a block
+    /// operand put the kernel in level space (see `sparsifier::demap`):
+    /// `shape` stays the declared one.
+    parts: Option<Vec<DimPart>>,
 }
 
 impl TensorInfo {
@@ -171,6 +180,7 @@ impl TensorInfo {
             mutable: false,
             levels: Vec::new(),
             encoding: None,
+            parts: None,
         }
     }
 }
@@ -226,8 +236,7 @@ struct Gen<'a> {
 }
 
 impl<'a> Gen<'a> {
-    fn new(model: &'a Model, def: &'a KernelDef) -> Gen<'a> {
-        let k = &def.kernel;
+    fn new(model: &'a Model, def: &'a KernelDef, k: &'a Kernel, demap: Option<&Demap>) -> Gen<'a> {
         let mut tensors: Vec<Option<TensorInfo>> = vec![None; k.tensors.len()];
         for p in &def.params {
             let (tensor, elem, shape, mutable, encoding) = match &p.kind {
@@ -280,6 +289,7 @@ impl<'a> Gen<'a> {
                     mutable,
                     levels,
                     encoding,
+                    parts: demap.and_then(|d| d.parts(tensor)).map(<[DimPart]>::to_vec),
                 });
             }
         }

@@ -14,6 +14,7 @@ use quote::quote;
 
 use super::{elem_type, Gen, Kind};
 use crate::model::ParamKind;
+use crate::sparsifier::demap::DimPart;
 use crate::sparsifier::{LoopId, TensorId};
 
 /// The size of one tensor dimension: a constant from the type, or an
@@ -149,9 +150,86 @@ impl Gen<'_> {
         }
     }
 
-    /// The size of dimension `d` of tensor `t` as the prologue reads it
-    /// (before the dense data locals move `&mut` parameters).
+    /// The size of dimension `d` of tensor `t` as the kernel indexes it:
+    /// in level space for an operand a block map demapped (the block count
+    /// of a blocked dimension, the block size within it).
     fn dim_size(&self, t: TensorId, d: usize) -> Size {
+        let Some(part) = self.info(t).parts.as_ref().and_then(|p| p.get(d)).copied() else {
+            return self.declared_dim_size(t, d);
+        };
+        match part {
+            DimPart::Whole(d) => self.declared_dim_size(t, d),
+            DimPart::Within { block, .. } => Size::Static(u64::from(block)),
+            DimPart::Blocks { dim, block } => match self.declared_dim_size(t, dim) {
+                Size::Static(n) => Size::Static(n / u64::from(block)),
+                Size::Dynamic(n) => {
+                    let b = usize_lit(u64::from(block));
+                    Size::Dynamic(quote!(#n / #b))
+                }
+            },
+        }
+    }
+
+    /// The static size of dimension `d` of `t` as the kernel indexes it.
+    pub(super) fn static_dim(&self, t: TensorId, d: usize) -> Option<u64> {
+        match self.dim_size(t, d) {
+            Size::Static(n) => Some(n),
+            Size::Dynamic(_) => None,
+        }
+    }
+
+    /// Checks that every dimension a block operand splits is a whole number
+    /// of blocks, in every operand indexing it (the reshape of a dense
+    /// operand into blocks is exact only then).
+    fn block_checks(&mut self) -> TokenStream {
+        let private = quote!(::sparse_core::__private);
+        let mut out = TokenStream::new();
+        let mut checks = Vec::new();
+        for (t, info) in self.tensors.iter().enumerate() {
+            for part in info.parts.iter().flatten() {
+                // Blocks of one divide every size.
+                if let DimPart::Blocks { dim, block } = *part {
+                    if block > 1 && !checks.contains(&(t, dim, block)) {
+                        checks.push((t, dim, block));
+                    }
+                }
+            }
+        }
+        for (t, dim, block) in checks {
+            let t = TensorId(t as u32);
+            let tensor = self.info(t).name.clone();
+            let b = u64::from(block);
+            match self.declared_dim_size(t, dim) {
+                Size::Static(n) if n % b != 0 => {
+                    let msg = format!(
+                        "dimension {dim} of `{tensor}` has size {n}, not a multiple of the block \
+                         size {b} this kernel walks it in"
+                    );
+                    let span = self.span_of(t);
+                    self.errors
+                        .push(quote::quote_spanned!(span=> ::core::compile_error!(#msg);));
+                }
+                Size::Static(_) => {}
+                Size::Dynamic(n) => {
+                    let d = Literal::usize_unsuffixed(dim);
+                    let b = usize_lit(b);
+                    out.extend(quote! {
+                        if #n % #b != 0 {
+                            return ::core::result::Result::Err(#private::partial_block(
+                                &#private::BlockSite { tensor: #tensor, dim: #d, block: #b },
+                                #n,
+                            ));
+                        }
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The size of dimension `d` of tensor `t` as declared, read by the
+    /// prologue (before the dense data locals move `&mut` parameters).
+    fn declared_dim_size(&self, t: TensorId, d: usize) -> Size {
         let info = self.info(t);
         if let Some(Some(n)) = info.shape.get(d) {
             return Size::Static(*n);
@@ -166,7 +244,7 @@ impl Gen<'_> {
     }
 
     /// The dimensions each index variable indexes, parameters in order.
-    fn bindings(&self) -> Vec<Vec<(TensorId, usize)>> {
+    pub(super) fn bindings(&self) -> Vec<Vec<(TensorId, usize)>> {
         let mut out = vec![Vec::new(); self.k.loops.len()];
         let mut seen = Vec::new();
         for stmt in &self.k.stmts {
@@ -222,6 +300,7 @@ impl Gen<'_> {
                 });
             }
         }
+        out.extend(self.block_checks());
         for (l, list) in self.bindings().into_iter().enumerate() {
             let l = LoopId(l as u32);
             let Some(&(t0, d0)) = list.first() else {

@@ -195,6 +195,39 @@ fn spmv(encodings: &str, enc: &str, name: &'static str) -> String {
     d.generate()
 }
 
+pub(super) const BSR: &str = "#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>";
+
+pub(super) const NV24: &str = "#NV24 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4), crdWidth = 8 }>";
+
+#[test]
+fn spmv_2_4_writes_out_the_two_entries_of_each_group() {
+    let text = spmv(NV24, "NV24", "spmv_2_4");
+    snapshot("spmv_2_4", &text);
+    assert!(has(&text, "let __sk_a_lo2 = __sk_a_p1 * 2;"));
+    assert!(has(&text, "let __sk_a_p2 = __sk_a_lo2 + 0;"));
+    assert!(has(&text, "let __sk_a_p2 = __sk_a_lo2 + 1;"));
+    assert!(!has(&text, "walk_values"));
+    assert!(has(&text, "__sk_j__blk * 4 + __sk_j__in"));
+}
+
+#[test]
+fn spmv_bsr_walks_blocks_with_constant_inner_loops() {
+    let text = spmv(BSR, "BSR", "spmv_bsr");
+    snapshot("spmv_bsr", &text);
+    // The loops inside a block are written out, one copy per offset; the
+    // dense operands are read at `blk * 2 + in`.
+    assert!(has(
+        &text,
+        "let __sk_n_i__in: ::core::primitive::usize = 2;"
+    ));
+    assert!(!has(&text, "for __sk_i__in in"));
+    assert!(has(&text, "let __sk_i__in = 0usize;"));
+    assert!(has(&text, "let __sk_i__in = 1usize;"));
+    assert!(has(&text, "let __sk_j__in = 1usize;"));
+    assert!(has(&text, "__sk_j__blk * 2 + __sk_j__in"));
+    assert!(has(&text, "::sparse_core::__private::partial_block("));
+}
+
 #[test]
 fn spmv_csr_is_a_row_loop_with_a_scalar_reduction() {
     let text = spmv(CSR, "CSR", "spmv_csr");

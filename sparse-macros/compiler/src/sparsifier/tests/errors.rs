@@ -122,7 +122,8 @@ fn every_statement_and_every_problem_is_reported() {
     k.assign(y, &[i, j], Expr::at(a, &[i, i]));
     // 1: += into a sparse output, and a sparse divisor.
     k.add_assign(c, &[i, j], Expr::at(a, &[i, j]) / Expr::at(s, &[j]));
-    // 2: a block level, and an index that indexes nothing.
+    // 2: a block level without its `mod` level (a map demapping cannot
+    // walk), and an index that indexes nothing.
     k.assign(y, &[i], Expr::at(bsr, &[i, j]) * Expr::Index(z));
     let e = errors(&k);
     let kinds: Vec<&str> = e

@@ -1,11 +1,14 @@
+#![no_std]
+#![deny(missing_docs)]
 //! The vocabulary of sparse encodings: level formats, level properties and
 //! level expressions, and their packing into the const parameters of
-//! [`Enc`](crate::Enc).
+//! `sparse_core::Enc`.
 //!
-//! This file is shared verbatim with the compiler (`sparse-compiler` includes
-//! it through `#[path]`), so the macro and the runtime agree on every code by
-//! construction and neither crate depends on the other. It must therefore not
-//! name anything outside itself (no `crate::` paths) and stay `no_std`.
+//! Both the compiler behind `sparse_kernel!` (`sparse-compiler`) and the
+//! runtime (`sparse-core`, which re-exports this crate as
+//! `sparse_core::vocab`) depend on this crate, so the macro and the runtime
+//! agree on every code by construction and neither depends on the other.
+//! Users never need it directly.
 //!
 //! Why codes: an encoding is part of the Rust type of a tensor (see
 //! `docs/ARCHITECTURE.md`). Stable Rust allows only integers as const
@@ -517,7 +520,7 @@ impl ExplicitValue {
         }
     }
 
-    /// Packs the value into the `VALUES` code of [`Enc`](crate::Enc): the
+    /// Packs the value into the `VALUES` code of `sparse_core::Enc`: the
     /// bits in bits 0..64, the type's tag in bits 64..72.
     pub const fn pack(self) -> u128 {
         ((self.ty.tag() as u128) << 64) | (self.bits & self.ty.mask()) as u128
@@ -551,6 +554,15 @@ pub const fn values_at(code: u128) -> Values {
         return Values::Invalid;
     }
     Values::Explicit(ExplicitValue { ty, bits })
+}
+
+/// Errors of `sparse-core` that name an element type print it as MLIR
+/// does (`f32`, `ui8`, `i1`) on firmware too.
+#[cfg(feature = "defmt")]
+impl defmt::Format for ValueType {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "{=str}", self.mlir_name());
+    }
 }
 
 #[cfg(test)]

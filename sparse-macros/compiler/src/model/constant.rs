@@ -1,0 +1,362 @@
+//! Checks of constants (`static NAME: tensor<...> = dense<...>;`): the
+//! type as for `type` aliases, the value against the type, then the
+//! storage (`constant_layout`). Every error points at the offending token:
+//! a coordinate, a value, a list whose length is wrong, or the file path
+//! (with the line in the message).
+//!
+//! Decisions:
+//! - `dense<>` keeps only the nonzero elements for a sparse encoding (as
+//!   MLIR's conversion of a dense constant to a sparse tensor); `sparse<>`
+//!   stores every listed entry, explicit zeros included.
+//! - A `?` size is taken from the value where the value has a shape
+//!   (`dense<[...]>`, files); `sparse<>` and splats have none, so their
+//!   sizes must be written.
+//! - A constant without encoding is a plain Rust array (nested for rank
+//!   ≥ 2), the type kernels take for static dense operands.
+
+use std::path::PathBuf;
+
+use proc_macro2::Span;
+use syn::{Attribute, Ident, Visibility};
+
+use super::constant_file::{self, FileData};
+use super::constant_layout;
+use super::constant_literal::{dense_literal, nonzeros, scatter, sparse_literal, static_shape};
+use super::constant_prune::{prune_2_4, prune_dim};
+use super::constant_value::Scalar;
+use super::{tensor, ElemType, Model};
+use crate::errors::Errors;
+use crate::syntax::{ConstantSyntax, DimSize, InitSyntax, TypeDef};
+
+/// A checked constant.
+#[derive(Clone, Debug)]
+pub struct Constant {
+    /// The static's name.
+    pub name: Ident,
+    /// Attributes and doc comments written on it.
+    pub attrs: Vec<Attribute>,
+    /// The visibility written.
+    pub vis: Visibility,
+    /// The element type.
+    pub elem: ElemType,
+    /// The dimension sizes (from the type, or from the value for `?`).
+    pub shape: Vec<u64>,
+    /// The data.
+    pub data: ConstData,
+    /// The file read, as an absolute path (`file(...)` only): the expansion
+    /// includes it so that cargo rebuilds when it changes.
+    pub file: Option<PathBuf>,
+    /// What the value was, for the doc comment (`sparse<...>`, `file ...`).
+    pub source: String,
+}
+
+/// A constant's data.
+#[derive(Clone, Debug)]
+pub enum ConstData {
+    /// No encoding: every element, row-major.
+    Dense(Vec<Scalar>),
+    /// Sparse storage under an encoding.
+    Sparse(SparseStorage),
+}
+
+/// The buffers of a sparse constant, as `assemble` would take them.
+#[derive(Clone, Debug)]
+pub struct SparseStorage {
+    /// The encoding's name.
+    pub encoding: Ident,
+    /// The level sizes.
+    pub lvl_sizes: Vec<u64>,
+    /// Per level, outermost first.
+    pub levels: Vec<StoredLevel>,
+    /// One value per entry of the last level (none for `explicitVal`).
+    pub values: Vec<Scalar>,
+    /// The number of entries of the last level.
+    pub entries: usize,
+}
+
+/// One level's buffers and how kernels read its coordinates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredLevel {
+    /// Positions (`pos[l]`; lo/hi pairs for loose compressed).
+    pub positions: Vec<u64>,
+    /// Its own coordinate buffer (empty for dense and fused AoS levels; the
+    /// tuples of the region at a COO region's start).
+    pub coordinates: Vec<u64>,
+    /// Distance between consecutive entries' coordinates.
+    pub stride: usize,
+    /// Slot within a tuple: a fused singleton reads the buffer of the level
+    /// `offset` above it.
+    pub offset: usize,
+}
+
+/// The entries of a constant in dimension coordinates, with where each
+/// came from.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Entries {
+    pub(super) rank: usize,
+    pub(super) crds: Vec<u64>,
+    pub(super) values: Vec<Scalar>,
+    pub(super) origins: Vec<Origin>,
+}
+
+/// Where an entry was written.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Origin {
+    /// The entry (its coordinate list, or the element of `dense<>`).
+    pub(super) span: Span,
+    /// Its value.
+    pub(super) value: Span,
+    /// Its line in a file (1-based), 0 for a literal.
+    pub(super) line: u32,
+}
+
+impl Entries {
+    pub(super) fn len(&self) -> usize {
+        self.values.len()
+    }
+    pub(super) fn crd(&self, e: usize) -> &[u64] {
+        &self.crds[e * self.rank..(e + 1) * self.rank]
+    }
+    /// `(1, 2)`.
+    pub(super) fn describe(&self, e: usize) -> String {
+        let parts: Vec<String> = self.crd(e).iter().map(u64::to_string).collect();
+        format!("({})", parts.join(", "))
+    }
+    pub(super) fn push(&mut self, crd: &[u64], value: Scalar, origin: Origin) {
+        self.crds.extend_from_slice(crd);
+        self.values.push(value);
+        self.origins.push(origin);
+    }
+}
+
+/// What errors without a better token point at, and the file's name.
+pub(super) struct ConstContext {
+    pub(super) span: Span,
+    pub(super) file: Option<String>,
+}
+
+/// A constant whose type is valid but whose value is not: generated with
+/// an empty value next to the errors, so uses of it add no "cannot find
+/// value" errors (the block does not compile anyway).
+#[derive(Clone, Debug)]
+pub struct ConstantStub {
+    /// The static's name.
+    pub name: Ident,
+    /// Attributes and doc comments written on it.
+    pub attrs: Vec<Attribute>,
+    /// The visibility written.
+    pub vis: Visibility,
+    /// The element type.
+    pub elem: ElemType,
+    /// The sizes as written (`None` for `?`).
+    pub shape: Vec<Option<u64>>,
+    /// The encoding's name, if any.
+    pub encoding: Option<Ident>,
+}
+
+/// Checks a constant: `Ok` if valid; otherwise its errors are recorded and
+/// it is `Err(Some(stub))` when its type is valid, `Err(None)` when not.
+pub(super) fn check_constant(
+    def: &ConstantSyntax,
+    model: &Model,
+    failed: &[String],
+    errors: &mut Errors,
+) -> Result<Constant, Option<Box<ConstantStub>>> {
+    let type_def = TypeDef {
+        attrs: Vec::new(),
+        vis: Visibility::Inherited,
+        name: def.name.clone(),
+        tensor_span: def.tensor_span,
+        shape: def.shape.clone(),
+        elem: def.elem.clone(),
+        encoding: def.encoding.clone(),
+    };
+    let ty = tensor::check_type(&type_def, model, failed, errors).ok_or(None)?;
+    let elem = ty.elem;
+    let encoding = match &def.encoding {
+        Some(name) => Some(model.encoding(&name.to_string()).ok_or(None)?),
+        None => None,
+    };
+    check_value(def, elem, encoding, errors).ok_or_else(|| {
+        Some(Box::new(ConstantStub {
+            name: def.name.clone(),
+            attrs: def.attrs.clone(),
+            vis: def.vis.clone(),
+            elem,
+            shape: def.shape.iter().map(|d| d.value()).collect(),
+            encoding: def.encoding.clone(),
+        }))
+    })
+}
+
+/// The value of a constant whose type checked.
+fn check_value(
+    def: &ConstantSyntax,
+    elem: ElemType,
+    encoding: Option<&super::Encoding>,
+    errors: &mut Errors,
+) -> Option<Constant> {
+    let before = errors.len();
+    let (span, file) = match &def.init {
+        InitSyntax::Dense { span, .. }
+        | InitSyntax::Sparse { span, .. }
+        | InitSyntax::Prune { span, .. } => (*span, None),
+        InitSyntax::File { span, path } => (*span, Some(path.clone())),
+    };
+    let ctx = ConstContext { span, file };
+    let mut abs_path = None;
+    // The value: either every element (dense) or entries.
+    let (shape, value) = match &def.init {
+        InitSyntax::Dense { literal, .. } => {
+            let (shape, elements) = dense_literal(def, literal, elem, errors)?;
+            (shape, Value::Elements(elements))
+        }
+        InitSyntax::Prune { span, literal, .. } => {
+            let (shape, mut elements) = dense_literal(def, literal, elem, errors)?;
+            let dim = prune_dim(def, encoding, *span, errors)?;
+            prune_2_4(&shape, dim, &mut elements, elem);
+            (shape, Value::Elements(elements))
+        }
+        InitSyntax::Sparse {
+            indices, values, ..
+        } => {
+            let shape = static_shape(def, errors)?;
+            let entries = sparse_literal(def, &shape, indices, values, elem, errors)?;
+            (shape, Value::Entries(entries))
+        }
+        InitSyntax::File { path, span } => {
+            let (resolved, data) = constant_file::read(path, *span, elem, errors)?;
+            abs_path = Some(resolved);
+            let shape = file_shape(def, data.shape(), *span, errors)?;
+            match data {
+                FileData::Dense { values, .. } => (
+                    shape,
+                    Value::Elements(
+                        values
+                            .into_iter()
+                            .map(|(v, line)| {
+                                (
+                                    v,
+                                    Origin {
+                                        span: *span,
+                                        value: *span,
+                                        line,
+                                    },
+                                )
+                            })
+                            .collect(),
+                    ),
+                ),
+                FileData::Coo { entries, .. } => (shape, Value::Entries(entries)),
+            }
+        }
+    };
+    let source = match &def.init {
+        InitSyntax::Dense { .. } => "a `dense<...>` literal".to_string(),
+        InitSyntax::Sparse { .. } => "a `sparse<...>` literal".to_string(),
+        InitSyntax::Prune { .. } => "a `dense<...>` literal pruned to 2:4".to_string(),
+        InitSyntax::File { path, .. } => format!("the file `{path}`"),
+    };
+    let dynamic: Vec<bool> = def
+        .shape
+        .iter()
+        .map(|d| matches!(d, DimSize::Dynamic(_)))
+        .collect();
+    let data = match encoding {
+        None => ConstData::Dense(match value {
+            Value::Elements(elements) => elements.into_iter().map(|(v, _)| v).collect(),
+            Value::Entries(entries) => scatter(&shape, &entries, elem, &ctx, errors)?,
+        }),
+        Some(enc) => {
+            let entries = match value {
+                Value::Elements(elements) => nonzeros(&shape, elements),
+                Value::Entries(entries) => entries,
+            };
+            ConstData::Sparse(constant_layout::build(
+                enc, &shape, &dynamic, elem, &entries, &ctx, errors,
+            )?)
+        }
+    };
+    if errors.len() > before {
+        return None;
+    }
+    Some(Constant {
+        name: def.name.clone(),
+        attrs: def.attrs.clone(),
+        vis: def.vis.clone(),
+        elem,
+        shape,
+        data,
+        file: abs_path,
+        source,
+    })
+}
+
+/// Every element, row-major, with where it was written.
+pub(super) type Elements = Vec<(Scalar, Origin)>;
+
+pub(super) enum Value {
+    /// Every element of a dense value.
+    Elements(Elements),
+    Entries(Entries),
+}
+
+/// The type's sizes with each `?` taken from the file; a static size must
+/// be the file's.
+fn file_shape(
+    def: &ConstantSyntax,
+    found: &[u64],
+    span: Span,
+    errors: &mut Errors,
+) -> Option<Vec<u64>> {
+    if found.len() != def.shape.len() {
+        errors.error(
+            span,
+            format!(
+                "the file holds a tensor of rank {} ({}) but the type has rank {}",
+                found.len(),
+                sizes_text(found),
+                def.shape.len()
+            ),
+        );
+        return None;
+    }
+    let mut ok = true;
+    for (d, (size, &n)) in def.shape.iter().zip(found).enumerate() {
+        if let DimSize::Static(want, _) = size {
+            if *want != n {
+                errors.error(
+                    span,
+                    format!(
+                        "the file's tensor is {} but the type says {} (dimension {d}: {n} \
+                         against {want}); write `?` to take the file's size",
+                        sizes_text(found),
+                        def.shape
+                            .iter()
+                            .map(|s| s.value().map_or("?".to_string(), |v| v.to_string()))
+                            .collect::<Vec<_>>()
+                            .join("x")
+                    ),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok.then(|| found.to_vec())
+}
+
+pub(super) fn sizes_text(sizes: &[u64]) -> String {
+    sizes
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join("x")
+}
+
+impl FileData {
+    fn shape(&self) -> &[u64] {
+        match self {
+            FileData::Dense { shape, .. } | FileData::Coo { shape, .. } => shape,
+        }
+    }
+}

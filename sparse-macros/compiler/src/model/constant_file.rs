@@ -1,0 +1,448 @@
+//! Readers for `file("...")` constants, run at expansion time: Matrix
+//! Market (`.mtx`) and NumPy (`.npy`). The path is relative to the crate
+//! being compiled (`CARGO_MANIFEST_DIR`). Errors are at the path literal,
+//! with the file's line (Matrix Market) or element index (NumPy).
+//!
+//! - `.mtx`: `%%MatrixMarket matrix (coordinate | array) (real | double |
+//!   integer | pattern) (general | symmetric | skew-symmetric)`; 1-based
+//!   coordinates; `array` is column-major; symmetric and skew-symmetric
+//!   files list one triangle and the other is mirrored (negated for
+//!   skew-symmetric); a pattern entry has the value 1.
+//! - `.npy`: versions 1 to 3, C order, little-endian (or byte-sized)
+//!   `f4 f8 i1 i2 i4 i8 u1 u2 u4 u8 b1`; a dense tensor of the file's shape.
+//!
+//! Values convert as literals do, by kind: real/float data to a float
+//! type (rounded to `f32` if need be), integer data to an integer type in
+//! range, integer data to a float type, booleans (or 0/1) to `i1`.
+
+use std::path::{Path, PathBuf};
+
+use proc_macro2::Span;
+
+use super::constant::{Entries, Origin};
+use super::constant_value::Scalar;
+use super::ElemType;
+use crate::errors::Errors;
+use crate::syntax::ScalarLit;
+
+/// What a file holds.
+pub(super) enum FileData {
+    /// Every element, row-major, with its line (0 when lines mean nothing).
+    Dense {
+        shape: Vec<u64>,
+        values: Vec<(Scalar, u32)>,
+    },
+    /// Coordinate entries.
+    Coo { shape: Vec<u64>, entries: Entries },
+}
+
+/// Resolves `path` against the crate's directory, reads and parses it.
+pub(super) fn read(
+    path: &str,
+    span: Span,
+    elem: ElemType,
+    errors: &mut Errors,
+) -> Option<(PathBuf, FileData)> {
+    let base = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let full = base.join(path);
+    let kind = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if !matches!(kind.as_deref(), Some("mtx" | "npy")) {
+        errors.error(
+            span,
+            format!(
+                "`{path}`: unknown file kind; expected a Matrix Market `.mtx` or a NumPy `.npy` \
+                 file"
+            ),
+        );
+        return None;
+    }
+    let bytes = match std::fs::read(&full) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            errors.error(
+                span,
+                format!("cannot read `{path}` (relative to the crate's Cargo.toml): {e}"),
+            );
+            return None;
+        }
+    };
+    let full = full.canonicalize().unwrap_or(full);
+    let parsed = if kind.as_deref() == Some("npy") {
+        super::constant_npy::read_npy(&bytes, elem)
+    } else {
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => read_mtx(text, elem, span),
+            Err(e) => Err(format!("the file is not text (UTF-8): {e}")),
+        }
+    };
+    match parsed {
+        Ok(data) => Some((full, data)),
+        Err(message) => {
+            errors.error(span, format!("`{path}`: {message}"));
+            None
+        }
+    }
+}
+
+/// The header of a Matrix Market file.
+#[derive(Clone, Copy, PartialEq)]
+enum Field {
+    Real,
+    Integer,
+    Pattern,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Symmetry {
+    General,
+    Symmetric,
+    Skew,
+}
+
+/// Parses Matrix Market text; errors start with `line N:`.
+pub(super) fn read_mtx(text: &str, elem: ElemType, span: Span) -> Result<FileData, String> {
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i as u32 + 1, l));
+    let (_, header) = lines
+        .next()
+        .ok_or_else(|| "the file is empty; expected a `%%MatrixMarket` header".to_string())?;
+    let words: Vec<String> = header
+        .split_whitespace()
+        .map(str::to_ascii_lowercase)
+        .collect();
+    if words.first().map(String::as_str) != Some("%%matrixmarket") || words.len() != 5 {
+        return Err(
+            "line 1: expected the header `%%MatrixMarket matrix coordinate real general`"
+                .to_string(),
+        );
+    }
+    if words[1] != "matrix" {
+        return Err(format!(
+            "line 1: only `matrix` objects are supported, found `{}`",
+            words[1]
+        ));
+    }
+    let coordinate = match words[2].as_str() {
+        "coordinate" => true,
+        "array" => false,
+        other => {
+            return Err(format!(
+                "line 1: expected `coordinate` or `array`, found `{other}`"
+            ))
+        }
+    };
+    let field = match words[3].as_str() {
+        "real" | "double" => Field::Real,
+        "integer" => Field::Integer,
+        "pattern" if coordinate => Field::Pattern,
+        other => {
+            return Err(format!(
+                "line 1: unsupported field `{other}`; expected `real`, `integer` or `pattern` \
+                 (`pattern` only with `coordinate`)"
+            ))
+        }
+    };
+    let symmetry = match words[4].as_str() {
+        "general" => Symmetry::General,
+        "symmetric" => Symmetry::Symmetric,
+        "skew-symmetric" => Symmetry::Skew,
+        other => {
+            return Err(format!(
+                "line 1: unsupported symmetry `{other}`; expected `general`, `symmetric` or \
+                 `skew-symmetric`"
+            ))
+        }
+    };
+    let mut data = lines.filter(|(_, l)| {
+        let t = l.trim_start();
+        !t.is_empty() && !t.starts_with('%')
+    });
+    let (size_line, sizes) = data
+        .next()
+        .ok_or_else(|| "expected the size line after the header".to_string())?;
+    let sizes: Vec<u64> = sizes
+        .split_whitespace()
+        .map(|w| w.parse::<u64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("line {size_line}: expected sizes (non-negative integers)"))?;
+    let want = if coordinate { 3 } else { 2 };
+    if sizes.len() != want {
+        return Err(format!(
+            "line {size_line}: expected {} on the size line, found {} number(s)",
+            if coordinate {
+                "`rows cols entries`"
+            } else {
+                "`rows cols`"
+            },
+            sizes.len()
+        ));
+    }
+    let (rows, cols) = (sizes[0], sizes[1]);
+    if symmetry != Symmetry::General && rows != cols {
+        return Err(format!(
+            "line {size_line}: a symmetric or skew-symmetric matrix must be square, this one is \
+             {rows}x{cols}"
+        ));
+    }
+    let value = |word: Option<&str>, line: u32| -> Result<Scalar, String> {
+        if field == Field::Pattern {
+            return Ok(one(elem));
+        }
+        let word = word.ok_or_else(|| format!("line {line}: expected a value"))?;
+        convert_text(word, field, elem).map_err(|m| format!("line {line}: {m}"))
+    };
+    if coordinate {
+        let nnz = sizes[2];
+        let mut entries = Entries {
+            rank: 2,
+            ..Entries::default()
+        };
+        let mut read = 0u64;
+        for (line, text) in data {
+            read += 1;
+            if read > nnz {
+                return Err(format!(
+                    "line {line}: more entries than the {nnz} the size line announced"
+                ));
+            }
+            let mut words = text.split_whitespace();
+            let mut index = |what: &str, size: u64| -> Result<u64, String> {
+                let w = words
+                    .next()
+                    .ok_or_else(|| format!("line {line}: expected the {what} index"))?;
+                match w.parse::<u64>() {
+                    Ok(i) if (1..=size).contains(&i) => Ok(i - 1),
+                    Ok(i) => Err(format!(
+                        "line {line}: {what} {i} is outside 1..={size} (Matrix Market is 1-based)"
+                    )),
+                    Err(_) => Err(format!(
+                        "line {line}: expected the {what} index, found `{w}`"
+                    )),
+                }
+            };
+            let i = index("row", rows)?;
+            let j = index("column", cols)?;
+            let v = value(words.next(), line)?;
+            if let Some(extra) = words.next() {
+                return Err(format!("line {line}: unexpected `{extra}` after the entry"));
+            }
+            let origin = Origin {
+                span,
+                value: span,
+                line,
+            };
+            if symmetry == Symmetry::Skew && i == j {
+                return Err(format!(
+                    "line {line}: a skew-symmetric matrix has zeros on its diagonal, which are \
+                     not listed"
+                ));
+            }
+            entries.push(&[i, j], v, origin);
+            if symmetry != Symmetry::General && i != j {
+                let mirrored = if symmetry == Symmetry::Skew {
+                    negate(v, elem, line)?
+                } else {
+                    v
+                };
+                entries.push(&[j, i], mirrored, origin);
+            }
+        }
+        if read != nnz {
+            return Err(format!(
+                "the size line (line {size_line}) announces {nnz} entries but the file has {read}"
+            ));
+        }
+        Ok(FileData::Coo {
+            shape: vec![rows, cols],
+            entries,
+        })
+    } else {
+        // Column-major; symmetric: the lower triangle with the diagonal,
+        // skew-symmetric: without it.
+        let count = rows
+            .checked_mul(cols)
+            .filter(|&c| c <= super::constant_layout::MAX_STORED as u64)
+            .ok_or_else(|| format!("line {size_line}: {rows}x{cols} is too large"))?;
+        let mut values = vec![(Scalar::zero(elem), 0u32); count as usize];
+        let mut cells = (0..cols).flat_map(|j| {
+            (0..rows).filter_map(move |i| match symmetry {
+                Symmetry::General => Some((i, j)),
+                Symmetry::Symmetric => (i >= j).then_some((i, j)),
+                Symmetry::Skew => (i > j).then_some((i, j)),
+            })
+        });
+        for (line, text) in data {
+            for word in text.split_whitespace() {
+                let (i, j) = cells.next().ok_or_else(|| {
+                    format!("line {line}: more values than a {rows}x{cols} array holds")
+                })?;
+                let v = value(Some(word), line)?;
+                values[(i * cols + j) as usize] = (v, line);
+                if i != j && symmetry != Symmetry::General {
+                    let m = if symmetry == Symmetry::Skew {
+                        negate(v, elem, line)?
+                    } else {
+                        v
+                    };
+                    values[(j * cols + i) as usize] = (m, line);
+                }
+            }
+        }
+        if cells.next().is_some() {
+            return Err(format!(
+                "the array ends early: a {rows}x{cols} {} array needs more values",
+                match symmetry {
+                    Symmetry::General => "general",
+                    Symmetry::Symmetric => "symmetric",
+                    Symmetry::Skew => "skew-symmetric",
+                }
+            ));
+        }
+        Ok(FileData::Dense {
+            shape: vec![rows, cols],
+            values,
+        })
+    }
+}
+
+/// One in the element type (the value of a pattern entry).
+fn one(elem: ElemType) -> Scalar {
+    match elem {
+        ElemType::F32 => Scalar::F32(1.0),
+        ElemType::F64 => Scalar::F64(1.0),
+        ElemType::Bool => Scalar::Bool(true),
+        _ => Scalar::Int(1),
+    }
+}
+
+/// The mirrored value of a skew-symmetric entry, in range of `elem`.
+fn negate(v: Scalar, elem: ElemType, line: u32) -> Result<Scalar, String> {
+    let mirrored = match v {
+        Scalar::F32(x) => Ok(Scalar::F32(-x)),
+        Scalar::F64(x) => Ok(Scalar::F64(-x)),
+        Scalar::Int(n) => Scalar::convert(ScalarLit::Int(-n), elem),
+        Scalar::Bool(_) => Err("`i1` cannot be negated".to_string()),
+    };
+    mirrored.map_err(|m| format!("line {line}: the mirrored entry of a skew-symmetric matrix: {m}"))
+}
+
+/// A value of the file's field as an element of `elem`.
+fn convert_text(word: &str, field: Field, elem: ElemType) -> Result<Scalar, String> {
+    match field {
+        Field::Real => {
+            let x: f64 = word
+                .parse()
+                .map_err(|_| format!("expected a real number, found `{word}`"))?;
+            if !elem.is_float() {
+                return Err(format!(
+                    "the file holds real values but the element type is `{}`; use `f32` or \
+                     `f64`, or an `integer` file",
+                    elem.mlir_name()
+                ));
+            }
+            Scalar::convert(ScalarLit::Float(x), elem)
+        }
+        Field::Integer | Field::Pattern => {
+            let n: i128 = word
+                .parse()
+                .map_err(|_| format!("expected an integer, found `{word}`"))?;
+            int_value(n, elem)
+        }
+    }
+}
+
+/// An integer from a file as an element of `elem` (floats take it as a
+/// number, `i1` takes 0 and 1).
+pub(super) fn int_value(n: i128, elem: ElemType) -> Result<Scalar, String> {
+    match elem {
+        ElemType::F32 => Ok(Scalar::F32(n as f32)),
+        ElemType::F64 => Ok(Scalar::F64(n as f64)),
+        _ => Scalar::convert(ScalarLit::Int(n), elem),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn coo(data: FileData) -> (Vec<u64>, Vec<(Vec<u64>, Scalar)>) {
+        let FileData::Coo { shape, entries } = data else {
+            panic!("expected coordinate data");
+        };
+        let list = (0..entries.len())
+            .map(|e| (entries.crd(e).to_vec(), entries.values[e]))
+            .collect();
+        (shape, list)
+    }
+
+    #[test]
+    fn mtx_coordinate_symmetric_mirrors_the_lower_triangle() {
+        let text =
+            "%%MatrixMarket matrix coordinate real symmetric\n% comment\n3 3 2\n1 1 2.5\n3 1 -1\n";
+        let (shape, list) = coo(read_mtx(text, ElemType::F64, Span::call_site()).unwrap());
+        assert_eq!(shape, [3, 3]);
+        assert_eq!(
+            list,
+            [
+                (vec![0, 0], Scalar::F64(2.5)),
+                (vec![2, 0], Scalar::F64(-1.0)),
+                (vec![0, 2], Scalar::F64(-1.0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn mtx_skew_negates_and_pattern_is_one() {
+        let text = "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 3\n";
+        let (_, list) = coo(read_mtx(text, ElemType::I32, Span::call_site()).unwrap());
+        assert_eq!(
+            list,
+            [(vec![1, 0], Scalar::Int(3)), (vec![0, 1], Scalar::Int(-3))]
+        );
+        let text = "%%MatrixMarket matrix coordinate pattern general\n2 3 1\n2 3\n";
+        let (shape, list) = coo(read_mtx(text, ElemType::F32, Span::call_site()).unwrap());
+        assert_eq!(shape, [2, 3]);
+        assert_eq!(list, [(vec![1, 2], Scalar::F32(1.0))]);
+    }
+
+    #[test]
+    fn mtx_array_is_column_major() {
+        let text = "%%MatrixMarket matrix array real general\n2 3\n1\n2\n3\n4\n5\n6\n";
+        let FileData::Dense { shape, values } =
+            read_mtx(text, ElemType::F64, Span::call_site()).unwrap()
+        else {
+            panic!("expected dense data");
+        };
+        assert_eq!(shape, [2, 3]);
+        let v: Vec<Scalar> = values.into_iter().map(|(v, _)| v).collect();
+        let want = [1.0, 3.0, 5.0, 2.0, 4.0, 6.0].map(Scalar::F64);
+        assert_eq!(v, want);
+    }
+
+    #[test]
+    fn mtx_errors_name_the_line() {
+        let err = |text: &str, elem| match read_mtx(text, elem, Span::call_site()) {
+            Err(m) => m,
+            Ok(_) => panic!("expected an error for {text:?}"),
+        };
+        let base = "%%MatrixMarket matrix coordinate real general\n2 2 1\n";
+        assert_eq!(
+            err(&format!("{base}3 1 1.0\n"), ElemType::F64),
+            "line 3: row 3 is outside 1..=2 (Matrix Market is 1-based)"
+        );
+        assert!(
+            err(&format!("{base}1 1 x\n"), ElemType::F64).starts_with("line 3: expected a real")
+        );
+        assert!(err(&format!("{base}1 1 1.5\n"), ElemType::I32).contains("real values"));
+        assert!(err(base, ElemType::F64).contains("announces 1 entries but the file has 0"));
+        assert!(err(
+            "%%MatrixMarket matrix coordinate complex general\n",
+            ElemType::F64
+        )
+        .contains("unsupported field `complex`"));
+    }
+}

@@ -1,0 +1,187 @@
+//! The values of a constant: MLIR's rules for reading a literal as an
+//! element of a given type (`DenseIntOrFPElementsAttr`'s parser).
+//!
+//! - Floats take float literals (`1.0`, `-2.5e-3`) or a hexadecimal bit
+//!   pattern (`0x7FC00000` is a NaN in `f32`); a decimal integer is refused
+//!   (MLIR: "unexpected decimal integer literal for a floating point value").
+//! - Integers take decimal literals in the type's range, or a hexadecimal
+//!   bit pattern of at most the type's width (`0xFF` is -1 in `i8`); a
+//!   float literal is refused, even `2.0`.
+//! - `i1` takes `true`/`false` and `0`/`1`; `true`/`false` fit no other type.
+
+use crate::model::ElemType;
+use crate::syntax::ScalarLit;
+
+/// One element of a constant, in its element type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    /// An `f32`.
+    F32(f32),
+    /// An `f64`.
+    F64(f64),
+    /// Any integer type (and `index`), its value.
+    Int(i128),
+    /// An `i1`.
+    Bool(bool),
+}
+
+impl Scalar {
+    /// The zero of `elem`.
+    pub fn zero(elem: ElemType) -> Scalar {
+        match elem {
+            ElemType::F32 => Scalar::F32(0.0),
+            ElemType::F64 => Scalar::F64(0.0),
+            ElemType::Bool => Scalar::Bool(false),
+            _ => Scalar::Int(0),
+        }
+    }
+
+    /// Whether it is zero (`-0.0` included, as MLIR's `!= 0` test sees it).
+    pub fn is_zero(self) -> bool {
+        match self {
+            Scalar::F32(x) => x == 0.0,
+            Scalar::F64(x) => x == 0.0,
+            Scalar::Int(n) => n == 0,
+            Scalar::Bool(b) => !b,
+        }
+    }
+
+    /// The value as messages show it.
+    pub fn describe(self) -> String {
+        match self {
+            Scalar::F32(x) => format!("{x:?}"),
+            Scalar::F64(x) => format!("{x:?}"),
+            Scalar::Int(n) => n.to_string(),
+            Scalar::Bool(b) => b.to_string(),
+        }
+    }
+
+    /// Reads `lit` as an element of `elem`, or says why it cannot be one.
+    pub fn convert(lit: ScalarLit, elem: ElemType) -> Result<Scalar, String> {
+        let ty = elem.mlir_name();
+        match (lit, elem) {
+            (ScalarLit::Float(x), ElemType::F32) => {
+                let y = x as f32;
+                if x.is_finite() && y.is_infinite() {
+                    return Err(format!(
+                        "{x:?} is too large for `f32` (at most {:e})",
+                        f32::MAX
+                    ));
+                }
+                Ok(Scalar::F32(y))
+            }
+            (ScalarLit::Float(x), ElemType::F64) => Ok(Scalar::F64(x)),
+            (ScalarLit::Hex(bits), ElemType::F32) => u32::try_from(bits)
+                .map(|b| Scalar::F32(f32::from_bits(b)))
+                .map_err(|_| format!("0x{bits:X} is wider than the 32 bits of `f32`")),
+            (ScalarLit::Hex(bits), ElemType::F64) => u64::try_from(bits)
+                .map(|b| Scalar::F64(f64::from_bits(b)))
+                .map_err(|_| format!("0x{bits:X} is wider than the 64 bits of `f64`")),
+            (ScalarLit::Int(n), ElemType::F32 | ElemType::F64) => Err(format!(
+                "`{n}` is an integer but `{ty}` is a floating-point type; write `{n}.0` \
+                 (MLIR refuses a decimal integer for a float)"
+            )),
+            (ScalarLit::Bool(b), ElemType::Bool) => Ok(Scalar::Bool(b)),
+            (ScalarLit::Bool(b), _) => Err(format!(
+                "`{b}` is an `i1` value but the element type is `{ty}`"
+            )),
+            (ScalarLit::Float(x), _) => Err(format!(
+                "`{x:?}` is a floating-point literal but `{ty}` is an integer type"
+            )),
+            (ScalarLit::Int(n), ElemType::Bool) => match n {
+                0 | 1 => Ok(Scalar::Bool(n == 1)),
+                _ => Err(format!("{n} does not fit `i1` (0 or 1, `false` or `true`)")),
+            },
+            (ScalarLit::Int(n), _) => {
+                let (min, max) = elem.int_range().unwrap_or((0, 0));
+                if n < min || n > max {
+                    return Err(format!("{n} does not fit `{ty}` ({min}..={max})"));
+                }
+                Ok(Scalar::Int(n))
+            }
+            (ScalarLit::Hex(bits), _) => {
+                let width = int_width(elem);
+                if width < 128 && bits >> width != 0 {
+                    return Err(format!(
+                        "0x{bits:X} is wider than the {width} bits of `{ty}`"
+                    ));
+                }
+                if elem == ElemType::Bool {
+                    return Ok(Scalar::Bool(bits == 1));
+                }
+                let (min, _) = elem.int_range().unwrap_or((0, 0));
+                // Two's complement for signed types: the top bit is the sign.
+                let value = if min < 0 && bits >> (width - 1) == 1 {
+                    bits as i128 - (1i128 << width)
+                } else {
+                    bits as i128
+                };
+                Ok(Scalar::Int(value))
+            }
+        }
+    }
+}
+
+/// The width in bits of an integer element type (`index` as 64).
+fn int_width(elem: ElemType) -> u32 {
+    match elem {
+        ElemType::I8 | ElemType::U8 => 8,
+        ElemType::I16 | ElemType::U16 => 16,
+        ElemType::I32 | ElemType::U32 | ElemType::F32 => 32,
+        ElemType::Bool => 1,
+        _ => 64,
+    }
+}
+
+/// The bytes one element of `elem` takes in flash (`index`, a `usize`, as
+/// on 32-bit targets).
+pub fn elem_bytes(elem: ElemType) -> usize {
+    match elem {
+        ElemType::Bool | ElemType::I8 | ElemType::U8 => 1,
+        ElemType::I16 | ElemType::U16 => 2,
+        ElemType::F32 | ElemType::I32 | ElemType::U32 | ElemType::Index => 4,
+        _ => 8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_read_as_mlir_reads_them() {
+        use ElemType::*;
+        assert_eq!(
+            Scalar::convert(ScalarLit::Float(1.5), F32),
+            Ok(Scalar::F32(1.5))
+        );
+        assert_eq!(
+            Scalar::convert(ScalarLit::Hex(0x3F80_0000), F32),
+            Ok(Scalar::F32(1.0))
+        );
+        assert_eq!(
+            Scalar::convert(ScalarLit::Hex(0xFF), I8),
+            Ok(Scalar::Int(-1))
+        );
+        assert_eq!(
+            Scalar::convert(ScalarLit::Hex(0xFF), U8),
+            Ok(Scalar::Int(255))
+        );
+        assert_eq!(
+            Scalar::convert(ScalarLit::Int(1), Bool),
+            Ok(Scalar::Bool(true))
+        );
+        assert_eq!(
+            Scalar::convert(ScalarLit::Int(-128), I8),
+            Ok(Scalar::Int(-128))
+        );
+        let err = |lit, ty| Scalar::convert(lit, ty).unwrap_err();
+        assert!(err(ScalarLit::Int(300), I8).contains("300 does not fit `i8` (-128..=127)"));
+        assert!(err(ScalarLit::Float(1.5), I32).contains("floating-point literal"));
+        assert!(err(ScalarLit::Float(1.0), Bool).contains("integer type"));
+        assert!(err(ScalarLit::Int(1), F64).contains("write `1.0`"));
+        assert!(err(ScalarLit::Bool(true), F32).contains("`i1` value"));
+        assert!(err(ScalarLit::Hex(0x1FF), U8).contains("wider than the 8 bits"));
+        assert!(err(ScalarLit::Float(1e39), F32).contains("too large for `f32`"));
+    }
+}

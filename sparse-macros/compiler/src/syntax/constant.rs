@@ -1,0 +1,494 @@
+//! Constants: `[attrs] [pub] static NAME: tensor<...> = INIT;` with `INIT`
+//! one of MLIR's element literals (seed 002), verbatim,
+//!
+//! ```text
+//! dense<[[1.0, 0.0], [0.0, -2.5e-1]]>     dense<1.0>          (a splat)
+//! sparse<[[0, 0], [1, 2]], [1.0, 5.0]>    sparse<[[0, 0]], 7>  (values splat)
+//! file("weights/layer1.mtx")              (.mtx or .npy, relative to the crate)
+//! prune_2_4(dense<[[...], ...]>)          (2:4 pruning, for structured[2, 4])
+//! ```
+//!
+//! Tensor literals are read token by token (no `syn` per element: a
+//! 64x256 literal has 16384 of them), each scalar keeping its span.
+
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use syn::ext::IdentExt;
+use syn::parse::ParseStream;
+use syn::{Attribute, Ident, Lit, Token, Visibility};
+
+use super::tensor::parse_tensor;
+use super::{DimSize, ElemSyntax};
+
+/// `[attrs] [pub] static NAME: tensor<SHAPE x ELEM [, #ENC]> = INIT;`.
+#[derive(Clone, Debug)]
+pub struct ConstantSyntax {
+    /// Outer attributes, `///` doc comments included.
+    pub attrs: Vec<Attribute>,
+    /// The visibility written.
+    pub vis: Visibility,
+    /// The static's name.
+    pub name: Ident,
+    /// Span of `tensor`.
+    pub tensor_span: Span,
+    /// The sizes, outermost first.
+    pub shape: Vec<DimSize>,
+    /// The element type.
+    pub elem: ElemSyntax,
+    /// The encoding after the comma, if any.
+    pub encoding: Option<Ident>,
+    /// The initializer.
+    pub init: InitSyntax,
+}
+
+/// The initializer of a constant.
+#[derive(Clone, Debug)]
+pub enum InitSyntax {
+    /// `dense<LITERAL>`.
+    Dense {
+        /// Span of `dense`.
+        span: Span,
+        /// The tensor literal.
+        literal: TensorLiteral,
+    },
+    /// `sparse<INDICES, VALUES>`.
+    Sparse {
+        /// Span of `sparse`.
+        span: Span,
+        /// The indices: a list of coordinate lists (or, for rank 1, of
+        /// coordinates).
+        indices: TensorLiteral,
+        /// The values: a list, or a splat.
+        values: TensorLiteral,
+    },
+    /// `prune_2_4(dense<LITERAL>)`: the two largest magnitudes of every
+    /// group of four kept.
+    Prune {
+        /// Span of `prune_2_4`.
+        span: Span,
+        /// Span of `dense`.
+        dense_span: Span,
+        /// The tensor literal.
+        literal: TensorLiteral,
+    },
+    /// `file("path")`.
+    File {
+        /// The path as written.
+        path: String,
+        /// Span of the string literal.
+        span: Span,
+    },
+}
+
+/// MLIR's `tensor-literal`: a scalar, or a bracketed list of literals.
+#[derive(Clone, Debug)]
+pub enum TensorLiteral {
+    /// An integer, float or bool literal.
+    Scalar(ScalarSyntax),
+    /// `[a, b, ...]`, possibly empty.
+    List(Vec<TensorLiteral>, Span),
+}
+
+impl TensorLiteral {
+    /// Where it was written.
+    pub fn span(&self) -> Span {
+        match self {
+            TensorLiteral::Scalar(s) => s.span,
+            TensorLiteral::List(_, span) => *span,
+        }
+    }
+}
+
+/// One scalar literal with its sign.
+#[derive(Clone, Copy, Debug)]
+pub struct ScalarSyntax {
+    /// The value as written.
+    pub value: ScalarLit,
+    /// Span of the literal (its `-` included).
+    pub span: Span,
+}
+
+/// A scalar literal's value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScalarLit {
+    /// A decimal integer.
+    Int(i128),
+    /// A hexadecimal integer (`0x7FC00000`): for a float type, MLIR reads it
+    /// as the bit pattern.
+    Hex(u128),
+    /// A float literal.
+    Float(f64),
+    /// `true` or `false`.
+    Bool(bool),
+}
+
+/// Parses a constant after its attributes and visibility.
+pub(super) fn parse_constant(
+    input: ParseStream,
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+) -> syn::Result<ConstantSyntax> {
+    input.parse::<Token![static]>()?;
+    if input.peek(Token![mut]) {
+        return Err(input.error(
+            "a sparse constant cannot be `static mut`: its buffers live in flash and kernels \
+             read them directly",
+        ));
+    }
+    let name: Ident = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), "expected the constant's name after `static`"))?;
+    if !input.peek(Token![:]) {
+        return Err(input.error(
+            "expected `:` and a tensor type, e.g. `static W: tensor<3x4xf32, #CSR> = ...;`",
+        ));
+    }
+    input.parse::<Token![:]>()?;
+    let (tensor_span, shape, elem, encoding) = parse_tensor(input)?;
+    if !input.peek(Token![=]) {
+        return Err(input.error(
+            "expected `=` and a value: `dense<...>`, `sparse<..., ...>` or `file(\"...\")`",
+        ));
+    }
+    input.parse::<Token![=]>()?;
+    let init = parse_init(input)?;
+    if !input.peek(Token![;]) {
+        return Err(input.error("expected `;` after the constant's value"));
+    }
+    input.parse::<Token![;]>()?;
+    Ok(ConstantSyntax {
+        attrs,
+        vis,
+        name,
+        tensor_span,
+        shape,
+        elem,
+        encoding,
+        init,
+    })
+}
+
+const INIT: &str = "expected a constant value: `dense<[[1.0, 0.0], [0.0, 2.0]]>`, `dense<1.0>`, \
+                    `sparse<[[0, 0], [1, 2]], [1.0, 5.0]>` or `file(\"weights/w.mtx\")`";
+
+fn parse_init(input: ParseStream) -> syn::Result<InitSyntax> {
+    let word = input
+        .call(Ident::parse_any)
+        .map_err(|e| syn::Error::new(e.span(), INIT))?;
+    match word.to_string().as_str() {
+        "dense" | "sparse" => {
+            let content = angle_content(input, &word)?;
+            if word == "dense" {
+                let literal = parse_literal_tokens(content, word.span(), "dense<...>")?;
+                Ok(InitSyntax::Dense {
+                    span: word.span(),
+                    literal,
+                })
+            } else {
+                let (indices, values) = split_sparse(content, word.span())?;
+                Ok(InitSyntax::Sparse {
+                    span: word.span(),
+                    indices,
+                    values,
+                })
+            }
+        }
+        "file" => {
+            let content;
+            syn::parenthesized!(content in input);
+            let lit: syn::LitStr = content.parse().map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    "expected the file's path as a string, relative to the crate's \
+                     Cargo.toml: `file(\"weights/w.mtx\")`",
+                )
+            })?;
+            if !content.is_empty() {
+                return Err(content.error("expected `)` after the path"));
+            }
+            Ok(InitSyntax::File {
+                path: lit.value(),
+                span: lit.span(),
+            })
+        }
+        "prune_2_4" => {
+            let content;
+            syn::parenthesized!(content in input);
+            let inner = parse_init(&content)?;
+            if !content.is_empty() {
+                return Err(content.error("expected `)` after `dense<...>`"));
+            }
+            match inner {
+                InitSyntax::Dense { span, literal } => Ok(InitSyntax::Prune {
+                    span: word.span(),
+                    dense_span: span,
+                    literal,
+                }),
+                _ => Err(syn::Error::new(
+                    word.span(),
+                    "`prune_2_4` takes a dense literal: `prune_2_4(dense<[[...], ...]>)`",
+                )),
+            }
+        }
+        "dense_resource" | "array" => Err(syn::Error::new(
+            word.span(),
+            format!(
+                "`{word}` is not supported for sparse constants; write the values with \
+                 `dense<...>` or read them with `file(\"...\")`"
+            ),
+        )),
+        _ => Err(syn::Error::new(word.span(), INIT)),
+    }
+}
+
+/// The tokens between `<` and the `>` that closes it (brackets are groups,
+/// so the first `>` at this level closes).
+fn angle_content(input: ParseStream, word: &Ident) -> syn::Result<Vec<TokenTree>> {
+    if !input.peek(Token![<]) {
+        return Err(input.error(format!("expected `<` after `{word}`")));
+    }
+    input.parse::<Token![<]>()?;
+    input.step(|cursor| {
+        let mut tokens = Vec::new();
+        let mut rest = *cursor;
+        while let Some((tree, next)) = rest.token_tree() {
+            if matches!(&tree, TokenTree::Punct(p) if p.as_char() == '>') {
+                return Ok((tokens, next));
+            }
+            tokens.push(tree);
+            rest = next;
+        }
+        Err(syn::Error::new(
+            word.span(),
+            format!("expected `>` closing `{word}<...>`"),
+        ))
+    })
+}
+
+/// `INDICES, VALUES`: the one top-level comma splits them.
+fn split_sparse(tokens: Vec<TokenTree>, span: Span) -> syn::Result<(TensorLiteral, TensorLiteral)> {
+    let comma = tokens
+        .iter()
+        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','));
+    let Some(comma) = comma else {
+        return Err(syn::Error::new(
+            span,
+            "expected `sparse<INDICES, VALUES>`, e.g. `sparse<[[0, 0], [1, 2]], [1.0, 5.0]>`",
+        ));
+    };
+    let mut tokens = tokens;
+    let values = tokens.split_off(comma + 1);
+    tokens.pop();
+    let indices = parse_literal_tokens(tokens, span, "the indices of sparse<...>")?;
+    let values = parse_literal_tokens(values, span, "the values of sparse<...>")?;
+    Ok((indices, values))
+}
+
+/// One tensor literal from exactly these tokens.
+fn parse_literal_tokens(
+    tokens: Vec<TokenTree>,
+    span: Span,
+    what: &str,
+) -> syn::Result<TensorLiteral> {
+    let mut iter = tokens.into_iter().peekable();
+    let Some(literal) = parse_literal(&mut iter)? else {
+        return Err(syn::Error::new(
+            span,
+            format!("expected a tensor literal for {what}: a number, `true`/`false` or `[...]`"),
+        ));
+    };
+    if let Some(extra) = iter.next() {
+        return Err(syn::Error::new(
+            extra.span(),
+            format!("unexpected token after the tensor literal of {what}"),
+        ));
+    }
+    Ok(literal)
+}
+
+/// A literal from the front of `iter`; `None` if it is empty.
+fn parse_literal(
+    iter: &mut std::iter::Peekable<impl Iterator<Item = TokenTree>>,
+) -> syn::Result<Option<TensorLiteral>> {
+    let Some(first) = iter.next() else {
+        return Ok(None);
+    };
+    match first {
+        TokenTree::Group(group) if group.delimiter() == Delimiter::Bracket => {
+            parse_list(group.stream(), group.span()).map(Some)
+        }
+        TokenTree::Punct(p) if p.as_char() == '-' => {
+            let Some(TokenTree::Literal(lit)) = iter.next() else {
+                return Err(syn::Error::new(p.span(), "expected a number after `-`"));
+            };
+            let span = p.span().join(lit.span()).unwrap_or(lit.span());
+            let value = match scalar(&lit)? {
+                ScalarLit::Int(n) => ScalarLit::Int(-n),
+                ScalarLit::Float(x) => ScalarLit::Float(-x),
+                ScalarLit::Hex(_) | ScalarLit::Bool(_) => {
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        "a hexadecimal literal has no sign: it is the value's bit pattern",
+                    ))
+                }
+            };
+            Ok(Some(TensorLiteral::Scalar(ScalarSyntax { value, span })))
+        }
+        TokenTree::Literal(lit) => Ok(Some(TensorLiteral::Scalar(ScalarSyntax {
+            value: scalar(&lit)?,
+            span: lit.span(),
+        }))),
+        TokenTree::Ident(ident) if ident == "true" || ident == "false" => {
+            Ok(Some(TensorLiteral::Scalar(ScalarSyntax {
+                value: ScalarLit::Bool(ident == "true"),
+                span: ident.span(),
+            })))
+        }
+        other => Err(syn::Error::new(
+            other.span(),
+            "expected a number, `true`, `false` or a bracketed list `[...]`",
+        )),
+    }
+}
+
+fn parse_list(stream: TokenStream, span: Span) -> syn::Result<TensorLiteral> {
+    let mut items = Vec::new();
+    let mut iter = stream.into_iter().peekable();
+    loop {
+        match parse_literal(&mut iter)? {
+            Some(item) => items.push(item),
+            None if items.is_empty() => break,
+            None => return Err(syn::Error::new(span, "expected an element after `,`")),
+        }
+        match iter.next() {
+            None => break,
+            Some(TokenTree::Punct(p)) if p.as_char() == ',' => {}
+            Some(other) => {
+                return Err(syn::Error::new(
+                    other.span(),
+                    "expected `,` or `]` after a list element",
+                ))
+            }
+        }
+    }
+    Ok(TensorLiteral::List(items, span))
+}
+
+/// The common spellings without `syn`: `123`, `1.5`, `2.5e-3`,
+/// `1.000000e+00` (a 64x256 literal has 16384 of them; a proc macro runs
+/// unoptimised). Anything else (hex, suffixes, underscores, errors) takes
+/// the general path.
+fn plain_number(text: &str) -> Option<ScalarLit> {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || !bytes[0].is_ascii_digit() {
+        return None;
+    }
+    if bytes.iter().all(u8::is_ascii_digit) {
+        return text.parse().ok().map(ScalarLit::Int);
+    }
+    let mut seen_exp = false;
+    for (k, &b) in bytes.iter().enumerate() {
+        let ok = match b {
+            b'0'..=b'9' => true,
+            b'.' => !seen_exp,
+            b'e' | b'E' if !seen_exp => {
+                seen_exp = true;
+                true
+            }
+            b'+' | b'-' => k > 0 && matches!(bytes[k - 1], b'e' | b'E'),
+            _ => false,
+        };
+        if !ok {
+            return None;
+        }
+    }
+    text.parse().ok().map(ScalarLit::Float)
+}
+
+/// A number as MLIR writes it: decimal or hexadecimal integer, or float
+/// (`1.0`, `-2.5e-3`, `1.000000e+00`). Rust suffixes are refused.
+fn scalar(lit: &proc_macro2::Literal) -> syn::Result<ScalarLit> {
+    let text = lit.to_string();
+    if let Some(value) = plain_number(&text) {
+        return Ok(value);
+    }
+    let span = lit.span();
+    let bad = |message: &str| syn::Error::new(span, message.to_string());
+    match Lit::new(lit.clone()) {
+        Lit::Int(int) => {
+            if !int.suffix().is_empty() {
+                return Err(bad(
+                    "MLIR literals have no type suffix; the type is the constant's element type",
+                ));
+            }
+            if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+                return u128::from_str_radix(&hex.replace('_', ""), 16)
+                    .map(ScalarLit::Hex)
+                    .map_err(|_| bad("this hexadecimal literal does not fit in 128 bits"));
+            }
+            if text.starts_with("0b") || text.starts_with("0o") {
+                return Err(bad("expected a decimal or hexadecimal (`0x...`) integer"));
+            }
+            int.base10_parse::<i128>()
+                .map(ScalarLit::Int)
+                .map_err(|_| bad("this integer does not fit in 128 bits"))
+        }
+        Lit::Float(float) => {
+            if !float.suffix().is_empty() {
+                return Err(bad(
+                    "MLIR literals have no type suffix; the type is the constant's element type",
+                ));
+            }
+            float
+                .base10_parse::<f64>()
+                .map(ScalarLit::Float)
+                .map_err(|_| bad("not a floating-point number"))
+        }
+        _ => Err(bad("expected a number, `true` or `false`")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(text: &str) -> syn::Result<ScalarLit> {
+        let ts: TokenStream = text.parse().unwrap();
+        match ts.into_iter().next() {
+            Some(TokenTree::Literal(l)) => scalar(&l),
+            other => panic!("not a literal: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn numbers_as_mlir_prints_them() {
+        assert_eq!(lit("123").unwrap(), ScalarLit::Int(123));
+        assert_eq!(lit("1.000000e+00").unwrap(), ScalarLit::Float(1.0));
+        assert_eq!(lit("2.5e-3").unwrap(), ScalarLit::Float(2.5e-3));
+        assert_eq!(lit("1E3").unwrap(), ScalarLit::Float(1000.0));
+        assert_eq!(lit("0.5").unwrap(), ScalarLit::Float(0.5));
+        assert_eq!(lit("0x7FC00000").unwrap(), ScalarLit::Hex(0x7FC0_0000));
+        assert_eq!(lit("1_000").unwrap(), ScalarLit::Int(1000));
+        assert!(lit("1.5f32").is_err());
+        assert!(lit("7u8").is_err());
+        assert!(lit("0b101").is_err());
+        assert!(lit("\"x\"").is_err());
+        // The fast path and syn agree wherever the fast path answers.
+        for text in [
+            "0",
+            "42",
+            "3.25",
+            "1e-7",
+            "6.02e23",
+            "170141183460469231731687303715884105727",
+        ] {
+            let fast = plain_number(text);
+            let l: proc_macro2::Literal = text.parse().unwrap();
+            let general = match Lit::new(l) {
+                Lit::Int(i) => ScalarLit::Int(i.base10_parse().unwrap()),
+                Lit::Float(f) => ScalarLit::Float(f.base10_parse().unwrap()),
+                other => panic!("{text} reads as {other:?}"),
+            };
+            assert_eq!(fast, Some(general), "{text}");
+        }
+    }
+}

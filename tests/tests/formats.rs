@@ -1,0 +1,12 @@
+//! Kernels over block and structured formats: the kernel is written in
+//! dimension space (`y[i] = a[i, j] * x[j]`) exactly as for CSR, and the
+//! sparsifier walks the operand in level space (MLIR's demapping).
+//!
+//! - `block`: BSR, BSC, DCSR of blocks, non-square blocks (4x1, 1x8, 2x3),
+//!   the floordiv/mod and the explicit inverse map forms; SpMV, SpMM,
+//!   sums, index values, dense and scalar outputs; partial blocks refused
+//!   with `KernelError::PartialBlock`, against a dense reference.
+
+mod formats {
+    mod block;
+}

@@ -1,0 +1,8 @@
+sparse_core::sparse_kernel! {
+    #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+
+    static W: tensor<3x4xf32, #CSR> = sparse<[[0, 0], [1, 1]], [1.0, 2.0, 3.0]>;
+    static X: tensor<3x4xf32, #CSR> = sparse<[[0, 0, 1], [1]], [1.0, 2.0]>;
+}
+
+fn main() {}
