@@ -168,6 +168,15 @@ test_workspace() {
     cargo test --workspace
 }
 
+# The optional interoperability features (sprs, nalgebra-sparse), which the
+# workspace build leaves off: their unit tests and doc examples, and the
+# docs with every feature on.
+test_interop() {
+    cargo test -p sparse-core --features std,heapless,sprs,nalgebra-sparse --lib interop
+    cargo test -p sparse-core --features std,heapless,sprs,nalgebra-sparse --doc interop
+    RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps --features std,heapless,sprs,nalgebra-sparse
+}
+
 # `cargo rustc ... -- -D warnings`: warnings in sparse-core's no_std
 # configurations fail the step (flags for sparse-core only, so the host
 # builds of the macro stay cached).
@@ -314,6 +323,7 @@ miri_kernels() {
 run "cargo fmt --check (workspace and firmware)" fmt_check
 run "cargo clippy --workspace --all-targets -D warnings" clippy_workspace
 run "cargo test --workspace" test_workspace
+run "sparse-core interop features (sprs, nalgebra-sparse)" test_interop
 for t in "${THUMB_TARGETS[@]}"; do
     run "build sparse-core (with macros) for $t" build_thumb "$t"
 done

@@ -11,6 +11,10 @@
 //!   2:4 operands, integer arithmetic, the compiler's limits;
 //! - [`constants`]: compile-time constants in flash (`static W:
 //!   tensor<...> = sparse<...>;`), checked when the crate builds.
+//!
+//! At run time, [`convert`] converts between encodings (and dense arrays)
+//! without an allocator; with `std`, `io` reads and writes Matrix Market
+//! and FROSTT files.
 #![no_std]
 #![deny(missing_docs)]
 
@@ -23,6 +27,7 @@ pub mod assemble;
 mod constant;
 #[doc = include_str!("../docs/constants.md")]
 pub mod constants {}
+pub mod convert;
 mod debug;
 mod dense;
 #[doc = include_str!("../docs/encodings.md")]
@@ -33,6 +38,10 @@ mod encoding;
 mod error;
 mod foreach;
 mod index;
+#[cfg(any(feature = "sprs", feature = "nalgebra-sparse"))]
+pub mod interop;
+#[cfg(feature = "std")]
+pub mod io;
 mod kernel;
 mod layout;
 #[doc(hidden)]

@@ -2,7 +2,7 @@
 //! nalgebra-sparse, faer and C -O3. See RESULTS.md and run.sh.
 //!
 //! Usage: `sparse-bench-desktop [SECTION...]` with sections `spmv`,
-//! `spmv16`, `csc`, `add`, `spgemm`, `sddmm` (default: all), or
+//! `spmv16`, `csc`, `add`, `spgemm`, `sddmm`, `transpose` (default: all), or
 //! `sparse-bench-desktop callgrind IMPL REPS` (one SpMV implementation on
 //! the small matrix, REPS times, for instruction counting).
 //! `BENCH_QUICK=1` shrinks every matrix and the time budget (a smoke test).
@@ -16,6 +16,7 @@ mod kernels;
 mod ops;
 mod report;
 mod spmv;
+mod transpose;
 
 use gen::Csr;
 use harness::Budget;
@@ -77,7 +78,7 @@ fn main() {
         callgrind::run(&args[1..]);
         return;
     }
-    let all = ["spmv", "spmv16", "csc", "add", "spgemm", "sddmm"];
+    let all = ["spmv", "spmv16", "csc", "add", "spgemm", "sddmm", "transpose"];
     let sections: Vec<&str> = if args.is_empty() {
         all.to_vec()
     } else {
@@ -162,6 +163,12 @@ fn main() {
                 for (name, a) in &mats.list {
                     ops::sddmm_f64(name, a, 32, &b);
                     ops::sddmm_f32(name, a, 32, &b);
+                }
+            }
+            "transpose" => {
+                println!("\n### CSR → CSC conversion (u32 indices; nalgebra-sparse: usize)");
+                for (name, a) in &mats.list {
+                    transpose::csr_to_csc(name, a, &b);
                 }
             }
             _ => {}

@@ -24,6 +24,9 @@ pub trait Buffer<T> {
     fn capacity(&self) -> usize;
     /// Forgets every element, keeping the memory.
     fn clear(&mut self);
+    /// Forgets the elements from `len` on (nothing if `len >= self.len()`),
+    /// keeping the memory.
+    fn truncate(&mut self, len: usize);
     /// Appends `value`, or returns it when the buffer is full (then nothing
     /// changed).
     fn push(&mut self, value: T) -> Result<(), T>;
@@ -77,6 +80,10 @@ impl<T> Buffer<T> for SliceBuffer<'_, T> {
         self.len = 0;
     }
     #[inline]
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+    #[inline]
     fn push(&mut self, value: T) -> Result<(), T> {
         match self.data.get_mut(self.len) {
             Some(slot) => {
@@ -112,6 +119,10 @@ impl<T, const N: usize> Buffer<T> for heapless::Vec<T, N> {
         heapless::Vec::clear(self)
     }
     #[inline]
+    fn truncate(&mut self, len: usize) {
+        heapless::Vec::truncate(self, len)
+    }
+    #[inline]
     fn push(&mut self, value: T) -> Result<(), T> {
         heapless::Vec::push(self, value)
     }
@@ -138,6 +149,10 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
     #[inline]
     fn clear(&mut self) {
         alloc::vec::Vec::clear(self)
+    }
+    #[inline]
+    fn truncate(&mut self, len: usize) {
+        alloc::vec::Vec::truncate(self, len)
     }
     #[inline]
     fn push(&mut self, value: T) -> Result<(), T> {

@@ -174,7 +174,7 @@ use insert::Cursor;
 
 /// Where an output is in the protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum State {
+pub(crate) enum State {
     /// Between calls: the buffers hold a valid tensor.
     Ready,
     /// Between `begin` and `finish`: the buffers are half-built.
@@ -226,12 +226,12 @@ pub struct SparseTensorOut<
     const DIM: usize,
     const LVL: usize,
 > {
-    dim_sizes: [usize; DIM],
-    lvl_sizes: [usize; LVL],
-    layout: Layout<DIM, LVL>,
-    positions: [B::Pos; LVL],
-    coordinates: [B::Crd; LVL],
-    values: B::Val,
+    pub(crate) dim_sizes: [usize; DIM],
+    pub(crate) lvl_sizes: [usize; LVL],
+    pub(crate) layout: Layout<DIM, LVL>,
+    pub(crate) positions: [B::Pos; LVL],
+    pub(crate) coordinates: [B::Crd; LVL],
+    pub(crate) values: B::Val,
     ws_values: B::Val,
     ws_filled: B::Flag,
     ws_added: B::Idx,
@@ -242,7 +242,7 @@ pub struct SparseTensorOut<
     /// The first compressed or loose level that is non-unique (`LVL` if
     /// none): the highest level a repeated coordinate can start at.
     first_nonunique: usize,
-    state: State,
+    pub(crate) state: State,
     cur: Cursor<LVL>,
     fault: Option<Fault>,
     /// False once anything faulted: pushes only count.

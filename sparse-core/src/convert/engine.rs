@@ -1,0 +1,111 @@
+//! The conversion driver: checks the sizes, then streams the source into
+//! the output's insertion protocol when it is stored in the target's
+//! order, or stages it (`stage.rs`) otherwise.
+
+use crate::encoding::Encoding;
+use crate::layout::Layout;
+use crate::output::{OutputBuffers, SparseTensorOut};
+
+use super::source::Source;
+use super::{stage, ConvertError, Merge};
+
+/// Whether the target keeps repeated coordinates as separate entries:
+/// every level from the first non-unique compressed or loose one on is
+/// non-unique (COO with `singleton(nonunique)`). Otherwise repeats are
+/// merged (or refused).
+pub(crate) fn keeps_repeats<const DIM: usize, const LVL: usize>(layout: &Layout<DIM, LVL>) -> bool {
+    match first_nonunique(layout) {
+        Some(f) => layout.levels.iter().skip(f).all(|i| !i.ty.is_unique()),
+        None => false,
+    }
+}
+
+/// The first compressed or loose level that is non-unique.
+pub(crate) fn first_nonunique<const DIM: usize, const LVL: usize>(
+    layout: &Layout<DIM, LVL>,
+) -> Option<usize> {
+    layout
+        .levels
+        .iter()
+        .position(|i| i.ty.has_positions() && !i.ty.is_unique())
+}
+
+/// Converts `src` into `out`; on error `out` is left empty.
+pub(crate) fn run<V, E, B, Src, const DIM: usize, const LVL: usize>(
+    src: &Src,
+    out: &mut SparseTensorOut<V, E, B, DIM, LVL>,
+    merge: Merge<V>,
+) -> Result<(), ConvertError>
+where
+    V: Clone + Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+    Src: Source<V, DIM>,
+{
+    let have = out.dim_sizes();
+    let want = src.dims();
+    if let Some(dim) = (0..DIM).find(|&d| have.get(d) != want.get(d)) {
+        out.clear();
+        return Err(ConvertError::DimensionMismatch {
+            dim,
+            size: have.get(dim).copied().unwrap_or(0),
+            expected: want.get(dim).copied().unwrap_or(0),
+        });
+    }
+    let result = if src.streams::<E, LVL>() {
+        stream(src, out, merge)
+    } else {
+        stage::stage(src, out, merge)
+    };
+    if result.is_err() {
+        out.clear();
+    }
+    result
+}
+
+/// Inserts the source's entries, which come in the target's order, one by
+/// one; repeats are adjacent, and are kept, merged or refused.
+fn stream<V, E, B, Src, const DIM: usize, const LVL: usize>(
+    src: &Src,
+    out: &mut SparseTensorOut<V, E, B, DIM, LVL>,
+    merge: Merge<V>,
+) -> Result<(), ConvertError>
+where
+    V: Clone + Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+    Src: Source<V, DIM>,
+{
+    let layout = out.layout;
+    let keep = keeps_repeats(&layout);
+    out.begin();
+    let mut pending: Option<([usize; LVL], V)> = None;
+    let mut fault = None;
+    src.each_lvl(&layout, &mut |lvl, v| {
+        if fault.is_some() {
+            return;
+        }
+        pending = match pending.take() {
+            Some((p, pv)) if p == lvl && !keep => match merge {
+                Some(m) => Some((p, m(pv, v.clone()))),
+                None => {
+                    fault = Some(ConvertError::Duplicate);
+                    None
+                }
+            },
+            Some((p, pv)) => {
+                out.insert(p, pv);
+                Some((lvl, v.clone()))
+            }
+            None => Some((lvl, v.clone())),
+        };
+    });
+    if let (Some((p, pv)), None) = (pending, fault) {
+        out.insert(p, pv);
+    }
+    let finished = out.finish("convert");
+    if let Some(f) = fault {
+        return Err(f);
+    }
+    finished.map_err(ConvertError::from_kernel)
+}

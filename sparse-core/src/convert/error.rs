@@ -1,0 +1,209 @@
+//! The error of every conversion.
+
+use core::fmt;
+
+use crate::error::Buffer;
+use crate::kernel::KernelError;
+
+/// Why a conversion failed. The output is left empty (a valid tensor) and
+/// can be reused.
+///
+/// Levels are the target's, numbered in storage order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum ConvertError {
+    /// The output's dimension `dim` has another size than the source's
+    /// (for a concatenation: than the inputs' sizes, summed along the
+    /// concatenated dimension).
+    DimensionMismatch {
+        /// The dimension.
+        dim: usize,
+        /// The output's size.
+        size: usize,
+        /// The size the source requires.
+        expected: usize,
+    },
+    /// A dense source's slice length is not the product of its dimensions
+    /// (`None`: the product overflows `usize`).
+    ViewLength {
+        /// The slice length.
+        len: usize,
+        /// The product of the dimensions.
+        expected: Option<usize>,
+    },
+    /// A concatenation along a dimension the tensors do not have.
+    ConcatDimension {
+        /// The dimension asked for.
+        dim: usize,
+        /// The tensors' rank.
+        rank: usize,
+    },
+    /// [`reorder_coo`](super::reorder_coo) between encodings with different
+    /// dim→lvl maps.
+    MapMismatch,
+    /// A buffer of the output is too small. `needed` is the exact length
+    /// the step that failed needs in that buffer: staging (a reordering
+    /// conversion first writes one slot per source entry, see the
+    /// [module docs](super)) or the result.
+    Capacity {
+        /// The level of the buffer (for values, the last level).
+        level: usize,
+        /// Which buffer.
+        buffer: Buffer,
+        /// The length needed.
+        needed: usize,
+        /// The buffer's capacity.
+        capacity: usize,
+    },
+    /// A level of the result has more entries than `posWidth` can count.
+    /// (While staging, the count is taken before repeated coordinates are
+    /// merged.)
+    PositionOverflow {
+        /// The level.
+        level: usize,
+        /// Its number of entries.
+        entries: usize,
+        /// The largest position the width holds.
+        max: u64,
+    },
+    /// The source stores a coordinate more than once and the target cannot
+    /// keep repeats: [`convert_sum`](super::convert_sum) adds them up.
+    /// (Into an all-dense target from a source whose encoding admits
+    /// repeats — a `nonunique` level, or loose segments, which may
+    /// overlap — and is not walked in the target's order, `convert`
+    /// reports this without looking: it cannot find repeats without
+    /// scratch memory.)
+    Duplicate,
+    /// The target's storage cannot hold the source's entries: a `singleton`
+    /// level holds one coordinate per parent entry, so a unique parent with
+    /// two children (`(i : compressed, j : singleton)` with two entries in
+    /// a row) has no layout.
+    NotRepresentable {
+        /// The level that cannot hold them.
+        level: usize,
+    },
+    /// A reordering conversion stages the coordinates of a dense level
+    /// below a sparse one in that level's (otherwise unused) coordinate
+    /// buffer, and its size does not fit `crdWidth`.
+    StagingWidth {
+        /// The dense level.
+        level: usize,
+        /// Its size.
+        size: usize,
+        /// The largest coordinate the width holds.
+        max: u64,
+    },
+    /// A count of the result overflows `usize`.
+    TooLarge {
+        /// The level at which it overflowed.
+        level: usize,
+    },
+}
+
+impl ConvertError {
+    /// The conversion error for what an output's `finish` reported.
+    pub(crate) fn from_kernel(e: KernelError) -> Self {
+        match e {
+            KernelError::Capacity {
+                level,
+                buffer,
+                needed,
+                capacity,
+                ..
+            } => ConvertError::Capacity {
+                level,
+                buffer,
+                needed,
+                capacity,
+            },
+            KernelError::PositionOverflow {
+                level,
+                entries,
+                max,
+                ..
+            } => ConvertError::PositionOverflow {
+                level,
+                entries,
+                max,
+            },
+            KernelError::InsertOutOfOrder { level, .. }
+            | KernelError::InsertOutOfRange { level, .. } => {
+                ConvertError::NotRepresentable { level }
+            }
+            // `finish` returns only the variants above; the prologue errors
+            // of generated kernels never reach a conversion.
+            _ => ConvertError::NotRepresentable { level: 0 },
+        }
+    }
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ConvertError::DimensionMismatch {
+                dim,
+                size,
+                expected,
+            } => write!(
+                f,
+                "dimension {dim} of the output has size {size}, but the source needs {expected}"
+            ),
+            ConvertError::ViewLength { len, expected } => match expected {
+                Some(n) => write!(
+                    f,
+                    "the dense source has {len} elements, but its dimensions hold {n}"
+                ),
+                None => write!(
+                    f,
+                    "the dense source's dimensions overflow usize ({len} elements given)"
+                ),
+            },
+            ConvertError::ConcatDimension { dim, rank } => write!(
+                f,
+                "cannot concatenate along dimension {dim} of tensors of rank {rank}"
+            ),
+            ConvertError::MapMismatch => f.write_str(
+                "reorder_coo needs the same dim-to-lvl map in the source and the target",
+            ),
+            ConvertError::Capacity {
+                level,
+                buffer,
+                needed,
+                capacity,
+            } => write!(
+                f,
+                "level {level}: the {buffer} buffer holds {capacity} but the conversion needs {needed}"
+            ),
+            ConvertError::PositionOverflow {
+                level,
+                entries,
+                max,
+            } => write!(
+                f,
+                "level {level}: {entries} entries do not fit the positions width (at most {max}); \
+                 the target needs a wider `posWidth`"
+            ),
+            ConvertError::Duplicate => f.write_str(
+                "the source stores a coordinate more than once and the target cannot keep repeats; \
+                 use convert_sum to add them up",
+            ),
+            ConvertError::NotRepresentable { level } => write!(
+                f,
+                "level {level}: a singleton level holds one coordinate per parent entry, \
+                 but the source has several under one parent"
+            ),
+            ConvertError::StagingWidth { level, size, max } => write!(
+                f,
+                "level {level}: staging needs coordinates up to {} in this dense level's \
+                 coordinate buffer, but crdWidth holds at most {max}",
+                size.saturating_sub(1)
+            ),
+            ConvertError::TooLarge { level } => {
+                write!(f, "level {level}: the number of entries overflows usize")
+            }
+        }
+    }
+}
+
+impl core::error::Error for ConvertError {}

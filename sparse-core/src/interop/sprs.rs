@@ -1,0 +1,176 @@
+//! `sprs::CsMat` ↔ native-width CSR/CSC tensors.
+//!
+//! ```
+//! use sparse_core::interop::sprs::{csr_from_sprs, csr_to_sprs};
+//!
+//! let m = sprs::CsMat::new((2, 3), vec![0, 2, 3], vec![0, 2, 1], vec![1.0, 2.0, 3.0]);
+//! let a = csr_from_sprs(&m)?; // borrows m's arrays
+//! assert_eq!(a.level(1).coordinates().as_ptr(), m.indices().as_ptr());
+//! let mut dense = [0.0; 6];
+//! sparse_core::convert::to_dense(&a, &mut dense)?;
+//! assert_eq!(dense, [1.0, 0.0, 2.0, 0.0, 3.0, 0.0]);
+//! assert_eq!(csr_to_sprs(&a)?, m);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use core::ops::Deref;
+use std::string::ToString;
+
+use sprs::{CsMat, CsMatBase, SpIndex};
+
+use super::{arrays, InteropError, NativeCsc, NativeCscEnc, NativeCsr, NativeCsrEnc};
+use crate::encoding::Encoding;
+use crate::index::Index;
+use crate::output::{Owned, SparseTensorOut};
+use crate::tensor::{Level, SparseTensor};
+
+/// A `sprs` CSR matrix (any storage: `CsMat`, `CsMatView`) as a CSR tensor
+/// borrowing its arrays. A CSC matrix is [`InteropError::Storage`].
+pub fn csr_from_sprs<'a, V, IP, IS, DS>(
+    m: &'a CsMatBase<V, usize, IP, IS, DS, usize>,
+) -> Result<NativeCsr<'a, V>, InteropError>
+where
+    IP: Deref<Target = [usize]>,
+    IS: Deref<Target = [usize]>,
+    DS: Deref<Target = [V]>,
+{
+    csr_view(m)
+}
+
+/// A `sprs` CSC matrix as a CSC tensor borrowing its arrays.
+pub fn csc_from_sprs<'a, V, IP, IS, DS>(
+    m: &'a CsMatBase<V, usize, IP, IS, DS, usize>,
+) -> Result<NativeCsc<'a, V>, InteropError>
+where
+    IP: Deref<Target = [usize]>,
+    IS: Deref<Target = [usize]>,
+    DS: Deref<Target = [V]>,
+{
+    csc_view(m)
+}
+
+/// [`csr_from_sprs`] for any unsigned index type `I` of `sprs` (`u16`,
+/// `u32`, `u64`, `usize`): the view's type is any encoding `E` of
+/// `(i, j) -> (i : dense, j : compressed)` whose positions and coordinates
+/// are `I` (`posWidth = crdWidth = 32` for `u32`), e.g. the alias
+/// `sparse_kernel!` made for such an encoding, so kernels run on the
+/// matrix in place. Another encoding is [`InteropError::Encoding`].
+///
+/// ```
+/// use sparse_core::interop::sprs::csr_view;
+/// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+/// use sparse_core::{Enc, SparseTensor};
+///
+/// type Csr32 = Enc<u32, u32, { pack_level_types(&[LevelType::new(LevelFormat::Dense), LevelType::new(LevelFormat::Compressed)]) }, { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) }>;
+/// let m = sprs::CsMatI::<f32, u32>::new((2, 2), vec![0, 1, 2], vec![1, 0], vec![1.0, 2.0]);
+/// let a: SparseTensor<'_, f32, Csr32, 2, 2> = csr_view(&m)?;
+/// assert_eq!(a.level(1).coordinates(), &[1, 0]);
+/// # Ok::<(), sparse_core::interop::InteropError>(())
+/// ```
+pub fn csr_view<'a, V, I, E, IP, IS, DS>(
+    m: &'a CsMatBase<V, I, IP, IS, DS, I>,
+) -> Result<SparseTensor<'a, V, E, 2, 2>, InteropError>
+where
+    I: SpIndex + Index,
+    E: Encoding<Pos = I, Crd = I>,
+    IP: Deref<Target = [I]>,
+    IS: Deref<Target = [I]>,
+    DS: Deref<Target = [V]>,
+{
+    if !m.is_csr() {
+        return Err(InteropError::Storage { expected: "CSR" });
+    }
+    if E::LEVEL_TYPES != NativeCsrEnc::LEVEL_TYPES || E::MAP != NativeCsrEnc::MAP || E::is_pattern()
+    {
+        return Err(InteropError::Encoding {
+            expected: "(i, j) -> (i : dense, j : compressed)",
+        });
+    }
+    view(m)
+}
+
+/// [`csc_from_sprs`] for any unsigned index type: the view's type is any
+/// encoding of `(i, j) -> (j : dense, i : compressed)` whose positions and
+/// coordinates are `I`.
+pub fn csc_view<'a, V, I, E, IP, IS, DS>(
+    m: &'a CsMatBase<V, I, IP, IS, DS, I>,
+) -> Result<SparseTensor<'a, V, E, 2, 2>, InteropError>
+where
+    I: SpIndex + Index,
+    E: Encoding<Pos = I, Crd = I>,
+    IP: Deref<Target = [I]>,
+    IS: Deref<Target = [I]>,
+    DS: Deref<Target = [V]>,
+{
+    if !m.is_csc() {
+        return Err(InteropError::Storage { expected: "CSC" });
+    }
+    if E::LEVEL_TYPES != NativeCscEnc::LEVEL_TYPES || E::MAP != NativeCscEnc::MAP || E::is_pattern()
+    {
+        return Err(InteropError::Encoding {
+            expected: "(i, j) -> (j : dense, i : compressed)",
+        });
+    }
+    view(m)
+}
+
+/// The checked tensor over `m`'s arrays (the caller matched the storage).
+fn view<'a, V, I, E, IP, IS, DS>(
+    m: &'a CsMatBase<V, I, IP, IS, DS, I>,
+) -> Result<SparseTensor<'a, V, E, 2, 2>, InteropError>
+where
+    I: SpIndex + Index,
+    E: Encoding<Pos = I, Crd = I>,
+    IP: Deref<Target = [I]>,
+    IS: Deref<Target = [I]>,
+    DS: Deref<Target = [V]>,
+{
+    let pos = m.indptr().into_raw_storage();
+    Ok(SparseTensor::assemble(
+        [m.rows(), m.cols()],
+        [Level::dense(), Level::compressed(pos, m.indices())],
+        m.data(),
+    )?)
+}
+
+fn rejected(e: sprs::errors::StructureError) -> InteropError {
+    InteropError::Rejected(e.to_string())
+}
+
+/// A CSR tensor copied into a `sprs::CsMat`.
+pub fn csr_to_sprs<V: Clone>(t: &NativeCsr<'_, V>) -> Result<CsMat<V>, InteropError> {
+    let (pos, crd, val) = arrays(t);
+    let [m, n] = t.dim_sizes();
+    CsMat::try_new((m, n), pos.to_vec(), crd.to_vec(), val.to_vec()).map_err(|(.., e)| rejected(e))
+}
+
+/// A CSC tensor copied into a `sprs::CsMat` (CSC storage).
+pub fn csc_to_sprs<V: Clone>(t: &NativeCsc<'_, V>) -> Result<CsMat<V>, InteropError> {
+    let (pos, crd, val) = arrays(t);
+    let [m, n] = t.dim_sizes();
+    CsMat::try_new_csc((m, n), pos.to_vec(), crd.to_vec(), val.to_vec())
+        .map_err(|(.., e)| rejected(e))
+}
+
+/// An owned CSR output turned into a `sprs::CsMat`, moving its arrays.
+pub fn into_sprs_csr<V: Default>(
+    out: SparseTensorOut<V, NativeCsrEnc, Owned, 2, 2>,
+) -> Result<CsMat<V>, InteropError> {
+    let p = out.into_parts();
+    let [_, pos] = p.positions;
+    let [_, crd] = p.coordinates;
+    CsMat::try_new((p.dim_sizes[0], p.dim_sizes[1]), pos, crd, p.values)
+        .map_err(|(.., e)| rejected(e))
+}
+
+/// An owned CSC output turned into a `sprs::CsMat` (CSC storage), moving
+/// its arrays.
+pub fn into_sprs_csc<V: Default>(
+    out: SparseTensorOut<V, NativeCscEnc, Owned, 2, 2>,
+) -> Result<CsMat<V>, InteropError> {
+    let p = out.into_parts();
+    let [_, pos] = p.positions;
+    let [_, crd] = p.coordinates;
+    CsMat::try_new_csc((p.dim_sizes[0], p.dim_sizes[1]), pos, crd, p.values)
+        .map_err(|(.., e)| rejected(e))
+}
