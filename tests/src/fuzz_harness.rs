@@ -144,7 +144,8 @@ impl Bytes<'_> {
     fn dim(&mut self) -> usize {
         match self.byte() {
             255 => usize::MAX,
-            254 => 1 << 40,
+            // 2^40 where `usize` holds it, else the largest power of two.
+            254 => 1usize << (usize::BITS - 1).min(40),
             253 => 256,
             252 => 257,
             251 => 65536,
