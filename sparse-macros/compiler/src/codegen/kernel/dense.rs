@@ -26,7 +26,7 @@ impl Gen<'_> {
             *b = true;
         }
         let positions = self.bind_dense(&mut inner);
-        if let Some(block) = self.block_extent(l) {
+        if let Some(block) = self.block_extents.get(l.index()).copied().flatten() {
             let body = self.nodes(body, &inner);
             let copies = (0..block).map(|k| {
                 let k = proc_macro2::Literal::usize_suffixed(k as usize);
@@ -62,16 +62,21 @@ impl Gen<'_> {
         }
     }
 
-    /// The block size, when `l` is the offset inside a block
-    /// ([`DimPart::Within`]) of at most [`MAX_UNROLLED_BLOCK`].
-    fn block_extent(&self, l: LoopId) -> Option<u32> {
-        let bindings = self.bindings();
-        bindings.get(l.index())?.iter().find_map(|&(t, d)| {
-            match self.info(t).parts.as_ref()?.get(d)? {
-                DimPart::Within { block, .. } if *block <= MAX_UNROLLED_BLOCK => Some(*block),
-                _ => None,
-            }
-        })
+    /// For each loop, the block size when it runs over the offsets inside a
+    /// block ([`DimPart::Within`]) of at most [`MAX_UNROLLED_BLOCK`].
+    pub(super) fn block_extents(&self) -> Vec<Option<u32>> {
+        self.bindings()
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .find_map(|&(t, d)| match self.info(t).parts.as_ref()?.get(d)? {
+                        DimPart::Within { block, .. } if *block <= MAX_UNROLLED_BLOCK => {
+                            Some(*block)
+                        }
+                        _ => None,
+                    })
+            })
+            .collect()
     }
 
     /// A condition without which running `nodes` does nothing, when every

@@ -492,21 +492,18 @@ impl Gen<'_> {
                 }
                 (quote!(#x as #ty), 3)
             }
-            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r)
-                if self.int_type(e).is_some() =>
-            {
-                let ty = self.int_type(e).unwrap_or_default();
-                let (l, _) = self.lower(l, loaded);
-                let (r, _) = self.lower(r, loaded);
-                let call = match e {
-                    Expr::Add(..) => quote!(#ty::wrapping_add(#l, #r)),
-                    Expr::Sub(..) => quote!(#ty::wrapping_sub(#l, #r)),
-                    Expr::Mul(..) => quote!(#ty::wrapping_mul(#l, #r)),
-                    _ => quote!(::sparse_core::__private::math::int_div(#l, #r)),
-                };
-                (call, 5)
-            }
             Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
+                if let Some(ty) = self.int_type(e) {
+                    let (l, _) = self.lower(l, loaded);
+                    let (r, _) = self.lower(r, loaded);
+                    let call = match e {
+                        Expr::Add(..) => quote!(#ty::wrapping_add(#l, #r)),
+                        Expr::Sub(..) => quote!(#ty::wrapping_sub(#l, #r)),
+                        Expr::Mul(..) => quote!(#ty::wrapping_mul(#l, #r)),
+                        _ => quote!(::sparse_core::__private::math::int_div(#l, #r)),
+                    };
+                    return (call, 5);
+                }
                 let (op, p) = match e {
                     Expr::Add(..) => (quote!(+), 1),
                     Expr::Sub(..) => (quote!(-), 1),

@@ -233,6 +233,9 @@ struct Gen<'a> {
     sum_types: BTreeMap<u32, ElemType>,
     /// The sparse output the current statement updates in place, if any.
     in_place: Option<TensorId>,
+    /// The block size of each loop over a block's offsets that is written
+    /// out (see `dense.rs`), by `LoopId`; decided once per kernel.
+    block_extents: Vec<Option<u32>>,
 }
 
 impl<'a> Gen<'a> {
@@ -306,6 +309,7 @@ impl<'a> Gen<'a> {
             sum_types: BTreeMap::new(),
             in_place: None,
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
+            block_extents: Vec::new(),
         };
         for (n, t) in tensors.into_iter().enumerate() {
             match t {
@@ -323,6 +327,7 @@ impl<'a> Gen<'a> {
                 }
             }
         }
+        g.block_extents = g.block_extents();
         g
     }
 
