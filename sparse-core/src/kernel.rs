@@ -129,6 +129,20 @@ pub enum KernelError {
         /// repeat, the level that must be unique).
         level: usize,
     },
+    /// A workspace parameter the kernel fills with a copy of a sparse input
+    /// in another level order (the sparsifier's answer to a loop-order
+    /// conflict, named `<input>_reordered` and described in the kernel's
+    /// doc comment) could not take the copy: its dimensions differ from
+    /// the input's, or the conversion failed for another reason than room
+    /// (a full buffer is [`KernelError::Capacity`], too many entries for
+    /// its positions [`KernelError::PositionOverflow`], both naming the
+    /// workspace). The workspace is left empty; no output was written.
+    Reorder {
+        /// The workspace parameter.
+        tensor: &'static str,
+        /// Why the conversion into it failed.
+        error: crate::convert::ConvertError,
+    },
 }
 
 impl fmt::Display for KernelError {
@@ -216,11 +230,68 @@ impl fmt::Display for KernelError {
                 "output `{tensor}`: insertion {insert} is not after the previous one in \
                  lexicographic order (level {level})"
             ),
+            KernelError::Reorder { tensor, error } => {
+                write!(f, "workspace `{tensor}`: {error}")
+            }
         }
     }
 }
 
 impl core::error::Error for KernelError {}
+
+/// Fills the workspace `copy` with `src` in `copy`'s level order and
+/// returns it as a tensor for the kernel's loops: the prologue of a kernel
+/// the sparsifier made read a reordered copy of an input. Conversion
+/// errors name the workspace parameter `name`.
+#[doc(hidden)]
+pub fn reorder<'w, V, S, E, B, const DIM: usize, const LS: usize, const LVL: usize>(
+    src: &crate::tensor::SparseTensor<'_, V, S, DIM, LS>,
+    copy: &'w mut crate::output::SparseTensorOut<V, E, B, DIM, LVL>,
+    name: &'static str,
+) -> Result<crate::tensor::SparseTensor<'w, V, E, DIM, LVL>, KernelError>
+where
+    V: Clone + Default,
+    S: crate::encoding::Encoding,
+    E: crate::encoding::Encoding,
+    B: crate::output::OutputBuffers<E::Pos, E::Crd, V>,
+{
+    match crate::convert::convert(src, copy) {
+        Ok(()) => Ok(copy.view()),
+        Err(error) => Err(reorder_error(name, error)),
+    }
+}
+
+/// The [`KernelError`] of a failed [`reorder`], built out of line.
+#[cold]
+#[inline(never)]
+fn reorder_error(tensor: &'static str, error: crate::convert::ConvertError) -> KernelError {
+    use crate::convert::ConvertError;
+    match error {
+        ConvertError::Capacity {
+            level,
+            buffer,
+            needed,
+            capacity,
+        } => KernelError::Capacity {
+            tensor,
+            level,
+            buffer,
+            needed,
+            capacity,
+        },
+        ConvertError::PositionOverflow {
+            level,
+            entries,
+            max,
+        } => KernelError::PositionOverflow {
+            tensor,
+            level,
+            entries,
+            max,
+        },
+        error => KernelError::Reorder { tensor, error },
+    }
+}
 
 /// The unchecked reads and writes generated kernels use in their loops.
 pub mod unchecked;

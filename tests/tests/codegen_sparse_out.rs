@@ -49,8 +49,8 @@ mod k {
             d[i, j] = a[i, j] * 3.0;
             e[i, j] = a[i, j];
         }
-        /// The CSR transpose of a matrix given as CSC (the conversion is the
-        /// caller's: a CSR `a` is an order conflict).
+        /// The CSR transpose of a matrix given as CSC (no copy needed; a CSR
+        /// `a` is read through a reordered copy, see `conversions::kernels`).
         pub fn transpose(a: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64, #CSR>) {
             c[j, i] = a[i, j];
         }

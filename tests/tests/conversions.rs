@@ -16,6 +16,8 @@
 //!   and typed errors one past them.
 //! - `sorting`: `sort_coo_aos`/`sort_coo_soa` against `slice::sort`,
 //!   `concatenate` against the dense concatenation.
+//! - `kernels`: kernels whose operands conflict in level order, reading
+//!   an input through a reordered copy in a caller-provided workspace.
 //! - `files`: Matrix Market and FROSTT round trips and malformed files.
 
 mod conversions {
@@ -23,6 +25,7 @@ mod conversions {
     pub mod common;
     mod dense;
     mod files;
+    mod kernels;
     mod pairs;
     mod sorting;
     mod tensor3;

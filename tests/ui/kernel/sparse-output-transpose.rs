@@ -1,4 +1,7 @@
-// A CSR -> CSR transpose needs a loop order CSR `a` forbids; the fix is a CSC input.
+// A CSR -> CSR transpose compiles: the sparsifier reads `a` through a
+// CSC-ordered copy in a workspace the caller passes as an extra parameter
+// (`a_reordered`, described in the kernel's doc comment). Forgetting it is
+// an ordinary arity error at the call.
 sparse_core::sparse_kernel! {
     #CSR = #sparse_tensor.encoding<{
         map = (i, j) -> (i : dense, j : compressed)
@@ -9,4 +12,13 @@ sparse_core::sparse_kernel! {
     }
 }
 
-fn main() {}
+fn main() {
+    let a = CSR::<f64>::assemble(
+        [2, 2],
+        [sparse_core::Level::dense(), sparse_core::Level::compressed(&[0, 1, 1], &[1])],
+        &[1.0],
+    )
+    .unwrap();
+    let mut c = CSROut::<f64, sparse_core::Owned>::with_dims([2, 2]).unwrap();
+    let _ = transpose(&a, &mut c);
+}

@@ -109,6 +109,23 @@ pub enum ParamKind {
         /// The type as written.
         ty: Box<syn::Type>,
     },
+    /// A workspace the kernel fills with a copy of the sparse input
+    /// `source`, stored in the level order its loops need (the
+    /// sparsifier's answer to a loop-order conflict, see
+    /// [`crate::sparsifier::reorder`]): a sparse output over the source's
+    /// widths and level types with the permuted map, appended after the
+    /// parameters written in the source. Its levels are those of its tensor
+    /// in [`KernelDef::kernel`].
+    Reordered {
+        /// The copy's tensor id in [`KernelDef::kernel`].
+        tensor: TensorId,
+        /// The input it copies.
+        source: TensorId,
+        /// The source's encoding name.
+        encoding: Ident,
+        /// The element type.
+        elem: ElemType,
+    },
     /// A tensor parameter whose type has an error reported at the type
     /// (a misspelt or broken encoding). Only stubs have one: they take it
     /// as `&impl Sized`, so call sites type-check and the one error the
@@ -127,7 +144,8 @@ impl ParamKind {
         match self {
             ParamKind::Sparse { tensor, .. }
             | ParamKind::Dense { tensor, .. }
-            | ParamKind::Unresolved { tensor, .. } => Some(*tensor),
+            | ParamKind::Unresolved { tensor, .. }
+            | ParamKind::Reordered { tensor, .. } => Some(*tensor),
             ParamKind::Scalar { .. } => None,
         }
     }

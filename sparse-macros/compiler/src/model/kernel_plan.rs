@@ -7,11 +7,51 @@ use proc_macro2::Span;
 use super::kernel::{KernelDef, ParamKind};
 use super::kernel_check::StmtSpans;
 use crate::errors::Errors;
-use crate::sparsifier::{sparsify, Kernel, SparsifyError};
+use crate::sparsifier::{reorder, sparsify, Kernel, SparsifyError};
+
+/// Rewrites `def` to read reordered copies where the sparsifier needs
+/// them, appending one workspace parameter per copy (the copies are the
+/// kernel's last tensors, so `TensorId(k)` stays the `k`-th tensor
+/// parameter).
+fn add_reorderings(def: &mut KernelDef) {
+    let (kernel, made) = reorder::resolve(&def.kernel);
+    if made.is_empty() {
+        return;
+    }
+    let mut params = Vec::new();
+    for r in &made {
+        let source = def
+            .params
+            .iter()
+            .find(|p| p.kind.tensor() == Some(r.source))
+            .map(|p| p.kind.clone());
+        let Some(ParamKind::Sparse { encoding, elem, .. }) = source else {
+            // Only sparse parameters are reordered; anything else leaves
+            // the kernel as written, and its conflict is reported.
+            return;
+        };
+        let name = kernel.tensor_name(r.copy).to_string();
+        params.push(crate::model::Param {
+            name: syn::Ident::new(&name, def.name.span()),
+            kind: ParamKind::Reordered {
+                tensor: r.copy,
+                source: r.source,
+                encoding,
+                elem,
+            },
+        });
+    }
+    def.params.extend(params);
+    def.kernel = kernel;
+}
 
 /// Records a spanned error for everything the sparsifier rejects in `def`;
-/// returns whether it accepted every statement.
-pub(super) fn check_plan(def: &KernelDef, spans: &[StmtSpans], errors: &mut Errors) -> bool {
+/// returns whether it accepted every statement. Statements whose loop
+/// order conflicts are first rewritten to read reordered copies of some
+/// inputs where that resolves them ([`reorder::resolve`]), each copy
+/// becoming a workspace parameter of `def`.
+pub(super) fn check_plan(def: &mut KernelDef, spans: &[StmtSpans], errors: &mut Errors) -> bool {
+    add_reorderings(def);
     let mut ok = true;
     // A tensor whose encoding the sparsifier cannot walk is reported once,
     // at its parameter, however many statements use it.

@@ -258,8 +258,8 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
             let shown = format!("fn {}", def.name);
             let unique = check_unique_name(&def.name, shown, &mut fn_names, errors);
             match kernel_check::check_kernel(def, &model, &failed, errors) {
-                Ok((kernel, spans)) => {
-                    let planned = kernel_plan::check_plan(&kernel, &spans, errors);
+                Ok((mut kernel, spans)) => {
+                    let planned = kernel_plan::check_plan(&mut kernel, &spans, errors);
                     if unique && planned {
                         model.kernels.push(kernel);
                     } else if unique {

@@ -141,7 +141,8 @@ fn conflict(kernel: &Kernel, view: &StmtView, sparse: &[&Operand]) -> SparsifyEr
             let (keep, change) = (p, q);
             let fix = reordered(kernel, keep, change);
             let message = format!(
-                "no loop order visits both `{}` and `{}` in storage order: {} but {}; {}",
+                "no loop order visits both `{}` and `{}` in storage order: {} but {}; {}, \
+                 or pass a copy in that order made with `sparse_core::convert::convert`",
                 kernel.tensor_name(keep.tensor),
                 kernel.tensor_name(change.tensor),
                 describe(kernel, keep),

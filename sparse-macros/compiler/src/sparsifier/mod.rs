@@ -17,6 +17,7 @@ pub mod ir;
 pub mod kernel;
 pub mod loop_tree;
 pub mod merger;
+pub mod reorder;
 pub mod scope;
 #[cfg(test)]
 mod tests;

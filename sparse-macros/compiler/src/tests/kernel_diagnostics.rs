@@ -297,16 +297,42 @@ fn undefined_encoding_in_a_parameter() {
 
 #[test]
 fn unsatisfiable_loop_order_is_at_the_conflicting_access() {
-    let k = "fn f(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64>) {
+    // Block operands are planned in level space, where no input is read
+    // through a reordered copy: the conflict stays an error.
+    let k = "#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+    #BSC = #sparse_tensor.encoding<{ map = (i, j) -> (j floordiv 2 : dense, i floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+    fn f(a: &tensor<?x?xf64, #BSR>, b: &tensor<?x?xf64, #BSC>, c: &mut tensor<?x?xf64>) {
         c[i, j] = a[i, j] + b[i, j];
     }";
     assert_error_at(
         k,
         "b[i, j]",
         0,
-        "no loop order visits both `a` and `b` in storage order: `a` is CSR (levels i, j) but `b` is CSC (levels j, i); use a CSR encoding for `b`",
+        "no loop order visits both `a` and `b` in storage order: `a` has levels (i__blk, j__blk, i__in, j__in) but `b` has levels (j__blk, i__blk, i__in, j__in)",
+    );
+    assert_error_at(
+        k,
+        "b[i, j]",
+        0,
+        "or pass a copy in that order made with `sparse_core::convert::convert`",
     );
     assert_eq!(error_count(k), 1);
+}
+
+#[test]
+fn a_conflicting_input_is_read_through_a_reordered_workspace() {
+    let k = "fn f(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64>) {
+        c[i, j] = a[i, j] + b[i, j];
+    }";
+    assert_eq!(error_count(k), 0);
+    let def = super::kernels::kernel(k);
+    let names: Vec<String> = def.params.iter().map(|p| p.name.to_string()).collect();
+    assert_eq!(names, ["a", "b", "c", "b_reordered"]);
+    // The copy stores `b` (CSC) in `a`'s order: CSR-ordered.
+    let copy = &def.kernel.tensors[3];
+    assert_eq!(copy.name, "b_reordered");
+    let dims: Vec<usize> = copy.levels.iter().map(|(_, e)| e.dim()).collect();
+    assert_eq!(dims, [0, 1]);
 }
 
 #[test]

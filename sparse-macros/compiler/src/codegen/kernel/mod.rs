@@ -110,7 +110,57 @@ fn doc_lines(def: &KernelDef, k: &Kernel, plan: &Plan) -> TokenStream {
         lines.push(format!(" {line}"));
     }
     lines.push(" ```".to_string());
+    lines.extend(workspace_docs(def));
     quote!(#(#[doc = #lines])*)
+}
+
+/// A paragraph per reordering workspace: what it holds, why, and what to
+/// pass.
+fn workspace_docs(def: &KernelDef) -> Vec<String> {
+    use crate::sparsifier::graph::{format_name, level_type_text};
+    let mut lines = Vec::new();
+    for p in &def.params {
+        let ParamKind::Reordered { tensor, source, .. } = &p.kind else {
+            continue;
+        };
+        let (Some(copy), Some(src)) = (
+            def.kernel.tensors.get(tensor.index()),
+            def.kernel.tensors.get(source.index()),
+        ) else {
+            continue;
+        };
+        let dims: Vec<usize> = copy.levels.iter().map(|(_, e)| e.dim()).collect();
+        let types: Vec<LevelType> = copy.levels.iter().map(|&(t, _)| t).collect();
+        let args: Vec<String> = (0..copy.dim_count).map(|d| format!("d{d}")).collect();
+        let lvls: Vec<String> = dims
+            .iter()
+            .zip(&types)
+            .map(|(d, t)| format!("d{d} : {}", level_type_text(*t)))
+            .collect();
+        let named = format_name(&types, &dims).map_or(String::new(), |n| format!(" ({n})"));
+        lines.push(String::new());
+        lines.push(format!(
+            " `{}`: a workspace for a copy of `{}` stored as `({}) -> ({})`{named}. No loop \
+             order visits every sparse operand in its storage order, so the kernel reads `{}` \
+             through this copy, which it makes first with `sparse_core::convert::convert` \
+             (MLIR inserts the same conversion). Pass an empty sparse output with the \
+             dimension sizes of `{}`, over any buffer family, e.g. \
+             `&mut SparseTensorOut::<_, _, Owned, {}, {}>::with_dims({}.dim_sizes())?`; \
+             it needs room for every stored entry of `{}` (see `sparse_core::convert` for \
+             the exact sizes) and is left holding the copy.",
+            p.name,
+            src.name,
+            args.join(", "),
+            lvls.join(", "),
+            src.name,
+            src.name,
+            copy.dim_count,
+            copy.levels.len(),
+            src.name,
+            src.name,
+        ));
+    }
+    lines
 }
 
 /// How a tensor parameter is passed, which decides how its elements and
@@ -165,6 +215,9 @@ struct TensorInfo {
     /// operand put the kernel in level space (see `sparsifier::demap`):
     /// `shape` stays the declared one.
     parts: Option<Vec<DimPart>>,
+    /// For a reordered copy of an input (a workspace parameter), the
+    /// input: its sizes are the copy's, checked before the copy is made.
+    source: Option<TensorId>,
 }
 
 impl TensorInfo {
@@ -181,6 +234,7 @@ impl TensorInfo {
             levels: Vec::new(),
             encoding: None,
             parts: None,
+            source: None,
         }
     }
 }
@@ -265,6 +319,46 @@ impl<'a> Gen<'a> {
                     }
                     continue;
                 }
+                ParamKind::Reordered {
+                    tensor,
+                    source,
+                    elem,
+                    ..
+                } => {
+                    // Read through the view the prologue makes of the
+                    // filled workspace; sized like its source.
+                    let name = p.name.to_string();
+                    let ident = format_ident!("__sk_{}_view", name.trim_start_matches("r#"));
+                    let shape = def
+                        .params
+                        .iter()
+                        .find_map(|q| match &q.kind {
+                            ParamKind::Sparse { tensor, shape, .. } if tensor == source => {
+                                Some(shape.clone())
+                            }
+                            _ => None,
+                        })
+                        .unwrap_or_default();
+                    let levels = k
+                        .tensors
+                        .get(tensor.index())
+                        .map_or_else(Vec::new, |d| storage_levels(&d.levels));
+                    if let Some(slot) = tensors.get_mut(tensor.index()) {
+                        *slot = Some(TensorInfo {
+                            name,
+                            ident,
+                            elem: *elem,
+                            kind: Kind::Sparse,
+                            shape,
+                            mutable: false,
+                            levels,
+                            encoding: None,
+                            parts: None,
+                            source: Some(*source),
+                        });
+                    }
+                    continue;
+                }
                 ParamKind::Scalar { .. } => continue,
             };
             let kind = if encoding.is_some() {
@@ -293,6 +387,7 @@ impl<'a> Gen<'a> {
                     levels,
                     encoding,
                     parts: demap.and_then(|d| d.parts(tensor)).map(<[DimPart]>::to_vec),
+                    source: None,
                 });
             }
         }
@@ -362,11 +457,13 @@ impl<'a> Gen<'a> {
             stmts.extend(self.statement(sp));
         }
         let checks = self.prologue();
+        let reorders = self.reorders();
         let decls: Vec<&TokenStream> = self.decls.values().collect();
         let errors = &self.errors;
         quote! {
             #(#errors)*
             #checks
+            #reorders
             #(#decls)*
             #stmts
             ::core::result::Result::Ok(())

@@ -39,6 +39,11 @@ fn buffers_param(k: usize) -> syn::Ident {
     quote::format_ident!("__SkB{}", k)
 }
 
+/// The generic buffer family of the `k`-th reordering workspace.
+fn workspace_param(k: usize) -> syn::Ident {
+    quote::format_ident!("__SkW{}", k)
+}
+
 /// `CSROut`: the output alias the block emits next to `CSR`, spanned like
 /// the encoding name so it resolves where the user wrote `#CSR`.
 pub(super) fn out_alias(encoding: &syn::Ident) -> syn::Ident {
@@ -55,6 +60,7 @@ impl Gen<'_> {
     pub(super) fn params(&mut self) -> Vec<TokenStream> {
         let mut out = Vec::new();
         let mut sparse_outputs = 0;
+        let mut workspaces = 0;
         for p in &self.def.params {
             let name = &p.name;
             let ty = match &p.kind {
@@ -78,6 +84,32 @@ impl Gen<'_> {
                 ParamKind::Sparse { encoding, elem, .. } => {
                     let elem = elem_type(*elem);
                     quote!(&#encoding<'_, #elem>)
+                }
+                ParamKind::Reordered {
+                    tensor,
+                    encoding,
+                    elem,
+                    ..
+                } => {
+                    let w = workspace_param(workspaces);
+                    workspaces += 1;
+                    let enc = self.reordered_encoding(*tensor, encoding);
+                    let elem = elem_type(*elem);
+                    let dims = Literal::usize_unsuffixed(
+                        self.def
+                            .kernel
+                            .tensors
+                            .get(tensor.index())
+                            .map_or(0, |d| d.dim_count),
+                    );
+                    let lvls = Literal::usize_unsuffixed(
+                        self.def
+                            .kernel
+                            .tensors
+                            .get(tensor.index())
+                            .map_or(0, |d| d.levels.len()),
+                    );
+                    quote!(&mut ::sparse_core::__private::SparseTensorOut<#elem, #enc, #w, #dims, #lvls>)
                 }
                 ParamKind::Dense {
                     elem,
@@ -130,24 +162,79 @@ impl Gen<'_> {
             };
             let b = buffers_param(bounds.len());
             let elem = elem_type(*elem);
-            let (pos, crd) = match self.model.encoding(&encoding.to_string()) {
-                Some(enc) => (
-                    crate::codegen::index_type(enc.pos_width),
-                    crate::codegen::index_type(enc.crd_width),
-                ),
-                // Reported at the parameter by `check_unsupported`.
-                None => (
-                    quote!(::core::primitive::usize),
-                    quote!(::core::primitive::usize),
-                ),
-            };
+            let (pos, crd) = self.widths(encoding);
             bounds.push(quote!(#b: ::sparse_core::__private::OutputBuffers<#pos, #crd, #elem>));
+        }
+        let mut workspaces = 0;
+        for p in &self.def.params {
+            let ParamKind::Reordered { encoding, elem, .. } = &p.kind else {
+                continue;
+            };
+            let w = workspace_param(workspaces);
+            workspaces += 1;
+            let elem = elem_type(*elem);
+            let (pos, crd) = self.widths(encoding);
+            bounds.push(quote!(#w: ::sparse_core::__private::OutputBuffers<#pos, #crd, #elem>));
         }
         if bounds.is_empty() {
             TokenStream::new()
         } else {
             quote!(<#(#bounds),*>)
         }
+    }
+
+    /// The position and coordinate types of encoding `encoding`.
+    fn widths(&self, encoding: &syn::Ident) -> (TokenStream, TokenStream) {
+        match self.model.encoding(&encoding.to_string()) {
+            Some(enc) => (
+                crate::codegen::index_type(enc.pos_width),
+                crate::codegen::index_type(enc.crd_width),
+            ),
+            // Reported at the parameter by `check_unsupported`.
+            None => (
+                quote!(::core::primitive::usize),
+                quote!(::core::primitive::usize),
+            ),
+        }
+    }
+
+    /// `Enc<P, C, {LEVEL_TYPES}, {MAP}>` of the reordered copy `t` of an
+    /// input with encoding `encoding`: the source's widths, the copy's
+    /// levels, values stored (an `explicitVal` source's value is copied
+    /// into each entry: sparse outputs store their values).
+    fn reordered_encoding(&self, t: TensorId, encoding: &syn::Ident) -> TokenStream {
+        let (pos, crd) = self.widths(encoding);
+        let levels = self
+            .def
+            .kernel
+            .tensors
+            .get(t.index())
+            .map_or(&[][..], |d| &d.levels[..]);
+        let types: Vec<_> = levels.iter().map(|&(ty, _)| ty).collect();
+        let exprs: Vec<_> = levels.iter().map(|&(_, e)| e).collect();
+        let lt = Literal::u128_suffixed(crate::vocab::pack_level_types(&types));
+        let map = Literal::u128_suffixed(crate::vocab::pack_level_exprs(&exprs));
+        quote!(::sparse_core::__private::Enc<#pos, #crd, { #lt }, { #map }>)
+    }
+
+    /// The prologue's second part, after every size check: each reordering
+    /// workspace filled from its input and viewed as a tensor for the
+    /// loops.
+    pub(super) fn reorders(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for p in &self.def.params {
+            let ParamKind::Reordered { tensor, source, .. } = &p.kind else {
+                continue;
+            };
+            let view = &self.info(*tensor).ident;
+            let src = &self.info(*source).ident;
+            let name = p.name.to_string();
+            let ws = &p.name;
+            out.extend(quote! {
+                let #view = ::sparse_core::__private::reorder(#src, #ws, #name)?;
+            });
+        }
+        out
     }
 
     /// The size of dimension `d` of tensor `t` as the kernel indexes it:
@@ -231,6 +318,9 @@ impl Gen<'_> {
     /// prologue (before the dense data locals move `&mut` parameters).
     fn declared_dim_size(&self, t: TensorId, d: usize) -> Size {
         let info = self.info(t);
+        if let Some(source) = info.source {
+            return self.declared_dim_size(source, d);
+        }
         if let Some(Some(n)) = info.shape.get(d) {
             return Size::Static(*n);
         }
@@ -274,7 +364,8 @@ impl Gen<'_> {
         // Sizes fixed by a type but read at run time: sparse tensors and
         // the static dimensions of dense views.
         for info in &self.tensors {
-            if !matches!(info.kind, Kind::Sparse | Kind::View) {
+            // A reordered copy has its source's sizes, checked there.
+            if !matches!(info.kind, Kind::Sparse | Kind::View) || info.source.is_some() {
                 continue;
             }
             for (d, size) in info.shape.iter().enumerate() {

@@ -6,6 +6,7 @@ mod errors;
 mod interp;
 mod lattices;
 mod plans;
+mod reorder;
 mod scope;
 mod semantics;
 mod walks;

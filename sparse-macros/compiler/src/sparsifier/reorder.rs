@@ -1,0 +1,284 @@
+//! Loop-order conflicts resolved by reading an input in another level
+//! order (MLIR's sparsifier inserts a `sparse_tensor.convert` there).
+//!
+//! Design note. When no loop order visits every sparse operand in storage
+//! order (`c[i, j] = a[i, j]` with `a` CSR and `c` CSC, a transpose
+//! `c[j, i] = a[i, j]` with DCSR in and out, `a[i, j] + b[j, i]`), the
+//! statement is planned with some sparse inputs read from a copy stored
+//! in the order the loops want: the copy has the input's level types,
+//! level for level, over the dimensions permuted into loop order (CSR
+//! becomes CSC-ordered, DCSR DCSC-ordered, COO the permuted COO). The
+//! output is never the one reordered: a sparse output is built in its own
+//! order, and a dense one constrains nothing.
+//!
+//! Which inputs: the fewest that make the statement plan, trying smaller
+//! sets first and, among sets of one size, inputs written later first (so
+//! `a[i, j] + b[j, i]` reorders `b`, as the conflict diagnostic would have
+//! suggested). The loop order is the one the statement gets with those
+//! inputs treated as dense (random access constrains nothing); the copies
+//! are then stored in that order and the statement re-planned with them,
+//! which must succeed for the set to be taken.
+//!
+//! The copy is a new tensor of the kernel (`a_reordered`), which the kernel
+//! front end turns into an extra parameter: the caller provides its buffers
+//! (a sparse output, `Fixed`, `Slices` or `Owned`), so no kernel allocates,
+//! and the generated prologue fills it with `sparse_core::convert` (a
+//! count-and-scatter into those buffers). A copy is shared by every
+//! statement that wants the same order of the same input.
+//!
+//! Not reordered (the conflict error stays): outputs, inputs some statement
+//! writes, inputs whose map is not a permutation (block maps), and kernels
+//! with a block operand (planned in level space, where loop ids differ).
+
+use super::kernel::{Expr, Kernel, Stmt, TensorDesc};
+use super::{LoopId, SparsifyError, TensorId};
+use crate::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType};
+
+/// An input read through a copy in another level order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reordering {
+    /// The input as passed.
+    pub source: TensorId,
+    /// The copy the statements read instead (a tensor appended to the
+    /// kernel, with the source's dimensions and permuted levels).
+    pub copy: TensorId,
+}
+
+/// Rewrites the statements of `kernel` that no loop order can plan so they
+/// read reordered copies of some inputs, when that makes them plannable.
+/// Returns the rewritten kernel (copies appended to its tensors) and the
+/// copies made; a kernel without such conflicts comes back unchanged.
+pub fn resolve(kernel: &Kernel) -> (Kernel, Vec<Reordering>) {
+    let mut k = kernel.clone();
+    let mut made: Vec<Reordering> = Vec::new();
+    if k.tensors.iter().any(|t| {
+        t.levels
+            .iter()
+            .any(|(_, e)| !matches!(e, LevelExpr::Dim(_)))
+    }) {
+        return (k, made);
+    }
+    for n in 0..k.stmts.len() {
+        let stmt = k.stmts[n].clone();
+        match plan_alone(&k, &stmt) {
+            Ok(()) => continue,
+            Err(errors) if errors.iter().all(resolvable) => {}
+            Err(_) => continue,
+        }
+        if let Some(rewritten) = reorder_stmt(&mut k, &stmt, &mut made) {
+            k.stmts[n] = rewritten;
+        }
+    }
+    (k, made)
+}
+
+/// Conflicts a different level order of some input may remove.
+fn resolvable(e: &SparsifyError) -> bool {
+    matches!(
+        e,
+        SparsifyError::OrderConflict { .. }
+            | SparsifyError::SumOrder { .. }
+            | SparsifyError::SparseOutputOrder { .. }
+    )
+}
+
+/// Plans `stmt` as the only statement of `k`.
+fn plan_alone(k: &Kernel, stmt: &Stmt) -> Result<(), Vec<SparsifyError>> {
+    single(k, stmt).map(|_| ())
+}
+
+fn single(k: &Kernel, stmt: &Stmt) -> Result<super::Plan, Vec<SparsifyError>> {
+    let alone = Kernel {
+        tensors: k.tensors.clone(),
+        loops: k.loops.clone(),
+        stmts: vec![stmt.clone()],
+        funcs: k.funcs.clone(),
+    };
+    super::sparsify(&alone)
+}
+
+/// The inputs of `stmt` that may be read through a copy: sparse, read
+/// only (no statement of `k` writes them), in order of first use.
+fn candidates(k: &Kernel, stmt: &Stmt) -> Vec<TensorId> {
+    let mut out: Vec<TensorId> = Vec::new();
+    for a in stmt.rhs.accesses() {
+        let Some(desc) = k.tensors.get(a.tensor.index()) else {
+            continue;
+        };
+        let written = k.stmts.iter().any(|s| s.lhs.tensor == a.tensor);
+        if desc.is_sparse() && !desc.is_output && !written && !out.contains(&a.tensor) {
+            out.push(a.tensor);
+        }
+    }
+    out
+}
+
+/// Subsets of `items` by increasing size; within a size, the later items
+/// first (by the largest index, then the next).
+fn subsets(items: &[TensorId]) -> Vec<Vec<TensorId>> {
+    let n = items.len();
+    let mut masks: Vec<u32> = (1..(1u32 << n)).collect();
+    let key = |m: &u32| {
+        let mut picked: Vec<usize> = (0..n).filter(|b| m & (1 << b) != 0).rev().collect();
+        picked.iter_mut().for_each(|b| *b = n - *b);
+        (m.count_ones(), picked)
+    };
+    masks.sort_by_key(key);
+    masks
+        .into_iter()
+        .map(|m| {
+            (0..n)
+                .filter(|b| m & (1 << b) != 0)
+                .map(|b| items[b])
+                .collect()
+        })
+        .collect()
+}
+
+/// Finds the fewest inputs of `stmt` whose reordered copies make it plan;
+/// adds the copies to `k` (reusing one made earlier for the same order)
+/// and returns the statement reading them.
+fn reorder_stmt(k: &mut Kernel, stmt: &Stmt, made: &mut Vec<Reordering>) -> Option<Stmt> {
+    let inputs = candidates(k, stmt);
+    // Each subset costs a planning; a statement merges at most a few
+    // sparse inputs, so this stays small (2^MAX_SPARSE_INPUTS at worst).
+    if inputs.is_empty() || inputs.len() > super::check::MAX_SPARSE_INPUTS {
+        return None;
+    }
+    for set in subsets(&inputs) {
+        let mut relaxed = k.clone();
+        for &t in &set {
+            let desc = &mut relaxed.tensors[t.index()];
+            *desc = TensorDesc::dense(&desc.name, desc.dim_count);
+        }
+        let Ok(plan) = single(&relaxed, stmt) else {
+            continue;
+        };
+        let Some(first) = plan.stmts.first() else {
+            continue;
+        };
+        let mut order: Vec<LoopId> = first.order.iter().map(|&(l, _)| l).collect();
+        order.extend(plan.stmts.iter().flat_map(|p| p.summed.iter().copied()));
+        let mut trial = k.clone();
+        let mut trial_made = made.clone();
+        let mut rewritten = stmt.clone();
+        for &t in &set {
+            let Some(levels) = permuted_levels(&trial, stmt, t, &order) else {
+                continue;
+            };
+            let copy = copy_of(&mut trial, &mut trial_made, t, levels);
+            retarget(&mut rewritten.rhs, t, copy);
+        }
+        if plan_alone(&trial, &rewritten).is_ok() {
+            *k = trial;
+            *made = trial_made;
+            return Some(rewritten);
+        }
+    }
+    None
+}
+
+/// The levels of `t`'s copy: its level types, level for level (without
+/// `nonordered`: the conversion sorts), over its dimensions sorted by where
+/// their index variable comes in `order`. `None` when that is `t`'s own
+/// order.
+fn permuted_levels(
+    k: &Kernel,
+    stmt: &Stmt,
+    t: TensorId,
+    order: &[LoopId],
+) -> Option<Vec<(LevelType, LevelExpr)>> {
+    let desc = k.tensors.get(t.index())?;
+    let access = stmt.rhs.accesses().into_iter().find(|a| a.tensor == t)?;
+    let rank = |d: usize| {
+        access
+            .indices
+            .get(d)
+            .and_then(|l| order.iter().position(|o| o == l))
+            .unwrap_or(usize::MAX)
+    };
+    let mut dims: Vec<usize> = desc.levels.iter().map(|(_, e)| e.dim()).collect();
+    let before = dims.clone();
+    dims.sort_by_key(|&d| rank(d));
+    if dims == before {
+        return None;
+    }
+    let mut levels: Vec<(LevelType, LevelExpr)> = desc
+        .levels
+        .iter()
+        .zip(dims)
+        .map(|(&(mut ty, _), d)| {
+            ty.props = LevelProps::from_bits(ty.props.bits() & !LevelProps::NONORDERED.bits());
+            (ty, LevelExpr::Dim(d as u8))
+        })
+        .collect();
+    // A COO region's leading coordinates repeat once its entries are
+    // sorted another way (one row holding two entries becomes two columns
+    // sharing a row), so every level above a singleton admits repeats, as
+    // MLIR's COO (`compressed(nonunique), singleton`) does.
+    for l in 1..levels.len() {
+        if levels[l].0.format == LevelFormat::Singleton {
+            levels[l - 1].0 = levels[l - 1].0.with(LevelProps::NONUNIQUE);
+        }
+    }
+    Some(levels)
+}
+
+/// The copy of `source` stored with `levels`: one made before, or a new
+/// tensor named `<source>_reordered` (numbered if that name is taken).
+fn copy_of(
+    k: &mut Kernel,
+    made: &mut Vec<Reordering>,
+    source: TensorId,
+    levels: Vec<(LevelType, LevelExpr)>,
+) -> TensorId {
+    if let Some(r) = made
+        .iter()
+        .find(|r| r.source == source && k.tensors[r.copy.index()].levels == levels)
+    {
+        return r.copy;
+    }
+    let base = format!(
+        "{}_reordered",
+        k.tensor_name(source).trim_start_matches("r#")
+    );
+    let mut name = base.clone();
+    let mut n = 2;
+    while k.tensors.iter().any(|t| t.name == name) {
+        name = format!("{base}{n}");
+        n += 1;
+    }
+    let dim_count = k.tensors[source.index()].dim_count;
+    let copy = k.tensor(TensorDesc::sparse(&name, dim_count, &levels));
+    made.push(Reordering { source, copy });
+    copy
+}
+
+/// Points every access of `from` in `e` at `to`.
+fn retarget(e: &mut Expr, from: TensorId, to: TensorId) {
+    match e {
+        Expr::Access(a) => {
+            if a.tensor == from {
+                a.tensor = to;
+            }
+        }
+        Expr::Literal(_) | Expr::Index(_) | Expr::Zero | Expr::Absent | Expr::Local(_) => {}
+        Expr::Neg(x) | Expr::Cast(x, _) | Expr::Select(_, x) | Expr::Sum(_, x) => {
+            retarget(x, from, to)
+        }
+        Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
+            retarget(l, from, to);
+            retarget(r, from, to);
+        }
+        Expr::Call(_, args) | Expr::Apply(_, args) => {
+            for x in args {
+                retarget(x, from, to);
+            }
+        }
+        Expr::Binary(b) => {
+            retarget(&mut b.x, from, to);
+            retarget(&mut b.y, from, to);
+        }
+        Expr::Unary(u) => retarget(&mut u.x, from, to),
+    }
+}
