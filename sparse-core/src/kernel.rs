@@ -129,18 +129,20 @@ pub enum KernelError {
         /// repeat, the level that must be unique).
         level: usize,
     },
-    /// A workspace parameter the kernel fills with a copy of a sparse input
-    /// in another level order (the sparsifier's answer to a loop-order
-    /// conflict, named `<input>_reordered` and described in the kernel's
-    /// doc comment) could not take the copy: its dimensions differ from
-    /// the input's, or the conversion failed for another reason than room
+    /// A conversion the kernel makes failed for another reason than room
     /// (a full buffer is [`KernelError::Capacity`], too many entries for
-    /// its positions [`KernelError::PositionOverflow`], both naming the
-    /// workspace). The workspace is left empty; no output was written.
-    Reorder {
-        /// The workspace parameter.
+    /// the positions [`KernelError::PositionOverflow`], both naming the
+    /// same parameter). Kernels convert where their operands' level orders
+    /// conflict: into a workspace parameter holding a reordered copy of an
+    /// input (`<input>_reordered`, described in the kernel's doc comment;
+    /// e.g. its dimensions differ from the input's), or, for a statement
+    /// that only copies an input into a sparse output in another order (a
+    /// transpose, CSR → CSC), into that output. The tensor converted into
+    /// is left empty.
+    Convert {
+        /// The workspace or output parameter converted into.
         tensor: &'static str,
-        /// Why the conversion into it failed.
+        /// Why the conversion failed.
         error: crate::convert::ConvertError,
     },
 }
@@ -230,8 +232,8 @@ impl fmt::Display for KernelError {
                 "output `{tensor}`: insertion {insert} is not after the previous one in \
                  lexicographic order (level {level})"
             ),
-            KernelError::Reorder { tensor, error } => {
-                write!(f, "workspace `{tensor}`: {error}")
+            KernelError::Convert { tensor, error } => {
+                write!(f, "converting into `{tensor}`: {error}")
             }
         }
     }
@@ -257,14 +259,53 @@ where
 {
     match crate::convert::convert(src, copy) {
         Ok(()) => Ok(copy.view()),
-        Err(error) => Err(reorder_error(name, error)),
+        Err(error) => Err(convert_error(name, error)),
     }
 }
 
-/// The [`KernelError`] of a failed [`reorder`], built out of line.
+/// A statement that copies the sparse input `src` into the sparse output
+/// `out` in another dimension order (`c[j, i] = a[i, j]`, or CSR → CSC
+/// written as `c[i, j] = a[i, j]`): `src` viewed in the output's dimension
+/// order (dimension `d` of the view is dimension `perm[d]` of `src`, its
+/// levels unchanged: the view's encoding `E2` must be `src`'s with the map
+/// permuted, named by `_view`, checked here in `O(LVL)`), converted into
+/// `out` with repeated
+/// coordinates merged by `merge` (the sum the kernel means by repeats).
+#[doc(hidden)]
+pub fn convert_into<V, S, E2, E, B, const DIM: usize, const LS: usize, const LVL: usize>(
+    src: &crate::tensor::SparseTensor<'_, V, S, DIM, LS>,
+    perm: [usize; DIM],
+    _view: core::marker::PhantomData<E2>,
+    out: &mut crate::output::SparseTensorOut<V, E, B, DIM, LVL>,
+    name: &'static str,
+    merge: fn(V, V) -> V,
+) -> Result<(), KernelError>
+where
+    V: Clone + Default,
+    S: crate::encoding::Encoding,
+    E2: crate::encoding::Encoding<Pos = S::Pos, Crd = S::Crd>,
+    E: crate::encoding::Encoding,
+    B: crate::output::OutputBuffers<E::Pos, E::Crd, V>,
+{
+    let Some(view) = src.permute_dims::<E2>(perm) else {
+        return Err(convert_error(
+            name,
+            crate::convert::ConvertError::MapMismatch,
+        ));
+    };
+    crate::convert::engine::run(
+        &crate::convert::source::TensorSource(&view),
+        out,
+        Some(merge),
+    )
+    .map_err(|error| convert_error(name, error))
+}
+
+/// The [`KernelError`] of a failed conversion into `tensor`, built out of
+/// line.
 #[cold]
 #[inline(never)]
-fn reorder_error(tensor: &'static str, error: crate::convert::ConvertError) -> KernelError {
+fn convert_error(tensor: &'static str, error: crate::convert::ConvertError) -> KernelError {
     use crate::convert::ConvertError;
     match error {
         ConvertError::Capacity {
@@ -289,7 +330,7 @@ fn reorder_error(tensor: &'static str, error: crate::convert::ConvertError) -> K
             entries,
             max,
         },
-        error => KernelError::Reorder { tensor, error },
+        error => KernelError::Convert { tensor, error },
     }
 }
 

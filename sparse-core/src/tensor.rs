@@ -6,7 +6,7 @@ use core::marker::PhantomData;
 use crate::encoding::Encoding;
 use crate::error::{Buffer, CapacityError};
 use crate::layout::Layout;
-use crate::vocab::{LevelFormat, LevelType};
+use crate::vocab::{LevelExpr, LevelFormat, LevelType};
 
 /// The buffers of one level as given to [`SparseTensor::assemble`], in the
 /// storage layout of MLIR's `sparse_tensor` dialect (`StorageLayout`).
@@ -251,6 +251,49 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'a, V,
     {
         let (_, levels, values) = self.disassemble();
         SparseTensor::assemble(dim_sizes, levels, values)
+    }
+
+    /// The same storage seen with its dimensions permuted: dimension `d`
+    /// of the result is dimension `perm[d]` of `self`. `E2` must be `E`
+    /// with each level's dimension renamed accordingly (same level types,
+    /// widths and explicit value); `None` when it is not or `perm` is not
+    /// a permutation. `O(LVL)`: the levels and their sizes do not change,
+    /// so nothing else needs checking.
+    pub(crate) fn permute_dims<E2>(
+        &self,
+        perm: [usize; DIM],
+    ) -> Option<SparseTensor<'a, V, E2, DIM, LVL>>
+    where
+        E2: Encoding<Pos = E::Pos, Crd = E::Crd>,
+    {
+        let mut seen = [false; DIM];
+        for &p in &perm {
+            if p >= DIM || core::mem::replace(&mut seen[p], true) {
+                return None;
+            }
+        }
+        if E2::VALUES != E::VALUES {
+            return None;
+        }
+        for l in 0..LVL {
+            let (LevelExpr::Dim(from), LevelExpr::Dim(to)) = (E::level_expr(l), E2::level_expr(l))
+            else {
+                return None;
+            };
+            if E::level_type(l) != E2::level_type(l)
+                || perm.get(usize::from(to)) != Some(&usize::from(from))
+            {
+                return None;
+            }
+        }
+        Some(SparseTensor {
+            dim_sizes: core::array::from_fn(|d| self.dim_sizes[perm[d]]),
+            lvl_sizes: self.lvl_sizes,
+            levels: self.levels,
+            values: self.values,
+            entries: self.entries,
+            encoding: PhantomData,
+        })
     }
 
     /// MLIR's `disassemble` without the copy: exactly the dimension sizes,

@@ -2,7 +2,7 @@
 //! codegen snapshots with sparse outputs (`sparse_add_csr`,
 //! `sparse_vector_add`, `sparse_scale`, `spgemm_csr`) compiled as they are,
 //! and kernels written through `sparse_kernel!` (DCSR SpGEMM, row sums,
-//! transpose from CSC), over caller-provided `Slices` buffers, against
+//! transpose from CSC, the `transpose_csr` conversion snapshot), over caller-provided `Slices` buffers, against
 //! dense references and the exact stored pattern; then capacity overflow:
 //! the typed error, the output still a valid tensor, and reusable.
 //! (The differential tests over every buffer family are `kernels_sparse_out_*`.)
@@ -69,6 +69,7 @@ mod k {
     snapshot!("sparse_vector_add");
     snapshot!("sparse_scale");
     snapshot!("spgemm_csr");
+    snapshot!("transpose_csr");
 }
 
 /// Caller memory for one output: `cap` slots per level buffer and values,
@@ -274,6 +275,17 @@ proptest! {
         let mut mem = Mem::<u16, u8>::new(2, CAP, 0);
         let mut c = mem.out::<_, 2, 2>([d[1], d[0]]).unwrap();
         with_tensor(&CSC, d, &a, |ta| k::transpose(ta, &mut c)).unwrap();
+        let want: Want<2> = a.iter().map(|(at, v)| ([at[1], at[0]], *v)).collect();
+        assert_stored(&read(&c), &want);
+    }
+
+    /// The `transpose_csr` snapshot: a CSR input, a conversion into the
+    /// CSR output's caller-provided slices.
+    #[test]
+    fn transpose_from_csr_converts_into_the_output((d, a) in sparse::<f64, 2>(9)) {
+        let mut mem = Mem::<u16, u8>::new(2, CAP, 0);
+        let mut c = mem.out::<_, 2, 2>([d[1], d[0]]).unwrap();
+        with_tensor(&CSR, d, &a, |ta| k::transpose_csr(ta, &mut c)).unwrap();
         let want: Want<2> = a.iter().map(|(at, v)| ([at[1], at[0]], *v)).collect();
         assert_stored(&read(&c), &want);
     }

@@ -1,11 +1,14 @@
 //! Kernels whose operands no loop order visits in storage order (issue 12,
-//! item 2): the sparsifier reads a conflicting input through a reordered
-//! copy in a workspace the caller provides (the extra `<input>_reordered`
-//! parameter). Transposes (DCSR → DCSR, CSR → CSR, COO → CSR, 3-D CSF
-//! permutations), CSR → CSC, `a[i, j] + b[j, i]` into dense and sparse
-//! outputs, a product with a transposed operand, against dense
-//! references; the workspace over each buffer family; capacity and
-//! dimension errors naming the workspace, outputs untouched.
+//! item 2). A statement that only copies an input into a sparse output
+//! (transposes DCSR → DCSR, CSR → CSR, COO → CSR, 3-D CSF permutations,
+//! CSR → CSC) is a conversion into the output's own buffers, with no extra
+//! memory; any other statement reads a conflicting input through a
+//! reordered copy in a workspace the caller provides (the extra
+//! `<input>_reordered` parameter): `a[i, j] + b[j, i]` into dense and
+//! sparse outputs, products with a transposed operand, a sum scoped under
+//! a sparse output. Against dense references; the workspace over each
+//! buffer family; capacity and dimension errors naming the workspace or
+//! the output, outputs left empty.
 
 use proptest::prelude::*;
 use sparse_core::output::Owned;
@@ -23,6 +26,7 @@ mod k {
         #COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton(nonunique)) }>
         #CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed) }>
         #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+        #PAT = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed), explicitVal = 1.5 : f64 }>
 
         /// `c = aᵀ`, DCSR in and out.
         pub fn transpose_dcsr(a: &tensor<?x?xf64, #DCSR>, c: &mut tensor<?x?xf64, #DCSR>) {
@@ -35,6 +39,10 @@ mod k {
         /// CSR → CSC, written as a copy.
         pub fn csr_to_csc(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSC>) {
             c[i, j] = a[i, j];
+        }
+        /// A pattern matrix (every stored entry 1.5) transposed into DCSR.
+        pub fn transpose_pattern(a: &tensor<?x?xf64, #PAT>, c: &mut tensor<?x?xf64, #DCSR>) {
+            c[j, i] = a[i, j];
         }
         /// A COO with repeats, transposed into CSR (repeats summed).
         pub fn transpose_coo(a: &tensor<?x?xf64, #COO>, c: &mut tensor<?x?xf64, #CSR>) {
@@ -58,6 +66,11 @@ mod k {
             c[i, j] = a[k, i] * b[j, k];
         }
         /// A 3-D permutation, CSF in and out.
+        /// A scaled transpose: not a plain copy, so `a` is read through a
+        /// CSC-ordered copy in a workspace.
+        pub fn transpose_scaled(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[j, i] = a[i, j] * 2.0;
+        }
         pub fn permute3(a: &tensor<?x?x?xf64, #CSF>, c: &mut tensor<?x?x?xf64, #CSF>) {
             c[k, i, j] = a[i, j, k];
         }
@@ -106,11 +119,18 @@ proptest! {
         let t = transposed(&e);
         let want_dims = [dims[1], dims[0]];
         let dense = Dense::from_entries(&want_dims, &t);
+        // A plain copy: converted straight into `c`, no workspace.
+        let mut c = Out::<_, Owned, 2>::with_dims(want_dims).unwrap();
+        with_tensor(&DCSR, dims, &e, |a| k::transpose_dcsr(a, &mut c)).unwrap();
+        check_output(&c.view(), &stored(&t), &dense).map_err(TestCaseError::fail)?;
+        // The scaled transpose reads `a` through a CSC-ordered copy, which
+        // holds `a` column by column.
         let mut c = Out::<_, Owned, 2>::with_dims(want_dims).unwrap();
         let mut ws = SparseTensorOut::<_, _, Owned, 2, 2>::with_dims(dims).unwrap();
-        with_tensor(&DCSR, dims, &e, |a| k::transpose_dcsr(a, &mut c, &mut ws)).unwrap();
-        check_output(&c.view(), &stored(&t), &dense).map_err(TestCaseError::fail)?;
-        // The workspace holds `a` column by column: DCSC.
+        with_tensor(&CSR, dims, &e, |a| k::transpose_scaled(a, &mut c, &mut ws)).unwrap();
+        let doubled: Entries<f64> = t.iter().map(|(c, v)| (c.clone(), 2.0 * v)).collect();
+        check_output(&c.view(), &stored(&doubled), &Dense::from_entries(&want_dims, &doubled))
+            .map_err(TestCaseError::fail)?;
         let mut cols = Vec::new();
         ws.view().for_each(|c, _| cols.push((c[1], c[0])));
         prop_assert!(cols.windows(2).all(|w| w[0] < w[1]), "{cols:?}");
@@ -121,14 +141,12 @@ proptest! {
         let t = transposed(&e);
         let want_dims = [dims[1], dims[0]];
         let mut c = Out::<_, Owned, 2>::with_dims(want_dims).unwrap();
-        let mut ws = SparseTensorOut::<_, _, Owned, 2, 2>::with_dims(dims).unwrap();
-        with_tensor(&CSR, dims, &e, |a| k::transpose_csr(a, &mut c, &mut ws)).unwrap();
+        with_tensor(&CSR, dims, &e, |a| k::transpose_csr(a, &mut c)).unwrap();
         check_output(&c.view(), &stored(&t), &Dense::from_entries(&want_dims, &t))
             .map_err(TestCaseError::fail)?;
 
         let mut c = Out::<_, Owned, 2>::with_dims(dims).unwrap();
-        let mut ws = SparseTensorOut::<_, _, Owned, 2, 2>::with_dims(dims).unwrap();
-        with_tensor(&CSR, dims, &e, |a| k::csr_to_csc(a, &mut c, &mut ws)).unwrap();
+        with_tensor(&CSR, dims, &e, |a| k::csr_to_csc(a, &mut c)).unwrap();
         check_output(&c.view(), &stored(&e), &Dense::from_entries(&dims, &e))
             .map_err(TestCaseError::fail)?;
         // The same layout as the runtime conversion gives.
@@ -149,8 +167,7 @@ proptest! {
         let want = summed(&t);
         let dense = Dense::from_entries(&want_dims, &t);
         let mut c = Out::<_, Owned, 2>::with_dims(want_dims).unwrap();
-        let mut ws = SparseTensorOut::<_, _, Owned, 2, 2>::with_dims(dims).unwrap();
-        with_tensor(&COO, dims, &e, |a| k::transpose_coo(a, &mut c, &mut ws)).unwrap();
+        with_tensor(&COO, dims, &e, |a| k::transpose_coo(a, &mut c)).unwrap();
         let mut got = Stored::new();
         c.view().for_each(|c, v| { got.insert(c.to_vec(), *v); });
         prop_assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>());
@@ -282,8 +299,7 @@ proptest! {
         let p: Entries<f64> = e.iter().map(|(c, v)| (vec![c[2], c[0], c[1]], *v)).collect();
         let want_dims = [dims[2], dims[0], dims[1]];
         let mut c = SparseTensorOut::<_, _, Owned, 3, 3>::with_dims(want_dims).unwrap();
-        let mut ws = SparseTensorOut::<_, _, Owned, 3, 3>::with_dims(dims).unwrap();
-        with_tensor(&CSF, dims, &e, |a| k::permute3(a, &mut c, &mut ws)).unwrap();
+        with_tensor(&CSF, dims, &e, |a| k::permute3(a, &mut c)).unwrap();
         check_output(&c.view(), &stored(&p), &Dense::from_entries(&want_dims, &p))
             .map_err(TestCaseError::fail)?;
     }
@@ -330,11 +346,12 @@ fn workspaces_over_caller_memory_report_exact_capacity() {
         (vec![2, 2], 4.0),
     ];
     let t = transposed(&ea);
+    let t2: Entries<f64> = t.iter().map(|(c, v)| (c.clone(), 2.0 * v)).collect();
     // A fixed-capacity workspace.
     let mut c = k::CSROut::<f64, Fixed<8>>::with_dims([5, 3]).unwrap();
     let mut ws = SparseTensorOut::<_, _, Fixed<8>, 2, 2>::with_dims(dims).unwrap();
-    with_tensor(&CSR, dims, &ea, |a| k::transpose_csr(a, &mut c, &mut ws)).unwrap();
-    check_output(&c.view(), &stored(&t), &Dense::from_entries(&[5, 3], &t)).unwrap();
+    with_tensor(&CSR, dims, &ea, |a| k::transpose_scaled(a, &mut c, &mut ws)).unwrap();
+    check_output(&c.view(), &stored(&t2), &Dense::from_entries(&[5, 3], &t2)).unwrap();
 
     // Caller slices, one value short: the error names the workspace and
     // the exact room; the output is left as it was (empty, valid).
@@ -350,7 +367,8 @@ fn workspaces_over_caller_memory_report_exact_capacity() {
     )
     .unwrap();
     let mut c = k::CSROut::<f64, Owned>::with_dims([5, 3]).unwrap();
-    let err = with_tensor(&CSR, dims, &ea, |a| k::transpose_csr(a, &mut c, &mut ws)).unwrap_err();
+    let err =
+        with_tensor(&CSR, dims, &ea, |a| k::transpose_scaled(a, &mut c, &mut ws)).unwrap_err();
     assert!(
         matches!(
             err,
@@ -368,11 +386,12 @@ fn workspaces_over_caller_memory_report_exact_capacity() {
 
     // A workspace with other dimensions than the input.
     let mut ws = SparseTensorOut::<_, _, Owned, 2, 2>::with_dims([5, 3]).unwrap();
-    let err = with_tensor(&CSR, dims, &ea, |a| k::transpose_csr(a, &mut c, &mut ws)).unwrap_err();
+    let err =
+        with_tensor(&CSR, dims, &ea, |a| k::transpose_scaled(a, &mut c, &mut ws)).unwrap_err();
     assert!(
         matches!(
             err,
-            KernelError::Reorder {
+            KernelError::Convert {
                 tensor: "a_reordered",
                 ..
             }
@@ -380,14 +399,15 @@ fn workspaces_over_caller_memory_report_exact_capacity() {
         "{err:?}"
     );
     assert!(
-        err.to_string().starts_with("workspace `a_reordered`: "),
+        err.to_string()
+            .starts_with("converting into `a_reordered`: "),
         "{err}"
     );
     // A size mismatch between the operands is found before the copy.
     let mut ws = SparseTensorOut::<_, _, Owned, 2, 2>::with_dims(dims).unwrap();
     let mut wrong = k::CSROut::<f64, Owned>::with_dims([5, 4]).unwrap();
     let err = with_tensor(&CSR, dims, &ea, |a| {
-        k::transpose_csr(a, &mut wrong, &mut ws)
+        k::transpose_scaled(a, &mut wrong, &mut ws)
     })
     .unwrap_err();
     assert!(
@@ -395,4 +415,51 @@ fn workspaces_over_caller_memory_report_exact_capacity() {
         "{err:?}"
     );
     assert_eq!(ws.view().number_of_entries(), 0);
+
+    // The plain transpose converts into the output itself: a full output
+    // is a capacity error naming it, and it is left empty.
+    let (mut pos, mut crd, mut val) = ([0u16; 6], [0u16; 4], [0.0f64; 3]);
+    let mut c = k::CSROut::<f64, sparse_core::Slices<'_>>::new(
+        [5, 3],
+        [SliceBuffer::default(), SliceBuffer::new(&mut pos)],
+        [SliceBuffer::default(), SliceBuffer::new(&mut crd)],
+        SliceBuffer::new(&mut val),
+        SliceBuffer::default(),
+        SliceBuffer::default(),
+        SliceBuffer::default(),
+    )
+    .unwrap();
+    let err = with_tensor(&CSR, dims, &ea, |a| k::transpose_csr(a, &mut c)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            KernelError::Capacity {
+                tensor: "c",
+                needed: 4,
+                capacity: 3,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(c.view().number_of_entries(), 0);
+}
+
+#[test]
+fn a_pattern_transpose_stores_the_explicit_value() {
+    let dims = [3, 4];
+    let e: Entries<f64> = vec![(vec![0, 3], 1.5), (vec![2, 0], 1.5), (vec![2, 1], 1.5)];
+    let a = k::PAT::<f64>::assemble(
+        dims,
+        [
+            sparse_core::Level::compressed(&[0, 2], &[0, 2]),
+            sparse_core::Level::compressed(&[0, 1, 3], &[3, 0, 1]),
+        ],
+        &[],
+    )
+    .unwrap();
+    let mut c = k::DCSROut::<f64, Owned>::with_dims([4, 3]).unwrap();
+    k::transpose_pattern(&a, &mut c).unwrap();
+    let t = transposed(&e);
+    check_output(&c.view(), &stored(&t), &Dense::from_entries(&[4, 3], &t)).unwrap();
 }

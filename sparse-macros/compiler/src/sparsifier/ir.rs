@@ -225,6 +225,18 @@ pub enum OutputStrategy {
         /// The expanded level.
         level: Level,
     },
+    /// Sparse output that is a copy of one sparse input in another order
+    /// (`c[j, i] = a[i, j]`, CSR → CSC written `c[i, j] = a[i, j]`) which
+    /// no loop order can walk in both storage orders: built by sparse-core's
+    /// conversion (count, then scatter into the output's own buffers), no
+    /// loops of its own.
+    Convert {
+        /// The input copied.
+        source: TensorId,
+        /// For each output dimension, the input dimension it is (the first
+        /// rank-many entries; tensors have at most 8 dimensions).
+        perm: [u8; 8],
+    },
 }
 
 /// The output strategy with the reason it was chosen.

@@ -132,8 +132,12 @@ fn structured_and_all_dense_outputs_name_the_level() {
 #[test]
 fn a_transpose_between_csr_tensors_reads_a_reordered_copy() {
     // `c` (CSR, written as `c[j, i]`) wants `j` outside `i`, `a` the
-    // opposite: `a` is read through a CSC-ordered copy.
+    // opposite. A plain copy is a conversion into `c` (no extra
+    // parameter); anything more reads `a` through a CSC-ordered copy.
     let k = "fn t(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[j, i] = a[i, j]; }";
+    assert_eq!(error_count(k), 0);
+    assert_eq!(kernel(k).params.len(), 2);
+    let k = "fn t(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) { c[j, i] = a[i, j] * 2.0; }";
     assert_eq!(error_count(k), 0);
     let def = kernel(k);
     let copy = &def.kernel.tensors[2];
@@ -148,7 +152,7 @@ fn a_transpose_between_csr_tensors_reads_a_reordered_copy() {
         [(LevelFormat::Dense, 1), (LevelFormat::Compressed, 0)]
     );
     // With the CSC input no copy is needed.
-    let k = "fn t(a: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64, #CSR>) { c[j, i] = a[i, j]; }";
+    let k = "fn t(a: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64, #CSR>) { c[j, i] = a[i, j] * 2.0; }";
     assert_eq!(kernel(k).params.len(), 2);
 }
 

@@ -28,6 +28,7 @@
 
 mod closures;
 mod coiterate;
+mod convert;
 mod dense;
 mod expr;
 mod insert;
@@ -483,6 +484,7 @@ impl<'a> Gen<'a> {
                 OutputStrategy::SparseInsert
                     | OutputStrategy::SparseExpand { .. }
                     | OutputStrategy::InPlace
+                    | OutputStrategy::Convert { .. }
             );
             let sparse_out = self.info(t).kind == Kind::Sparse && self.info(t).mutable;
             if sparse_strategy != sparse_out {
@@ -523,6 +525,15 @@ impl<'a> Gen<'a> {
         let text = format!(" {}", self.k.show_stmt(stmt));
         if sp.output.strategy == OutputStrategy::InPlace {
             return self.in_place_statement(sp, stmt.lhs.tensor, &scope, text);
+        }
+        if let OutputStrategy::Convert { source, perm } = sp.output.strategy {
+            let body = self.convert_statement(stmt.lhs.tensor, source, &perm);
+            return quote! {
+                #[doc = #text]
+                {
+                    #body
+                }
+            };
         }
         let mut body = self.nodes(&sp.tree, &scope);
         if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =

@@ -10,12 +10,38 @@ fn levels(d: &TensorDesc) -> Vec<(LevelType, usize)> {
 }
 
 #[test]
-fn a_dcsr_transpose_reads_a_dcsc_copy() {
+fn a_dcsr_transpose_is_a_conversion_into_the_output() {
     let mut k = Kernel::new();
     let c = k.tensor(dcsr("c").output());
     let a = k.tensor(dcsr("a"));
     let (i, j) = (k.index("i"), k.index("j"));
     k.assign(c, &[j, i], Expr::at(a, &[i, j]));
+    let (r, made) = resolve(&k);
+    assert!(made.is_empty());
+    assert_text(
+        &plan_text(&r),
+        "
+c[j, i] = a[i, j]
+order none
+output c: sparse, converted from `a` (count, then scatter into the output's buffers): no loop order visits both in storage order, and the statement only copies `a`
+",
+    );
+    let plan = sparsify(&r).unwrap();
+    let mut perm = [0u8; 8];
+    perm[..2].copy_from_slice(&[1, 0]);
+    assert_eq!(
+        plan.stmts[0].output.strategy,
+        OutputStrategy::Convert { source: a, perm }
+    );
+}
+
+#[test]
+fn a_scaled_dcsr_transpose_reads_a_dcsc_copy() {
+    let mut k = Kernel::new();
+    let c = k.tensor(dcsr("c").output());
+    let a = k.tensor(dcsr("a"));
+    let (i, j) = (k.index("i"), k.index("j"));
+    k.assign(c, &[j, i], Expr::at(a, &[i, j]) * Expr::lit("2.0"));
     assert!(sparsify(&k).is_err());
     let (r, made) = resolve(&k);
     assert_eq!(
@@ -30,12 +56,12 @@ fn a_dcsr_transpose_reads_a_dcsc_copy() {
     assert_text(
         &plan_text(&r),
         "
-c[j, i] = a_reordered[i, j]
+c[j, i] = a_reordered[i, j] * 2.0
 order j (parallel), i (parallel)
 output c: sparse, direct insertion: parallel loops j, i are outermost, in level order
 iterate j in a_reordered.lvl0 compressed  // parallel
   iterate i in a_reordered.lvl1 compressed  // parallel
-    insert c[j, i] = a_reordered[i, j]
+    insert c[j, i] = a_reordered[i, j] * 2.0
 ",
     );
 }
@@ -120,7 +146,7 @@ fn a_coo_copy_admits_repeated_rows_and_drops_nonordered() {
     let unordered = cnu().with(LevelProps::NONORDERED);
     let a = k.tensor(enc("a", &[unordered, S], &[0, 1]));
     let (i, j) = (k.index("i"), k.index("j"));
-    k.assign(c, &[j, i], Expr::at(a, &[i, j]));
+    k.assign(c, &[j, i], -Expr::at(a, &[i, j]));
     let (r, made) = resolve(&k);
     assert_eq!(made.len(), 1);
     assert_eq!(levels(&r.tensors[2]), [(cnu(), 1), (S, 0)]);

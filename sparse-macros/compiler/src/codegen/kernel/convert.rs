@@ -1,0 +1,88 @@
+//! Statements that only copy a sparse input into a sparse output in an
+//! order no loop nest can walk (the `Convert` strategy: `c[j, i] = a[i, j]`
+//! with DCSR in and out, CSR → CSC written `c[i, j] = a[i, j]`).
+//!
+//! Lowered as MLIR lowers a `sparse_tensor.convert`: the input is viewed in
+//! the output's dimension order without a copy (the same levels under a
+//! renamed map; sparse-core checks the view's encoding in `O(levels)`),
+//! then `convert` counts and scatters it into the output's own buffers.
+//! The kernel's meaning of repeated coordinates is a sum (wrapping for
+//! integers, `|` for `i1`), which the conversion applies while it merges.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::Gen;
+use crate::model::ElemType;
+use crate::sparsifier::TensorId;
+use crate::vocab::LevelExpr;
+
+impl Gen<'_> {
+    /// A statement that copies the sparse input `source` into the sparse
+    /// output `out` in another order: `source` viewed in the output's
+    /// dimension order (its levels renamed, no copy), then converted into
+    /// the output's buffers, repeats summed as the kernel means them.
+    pub(super) fn convert_statement(
+        &mut self,
+        out: TensorId,
+        source: TensorId,
+        perm: &[u8; 8],
+    ) -> TokenStream {
+        let src = self.info(source).clone();
+        let out_info = self.info(out).clone();
+        let Some(enc) = src
+            .encoding
+            .as_ref()
+            .and_then(|e| self.model.encoding(&e.to_string()))
+        else {
+            // Reported at the parameter by `check_consistent`.
+            return TokenStream::new();
+        };
+        let rank = src.shape.len();
+        let perm: Vec<usize> = perm[..rank].iter().map(|&p| usize::from(p)).collect();
+        // Level `l` stores source dimension `e`, which is view dimension
+        // `d` with `perm[d] == e`.
+        let exprs: Vec<LevelExpr> = src
+            .levels
+            .iter()
+            .map(|l| {
+                let d = perm.iter().position(|&p| p == l.dim).unwrap_or(l.dim);
+                LevelExpr::Dim(d as u8)
+            })
+            .collect();
+        let pos = crate::codegen::index_type(enc.pos_width);
+        let crd = crate::codegen::index_type(enc.crd_width);
+        let lt = proc_macro2::Literal::u128_suffixed(enc.level_types_code());
+        let map = proc_macro2::Literal::u128_suffixed(crate::vocab::pack_level_exprs(&exprs));
+        // Literals need no braces as const arguments (and get an
+        // `unused_braces` warning with them in expression position).
+        let values = enc.explicit_val.as_ref().map(|v| {
+            let code = proc_macro2::Literal::u128_suffixed(crate::codegen::values_code(v));
+            quote!(, #code)
+        });
+        let elem = super::elem_type(src.elem);
+        let merge = match src.elem {
+            ElemType::Bool => quote!(|x: #elem, y: #elem| x | y),
+            e if e.is_float() => quote!(|x: #elem, y: #elem| x + y),
+            _ => quote!(|x: #elem, y: #elem| #elem::wrapping_add(x, y)),
+        };
+        let a = &src.ident;
+        let c = &out_info.ident;
+        let name = out_info.name.clone();
+        let perm = perm
+            .iter()
+            .map(|&p| proc_macro2::Literal::usize_unsuffixed(p));
+        quote! {
+            ::sparse_core::__private::convert_into(
+                #a,
+                [#(#perm),*],
+                ::core::marker::PhantomData::<
+                    ::sparse_core::__private::Enc<#pos, #crd, #lt, #map #values>,
+                >,
+                #c,
+                #name,
+                #merge,
+            )?;
+        }
+    }
+}
