@@ -20,9 +20,9 @@ use cortex_m_rt::entry;
 use defmt_rtt as _;
 use embedded_hal::delay::DelayNs;
 use embedded_hal::digital::OutputPin;
-use panic_probe as _;
 use nrf52840_hal::gpio::{p0, Level};
 use nrf52840_hal::{pac, Delay};
+use panic_probe as _;
 
 sparse_core::sparse_kernel! {
     #CSR = #sparse_tensor.encoding<{
@@ -80,8 +80,7 @@ fn blink(led: &mut impl OutputPin, delay: &mut impl DelayNs) -> ! {
 
 #[entry]
 fn main() -> ! {
-    let (Some(dp), Some(mut cp)) = (pac::Peripherals::take(), cortex_m::Peripherals::take())
-    else {
+    let (Some(dp), Some(mut cp)) = (pac::Peripherals::take(), cortex_m::Peripherals::take()) else {
         defmt::panic!("peripherals taken twice");
     };
     // The flash's instruction cache is off after reset; the kernel runs
@@ -128,7 +127,12 @@ fn main() -> ! {
     );
     for (i, (g, w)) in y.iter().zip(&want).enumerate() {
         if g.to_bits() != w.to_bits() {
-            defmt::panic!("y[{=usize}] = {=f32}, the dense reference gives {=f32}", i, g, w);
+            defmt::panic!(
+                "y[{=usize}] = {=f32}, the dense reference gives {=f32}",
+                i,
+                g,
+                w
+            );
         }
     }
     defmt::info!(
@@ -137,7 +141,9 @@ fn main() -> ! {
     );
 
     // LED1 of the DK, active low: start dark.
-    let mut led = p0::Parts::new(dp.P0).p0_13.into_push_pull_output(Level::High);
+    let mut led = p0::Parts::new(dp.P0)
+        .p0_13
+        .into_push_pull_output(Level::High);
     let mut delay = Delay::new(cp.SYST);
     blink(&mut led, &mut delay)
 }

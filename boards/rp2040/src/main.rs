@@ -177,7 +177,12 @@ fn main() -> ! {
     );
     for (i, (g, w)) in y.iter().zip(&want).enumerate() {
         if g.to_bits() != w.to_bits() {
-            defmt::panic!("y[{=usize}] = {=f32}, the dense reference gives {=f32}", i, g, w);
+            defmt::panic!(
+                "y[{=usize}] = {=f32}, the dense reference gives {=f32}",
+                i,
+                g,
+                w
+            );
         }
     }
     defmt::info!(

@@ -78,8 +78,7 @@ fn blink(led: &mut impl OutputPin, delay: &mut impl DelayNs) -> ! {
 
 #[entry]
 fn main() -> ! {
-    let (Some(dp), Some(mut cp)) = (pac::Peripherals::take(), cortex_m::Peripherals::take())
-    else {
+    let (Some(dp), Some(mut cp)) = (pac::Peripherals::take(), cortex_m::Peripherals::take()) else {
         defmt::panic!("peripherals taken twice");
     };
     // HSI + PLL: no dependence on the board's crystal (the Nucleo has none
@@ -126,7 +125,12 @@ fn main() -> ! {
     );
     for (i, (g, w)) in y.iter().zip(&want).enumerate() {
         if g.to_bits() != w.to_bits() {
-            defmt::panic!("y[{=usize}] = {=f32}, the dense reference gives {=f32}", i, g, w);
+            defmt::panic!(
+                "y[{=usize}] = {=f32}, the dense reference gives {=f32}",
+                i,
+                g,
+                w
+            );
         }
     }
     defmt::info!(
