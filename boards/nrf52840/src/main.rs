@@ -112,7 +112,10 @@ fn main() -> ! {
     let dense = cycles(|| dense_matvec(black_box(&W_DENSE), black_box(&x), black_box(&mut want)));
 
     let nnz = W.number_of_entries();
-    let (spmv_cycles, dense_cycles) = (best - overhead, dense - overhead);
+    let (spmv_cycles, dense_cycles) = (
+        best.saturating_sub(overhead),
+        dense.saturating_sub(overhead),
+    );
     defmt::info!(
         "sparse_kernel! CSR SpMV on nRF52840 (Cortex-M4F) at {=u32} MHz: 64x64, {=usize} nnz in flash",
         CPU_MHZ,
@@ -122,7 +125,7 @@ fn main() -> ! {
         "spmv: {=u32} cycles ({=f32} per nnz; first call {=u32}); dense reference loop: {=u32} cycles",
         spmv_cycles,
         spmv_cycles as f32 / nnz as f32,
-        first - overhead,
+        first.saturating_sub(overhead),
         dense_cycles
     );
     for (i, (g, w)) in y.iter().zip(&want).enumerate() {

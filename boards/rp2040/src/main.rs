@@ -160,7 +160,10 @@ fn main() -> ! {
     });
 
     let nnz = W.number_of_entries();
-    let (spmv_cycles, dense_cycles) = (best.cycles - overhead, dense.cycles - overhead);
+    let (spmv_cycles, dense_cycles) = (
+        best.cycles.saturating_sub(overhead),
+        dense.cycles.saturating_sub(overhead),
+    );
     defmt::info!(
         "sparse_kernel! CSR SpMV on RP2040 (Cortex-M0+) at {=u32} MHz: 64x64, {=usize} nnz in flash",
         clocks.system_clock.freq().to_MHz(),
@@ -171,7 +174,7 @@ fn main() -> ! {
         spmv_cycles,
         best.micros,
         spmv_cycles as f32 / nnz as f32,
-        first.cycles - overhead,
+        first.cycles.saturating_sub(overhead),
         dense_cycles,
         dense.micros
     );
