@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds the board crates (boards/stm32f4, boards/nrf52840, boards/rp2040)
-# with `cargo build --release --locked` and prints the flash and static RAM
-# size of each ELF. Build only: running them needs the board and a probe
-# (`cargo run --release` in a crate's directory, see its README).
+# with `cargo build --release` and prints the flash and static RAM size of
+# each ELF. The committed Cargo.lock of each crate pins the HAL versions;
+# cargo may still add to it when sparse-core's own dependencies change
+# (no `--locked`, as for the other firmware crates). Build only: running
+# them needs the board and a probe (`cargo run --release` in a crate's
+# directory, see its README).
 #
 # Each crate is its own cargo workspace with its own `.cargo/config.toml`
 # (build target, probe-rs runner), so cargo runs inside each directory. The
@@ -84,9 +87,9 @@ for b in "${BOARDS[@]}"; do
     (
         cd "$ROOT/boards/$b"
         cargo fmt -- --check
-        cargo build --release --locked -j "$JOBS"
+        cargo build --release -j "$JOBS"
         if [[ "${BOARDS_CLIPPY:-0}" == 1 ]]; then
-            cargo clippy --release --locked -j "$JOBS" -- -D warnings
+            cargo clippy --release -j "$JOBS" -- -D warnings
         fi
     )
     elf="$CARGO_TARGET_DIR/$t/release/$pkg"
