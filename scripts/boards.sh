@@ -49,11 +49,14 @@ board_package() {
     sed -n 's/^name *= *"\(.*\)".*/\1/p' "$ROOT/boards/$1/Cargo.toml" | head -n 1
 }
 
+for b in "${BOARDS[@]}"; do
+    [[ -f "$ROOT/boards/$b/.cargo/config.toml" ]] || { echo "no board crate boards/$b" >&2; exit 2; }
+done
+
 # Targets: every crate's, installed once (rustup's toolchain is the one
 # rust-toolchain.toml pins, since rustup finds it from the crate's directory).
 installed=$(cd "$ROOT/boards/${BOARDS[0]}" && rustup target list --installed)
 for b in "${BOARDS[@]}"; do
-    [[ -f "$ROOT/boards/$b/Cargo.toml" ]] || { echo "no board crate boards/$b" >&2; exit 2; }
     t=$(board_target "$b")
     if ! grep -qx "$t" <<<"$installed"; then
         (cd "$ROOT/boards/$b" && rustup target add "$t")
