@@ -9,6 +9,8 @@
 # Usage: bash scripts/test-all.sh
 # Environment:
 #   SKIP_MIRI=1       leave out the Miri step (the slowest one)
+#   SKIP_BOARDS=1     leave out the board crates' release builds
+#                     (scripts/boards.sh)
 #   SKIP_FUZZ=1       leave out the fuzz smoke step (scripts/fuzz-smoke.sh,
 #                     which installs cargo-fuzz if missing; FUZZ_SECONDS=45
 #                     per target)
@@ -337,6 +339,11 @@ for t in "${FW_TARGETS[@]}"; do
     run "firmware on ${FW_MACHINE[$t]}: negative test, --features inject-failure (must exit 1)" \
         firmware_negative "$t"
 done
+if [[ "${SKIP_BOARDS:-0}" != 1 ]]; then
+    # Build only (no board here); the steps run one at a time, so both cores.
+    run "board crates (STM32F4, nRF52840, RP2040): cargo build --release, flash/RAM sizes (scripts/boards.sh)" \
+        env CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}" bash "$ROOT/scripts/boards.sh"
+fi
 if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
     run "Miri: cargo +nightly miri test -p sparse-core --lib" miri_core
     run "Miri: generated kernels (tests/codegen_snapshots)" miri_kernels

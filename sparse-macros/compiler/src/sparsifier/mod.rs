@@ -300,22 +300,58 @@ pub fn sparsify(kernel: &Kernel) -> Result<Plan, Vec<SparsifyError>> {
             return Err(errors);
         }
     };
-    let kernel = level_space.as_ref().map_or(kernel, |(k, _)| k);
+    let planned = level_space.as_ref().map_or(kernel, |(k, _)| k);
     let mut stmts = Vec::new();
     let mut errors = Vec::new();
-    for (n, stmt) in kernel.stmts.iter().enumerate() {
-        match plan_stmt(kernel, n, stmt) {
+    for (n, stmt) in planned.stmts.iter().enumerate() {
+        match plan_stmt(planned, n, stmt) {
             Ok(p) => stmts.push(p),
-            Err(e) => match split_plans(kernel, n, stmt, &e) {
+            Err(e) => match split_plans(planned, n, stmt, &e) {
                 Some(parts) => stmts.extend(parts),
                 None => errors.extend(e),
             },
+        }
+    }
+    if let Some((_, demap)) = &level_space {
+        for e in &mut errors {
+            block_order_advice(kernel, demap, e);
         }
     }
     if errors.is_empty() {
         Ok(Plan { stmts, level_space })
     } else {
         Err(errors)
+    }
+}
+
+/// An order conflict found in level space names the fix in level space
+/// (`map = (d0, d1, d2, d3) -> ...` for a 2-D BSR operand); when the
+/// operand to change has a block map, say it in the user's terms instead.
+fn block_order_advice(kernel: &Kernel, demap: &demap::Demap, e: &mut SparsifyError) {
+    let SparsifyError::OrderConflict { tensors, message } = e else {
+        return;
+    };
+    let [keep, change] = &tensors[..] else {
+        return;
+    };
+    let id = |name: &str| {
+        kernel
+            .tensors
+            .iter()
+            .position(|t| t.name == *name)
+            .map(|p| TensorId(p as u32))
+    };
+    let Some(c) = id(change) else { return };
+    if demap.parts(c).is_none() {
+        return;
+    }
+    if let Some(cut) = message.find("; store `") {
+        message.truncate(cut);
+        message.push_str(&format!(
+            "; store `{change}` with its block levels in the order of `{keep}`'s (for a block \
+             matrix next to BSR, BSR), or pass a copy in that order made with \
+             `sparse_core::convert::convert`"
+        ));
     }
 }
 
