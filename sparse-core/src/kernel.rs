@@ -301,6 +301,26 @@ where
     .map_err(|error| convert_error(name, error))
 }
 
+/// A statement that copies the sparse input `src` into the sparse output
+/// `out` of another encoding in the same dimension order (CSR → BSR, BSR →
+/// CSR, CSR → CSC): a conversion, repeats merged by `merge`.
+#[doc(hidden)]
+pub fn convert_same<V, S, E, B, const DIM: usize, const LS: usize, const LVL: usize>(
+    src: &crate::tensor::SparseTensor<'_, V, S, DIM, LS>,
+    out: &mut crate::output::SparseTensorOut<V, E, B, DIM, LVL>,
+    name: &'static str,
+    merge: fn(V, V) -> V,
+) -> Result<(), KernelError>
+where
+    V: Clone + Default,
+    S: crate::encoding::Encoding,
+    E: crate::encoding::Encoding,
+    B: crate::output::OutputBuffers<E::Pos, E::Crd, V>,
+{
+    crate::convert::engine::run(&crate::convert::source::TensorSource(src), out, Some(merge))
+        .map_err(|error| convert_error(name, error))
+}
+
 /// The [`KernelError`] of a failed conversion into `tensor`, built out of
 /// line.
 #[cold]

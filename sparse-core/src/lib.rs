@@ -82,8 +82,8 @@ pub mod __private {
     pub use crate::dense::{DenseView, DenseViewMut};
     pub use crate::kernel::unchecked::{load, load_index, slot, walk, walk_values};
     pub use crate::kernel::{
-        convert_into, dimension_mismatch, partial_block, reorder, shape_mismatch, BlockSite,
-        DimensionSite, KernelError, ShapeSite,
+        convert_into, convert_same, dimension_mismatch, partial_block, reorder, shape_mismatch,
+        BlockSite, DimensionSite, KernelError, ShapeSite,
     };
     pub use crate::math;
     // Sparse outputs.

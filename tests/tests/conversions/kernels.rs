@@ -26,6 +26,7 @@ mod k {
         #COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton(nonunique)) }>
         #CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed) }>
         #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+        #BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
         #PAT = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed), explicitVal = 1.5 : f64 }>
 
         /// `c = aᵀ`, DCSR in and out.
@@ -39,6 +40,20 @@ mod k {
         /// CSR → CSC, written as a copy.
         pub fn csr_to_csc(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSC>) {
             c[i, j] = a[i, j];
+        }
+        /// CSR → BSR and back: conversions (a block and a non-block operand
+        /// are never walked together).
+        pub fn csr_to_bsr(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #BSR>) {
+            c[i, j] = a[i, j];
+        }
+        pub fn bsr_to_csr(a: &tensor<?x?xf64, #BSR>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[i, j] = a[i, j];
+        }
+        /// A conversion next to a statement walked block by block (the
+        /// kernel is planned in level space).
+        pub fn convert_and_spmv(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #BSR>, b: &tensor<?x?xf64, #BSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            c[i, j] = a[i, j];
+            y[i] = b[i, j] * x[j];
         }
         /// A pattern matrix (every stored entry 1.5) transposed into DCSR.
         pub fn transpose_pattern(a: &tensor<?x?xf64, #PAT>, c: &mut tensor<?x?xf64, #DCSR>) {
@@ -462,4 +477,45 @@ fn a_pattern_transpose_stores_the_explicit_value() {
     k::transpose_pattern(&a, &mut c).unwrap();
     let t = transposed(&e);
     check_output(&c.view(), &stored(&t), &Dense::from_entries(&[4, 3], &t)).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn csr_and_bsr_convert_both_ways((n, e, x) in (1usize..5, 1usize..5).prop_flat_map(|(r, c)| {
+        let dims = [2 * r, 2 * c];
+        (Just(dims), sparse_tests::gen::entries::<f64>(&dims), sparse_tests::gen::dense_vec::<f64>(2 * c))
+    })) {
+        let dense = Dense::from_entries(&n, &e);
+        let mut c = k::BSROut::<f64, Owned>::with_dims(n).unwrap();
+        with_tensor(&CSR, n, &e, |a| k::csr_to_bsr(a, &mut c)).unwrap();
+        let mut got = Dense::<f64>::zeros(&n);
+        c.view().for_each(|at, v| *got.at_mut(&at[..]) += *v);
+        prop_assert_eq!(&got, &dense);
+        // Every stored block holds a stored entry of `a`.
+        let blocks = c.view().values().len() / 4;
+        let mut want_blocks: Vec<(usize, usize)> = e.iter().map(|(at, _)| (at[0] / 2, at[1] / 2)).collect();
+        want_blocks.sort();
+        want_blocks.dedup();
+        prop_assert_eq!(blocks, want_blocks.len());
+
+        // And back: explicit zeros inside the blocks are stored entries.
+        let mut back = k::CSROut::<f64, Owned>::with_dims(n).unwrap();
+        k::bsr_to_csr(&c.view(), &mut back).unwrap();
+        prop_assert_eq!(back.view().number_of_entries(), 4 * blocks);
+        let mut again = Dense::<f64>::zeros(&n);
+        back.view().for_each(|at, v| *again.at_mut(&at[..]) += *v);
+        prop_assert_eq!(&again, &dense);
+
+        // Next to a block SpMV, in one kernel.
+        let mut c2 = k::BSROut::<f64, Owned>::with_dims(n).unwrap();
+        let mut y = vec![0.0; n[0]];
+        with_tensor(&CSR, n, &e, |a| k::convert_and_spmv(a, &mut c2, &c.view(), &x, &mut y)).unwrap();
+        prop_assert_eq!(c2.view().values(), c.view().values());
+        let want: Vec<f64> = (0..n[0]).map(|i| (0..n[1]).map(|j| dense.at(&[i, j]) * x[j]).sum()).collect();
+        for (g, w) in y.iter().zip(&want) {
+            prop_assert!((g - w).abs() <= 1e-9 * (1.0 + w.abs()), "{y:?} vs {want:?}");
+        }
+    }
 }

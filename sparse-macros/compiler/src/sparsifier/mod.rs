@@ -10,6 +10,7 @@
 //! codegen lowers and whose text documents each generated function.
 
 pub mod check;
+mod copies;
 pub mod demap;
 pub mod graph;
 pub mod in_place;
@@ -280,6 +281,15 @@ impl Plan {
 /// Sparsifies every statement of `kernel`; all errors of all statements are
 /// reported together.
 pub fn sparsify(kernel: &Kernel) -> Result<Plan, Vec<SparsifyError>> {
+    match copies::split_block_copies(kernel) {
+        Some((rest, copies)) => copies::merge(kernel, sparsify_loops(&rest)?, copies),
+        None => sparsify_loops(kernel),
+    }
+}
+
+/// [`sparsify`] for a kernel whose statements all get loop nests (no copy
+/// between a block operand and another encoding).
+fn sparsify_loops(kernel: &Kernel) -> Result<Plan, Vec<SparsifyError>> {
     let level_space = match demap::demap(kernel) {
         Ok(level_space) => level_space,
         // Every problem is reported: the statements that read no block
@@ -375,69 +385,9 @@ fn plan_stmt(kernel: &Kernel, n: usize, stmt: &Stmt) -> Result<StmtPlan, Vec<Spa
     let edges = scope::scope_edges(&main, &scoped.rhs);
     let order = match graph::loop_order(kernel, &view, &edges) {
         Ok(order) => order,
-        Err(e) => return copy_plan(kernel, n, stmt).ok_or_else(|| vec![e]),
+        Err(e) => return copies::copy_plan(kernel, n, stmt, true).ok_or_else(|| vec![e]),
     };
     loop_tree::build(kernel, &scoped, &view, &order).map_err(|e| vec![e])
-}
-
-/// The plan of a statement that only copies one sparse input into a sparse
-/// output in an order no loop nest can walk (`c[j, i] = a[i, j]` with DCSR
-/// in and out, `c[i, j] = a[i, j]` from CSR into CSC): a conversion into
-/// the output's own buffers, as MLIR lowers a `sparse_tensor.convert`,
-/// with no copy of the input. `None` for any other statement.
-fn copy_plan(kernel: &Kernel, n: usize, stmt: &Stmt) -> Option<StmtPlan> {
-    let Expr::Access(a) = &stmt.rhs else {
-        return None;
-    };
-    let out = kernel.tensors.get(stmt.lhs.tensor.index())?;
-    let src = kernel.tensors.get(a.tensor.index())?;
-    let plain = |t: &TensorDesc| {
-        t.is_sparse()
-            && t.levels
-                .iter()
-                .all(|(_, e)| matches!(e, crate::vocab::LevelExpr::Dim(_)))
-    };
-    if stmt.op != AssignOp::Assign
-        || stmt.reduce.is_some()
-        || a.tensor == stmt.lhs.tensor
-        || !out.is_output
-        || src.is_output
-        || !plain(out)
-        || !plain(src)
-        || out.dim_count != src.dim_count
-        || a.indices.len() != stmt.lhs.indices.len()
-        || a.indices.len() > 8
-    {
-        return None;
-    }
-    let mut perm = [0u8; 8];
-    for (d, l) in stmt.lhs.indices.iter().enumerate() {
-        let from = a.indices.iter().position(|x| x == l)?;
-        if a.indices.iter().filter(|x| *x == l).count() != 1 {
-            return None;
-        }
-        perm[d] = from as u8;
-    }
-    Some(StmtPlan {
-        stmt: n,
-        order: Vec::new(),
-        summed: Vec::new(),
-        scoped: None,
-        part: None,
-        output: OutputPlan {
-            strategy: OutputStrategy::Convert {
-                source: a.tensor,
-                perm,
-            },
-            reason: format!(
-                "sparse, converted from `{}` (count, then scatter into the output's buffers): \
-                 no loop order visits both in storage order, and the statement only copies `{}`",
-                src.name, src.name
-            ),
-        },
-        lattices: Vec::new(),
-        tree: Vec::new(),
-    })
 }
 
 /// A statement whose scoped sums no loop order can nest (a CSC `w` in

@@ -69,6 +69,12 @@ impl Gen<'_> {
         let a = &src.ident;
         let c = &out_info.ident;
         let name = out_info.name.clone();
+        if perm.iter().enumerate().all(|(d, &p)| d == p) {
+            // Same dimension order (CSR → BSR, BSR → CSR): no view.
+            return quote! {
+                ::sparse_core::__private::convert_same(#a, #c, #name, #merge)?;
+            };
+        }
         let perm = perm
             .iter()
             .map(|&p| proc_macro2::Literal::usize_unsuffixed(p));

@@ -291,6 +291,10 @@ struct Gen<'a> {
     /// The block size of each loop over a block's offsets that is written
     /// out (see `dense.rs`), by `LoopId`; decided once per kernel.
     block_extents: Vec<Option<u32>>,
+    /// Statements planned as conversions next to a level-space kernel:
+    /// written in dimensions over tensors the level space reshaped, so
+    /// their accesses bind no index size (the conversion checks its own).
+    unbound_stmts: Vec<usize>,
 }
 
 impl<'a> Gen<'a> {
@@ -406,6 +410,7 @@ impl<'a> Gen<'a> {
             in_place: None,
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
             block_extents: Vec::new(),
+            unbound_stmts: Vec::new(),
         };
         for (n, t) in tensors.into_iter().enumerate() {
             match t {
@@ -449,6 +454,14 @@ impl<'a> Gen<'a> {
     /// The whole function body: prologue, one block per statement, `Ok`.
     fn body(&mut self, plan: &'a Plan) -> TokenStream {
         self.check_consistent(plan);
+        if plan.level_space.is_some() {
+            self.unbound_stmts = plan
+                .stmts
+                .iter()
+                .filter(|sp| matches!(sp.output.strategy, OutputStrategy::Convert { .. }))
+                .map(|sp| sp.stmt)
+                .collect();
+        }
         if !self.errors.is_empty() {
             let errors = &self.errors;
             return quote!(#(#errors)*);

@@ -337,7 +337,10 @@ impl Gen<'_> {
     pub(super) fn bindings(&self) -> Vec<Vec<(TensorId, usize)>> {
         let mut out = vec![Vec::new(); self.k.loops.len()];
         let mut seen = Vec::new();
-        for stmt in &self.k.stmts {
+        for (n, stmt) in self.k.stmts.iter().enumerate() {
+            if self.unbound_stmts.contains(&n) {
+                continue;
+            }
             let mut all = vec![&stmt.lhs];
             all.extend(stmt.rhs.accesses());
             for a in all {

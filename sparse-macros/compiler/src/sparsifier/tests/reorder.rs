@@ -23,7 +23,7 @@ fn a_dcsr_transpose_is_a_conversion_into_the_output() {
         "
 c[j, i] = a[i, j]
 order none
-output c: sparse, converted from `a` (count, then scatter into the output's buffers): no loop order visits both in storage order, and the statement only copies `a`
+output c: sparse, converted from `a` (count, then scatter into the output's buffers): no loop nest walks both in storage order, and the statement only copies `a`
 ",
     );
     let plan = sparsify(&r).unwrap();
@@ -167,4 +167,43 @@ fn a_product_with_both_operands_transposed_copies_the_fewest() {
     assert_eq!(made.len(), 1, "{made:?}");
     assert!(sparsify(&r).is_ok(), "{}", plan_text(&r));
     let _ = (a, b);
+}
+
+#[test]
+fn a_copy_between_block_and_plain_encodings_is_a_conversion_in_statement_order() {
+    // `y = b x` is walked block by block (level space); `c = a` (CSR into
+    // BSR) is a conversion, kept in its place between the statements.
+    let bsr = |name: &str| {
+        TensorDesc::sparse(
+            name,
+            2,
+            &[
+                (D, LevelExpr::FloorDiv { dim: 0, divisor: 2 }),
+                (C, LevelExpr::FloorDiv { dim: 1, divisor: 2 }),
+                (D, LevelExpr::Mod { dim: 0, modulus: 2 }),
+                (D, LevelExpr::Mod { dim: 1, modulus: 2 }),
+            ],
+        )
+    };
+    let mut k = Kernel::new();
+    let y = k.tensor(TensorDesc::dense("y", 1).output());
+    let c = k.tensor(bsr("c").output());
+    let a = k.tensor(csr("a"));
+    let b = k.tensor(bsr("b"));
+    let x = k.tensor(TensorDesc::dense("x", 1));
+    let (i, j) = (k.index("i"), k.index("j"));
+    k.assign(y, &[i], Expr::at(b, &[i, j]) * Expr::at(x, &[j]));
+    k.assign(c, &[i, j], Expr::at(a, &[i, j]));
+    k.assign(y, &[i], Expr::at(b, &[i, j]) * Expr::at(x, &[j]));
+    let plan = sparsify(&k).unwrap_or_else(|e| panic!("{e:?}"));
+    let strategies: Vec<bool> = plan
+        .stmts
+        .iter()
+        .map(|p| matches!(p.output.strategy, OutputStrategy::Convert { .. }))
+        .collect();
+    assert_eq!(strategies, [false, true, false]);
+    let (level_kernel, _) = plan.level_space.as_ref().expect("planned in level space");
+    let copy = &level_kernel.stmts[plan.stmts[1].stmt];
+    assert_eq!(copy, &k.stmts[1]);
+    assert!(plan.text(level_kernel).contains("output c: sparse, converted from `a`"));
 }

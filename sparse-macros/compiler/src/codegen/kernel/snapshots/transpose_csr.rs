@@ -6,7 +6,7 @@
 /// ```text
 /// c[j, i] = a[i, j]
 /// order none
-/// output c: sparse, converted from `a` (count, then scatter into the output's buffers): no loop order visits both in storage order, and the statement only copies `a`
+/// output c: sparse, converted from `a` (count, then scatter into the output's buffers): no loop nest walks both in storage order, and the statement only copies `a`
 /// ```
 #[allow(
     unused_doc_comments,
