@@ -345,7 +345,7 @@ fn check_unique_name(
     let key = name.to_string();
     if let Some((first, first_shown)) = names.get(&key) {
         let message = if *first_shown == shown {
-            format!("`{shown}` is defined twice in this block")
+            format!("`{shown}` is defined twice in this block; rename or remove one")
         } else {
             let kind = if shown.starts_with("static ") || first_shown.starts_with("static ") {
                 "value"

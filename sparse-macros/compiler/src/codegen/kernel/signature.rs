@@ -234,7 +234,8 @@ impl Gen<'_> {
                 Size::Static(n) if n % b != 0 => {
                     let msg = format!(
                         "dimension {dim} of `{tensor}` has size {n}, not a multiple of the block \
-                         size {b} this kernel walks it in"
+                         size {b} this kernel walks it in; pad it with zeros to a multiple of \
+                         {b}"
                     );
                     let span = self.span_of(t);
                     self.errors

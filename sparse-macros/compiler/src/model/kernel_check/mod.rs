@@ -641,12 +641,18 @@ impl Checker<'_> {
         } else {
             format!("its tensor parameters are {}", backquoted(&refs))
         };
+        let hint = match did_you_mean(&name.to_string(), &refs) {
+            hint if hint.is_empty() => format!(
+                "; declare it as a parameter, e.g. `{name}: &tensor<?xf64>` (`&mut` for the \
+                 tensor a statement writes)"
+            ),
+            hint => hint,
+        };
         errors.error(
             name.span(),
             format!(
-                "unknown tensor `{name}` in kernel `{}`: {listed}{}",
-                self.def.name,
-                did_you_mean(&name.to_string(), &refs)
+                "unknown tensor `{name}` in kernel `{}`: {listed}{hint}",
+                self.def.name
             ),
         );
     }
