@@ -10,7 +10,9 @@
 //!   statement order, which zeros are stored, semiring regions, block and
 //!   2:4 operands, integer arithmetic, the compiler's limits;
 //! - [`constants`]: compile-time constants in flash (`static W:
-//!   tensor<...> = sparse<...>;`), checked when the crate builds.
+//!   tensor<...> = sparse<...>;`), checked when the crate builds;
+//! - [`diagnostics`]: every compile error the macro reports, with the test
+//!   that pins it, and how to read a type error at a kernel's call.
 //!
 //! At run time, [`convert`] converts between encodings (and dense arrays)
 //! without an allocator; with `std`, `io` reads and writes Matrix Market
@@ -29,6 +31,8 @@ mod constant;
 pub mod constants {}
 pub mod convert;
 mod debug;
+#[doc = include_str!("../docs/diagnostics.md")]
+pub mod diagnostics {}
 mod dense;
 #[doc = include_str!("../docs/encodings.md")]
 pub mod encodings {}

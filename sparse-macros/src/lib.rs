@@ -13,8 +13,11 @@ use proc_macro::TokenStream;
 /// - `#NAME = #sparse_tensor.encoding<{ map = ..., posWidth = N, crdWidth = N }>`
 ///   becomes `pub type NAME<'a, V>`, a `sparse_core::SparseTensor` whose type
 ///   carries the encoding (so the same encoding written anywhere is the
-///   same type, and CSR is not CSC), and `pub type NAMEOut<V, B>`, the
-///   `sparse_core::SparseTensorOut` kernels write sparse results into;
+///   same type, and CSR is not CSC), `pub type NAMEOut<V, B>`, the
+///   `sparse_core::SparseTensorOut` kernels write sparse results into, and
+///   `pub trait IsNAMEOut<V, B>`, implemented by `NAMEOut<V, B>` alone,
+///   through which kernels take those outputs (so that passing another
+///   output is an error naming the encoding in words);
 /// - `type NAME = tensor<64x200xf32, #CSR>;` becomes `pub type NAME<'a>`,
 ///   the same storage type with the element type filled in;
 /// - `type NAME = tensor<4x8xi32>;` becomes `pub type NAME = [[i32; 8]; 4];`;

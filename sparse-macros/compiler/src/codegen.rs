@@ -212,6 +212,7 @@ fn encoding_alias(enc: &Encoding) -> TokenStream {
     };
     let ty = storage_type(enc, quote!(V));
     let out = out_alias(enc, &text);
+    let traits = output_traits(enc);
     quote! {
         #(#attrs)*
         #blank
@@ -222,6 +223,88 @@ fn encoding_alias(enc: &Encoding) -> TokenStream {
         #[allow(non_camel_case_types)]
         pub type #name<'a, V> = #ty;
         #out
+        #traits
+    }
+}
+
+/// `IsCSROut`: the trait kernels take `#CSR` sparse outputs through.
+pub(crate) fn output_trait(encoding: &syn::Ident) -> syn::Ident {
+    format_ident!("Is{}Out", encoding, span = encoding.span())
+}
+
+/// `{` and `}` doubled, for text inside a `#[diagnostic]` format string.
+fn escape_braces(text: &str) -> String {
+    text.replace('{', "{{").replace('}', "}}")
+}
+
+/// `IsCSROut<V, B>`, implemented by `CSROut<V, B>` (and `&mut` to it)
+/// alone.
+///
+/// Kernels take `&mut tensor<..., #CSR>` as `&mut impl IsCSROut<f32, B>`
+/// rather than `&mut CSROut<f32, B>`, so that passing another output
+/// (another encoding, value type or rank, a dense array) fails a trait
+/// bound, whose message (`#[diagnostic::on_unimplemented]`) names `#CSR`
+/// in words, where a type mismatch prints only the packed codes of both
+/// `Enc` types. The whole output type is the generic: rustc picks the
+/// single impl only once the argument has given the type its shape, so a
+/// wrong output reaches the bound and its message, while an output whose
+/// encoding is still to be inferred (`SparseTensorOut::with_dims(..)`)
+/// gets it from the impl as before. Outputs were already generic over
+/// their buffer family, so this costs the API nothing; the kernel turns
+/// the output back into the alias type first thing (an inlined identity),
+/// so its body and speed are unchanged.
+///
+/// Sparse *inputs* keep their alias type (`&CSR<'_, f32>`): a generic
+/// operand type would hold the tensor's lifetime, and the kernel would no
+/// longer coerce to `fn(&CSR<'_, f32>, ..)` or satisfy `impl Fn(&CSR<'_,
+/// f32>, ..)`; a generic encoding alone cannot be inferred from the
+/// kernel any more (`docs/ARCHITECTURE.md`, "Readable type errors").
+fn output_traits(enc: &Encoding) -> TokenStream {
+    let name = &enc.name;
+    let is_out = output_trait(name);
+    let out = format_ident!("{}Out", name, span = name.span());
+    let rank = enc.dims.len();
+    let words = escape_braces(&enc.summary());
+    let text = escape_braces(&format!("`#{name} = {enc}`"));
+    let message = format!(
+        "expected a {rank}-D sparse output with encoding `#{name}` {words} and `{{V}}` values, \
+         found `{{Self}}`"
+    );
+    let label = format!("not a `#{name}` output of `{{V}}`");
+    let hint = format!(
+        "a `&mut tensor<..., #{name}>` parameter takes a `{out}<{{V}}, B>`, `B` being `Fixed<N>`, \
+         `Slices` or `Owned` (e.g. `{out}::<{{V}}, Owned>::with_dims(dims)`); \
+         `sparse_core::convert` converts the result into another encoding afterwards"
+    );
+    let doc = format!(
+        " Implemented by [`{out}<V, B>`]({out}) (and `&mut` to it) alone: kernels take `&mut \
+         tensor<..., #{name}>` parameters as `&mut impl {is_out}<V, B>`, so that passing another \
+         output is an error naming `#{name}` in words."
+    );
+    let pos = index_type(enc.pos_width);
+    let crd = index_type(enc.crd_width);
+    let buffers = quote!(::sparse_core::__private::OutputBuffers<#pos, #crd, V>);
+    quote! {
+        #[doc = #doc]
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #text, note = #hint)]
+        #[allow(non_camel_case_types)]
+        pub trait #is_out<V, B: #buffers> {
+            /// The output, as the alias type.
+            #[doc(hidden)]
+            fn __sk_output(&mut self) -> &mut #out<V, B>;
+        }
+        impl<V, B: #buffers> #is_out<V, B> for #out<V, B> {
+            #[inline(always)]
+            fn __sk_output(&mut self) -> &mut #out<V, B> {
+                self
+            }
+        }
+        impl<V, B: #buffers, T: #is_out<V, B> + ?::core::marker::Sized> #is_out<V, B> for &mut T {
+            #[inline(always)]
+            fn __sk_output(&mut self) -> &mut #out<V, B> {
+                T::__sk_output(self)
+            }
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::{Encoding, Slice, TensorType};
+use super::{Encoding, Slice, TensorType, Value};
 use crate::syntax::LiteralValue;
 use crate::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType, Width};
 
@@ -49,18 +49,25 @@ impl fmt::Display for Encoding {
             ("implicitVal", &self.implicit_val),
         ] {
             if let Some(value) = value {
-                write!(f, ", {key} = ")?;
-                match value.literal {
-                    LiteralValue::Int(n) if value.ty == super::ElemType::Bool => {
-                        write!(f, "{}", n != 0)?
-                    }
-                    LiteralValue::Int(n) => write!(f, "{n}")?,
-                    LiteralValue::Float(x) => write!(f, "{x:?}")?,
-                }
-                write!(f, " : {}", value.ty.mlir_name())?;
+                write!(f, ", {key} = {}", ValueText(value))?;
             }
         }
         write!(f, " }}>")
+    }
+}
+
+/// A value as MLIR writes it: `1 : i64`, `1.5 : f32`, `true : i1`.
+struct ValueText<'a>(&'a Value);
+
+impl fmt::Display for ValueText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let value = self.0;
+        match value.literal {
+            LiteralValue::Int(n) if value.ty == super::ElemType::Bool => write!(f, "{}", n != 0)?,
+            LiteralValue::Int(n) => write!(f, "{n}")?,
+            LiteralValue::Float(x) => write!(f, "{x:?}")?,
+        }
+        write!(f, " : {}", value.ty.mlir_name())
     }
 }
 
@@ -72,6 +79,52 @@ fn width_bits(width: Width) -> u32 {
         Width::W16 => 16,
         Width::W32 => 32,
         Width::W64 => 64,
+    }
+}
+
+impl Encoding {
+    /// The levels in words, for type-mismatch messages: `(dense,
+    /// compressed)` when level `l` stores dimension `l` (CSR), each
+    /// level's expression otherwise (`(d1 : dense, d0 : compressed)` for
+    /// CSC), then the widths and the explicit value when given.
+    pub fn summary(&self) -> String {
+        struct Expr(LevelExpr);
+        impl fmt::Display for Expr {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write_expr(f, self.0)
+            }
+        }
+        struct Ty(LevelType);
+        impl fmt::Display for Ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write_level_type(f, self.0)
+            }
+        }
+        let identity =
+            self.levels.len() == self.dims.len()
+                && self.levels.iter().enumerate().all(
+                    |(l, level)| matches!(level.expr, LevelExpr::Dim(d) if usize::from(d) == l),
+                );
+        let mut parts: Vec<String> = self
+            .levels
+            .iter()
+            .map(|level| {
+                if identity {
+                    Ty(level.ty).to_string()
+                } else {
+                    format!("{} : {}", Expr(level.expr), Ty(level.ty))
+                }
+            })
+            .collect();
+        for (key, width) in [("posWidth", self.pos_width), ("crdWidth", self.crd_width)] {
+            if width != Width::Native {
+                parts.push(format!("{key} = {}", width_bits(width)));
+            }
+        }
+        if let Some(value) = &self.explicit_val {
+            parts.push(format!("explicitVal = {}", ValueText(value)));
+        }
+        format!("({})", parts.join(", "))
     }
 }
 

@@ -77,7 +77,10 @@ fn check_fields<'a>(def: &'a EncodingDef, errors: &mut Errors) -> Fields<'a> {
         if let Some(first) = seen.get(&key) {
             errors.error_with_note(
                 field.key.span(),
-                format!("duplicate field `{key}` in encoding `#{}`", def.name),
+                format!(
+                    "duplicate field `{key}` in encoding `#{}`; keep one",
+                    def.name
+                ),
                 *first,
                 format!("`{key}` first given here"),
             );
@@ -216,7 +219,12 @@ fn check_value(key: Span, value: &ValueSyntax, errors: &mut Errors) -> Option<Va
         (LiteralValue::Int(n), Some((min, max))) if n < min || n > max => {
             errors.error(
                 value.span,
-                format!("{n} does not fit the type `{}`", ty.mlir_name()),
+                format!(
+                    "{n} does not fit the type `{}`; give the value a type that holds it, e.g. \
+                     `{n} : {}`",
+                    ty.mlir_name(),
+                    if n < 0 || min < 0 { "i64" } else { "ui64" }
+                ),
             );
             false
         }

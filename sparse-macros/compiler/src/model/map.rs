@@ -77,7 +77,10 @@ fn check_rank(map: &MapSyntax, errors: &mut Errors) {
         ),
     ] {
         if count == 0 {
-            errors.error(span, format!("a map needs at least one of its {what}"));
+            errors.error(
+                span,
+                format!("a map needs at least one of its {what}, e.g. `(i) -> (i : compressed)`"),
+            );
         } else if count > MAX_RANK {
             errors.error(
                 extra.unwrap_or(span),

@@ -286,40 +286,49 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
     model
 }
 
-/// The output aliases the block's encodings generate (`#CSR` gives `CSR`
-/// and `CSROut`), by name, with the encoding's name token.
-fn out_aliases(block: &Block) -> HashMap<String, Ident> {
-    block
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            Item::Encoding(def) => Some((format!("{}Out", def.name), def.name.clone())),
-            _ => None,
-        })
-        .collect()
+/// The names the block's encodings generate besides their own (`#CSR`
+/// gives `CSR`, the output alias `CSROut` and the trait `IsCSROut`), by
+/// name, with the encoding's name token and what the name is.
+fn out_aliases(block: &Block) -> HashMap<String, (Ident, &'static str)> {
+    let mut names = HashMap::new();
+    for item in &block.items {
+        if let Item::Encoding(def) = item {
+            let out = (def.name.clone(), "output alias");
+            names.insert(format!("{}Out", def.name), out);
+            let is_out = (def.name.clone(), "output trait");
+            names.insert(format!("Is{}Out", def.name), is_out);
+        }
+    }
+    names
 }
 
-/// Rule: no encoding or type is named like the output alias of an
-/// encoding. `#CSR` defines `CSR` and `CSROut` (the type sparse outputs
-/// take), so `#CSROut` or `type CSROut = ..` next to it would define
-/// `CSROut` twice; the error is at the clashing name, wherever it stands.
+/// Rule: no encoding or type is named like the output alias or the output
+/// trait of an encoding. `#CSR` defines `CSR`, `CSROut` (the type sparse
+/// outputs take) and `IsCSROut` (the bound kernels take them by), so
+/// `#CSROut` or `type IsCSROut = ..` next to it would define a name twice;
+/// the error is at the clashing name, wherever it stands.
 fn check_not_out_alias(
     name: &Ident,
     shown: String,
-    out_aliases: &HashMap<String, Ident>,
+    out_aliases: &HashMap<String, (Ident, &'static str)>,
     errors: &mut Errors,
 ) -> bool {
-    let Some(encoding) = out_aliases.get(&name.to_string()) else {
+    let Some((encoding, what)) = out_aliases.get(&name.to_string()) else {
         return true;
+    };
+    let purpose = if *what == "output alias" {
+        "the type of its sparse outputs"
+    } else {
+        "the bound kernels take its sparse outputs by"
     };
     errors.error_with_note(
         name.span(),
         format!(
-            "`{shown}` defines the Rust type `{name}`, which is also the output alias this \
-             block generates for `#{encoding}` (the type of its sparse outputs); rename one"
+            "`{shown}` defines the Rust type `{name}`, which is also the {what} this block \
+             generates for `#{encoding}` ({purpose}); rename one"
         ),
         encoding.span(),
-        format!("`#{encoding}` defines `{encoding}` and `{name}`"),
+        format!("`#{encoding}` defines `{encoding}`, `{encoding}Out` and `Is{encoding}Out`"),
     );
     false
 }
@@ -336,7 +345,7 @@ fn check_unique_name(
     let key = name.to_string();
     if let Some((first, first_shown)) = names.get(&key) {
         let message = if *first_shown == shown {
-            format!("`{shown}` is defined twice in this block")
+            format!("`{shown}` is defined twice in this block; rename or remove one")
         } else {
             let kind = if shown.starts_with("static ") || first_shown.starts_with("static ") {
                 "value"

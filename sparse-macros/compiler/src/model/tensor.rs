@@ -85,11 +85,14 @@ fn check_rank(def: &TypeDef, enc: &Encoding, errors: &mut Errors) -> bool {
     errors.error(
         def.shape.first().map_or(def.elem.span, |s| s.span()),
         format!(
-            "this tensor type has {} dimension(s) but its encoding `#{}` has {} ({})",
+            "this tensor type has {} dimension(s) but its encoding `#{}` has {} ({}); write \
+             one size per dimension of `#{}`, or use an encoding with {} dimension(s)",
             def.shape.len(),
             enc.name,
             enc.dims.len(),
-            dims.join(", ")
+            dims.join(", "),
+            enc.name,
+            def.shape.len()
         ),
     );
     false

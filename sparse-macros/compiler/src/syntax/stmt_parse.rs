@@ -161,8 +161,8 @@ fn check_height(height: usize, at: Span) -> syn::Result<()> {
             at,
             format!(
                 "the expression is more than {MAX_HEIGHT} operations deep here (a chain \
-                 `a + b + ..` counts one per operator); split it into several statements, \
-                 e.g. `y[i] = ..; y[i] += ..;`"
+                 `a + b + ..` counts one per operator); split it into several statements \
+                 into a dense output, e.g. `y[i] = ..; y[i] += ..;`"
             ),
         ));
     }
@@ -222,12 +222,10 @@ fn parse_stmt(tokens: &[TokenTree], end: Span) -> syn::Result<StmtSyntax> {
         return Err(error(
             p.end,
             format!(
-                "expected an expression after `{}`",
-                if op == AssignSyntax::Assign {
-                    "="
-                } else {
-                    "+="
-                }
+                "expected an expression after `{}`, e.g. `{} {} a[i, j] * x[j];`",
+                op.symbol(),
+                lhs.text(),
+                op.symbol()
             ),
         ));
     }
@@ -451,7 +449,7 @@ impl Parser<'_> {
             (_, Some('=')) => Err(error(
                 span,
                 "an assignment inside an expression is not supported; a statement has one `=` \
-                 or `+=`",
+                 (or `+=`, `-=`, `*=`, `/=`): split it into several statements",
             )),
             ('-', Some('>')) => Err(unsupported(span, "`->` is")),
             _ => Ok(Some((op, span, 1))),

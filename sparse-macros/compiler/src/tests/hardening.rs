@@ -211,7 +211,9 @@ fn a_name_clashing_with_an_output_alias_is_an_error_at_that_name() {
     );
     assert_eq!((found[0].1, found[0].2), (2, 9), "{found:?}");
     assert!(
-        found[1].0.contains("`#CSR` defines `CSR` and `CSROut`"),
+        found[1]
+            .0
+            .contains("`#CSR` defines `CSR`, `CSROut` and `IsCSROut`"),
         "{found:?}"
     );
     // Either order, and a type alias too.

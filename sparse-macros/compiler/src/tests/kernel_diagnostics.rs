@@ -497,6 +497,17 @@ fn reductions_into_bool_outputs_have_no_plus() {
         0,
         "`+=` combines with the old value of `y`, but its elements are `bool` (`i1`), which has no arithmetic",
     );
+    // With a reduction `=` is no way out (it sums just the same): the hint
+    // names the integer route only, and following it compiles.
+    let k = "fn sub(a: &tensor<?x?xi1, #CSR>, y: &mut tensor<?xi1>) { y[i] -= a[i, j]; }";
+    assert_error_at(
+        k,
+        "-=",
+        0,
+        "which has no arithmetic; make `y` an integer tensor and cast (`a[i, j] as i32`)",
+    );
+    let k = "fn sub(a: &tensor<?x?xi1, #CSR>, y: &mut tensor<?xi32>) { y[i] -= (a[i, j] as i32); }";
+    assert_eq!(error_count(k), 0);
     // Without a reduction a bool kernel is fine.
     let k = "fn copy(a: &tensor<?x?xi1, #CSR>, y: &mut tensor<?x?xi1>) { y[i, j] = a[i, j]; }";
     assert_eq!(error_count(k), 0);

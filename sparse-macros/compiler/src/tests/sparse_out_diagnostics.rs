@@ -40,7 +40,7 @@ fn accumulating_into_a_sparse_output_is_at_the_operator() {
         k,
         "+=",
         0,
-        "`+=` into sparse output `c`: merge semantics into sparse outputs are not supported: compute into a fresh output and add with a second kernel, or use a dense output",
+        "`+=` into sparse output `c`: merge semantics into sparse outputs are not supported: pass the old values as an input `old: &tensor<...>` and write `c[i, j] = old[i, j] + ...;` into a fresh output, or use a dense output",
     );
     assert_eq!(error_count(k), 1);
 }

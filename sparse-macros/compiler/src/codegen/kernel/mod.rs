@@ -69,6 +69,7 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
     let mut g = Gen::new(model, def, k, demap);
     let params = g.params();
     let generics = g.generics();
+    let rebind = g.rebind_outputs();
     let body = g.body(plan);
     let doc = doc_lines(def, k, plan);
     let attrs = &def.attrs;
@@ -92,6 +93,7 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
             non_snake_case,
         )]
         #vis fn #name #generics (#(#params),*) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
+            #rebind
             #body
         }
     }

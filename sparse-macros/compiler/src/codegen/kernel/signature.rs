@@ -76,10 +76,10 @@ impl Gen<'_> {
                     ..
                 } => {
                     let elem = elem_type(*elem);
-                    let alias = out_alias(encoding);
+                    let is = crate::codegen::output_trait(encoding);
                     let b = buffers_param(sparse_outputs);
                     sparse_outputs += 1;
-                    quote!(&mut #alias<#elem, #b>)
+                    quote!(&mut impl #is<#elem, #b>)
                 }
                 ParamKind::Sparse { encoding, elem, .. } => {
                     let elem = elem_type(*elem);
@@ -141,6 +141,37 @@ impl Gen<'_> {
                 }
             };
             out.push(quote!(#name: #ty));
+        }
+        out
+    }
+
+    /// The sparse outputs as their alias types, first thing in the body:
+    /// `let c: &mut CSROut<f32, __SkB0> = IsCSROut::__sk_output(c);`. The
+    /// signature takes them through the `IsCSROut` traits for readable type
+    /// errors (see `codegen::output_traits`); the call is an inlined
+    /// identity.
+    pub(super) fn rebind_outputs(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        let mut sparse_outputs = 0;
+        for p in &self.def.params {
+            let ParamKind::Sparse {
+                encoding,
+                elem,
+                mutable: true,
+                ..
+            } = &p.kind
+            else {
+                continue;
+            };
+            let name = &p.name;
+            let elem = elem_type(*elem);
+            let is = crate::codegen::output_trait(encoding);
+            let alias = out_alias(encoding);
+            let b = buffers_param(sparse_outputs);
+            sparse_outputs += 1;
+            out.extend(quote! {
+                let #name: &mut #alias<#elem, #b> = #is::__sk_output(#name);
+            });
         }
         out
     }
@@ -290,7 +321,8 @@ impl Gen<'_> {
                 Size::Static(n) if n % b != 0 => {
                     let msg = format!(
                         "dimension {dim} of `{tensor}` has size {n}, not a multiple of the block \
-                         size {b} this kernel walks it in"
+                         size {b} this kernel walks it in; pad it with zeros to a multiple of \
+                         {b}"
                     );
                     let span = self.span_of(t);
                     self.errors

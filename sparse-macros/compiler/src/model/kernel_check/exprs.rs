@@ -275,7 +275,8 @@ pub(super) fn check_output_read(
         } else if !summed.is_empty() {
             let fix = if stmt.op == AssignSyntax::Assign {
                 format!(
-                    "; to add to the old values write `{} += ...`",
+                    "; to add to (subtract from) the old values write `{0} += ...` \
+                     (`{0} -= ...`)",
                     stmt.lhs.text()
                 )
             } else {

@@ -242,17 +242,6 @@ fn check_bool_reduction(stmt: &StmtSyntax, elem: ElemType, errors: &mut Errors) 
         return;
     }
     let output = &stmt.lhs.tensor;
-    if stmt.op.reads_output() {
-        let op = stmt.op.symbol();
-        errors.error(
-            stmt.op_span,
-            format!(
-                "`{op}` combines with the old value of `{output}`, but its elements are `bool` \
-                 (`i1`), which has no arithmetic; use `=`, or make `{output}` an integer tensor"
-            ),
-        );
-        return;
-    }
     let mut reduced: Option<&Ident> = None;
     stmt.rhs.visit(&mut |e| {
         if let ExprSyntax::Access(a) = e {
@@ -263,13 +252,38 @@ fn check_bool_reduction(stmt: &StmtSyntax, elem: ElemType, errors: &mut Errors) 
             }
         }
     });
+    // The integer route, with a cast of the first operand as the example.
+    let mut first: Option<String> = None;
+    stmt.rhs.visit(&mut |e| {
+        if let ExprSyntax::Access(a) = e {
+            first.get_or_insert_with(|| a.text());
+        }
+    });
+    let cast = first.as_deref().unwrap_or("a[..]");
+    let integer = format!("make `{output}` an integer tensor and cast (`{cast} as i32`)");
+    if stmt.op.reads_output() {
+        let op = stmt.op.symbol();
+        // `=` is a way out only where the statement sums over nothing:
+        // with a reduction it needs `+` just the same.
+        let fix = match reduced {
+            Some(_) => integer,
+            None => format!("use `=`, or {integer}"),
+        };
+        errors.error(
+            stmt.op_span,
+            format!(
+                "`{op}` combines with the old value of `{output}`, but its elements are `bool` \
+                 (`i1`), which has no arithmetic; {fix}"
+            ),
+        );
+        return;
+    }
     if let Some(index) = reduced {
         errors.error(
             index.span(),
             format!(
                 "`{index}` appears only on the right-hand side, so the statement sums over it, \
-                 but `{output}` holds `bool` (`i1`) values, which have no `+`; \
-                 make `{output}` an integer tensor and cast (`a[..] as i32`)"
+                 but `{output}` holds `bool` (`i1`) values, which have no `+`; {integer}"
             ),
         );
     }
@@ -627,12 +641,18 @@ impl Checker<'_> {
         } else {
             format!("its tensor parameters are {}", backquoted(&refs))
         };
+        let hint = match did_you_mean(&name.to_string(), &refs) {
+            hint if hint.is_empty() => format!(
+                "; declare it as a parameter, e.g. `{name}: &tensor<?xf64>` (`&mut` for the \
+                 tensor a statement writes)"
+            ),
+            hint => hint,
+        };
         errors.error(
             name.span(),
             format!(
-                "unknown tensor `{name}` in kernel `{}`: {listed}{}",
-                self.def.name,
-                did_you_mean(&name.to_string(), &refs)
+                "unknown tensor `{name}` in kernel `{}`: {listed}{hint}",
+                self.def.name
             ),
         );
     }

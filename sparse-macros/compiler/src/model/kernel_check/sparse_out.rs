@@ -108,12 +108,19 @@ fn check_sparse_accumulate(stmt: &StmtSyntax, errors: &mut Errors) {
     if matches!(stmt.op, AssignSyntax::AddAssign | AssignSyntax::SubAssign) {
         let out = &stmt.lhs.tensor;
         let op = stmt.op.symbol();
+        let binop = if stmt.op == AssignSyntax::AddAssign {
+            "+"
+        } else {
+            "-"
+        };
+        let lhs = stmt.lhs.text();
+        let old = lhs.replacen(&out.to_string(), "old", 1);
         errors.error(
             stmt.op_span,
             format!(
                 "`{op}` into sparse output `{out}`: merge semantics into sparse outputs are not \
-                 supported: compute into a fresh output and add with a second kernel, or use a \
-                 dense output"
+                 supported: pass the old values as an input `old: &tensor<...>` and write \
+                 `{lhs} = {old} {binop} ...;` into a fresh output, or use a dense output"
             ),
         );
     }
