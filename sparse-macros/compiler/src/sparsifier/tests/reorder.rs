@@ -205,5 +205,7 @@ fn a_copy_between_block_and_plain_encodings_is_a_conversion_in_statement_order()
     let (level_kernel, _) = plan.level_space.as_ref().expect("planned in level space");
     let copy = &level_kernel.stmts[plan.stmts[1].stmt];
     assert_eq!(copy, &k.stmts[1]);
-    assert!(plan.text(level_kernel).contains("output c: sparse, converted from `a`"));
+    assert!(plan
+        .text(level_kernel)
+        .contains("output c: sparse, converted from `a`"));
 }
