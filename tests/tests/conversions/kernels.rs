@@ -27,6 +27,7 @@ mod k {
         #CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed) }>
         #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
         #BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+        #ELL = #sparse_tensor.encoding<{ map = [c](i, j) -> (c * 2 * i : dense, i : dense, j : compressed) }>
         #PAT = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed), explicitVal = 1.5 : f64 }>
 
         /// `c = aᵀ`, DCSR in and out.
@@ -54,6 +55,11 @@ mod k {
         pub fn convert_and_spmv(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #BSR>, b: &tensor<?x?xf64, #BSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
             c[i, j] = a[i, j];
             y[i] = b[i, j] * x[j];
+        }
+        /// ELL (two jagged diagonals) into CSR: kernels do not walk counting
+        /// levels, but a copy is a conversion.
+        pub fn ell_to_csr(a: &tensor<?x?xf64, #ELL>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[i, j] = a[i, j];
         }
         /// A pattern matrix (every stored entry 1.5) transposed into DCSR.
         pub fn transpose_pattern(a: &tensor<?x?xf64, #PAT>, c: &mut tensor<?x?xf64, #DCSR>) {
@@ -518,4 +524,31 @@ proptest! {
             prop_assert!((g - w).abs() <= 1e-9 * (1.0 + w.abs()), "{y:?} vs {want:?}");
         }
     }
+}
+
+#[test]
+fn ell_copies_into_csr() {
+    use sparse_core::Level;
+    // | 1 2 . |
+    // | . 3 . |    slice 0: the first stored entry of each row; slice 1:
+    // | 4 . 5 |    the second (`c * 2 * i` counts two slices of rows)
+    let pos = [0usize, 1, 2, 3, 4, 4, 5];
+    let crd = [0usize, 1, 0, 1, 2];
+    let val = [1.0, 3.0, 4.0, 2.0, 5.0];
+    let a = k::ELL::<f64>::assemble(
+        [3, 3],
+        [
+            Level::dense(),
+            Level::dense(),
+            Level::compressed(&pos, &crd),
+        ],
+        &val,
+    )
+    .unwrap();
+    let mut c = k::CSROut::<f64, Owned>::with_dims([3, 3]).unwrap();
+    k::ell_to_csr(&a, &mut c).unwrap();
+    let v = c.view();
+    assert_eq!(v.level(1).positions(), &[0, 2, 3, 5]);
+    assert_eq!(v.level(1).coordinates(), &[0, 1, 1, 0, 2]);
+    assert_eq!(v.values(), &[1.0, 2.0, 3.0, 4.0, 5.0]);
 }

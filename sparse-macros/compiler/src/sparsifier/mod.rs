@@ -236,7 +236,7 @@ impl fmt::Display for SparsifyError {
             InPlaceUpdate { tensor, reason } => write!(f, "`{tensor}` cannot be updated in place: {reason}; write the result into a separate output"),
             SparseOutputAccumulate { tensor } => write!(f, "`+=` into sparse output `{tensor}` is not supported; use `=` and add the old values as an input operand"),
             SparseDivisor { tensor } => write!(f, "division by sparse tensor `{tensor}` would divide by its implicit zeros; divide by a dense tensor or a literal"),
-            UnsupportedLevel { tensor, level } => write!(f, "level {level} of `{tensor}` is a counting level or a block map kernels cannot walk yet (each dimension stored whole, or as `d floordiv b` then `d mod b` with one block size); use a permutation or a BSR-style block map"),
+            UnsupportedLevel { tensor, level } => write!(f, "level {level} of `{tensor}` is a counting level (ELL) or a block map kernels cannot walk yet (each dimension stored whole, or as `d floordiv b` then `d mod b` with one block size); use a permutation or a BSR-style block map, or copy `{tensor}` into such an output first (a statement `c[i, j] = {tensor}[i, j]` is a conversion and needs no walk) or with `sparse_core::convert::convert`"),
             NotAPermutation { tensor } => write!(f, "the map of `{tensor}` does not use every dimension exactly once"),
             UnboundedIndex { index } => write!(f, "index variable `{index}` indexes no tensor, so its range is unknown; use it to index a tensor dimension"),
             OrderConflict { message, .. } | SumOrder { message, .. } => f.write_str(message),
