@@ -16,7 +16,7 @@ sparse_core::sparse_kernel! {
         map = (i, j) -> (i : compressed(nonunique), j : singleton), posWidth = 32, crdWidth = 32
     }>
     #UCOO32 = #sparse_tensor.encoding<{
-        map = (i, j) -> (i : compressed(nonunique, nonordered), j : singleton(nonordered)),
+        map = (i, j) -> (i : compressed(nonunique, nonordered), j : singleton(nonunique, nonordered)),
         posWidth = 32, crdWidth = 32
     }>
 

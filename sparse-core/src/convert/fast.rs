@@ -280,14 +280,9 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    out.clear();
-    for b in &mut out.positions {
-        b.clear();
-    }
-    for b in &mut out.coordinates {
-        b.clear();
-    }
-    out.values.clear();
+    // Empty, then built below (on error the caller clears `out`, which
+    // makes it the empty tensor again).
+    out.reset_for_build();
     let keeps = keeps_repeats(&out.layout) || !tensor_may_repeat::<S, LS>();
     let (Some(zero_p), Some(zero_c)) = (
         <E::Pos as Index>::from_usize(0),
