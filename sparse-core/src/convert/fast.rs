@@ -13,9 +13,11 @@
 //! comparison per entry) and repeats merged or refused, compacting in
 //! place. No allocation, no memory beyond the output's buffers.
 //!
-//! It runs only when it gives exactly what the general staging path
-//! (`stage.rs`) or the streaming path gives, and never fails where they
-//! would succeed: every buffer already has the room the staging needs
+//! It runs only when it gives what the general staging path (`stage.rs`)
+//! or the streaming path gives (the same buffers; among repeated
+//! coordinates a target keeps, the source's order, which streaming keeps
+//! too and staging's heap sort does not promise), and never fails where
+//! they would succeed: every buffer already has the room the staging needs
 //! (`nse` coordinates and values, one position per outer coordinate plus
 //! one), the entries fit `posWidth`, and the source stores values (not a
 //! pattern). Otherwise [`two_level`] returns `None` and the caller takes the

@@ -77,7 +77,8 @@
 //! coordinates and values, one position per outer coordinate plus one)
 //! and `nse` fits `posWidth`; otherwise the general paths run and report
 //! capacity errors exactly as above. The result is the same as theirs,
-//! buffer for buffer.
+//! buffer for buffer (repeats a target keeps stay in the source's order,
+//! which staging does not promise).
 //!
 //! # Errors and capacity
 //!
