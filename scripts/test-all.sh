@@ -170,6 +170,16 @@ test_workspace() {
     cargo test --workspace
 }
 
+# The desktop examples, run as a user runs them; each exits non-zero when
+# its own checks fail (`cg`: CG with generated kernels against sprs).
+# `cargo test --workspace` runs them too (examples/tests/run_examples.rs).
+run_examples() {
+    for bin in demo convert_spmv cg; do
+        echo "--- cargo run -p sparse-examples --bin $bin"
+        cargo run -q -p sparse-examples --bin "$bin"
+    done
+}
+
 # The optional interoperability features (sprs, nalgebra-sparse), which the
 # workspace build leaves off: their unit tests and doc examples, and the
 # docs with every feature on.
@@ -325,6 +335,7 @@ miri_kernels() {
 run "cargo fmt --check (workspace and firmware)" fmt_check
 run "cargo clippy --workspace --all-targets -D warnings" clippy_workspace
 run "cargo test --workspace" test_workspace
+run "desktop examples (demo, convert_spmv, cg) must exit 0" run_examples
 run "sparse-core interop features (sprs, nalgebra-sparse)" test_interop
 for t in "${THUMB_TARGETS[@]}"; do
     run "build sparse-core (with macros) for $t" build_thumb "$t"

@@ -12,6 +12,13 @@ sparse_core::sparse_kernel! {
     #CSC32 = #sparse_tensor.encoding<{
         map = (i, j) -> (j : dense, i : compressed), posWidth = 32, crdWidth = 32
     }>
+    #COO32 = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : compressed(nonunique), j : singleton), posWidth = 32, crdWidth = 32
+    }>
+    #UCOO32 = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : compressed(nonunique, nonordered), j : singleton(nonunique, nonordered)),
+        posWidth = 32, crdWidth = 32
+    }>
 
     pub fn spmv_f64(a: &tensor<?x?xf64, #CSR32>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
         y[i] = a[i, j] * x[j];

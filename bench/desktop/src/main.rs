@@ -2,7 +2,7 @@
 //! nalgebra-sparse, faer and C -O3. See RESULTS.md and run.sh.
 //!
 //! Usage: `sparse-bench-desktop [SECTION...]` with sections `spmv`,
-//! `spmv16`, `csc`, `add`, `spgemm`, `sddmm`, `transpose` (default: all), or
+//! `spmv16`, `csc`, `add`, `spgemm`, `sddmm`, `transpose`, `coo` (default: all), or
 //! `sparse-bench-desktop callgrind IMPL REPS` (one SpMV implementation on
 //! the small matrix, REPS times, for instruction counting).
 //! `BENCH_QUICK=1` shrinks every matrix and the time budget (a smoke test).
@@ -78,7 +78,16 @@ fn main() {
         callgrind::run(&args[1..]);
         return;
     }
-    let all = ["spmv", "spmv16", "csc", "add", "spgemm", "sddmm", "transpose"];
+    let all = [
+        "spmv",
+        "spmv16",
+        "csc",
+        "add",
+        "spgemm",
+        "sddmm",
+        "transpose",
+        "coo",
+    ];
     let sections: Vec<&str> = if args.is_empty() {
         all.to_vec()
     } else {
@@ -169,6 +178,13 @@ fn main() {
                 println!("\n### CSR → CSC conversion (u32 indices; nalgebra-sparse: usize)");
                 for (name, a) in &mats.list {
                     transpose::csr_to_csc(name, a, &b);
+                }
+            }
+            "coo" => {
+                println!("\n### COO → CSR conversion, repeats summed (u32 indices)");
+                for (name, a) in &mats.list {
+                    transpose::coo_to_csr(name, a, false, &b);
+                    transpose::coo_to_csr(name, a, true, &b);
                 }
             }
             _ => {}

@@ -52,7 +52,9 @@ where
             expected: want.get(dim).copied().unwrap_or(0),
         });
     }
-    let result = if src.streams::<E, LVL>() {
+    let result = if let Some(done) = src.fast(out, merge) {
+        done
+    } else if src.streams::<E, LVL>() {
         stream(src, out, merge)
     } else {
         stage::stage(src, out, merge)

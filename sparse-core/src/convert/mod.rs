@@ -21,7 +21,7 @@
 //! level with more entries than `posWidth` counts when the conversion runs
 //! ([`ConvertError::PositionOverflow`]).
 //!
-//! # Two strategies
+//! # Strategies
 //!
 //! **Streaming.** When the source is stored in the target's order (the
 //! same dim→lvl map and every source level ordered, or a dense source,
@@ -65,6 +65,20 @@
 //!
 //! Sorting is not stable: entries with equal coordinates that a target
 //! keeps (or sums) may end up in another order than the source's.
+//!
+//! **Count and scatter** (the common 2-D cases, a specialisation of
+//! staging). CSR ↔ CSC and COO (sorted or not, AoS or SoA, repeats or
+//! not) → CSR or CSC, at any widths, run as the classic typed transpose:
+//! count per outer coordinate into the positions, prefix sum, scatter the
+//! inner coordinates and values, shift back; then, for COO, each bucket
+//! sorted (insertion sort when short, heap sort otherwise; one comparison
+//! per entry when already sorted) and repeats merged in place. It is taken
+//! only when the buffers already have the room staging needs (`nse`
+//! coordinates and values, one position per outer coordinate plus one)
+//! and `nse` fits `posWidth`; otherwise the general paths run and report
+//! capacity errors exactly as above. The result is the same as theirs,
+//! buffer for buffer (repeats a target keeps stay in the source's order,
+//! which staging does not promise).
 //!
 //! # Errors and capacity
 //!
@@ -114,6 +128,7 @@
 mod dense;
 pub(crate) mod engine;
 mod error;
+mod fast;
 #[cfg(feature = "alloc")]
 mod owned;
 mod sort;

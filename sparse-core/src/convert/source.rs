@@ -4,10 +4,11 @@
 use crate::encoding::Encoding;
 use crate::index::Index;
 use crate::layout::Layout;
+use crate::output::{OutputBuffers, SparseTensorOut};
 use crate::tensor::SparseTensor;
 use crate::vocab::LevelExpr;
 
-use super::ConvertError;
+use super::{fast, ConvertError, Merge};
 
 /// A source of entries for a conversion.
 pub(crate) trait Source<V, const DIM: usize> {
@@ -36,6 +37,21 @@ pub(crate) trait Source<V, const DIM: usize> {
     }
     /// Whether a coordinate may be stored more than once.
     fn may_repeat(&self) -> bool;
+    /// A specialised conversion into `out` (`fast.rs`), if one applies to
+    /// this source, that target and `out`'s room; `None` (and `out`
+    /// untouched) otherwise. Called once the sizes are checked.
+    fn fast<E, B, const LVL: usize>(
+        &self,
+        _out: &mut SparseTensorOut<V, E, B, DIM, LVL>,
+        _merge: Merge<V>,
+    ) -> Option<Result<(), ConvertError>>
+    where
+        V: Clone + Default,
+        E: Encoding,
+        B: OutputBuffers<E::Pos, E::Crd, V>,
+    {
+        None
+    }
 }
 
 /// A sparse tensor whose levels are all ordered, under the map `E` also
@@ -48,7 +64,7 @@ fn tensor_streams<S: Encoding, E: Encoding, const LS: usize, const LVL: usize>()
 
 /// Whether a walk of an `S` tensor may meet a coordinate twice: a
 /// non-unique level, or a loose one (whose segments may overlap).
-fn tensor_may_repeat<S: Encoding, const LS: usize>() -> bool {
+pub(crate) fn tensor_may_repeat<S: Encoding, const LS: usize>() -> bool {
     (0..LS).any(|l| {
         S::level_type(l).is_some_and(|t| {
             !t.is_unique() || t.format == crate::vocab::LevelFormat::LooseCompressed
@@ -148,6 +164,19 @@ impl<V, S: Encoding, const DIM: usize, const LS: usize> Source<V, DIM>
     }
     fn may_repeat(&self) -> bool {
         tensor_may_repeat::<S, LS>()
+    }
+    /// CSR <-> CSC and COO -> CSR/CSC: count and scatter (`fast.rs`).
+    fn fast<E, B, const LVL: usize>(
+        &self,
+        out: &mut SparseTensorOut<V, E, B, DIM, LVL>,
+        merge: Merge<V>,
+    ) -> Option<Result<(), ConvertError>>
+    where
+        V: Clone + Default,
+        E: Encoding,
+        B: OutputBuffers<E::Pos, E::Crd, V>,
+    {
+        fast::two_level(self.0, out, merge)
     }
 }
 

@@ -277,17 +277,16 @@ fn grow<T: Clone, BT: Buffer<T>>(
     level: usize,
     buffer: Which,
 ) -> Result<(), ConvertError> {
-    for _ in 0..n {
-        if buf.push(x.clone()).is_err() {
-            return Err(ConvertError::Capacity {
-                level,
-                buffer,
-                needed: buf.len().saturating_add(n),
-                capacity: buf.capacity(),
-            });
-        }
+    if buf.extend_fill(n, x.clone()) {
+        Ok(())
+    } else {
+        Err(ConvertError::Capacity {
+            level,
+            buffer,
+            needed: buf.len().saturating_add(n),
+            capacity: buf.capacity(),
+        })
     }
-    Ok(())
 }
 
 fn pos_of<P: Index>(x: usize, level: usize) -> Result<P, ConvertError> {

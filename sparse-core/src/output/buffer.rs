@@ -30,6 +30,29 @@ pub trait Buffer<T> {
     /// Appends `value`, or returns it when the buffer is full (then nothing
     /// changed).
     fn push(&mut self, value: T) -> Result<(), T>;
+    /// Appends `n` clones of `value` if all of them fit (`true`); otherwise
+    /// changes nothing (`false`). The provided version pushes one at a
+    /// time; the buffers of this crate fill in bulk.
+    fn extend_fill(&mut self, n: usize, value: T) -> bool
+    where
+        T: Clone,
+    {
+        if self.capacity().saturating_sub(self.len()) < n {
+            return false;
+        }
+        (0..n).all(|_| self.push(value.clone()).is_ok())
+    }
+    /// Appends `n` elements if all of them fit (`true`; otherwise nothing
+    /// changes, `false`), for a caller that overwrites every one of them:
+    /// clones of `value`, or, in a buffer over memory that already holds
+    /// valid elements past its length ([`SliceBuffer`]), those elements
+    /// as they are (no writes).
+    fn extend_unspecified(&mut self, n: usize, value: T) -> bool
+    where
+        T: Clone,
+    {
+        self.extend_fill(n, value)
+    }
 }
 
 /// A [`Buffer`] over a caller's `&mut [T]`: the slice is the capacity, the
@@ -94,6 +117,36 @@ impl<T> Buffer<T> for SliceBuffer<'_, T> {
             None => Err(value),
         }
     }
+    #[inline]
+    fn extend_fill(&mut self, n: usize, value: T) -> bool
+    where
+        T: Clone,
+    {
+        let Some(end) = self.len.checked_add(n) else {
+            return false;
+        };
+        match self.data.get_mut(self.len..end) {
+            Some(room) => {
+                room.fill(value);
+                self.len = end;
+                true
+            }
+            None => false,
+        }
+    }
+    #[inline]
+    fn extend_unspecified(&mut self, n: usize, _value: T) -> bool
+    where
+        T: Clone,
+    {
+        match self.len.checked_add(n) {
+            Some(end) if end <= self.data.len() => {
+                self.len = end;
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 #[cfg(feature = "heapless")]
@@ -125,6 +178,16 @@ impl<T, const N: usize> Buffer<T> for heapless::Vec<T, N> {
     #[inline]
     fn push(&mut self, value: T) -> Result<(), T> {
         heapless::Vec::push(self, value)
+    }
+    #[inline]
+    fn extend_fill(&mut self, n: usize, value: T) -> bool
+    where
+        T: Clone,
+    {
+        match self.len().checked_add(n) {
+            Some(end) => self.resize(end, value).is_ok(),
+            None => false,
+        }
     }
 }
 
@@ -158,6 +221,19 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
     fn push(&mut self, value: T) -> Result<(), T> {
         alloc::vec::Vec::push(self, value);
         Ok(())
+    }
+    #[inline]
+    fn extend_fill(&mut self, n: usize, value: T) -> bool
+    where
+        T: Clone,
+    {
+        match self.len().checked_add(n) {
+            Some(end) => {
+                self.resize(end, value);
+                true
+            }
+            None => false,
+        }
     }
 }
 

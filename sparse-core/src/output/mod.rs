@@ -362,6 +362,26 @@ where
         self.writing = true;
     }
 
+    /// Every buffer emptied (not even the empty tensor's positions) and the
+    /// insertion state reset, for a conversion that writes the buffers
+    /// directly (`convert/fast.rs`): what [`clear`](Self::clear) leaves,
+    /// without building the empty tensor first. The caller must leave a
+    /// complete tensor in the buffers, or call `clear`.
+    pub(crate) fn reset_for_build(&mut self) {
+        for b in &mut self.positions {
+            b.clear();
+        }
+        for b in &mut self.coordinates {
+            b.clear();
+        }
+        self.values.clear();
+        self.cur = Cursor::new();
+        self.appendable = false;
+        self.state = State::Ready;
+        self.fault = None;
+        self.writing = true;
+    }
+
     /// `clear`, but the pending fault stays for `finish`.
     fn clear_keeping_fault(&mut self) {
         let fault = self.fault;

@@ -144,3 +144,78 @@ fn is_empty_and_valid<
 mod errors;
 mod layouts;
 mod segment;
+
+/// A buffer with only the required methods: the provided bulk fills.
+struct Plain<const N: usize>([u8; N], usize);
+
+impl<const N: usize> Buffer<u8> for Plain<N> {
+    fn as_slice(&self) -> &[u8] {
+        &self.0[..self.1]
+    }
+    fn as_mut_slice(&mut self) -> &mut [u8] {
+        &mut self.0[..self.1]
+    }
+    fn len(&self) -> usize {
+        self.1
+    }
+    fn capacity(&self) -> usize {
+        N
+    }
+    fn clear(&mut self) {
+        self.1 = 0;
+    }
+    fn truncate(&mut self, len: usize) {
+        self.1 = self.1.min(len);
+    }
+    fn push(&mut self, value: u8) -> Result<(), u8> {
+        match self.0.get_mut(self.1) {
+            Some(slot) => {
+                *slot = value;
+                self.1 += 1;
+                Ok(())
+            }
+            None => Err(value),
+        }
+    }
+}
+
+#[test]
+fn bulk_fills_are_all_or_nothing() {
+    // SliceBuffer: fill writes, unspecified reuses what the memory holds.
+    let mut mem = [9u8; 5];
+    let mut s = SliceBuffer::new(&mut mem);
+    assert!(s.extend_fill(2, 1));
+    assert!(!s.extend_fill(4, 2), "6 > 5: nothing appended");
+    assert_eq!(s.as_slice(), &[1, 1]);
+    assert!(s.extend_unspecified(3, 0));
+    assert_eq!(s.as_slice(), &[1, 1, 9, 9, 9]);
+    assert!(!s.extend_unspecified(1, 0));
+    assert!(!s.extend_fill(usize::MAX, 0));
+    assert!(!s.extend_unspecified(usize::MAX, 0));
+    assert_eq!(s.len(), 5);
+
+    // The provided versions, for a buffer that only pushes.
+    let mut p = Plain([7u8; 4], 0);
+    assert!(p.extend_unspecified(3, 4));
+    assert!(!p.extend_fill(2, 5));
+    assert_eq!(p.as_slice(), &[4, 4, 4]);
+    assert!(p.extend_fill(1, 5));
+    assert_eq!(p.as_slice(), &[4, 4, 4, 5]);
+
+    #[cfg(feature = "heapless")]
+    {
+        let mut h = heapless::Vec::<u8, 4>::new();
+        assert!(Buffer::extend_fill(&mut h, 3, 1));
+        assert!(!Buffer::extend_unspecified(&mut h, 2, 2));
+        assert!(Buffer::extend_unspecified(&mut h, 1, 2));
+        assert_eq!(h.as_slice(), &[1, 1, 1, 2]);
+    }
+    #[cfg(feature = "alloc")]
+    {
+        let mut v: Vec<u8> = Vec::new();
+        assert!(Buffer::extend_fill(&mut v, 2, 3));
+        assert!(Buffer::extend_unspecified(&mut v, 2, 4));
+        assert_eq!(v, [3, 3, 4, 4]);
+        assert!(!Buffer::extend_fill(&mut v, usize::MAX, 0));
+    }
+}
