@@ -466,7 +466,7 @@ fn f(a: &tensor<?x?xf64, #ELL>, y: &mut tensor<?xf64>) { y[i] = a[i, j]; y[i] +=
         ell,
         "ELL>",
         0,
-        "level 0 of `a` is a counting level or a block map",
+        "level 0 of `a` is a counting level (ELL) or a block map",
     );
     assert_eq!(error_count(ell), 1, "reported once per parameter");
     // A block operand sharing an index with a non-block sparse one.
