@@ -28,11 +28,11 @@ impl Check {
         for (g, w) in got.iter().zip(want) {
             let scale = if w.abs() > floor { w.abs() } else { floor };
             let e = (g - w).abs() / scale;
-            // NaN fails too: `!(e <= tol)`.
-            if !(e <= self.tol) {
+            // A NaN fails too (and becomes the max error).
+            if e.is_nan() || e > self.tol {
                 self.mismatches += 1;
             }
-            if !(e <= self.max_err) {
+            if e.is_nan() || e > self.max_err {
                 self.max_err = e;
             }
         }

@@ -45,9 +45,9 @@ pub fn run() -> bool {
         out.close(got, want, 1.0);
     }
     // The prediction keeps P symmetric.
-    for i in 0..8 {
-        for j in 0..i {
-            if p[i][j] != p[j][i] {
+    for (i, row) in p.iter().enumerate() {
+        for (j, v) in row.iter().enumerate().take(i) {
+            if *v != p[j][i] {
                 out.mismatches += 1;
             }
         }

@@ -92,7 +92,9 @@ fn expected(n: usize) -> [f32; 10] {
 }
 
 /// Runs every input through one weight format; checks logits and class.
-fn variant(name: &str, out: &mut Check, run: impl Fn(&[f32; 16], &mut [f32; 10])) {
+/// Returns the classes found.
+fn variant(name: &str, out: &mut Check, run: impl Fn(&[f32; 16], &mut [f32; 10])) -> [u8; 4] {
+    let mut classes = [0u8; 4];
     for (n, x) in X.iter().enumerate() {
         let mut y = [0.0f32; 10];
         run(x, &mut y);
@@ -108,13 +110,15 @@ fn variant(name: &str, out: &mut Check, run: impl Fn(&[f32; 16], &mut [f32; 10])
             );
             out.mismatches += 1;
         }
+        classes[n] = class as u8;
     }
+    classes
 }
 
 /// The three weight formats on the four inputs.
 pub fn run() -> bool {
     let mut out = Check::new(1e-5);
-    variant("csr", &mut out, |x, y| {
+    let classes = variant("csr", &mut out, |x, y| {
         let mut h = [0.0f32; 32];
         mlp_csr(&W1, &B1, &W2, &B2, x, &mut h, y).unwrap();
     });
@@ -128,10 +132,6 @@ pub fn run() -> bool {
         hidden_24(&W1_24, &B1, x, &mut h).unwrap();
         output(&W2, &B2, &h, y).unwrap();
     });
-    let mut classes = [0u8; 4];
-    for (c, e) in classes.iter_mut().zip(CLASS.iter()) {
-        *c = *e as u8;
-    }
     out.report(format_args!(
         "mlp 32x16 (2:4, {} nnz; CSR, BSR 2x2, 2:4) -> relu -> 10x32 CSR ({} nnz), {} inputs x 3 formats: classes {:?}",
         W1.number_of_entries(),
