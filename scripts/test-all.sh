@@ -350,6 +350,8 @@ for t in "${FW_TARGETS[@]}"; do
     run "firmware on ${FW_MACHINE[$t]}: negative test, --features inject-failure (must exit 1)" \
         firmware_negative "$t"
 done
+run "firmware apps (MLP in CSR/BSR/2:4, Kalman, PageRank) on M4F and M0 under QEMU, negative run (scripts/firmware-apps.sh)" \
+    bash "$ROOT/scripts/firmware-apps.sh"
 if [[ "${SKIP_BOARDS:-0}" != 1 ]]; then
     # Build only (no board here); the steps run one at a time, so both cores.
     run "board crates (STM32F4, nRF52840, RP2040): cargo build --release, flash/RAM sizes (scripts/boards.sh)" \
