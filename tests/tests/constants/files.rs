@@ -22,6 +22,18 @@ sparse_core::sparse_kernel! {
     /// Without an encoding, a file is a plain array.
     static F64: tensor<3xf64> = file("data/constants/f64.npy");
     static A_DENSE: tensor<3x4xf32> = file("data/constants/a.mtx");
+    /// Matrix Market has no vectors: an N×1 or 1×N file fills a rank-1 type.
+    static COL: tensor<?xf64, #SV> = file("data/constants/col.mtx");
+    static COL_DENSE: tensor<5xf64> = file("data/constants/col.mtx");
+    static ROW: tensor<3xf32> = file("data/constants/row.mtx");
+}
+
+#[test]
+fn vectors_from_n_by_1_and_1_by_n_files() {
+    assert_eq!(COL.dim_sizes(), [5]);
+    assert_eq!(entries(&COL), [([0], 1.5), ([2], -2.0), ([4], 4.0)]);
+    assert_eq!(COL_DENSE, [1.5, 0.0, -2.0, 0.0, 4.0]);
+    assert_eq!(ROW, [1.0, 0.0, 2.5]);
 }
 
 fn entries<V: Copy, E: sparse_core::Encoding, const D: usize, const L: usize>(

@@ -227,6 +227,7 @@ fn check_value(
         InitSyntax::File { path, span } => {
             let (resolved, data) = constant_file::read(path, *span, elem, errors)?;
             abs_path = Some(resolved);
+            let data = squeeze_vector(def.shape.len(), data);
             let shape = file_shape(def, data.shape(), *span, errors)?;
             match data {
                 FileData::Dense { values, .. } => (
@@ -299,6 +300,33 @@ pub(super) enum Value {
     /// Every element of a dense value.
     Elements(Elements),
     Entries(Entries),
+}
+
+/// A rank-1 type read from an N×1 or 1×N file (Matrix Market has no
+/// vector form, and NumPy column vectors are common): the unit dimension
+/// dropped. Anything else is left for [`file_shape`] to judge.
+fn squeeze_vector(rank: usize, data: FileData) -> FileData {
+    let unit = match data.shape() {
+        [_, 1] if rank == 1 => 1,
+        [1, _] if rank == 1 => 0,
+        _ => return data,
+    };
+    let keep = 1 - unit;
+    match data {
+        FileData::Dense { shape, values } => FileData::Dense {
+            shape: vec![shape[keep]],
+            values,
+        },
+        FileData::Coo { shape, entries } => FileData::Coo {
+            shape: vec![shape[keep]],
+            entries: Entries {
+                rank: 1,
+                crds: entries.crds.chunks(2).map(|c| c[keep]).collect(),
+                values: entries.values,
+                origins: entries.origins,
+            },
+        },
+    }
 }
 
 /// The type's sizes with each `?` taken from the file; a static size must
