@@ -388,7 +388,8 @@ where
                         if let (Some(c), Some(slot)) = (c, crd.get_mut(w)) {
                             *slot = c;
                         }
-                        if r < val.len() {
+                        // `w < r`, but said so the bounds checks fold away.
+                        if r < val.len() && w < val.len() {
                             val.swap(r, w);
                         }
                     }

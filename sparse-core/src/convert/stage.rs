@@ -515,7 +515,10 @@ where
     let last = LVL - 1;
     let (positions, coordinates, values) =
         (&mut out.positions, &mut out.coordinates, &mut out.values);
-    let (upper, lower) = positions.split_at_mut(d + 1);
+    // `_checked`: no panic path (scripts/kernel-asm-check.sh).
+    let Some((upper, lower)) = positions.split_at_mut_checked(d + 1) else {
+        return Err(ConvertError::TooLarge { level: d });
+    };
     let Some(bounds) = upper.get_mut(d) else {
         return Err(ConvertError::TooLarge { level: d });
     };

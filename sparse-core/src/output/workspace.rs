@@ -151,7 +151,7 @@ where
     /// `V::default()`, flag to `false`) and empties the added list.
     #[doc(hidden)]
     pub fn compress(&mut self, lvl: [usize; LVL]) {
-        self.ws_added.as_mut_slice().sort_unstable();
+        sort_added(self.ws_added.as_mut_slice());
         for k in 0..self.ws_added.len() {
             let Some(&j) = self.ws_added.as_slice().get(k) else {
                 break;
@@ -186,5 +186,113 @@ where
             }
         }
         self.ws_added.clear();
+    }
+}
+
+/// Lists up to this long are insertion-sorted, longer ones heap-sorted.
+const INSERTION_MAX: usize = 16;
+
+/// Sorts the workspace's added coordinates in increasing order, in place,
+/// with no panic path (`sort_unstable` links `core::slice::sort`'s
+/// `panic_on_ord_violation`, which `scripts/kernel-asm-check.sh` rejects):
+/// every access is a `get`/`get_mut`, whose `None` arms are unreachable.
+/// The coordinates are distinct, so the result is the one of any sort.
+pub(crate) fn sort_added(s: &mut [usize]) {
+    if s.len() <= INSERTION_MAX {
+        insertion_sort(s);
+    } else {
+        heap_sort(s);
+    }
+}
+
+fn insertion_sort(s: &mut [usize]) {
+    for i in 1..s.len() {
+        let Some(&x) = s.get(i) else { return };
+        let mut j = i;
+        while let Some(&y) = j.checked_sub(1).and_then(|k| s.get(k)) {
+            if y <= x {
+                break;
+            }
+            if let Some(slot) = s.get_mut(j) {
+                *slot = y;
+            }
+            j -= 1;
+        }
+        if let Some(slot) = s.get_mut(j) {
+            *slot = x;
+        }
+    }
+}
+
+/// Swaps `s[a]` and `s[b]` (nothing if either is out of range).
+fn swap(s: &mut [usize], a: usize, b: usize) {
+    if let (Some(&x), Some(&y)) = (s.get(a), s.get(b)) {
+        if let Some(slot) = s.get_mut(a) {
+            *slot = y;
+        }
+        if let Some(slot) = s.get_mut(b) {
+            *slot = x;
+        }
+    }
+}
+
+/// Moves `s[k]` down the max-heap `s[..end]` (children `2k+1`, `2k+2`).
+fn sift_down(s: &mut [usize], mut k: usize, end: usize) {
+    loop {
+        let left = match k.checked_mul(2).and_then(|c| c.checked_add(1)) {
+            Some(c) if c < end => c,
+            _ => return,
+        };
+        let right = left + 1;
+        let (Some(&l), Some(&at)) = (s.get(left), s.get(k)) else {
+            return;
+        };
+        let (big, v) = match s.get(right) {
+            Some(&r) if right < end && r > l => (right, r),
+            _ => (left, l),
+        };
+        if v <= at {
+            return;
+        }
+        swap(s, k, big);
+        k = big;
+    }
+}
+
+fn heap_sort(s: &mut [usize]) {
+    let n = s.len();
+    for k in (0..n / 2).rev() {
+        sift_down(s, k, n);
+    }
+    for end in (1..n).rev() {
+        swap(s, 0, end);
+        sift_down(s, 0, end);
+    }
+}
+
+#[cfg(test)]
+mod sort_tests {
+    use super::sort_added;
+
+    /// Against `sort_unstable` on both sides of the insertion/heap
+    /// threshold, with duplicates too (not produced by the workspace).
+    #[test]
+    fn sort_added_sorts_like_sort_unstable() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..80 {
+            for round in 0..8 {
+                let mut v = [0usize; 80];
+                for x in v.iter_mut().take(len) {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    *x = (seed % if round % 2 == 0 { 1000 } else { 8 }) as usize;
+                }
+                let (mut got, mut want) = (v, v);
+                sort_added(&mut got[..len]);
+                want[..len].sort_unstable();
+                assert_eq!(got, want);
+            }
+        }
     }
 }
