@@ -345,6 +345,8 @@ run "cargo doc -p sparse-core (RUSTDOCFLAGS=-D warnings)" doc_core
 run "cargo publish --dry-run (sparse-vocab, sparse-compiler, sparse-macros, sparse-core)" package_crates
 run "MSRV: cargo check with the rust-version of Cargo.toml" msrv_check
 run "firmware: clippy (thumbv7em-none-eabihf, thumbv6m-none-eabi)" firmware_clippy
+run "generated kernels: no panic/alloc/bounds-check path in machine code (scripts/kernel-asm-check.sh)" \
+    bash "$ROOT/scripts/kernel-asm-check.sh"
 for t in "${FW_TARGETS[@]}"; do
     run "firmware on ${FW_MACHINE[$t]} ($t) under QEMU (must exit 0)" firmware_pass "$t"
     run "firmware on ${FW_MACHINE[$t]}: negative test, --features inject-failure (must exit 1)" \
