@@ -12,7 +12,15 @@
 //! - [`constants`]: compile-time constants in flash (`static W:
 //!   tensor<...> = sparse<...>;`), checked when the crate builds;
 //! - [`diagnostics`]: every compile error the macro reports, with the test
-//!   that pins it, and how to read a type error at a kernel's call.
+//!   that pins it, and how to read a type error at a kernel's call;
+//! - [`outputs`]: sparse outputs — the buffer families (`Slices`,
+//!   `Fixed<N>`, `Owned`), how large each buffer must be, capacity errors
+//!   and retrying, workspaces;
+//! - [`firmware`]: using the crate on a microcontroller — features,
+//!   constants in flash, no heap, no panics, stack, `defmt`, and the
+//!   firmware crates to start from;
+//! - [`performance`]: what makes a kernel fast or slow, with measured
+//!   numbers and how to reproduce them.
 //!
 //! At run time, [`convert`] converts between encodings (and dense arrays)
 //! without an allocator; with `std`, `io` reads and writes Matrix Market
@@ -38,6 +46,12 @@ mod dense;
 pub mod encodings {}
 #[doc = include_str!("../docs/kernel-language.md")]
 pub mod kernel_language {}
+#[doc = include_str!("../docs/outputs.md")]
+pub mod outputs {}
+#[doc = include_str!("../docs/firmware.md")]
+pub mod firmware {}
+#[doc = include_str!("../docs/performance.md")]
+pub mod performance {}
 mod encoding;
 mod error;
 mod foreach;

@@ -8,3 +8,9 @@ pub mod index_notation;
 pub mod reference;
 pub mod semiring;
 pub mod sparse_out;
+
+/// The README's examples, compiled and run as doctests
+/// (`cargo test --workspace --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+mod readme {}

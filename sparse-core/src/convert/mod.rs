@@ -189,7 +189,7 @@ where
 /// ```
 /// use sparse_core::convert::convert_sum;
 /// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType};
-/// use sparse_core::{Enc, Level, Owned, SparseTensor, SparseTensorOut};
+/// use sparse_core::{Enc, Level, SliceBuffer, Slices, SparseTensor, SparseTensorOut};
 ///
 /// const IJ: u128 = pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]);
 /// const NU: LevelType = LevelType::new(LevelFormat::Compressed).with(LevelProps::NONUNIQUE);
@@ -203,7 +203,17 @@ where
 ///     [Level::compressed(&[0, 3], &[0, 0, 1, 2, 1, 2]), Level::fused()],
 ///     &[7, 1, 4],
 /// )?;
-/// let mut csr = SparseTensorOut::<i64, Csr, Owned, 2, 2>::with_dims([2, 3])?;
+/// // Caller memory (with `alloc`, `Owned` and `with_dims` grow as needed).
+/// let (mut pos, mut crd, mut val) = ([0u32; 3], [0u32; 6], [0i64; 6]);
+/// let mut csr = SparseTensorOut::<i64, Csr, Slices<'_>, 2, 2>::new(
+///     [2, 3],
+///     [SliceBuffer::default(), SliceBuffer::new(&mut pos)],
+///     [SliceBuffer::default(), SliceBuffer::new(&mut crd)],
+///     SliceBuffer::new(&mut val),
+///     SliceBuffer::default(),
+///     SliceBuffer::default(),
+///     SliceBuffer::default(),
+/// )?;
 /// convert_sum(&coo, &mut csr)?;
 /// assert_eq!(csr.view().level(1).coordinates(), &[0, 2]);
 /// assert_eq!(csr.view().values(), &[7, 5]);
@@ -256,7 +266,7 @@ where
 /// ```
 /// use sparse_core::convert::from_dense;
 /// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
-/// use sparse_core::{Enc, Owned, SparseTensorOut};
+/// use sparse_core::{Enc, SliceBuffer, Slices, SparseTensorOut};
 ///
 /// const D: LevelType = LevelType::new(LevelFormat::Dense);
 /// const C: LevelType = LevelType::new(LevelFormat::Compressed);
@@ -264,7 +274,17 @@ where
 ///
 /// let dense = [1.0, 0.0, 2.0,
 ///              0.0, 3.0, 0.0];
-/// let mut csc = SparseTensorOut::<f64, Csc, Owned, 2, 2>::with_dims([2, 3])?;
+/// // Caller memory (with `alloc`, `Owned` and `with_dims` grow as needed).
+/// let (mut pos, mut crd, mut val) = ([0u16; 4], [0u16; 6], [0.0f64; 6]);
+/// let mut csc = SparseTensorOut::<f64, Csc, Slices<'_>, 2, 2>::new(
+///     [2, 3],
+///     [SliceBuffer::default(), SliceBuffer::new(&mut pos)],
+///     [SliceBuffer::default(), SliceBuffer::new(&mut crd)],
+///     SliceBuffer::new(&mut val),
+///     SliceBuffer::default(),
+///     SliceBuffer::default(),
+///     SliceBuffer::default(),
+/// )?;
 /// from_dense(&dense, [2, 3], &mut csc)?;
 /// assert_eq!(csc.view().level(1).positions(), &[0, 1, 2, 3]);
 /// assert_eq!(csc.view().values(), &[1.0, 3.0, 2.0]);
@@ -317,7 +337,7 @@ where
 /// ```
 /// use sparse_core::convert::concatenate;
 /// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
-/// use sparse_core::{Enc, Level, Owned, SparseTensor, SparseTensorOut};
+/// use sparse_core::{Enc, Level, SliceBuffer, Slices, SparseTensor, SparseTensorOut};
 ///
 /// const D: LevelType = LevelType::new(LevelFormat::Dense);
 /// const C: LevelType = LevelType::new(LevelFormat::Compressed);
@@ -326,7 +346,17 @@ where
 /// let a = SparseTensor::<i32, Csr, 2, 2>::assemble([1, 2], [Level::dense(), Level::compressed(&[0, 1], &[1])], &[5])?;
 /// let b = SparseTensor::<i32, Csr, 2, 2>::assemble([1, 3], [Level::dense(), Level::compressed(&[0, 1], &[0])], &[6])?;
 /// // Side by side: a 1x5 matrix.
-/// let mut c = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([1, 5])?;
+/// // Caller memory (with `alloc`, `Owned` and `with_dims` grow as needed).
+/// let (mut pos, mut crd, mut val) = ([0u8; 2], [0u8; 5], [0i32; 5]);
+/// let mut c = SparseTensorOut::<i32, Csr, Slices<'_>, 2, 2>::new(
+///     [1, 5],
+///     [SliceBuffer::default(), SliceBuffer::new(&mut pos)],
+///     [SliceBuffer::default(), SliceBuffer::new(&mut crd)],
+///     SliceBuffer::new(&mut val),
+///     SliceBuffer::default(),
+///     SliceBuffer::default(),
+///     SliceBuffer::default(),
+/// )?;
 /// concatenate(&[a, b], 1, &mut c)?;
 /// assert_eq!(c.view().level(1).coordinates(), &[1, 2]);
 /// assert_eq!(c.view().values(), &[5, 6]);
