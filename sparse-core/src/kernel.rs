@@ -257,10 +257,8 @@ where
     E: crate::encoding::Encoding,
     B: crate::output::OutputBuffers<E::Pos, E::Crd, V>,
 {
-    match crate::convert::convert(src, copy) {
-        Ok(()) => Ok(copy.view()),
-        Err(error) => Err(convert_error(name, error)),
-    }
+    convert_named(src, copy, name, None)?;
+    Ok(copy.view())
 }
 
 /// A statement that copies the sparse input `src` into the sparse output
@@ -293,12 +291,7 @@ where
             crate::convert::ConvertError::MapMismatch,
         ));
     };
-    crate::convert::engine::run(
-        &crate::convert::source::TensorSource(&view),
-        out,
-        Some(merge),
-    )
-    .map_err(|error| convert_error(name, error))
+    convert_same(&view, out, name, merge)
 }
 
 /// A statement that copies the sparse input `src` into the sparse output
@@ -317,7 +310,24 @@ where
     E: crate::encoding::Encoding,
     B: crate::output::OutputBuffers<E::Pos, E::Crd, V>,
 {
-    crate::convert::engine::run(&crate::convert::source::TensorSource(src), out, Some(merge))
+    convert_named(src, out, name, Some(merge))
+}
+
+/// `convert` (repeats merged by `merge`, or kept / refused without one)
+/// with its error naming the parameter `name` converted into.
+fn convert_named<V, S, E, B, const DIM: usize, const LS: usize, const LVL: usize>(
+    src: &crate::tensor::SparseTensor<'_, V, S, DIM, LS>,
+    out: &mut crate::output::SparseTensorOut<V, E, B, DIM, LVL>,
+    name: &'static str,
+    merge: crate::convert::Merge<V>,
+) -> Result<(), KernelError>
+where
+    V: Clone + Default,
+    S: crate::encoding::Encoding,
+    E: crate::encoding::Encoding,
+    B: crate::output::OutputBuffers<E::Pos, E::Crd, V>,
+{
+    crate::convert::engine::run(&crate::convert::source::TensorSource(src), out, merge)
         .map_err(|error| convert_error(name, error))
 }
 

@@ -7,7 +7,7 @@ use proc_macro2::Span;
 use super::kernel::{KernelDef, ParamKind};
 use super::kernel_check::StmtSpans;
 use crate::errors::Errors;
-use crate::sparsifier::{reorder, sparsify, Kernel, SparsifyError};
+use crate::sparsifier::{reorder, sparsify, SparsifyError};
 
 /// Rewrites `def` to read reordered copies where the sparsifier needs
 /// them, appending one workspace parameter per copy (the copies are the
@@ -57,13 +57,7 @@ pub(super) fn check_plan(def: &mut KernelDef, spans: &[StmtSpans], errors: &mut 
     // at its parameter, however many statements use it.
     let mut reported_params = Vec::new();
     for (stmt, spans) in def.kernel.stmts.iter().zip(spans) {
-        let single = Kernel {
-            tensors: def.kernel.tensors.clone(),
-            loops: def.kernel.loops.clone(),
-            stmts: vec![stmt.clone()],
-            funcs: def.kernel.funcs.clone(),
-        };
-        let Err(found) = sparsify(&single) else {
+        let Err(found) = sparsify(&def.kernel.with_only(stmt)) else {
             continue;
         };
         ok = false;

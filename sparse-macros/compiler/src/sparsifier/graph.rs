@@ -27,6 +27,11 @@ use super::kernel::Kernel;
 use super::{LoopId, SparsifyError};
 use crate::vocab::{LevelFormat, LevelType};
 
+/// The second half of a pair conflict's fix, when the sparsifier does not
+/// make the copy itself (see [`super::reorder`]).
+pub(super) const COPY_ADVICE: &str =
+    "or pass a copy in that order made with `sparse_core::convert::convert`";
+
 /// The `before → after` pairs one operand imposes: consecutive levels.
 fn edges(op: &Operand) -> Vec<(LoopId, LoopId)> {
     op.levels.windows(2).map(|w| (w[0].1, w[1].1)).collect()
@@ -139,15 +144,12 @@ fn conflict(kernel: &Kernel, view: &StmtView, sparse: &[&Operand]) -> SparsifyEr
             // rather than the output, and otherwise the operand written
             // later, to agree with the other.
             let (keep, change) = (p, q);
-            let fix = reordered(kernel, keep, change);
             let message = format!(
-                "no loop order visits both `{}` and `{}` in storage order: {} but {}; {}, \
-                 or pass a copy in that order made with `sparse_core::convert::convert`",
+                "no loop order visits both `{}` and `{}` in storage order: {} but {}",
                 kernel.tensor_name(keep.tensor),
                 kernel.tensor_name(change.tensor),
                 describe(kernel, keep),
                 describe(kernel, change),
-                fix
             );
             return SparsifyError::OrderConflict {
                 tensors: vec![
@@ -155,6 +157,7 @@ fn conflict(kernel: &Kernel, view: &StmtView, sparse: &[&Operand]) -> SparsifyEr
                     kernel.tensor_name(change.tensor).to_string(),
                 ],
                 message,
+                fix: format!("{}, {COPY_ADVICE}", reordered(kernel, keep, change)),
             };
         }
     }
@@ -165,9 +168,10 @@ fn conflict(kernel: &Kernel, view: &StmtView, sparse: &[&Operand]) -> SparsifyEr
     let described: Vec<String> = sparse.iter().map(|o| describe(kernel, o)).collect();
     SparsifyError::OrderConflict {
         message: format!(
-            "no loop order visits every sparse operand in storage order: {}; choose encodings whose level orders agree",
+            "no loop order visits every sparse operand in storage order: {}",
             described.join(", ")
         ),
+        fix: "choose encodings whose level orders agree".to_string(),
         tensors: names,
     }
 }
@@ -213,21 +217,24 @@ fn reordered(kernel: &Kernel, keep: &Operand, change: &Operand) -> String {
     let types: Vec<LevelType> = desc.levels.iter().map(|&(t, _)| t).collect();
     match format_name(&types, &dims) {
         Some(name) => format!("use a {name} encoding for `{}`", desc.name),
-        None => {
-            let args: Vec<String> = (0..desc.dim_count).map(|d| format!("d{d}")).collect();
-            let lvls: Vec<String> = dims
-                .iter()
-                .zip(&types)
-                .map(|(d, t)| format!("d{d} : {}", level_type_text(*t)))
-                .collect();
-            format!(
-                "store `{}` with `map = ({}) -> ({})`",
-                desc.name,
-                args.join(", "),
-                lvls.join(", ")
-            )
-        }
+        None => format!(
+            "store `{}` with `map = {}`",
+            desc.name,
+            map_text(desc.dim_count, &dims, &types)
+        ),
     }
+}
+
+/// A permutation map as written in an encoding: `(d0, d1) -> (d1 : dense,
+/// d0 : compressed)` for level types `types` over dimensions `dims`.
+pub fn map_text(dim_count: usize, dims: &[usize], types: &[LevelType]) -> String {
+    let args: Vec<String> = (0..dim_count).map(|d| format!("d{d}")).collect();
+    let lvls: Vec<String> = dims
+        .iter()
+        .zip(types)
+        .map(|(d, t)| format!("d{d} : {}", level_type_text(*t)))
+        .collect();
+    format!("({}) -> ({})", args.join(", "), lvls.join(", "))
 }
 
 /// The common name of a level-type list stored in dimension order `perm`.

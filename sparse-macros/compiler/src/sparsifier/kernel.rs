@@ -354,6 +354,16 @@ impl Kernel {
     pub fn new() -> Kernel {
         Kernel::default()
     }
+    /// The same tensors, loops and closures with `stmt` as the only
+    /// statement: how one statement is planned on its own.
+    pub fn with_only(&self, stmt: &Stmt) -> Kernel {
+        Kernel {
+            tensors: self.tensors.clone(),
+            loops: self.loops.clone(),
+            stmts: vec![stmt.clone()],
+            funcs: self.funcs.clone(),
+        }
+    }
     /// Adds a tensor operand.
     pub fn tensor(&mut self, desc: TensorDesc) -> TensorId {
         self.tensors.push(desc);

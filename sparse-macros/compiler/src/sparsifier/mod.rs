@@ -169,8 +169,10 @@ pub enum SparsifyError {
     OrderConflict {
         /// The tensors whose level orders conflict.
         tensors: Vec<String>,
-        /// What conflicts and which encoding would fix it.
+        /// What conflicts.
         message: String,
+        /// What to write instead.
+        fix: String,
     },
     /// A statement whose co-iteration would be too large to generate.
     TooComplex {
@@ -239,7 +241,8 @@ impl fmt::Display for SparsifyError {
             UnsupportedLevel { tensor, level } => write!(f, "level {level} of `{tensor}` is a counting level (ELL) or a block map kernels cannot walk yet (each dimension stored whole, or as `d floordiv b` then `d mod b` with one block size); use a permutation or a BSR-style block map, or copy `{tensor}` into such an output first (a statement `c[i, j] = {tensor}[i, j]` is a conversion and needs no walk) or with `sparse_core::convert::convert`"),
             NotAPermutation { tensor } => write!(f, "the map of `{tensor}` does not use every dimension exactly once"),
             UnboundedIndex { index } => write!(f, "index variable `{index}` indexes no tensor, so its range is unknown; use it to index a tensor dimension"),
-            OrderConflict { message, .. } | SumOrder { message, .. } => f.write_str(message),
+            OrderConflict { message, fix, .. } => write!(f, "{message}; {fix}"),
+            SumOrder { message, .. } => f.write_str(message),
             BlockIndex { message, .. } => f.write_str(message),
             SparseOutputOrder { message, .. } => f.write_str(message),
             TooComplex { message } => f.write_str(message),
@@ -338,30 +341,21 @@ fn sparsify_loops(kernel: &Kernel) -> Result<Plan, Vec<SparsifyError>> {
 /// (`map = (d0, d1, d2, d3) -> ...` for a 2-D BSR operand); when the
 /// operand to change has a block map, say it in the user's terms instead.
 fn block_order_advice(kernel: &Kernel, demap: &demap::Demap, e: &mut SparsifyError) {
-    let SparsifyError::OrderConflict { tensors, message } = e else {
+    let SparsifyError::OrderConflict { tensors, fix, .. } = e else {
         return;
     };
     let [keep, change] = &tensors[..] else {
         return;
     };
-    let id = |name: &str| {
-        kernel
-            .tensors
-            .iter()
-            .position(|t| t.name == *name)
-            .map(|p| TensorId(p as u32))
-    };
-    let Some(c) = id(change) else { return };
-    if demap.parts(c).is_none() {
+    let Some(c) = kernel.tensors.iter().position(|t| t.name == *change) else {
         return;
-    }
-    if let Some(cut) = message.find("; store `") {
-        message.truncate(cut);
-        message.push_str(&format!(
-            "; store `{change}` with its block levels in the order of `{keep}`'s (for a block \
-             matrix next to BSR, BSR), or pass a copy in that order made with \
-             `sparse_core::convert::convert`"
-        ));
+    };
+    if demap.parts(TensorId(c as u32)).is_some() {
+        *fix = format!(
+            "store `{change}` with its block levels in the order of `{keep}`'s (for a block \
+             matrix next to BSR, BSR), {}",
+            graph::COPY_ADVICE
+        );
     }
 }
 

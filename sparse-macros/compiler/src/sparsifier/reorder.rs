@@ -84,17 +84,7 @@ fn resolvable(e: &SparsifyError) -> bool {
 
 /// Plans `stmt` as the only statement of `k`.
 fn plan_alone(k: &Kernel, stmt: &Stmt) -> Result<(), Vec<SparsifyError>> {
-    single(k, stmt).map(|_| ())
-}
-
-fn single(k: &Kernel, stmt: &Stmt) -> Result<super::Plan, Vec<SparsifyError>> {
-    let alone = Kernel {
-        tensors: k.tensors.clone(),
-        loops: k.loops.clone(),
-        stmts: vec![stmt.clone()],
-        funcs: k.funcs.clone(),
-    };
-    super::sparsify(&alone)
+    super::sparsify(&k.with_only(stmt)).map(|_| ())
 }
 
 /// The inputs of `stmt` that may be read through a copy: sparse, read
@@ -151,7 +141,7 @@ fn reorder_stmt(k: &mut Kernel, stmt: &Stmt, made: &mut Vec<Reordering>) -> Opti
             let desc = &mut relaxed.tensors[t.index()];
             *desc = TensorDesc::dense(&desc.name, desc.dim_count);
         }
-        let Ok(plan) = single(&relaxed, stmt) else {
+        let Ok(plan) = super::sparsify(&relaxed.with_only(stmt)) else {
             continue;
         };
         let Some(first) = plan.stmts.first() else {

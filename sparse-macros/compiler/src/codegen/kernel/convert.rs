@@ -50,8 +50,11 @@ impl Gen<'_> {
                 LevelExpr::Dim(d as u8)
             })
             .collect();
-        let pos = crate::codegen::index_type(enc.pos_width);
-        let crd = crate::codegen::index_type(enc.crd_width);
+        let (pos, crd) = src
+            .encoding
+            .as_ref()
+            .map(|e| self.widths(e))
+            .unwrap_or_default();
         let lt = proc_macro2::Literal::u128_suffixed(enc.level_types_code());
         let map = proc_macro2::Literal::u128_suffixed(crate::vocab::pack_level_exprs(&exprs));
         // Literals need no braces as const arguments (and get an

@@ -120,7 +120,7 @@ fn doc_lines(def: &KernelDef, k: &Kernel, plan: &Plan) -> TokenStream {
 /// A paragraph per reordering workspace: what it holds, why, and what to
 /// pass.
 fn workspace_docs(def: &KernelDef) -> Vec<String> {
-    use crate::sparsifier::graph::{format_name, level_type_text};
+    use crate::sparsifier::graph::{format_name, map_text};
     let mut lines = Vec::new();
     for p in &def.params {
         let ParamKind::Reordered { tensor, source, .. } = &p.kind else {
@@ -134,16 +134,10 @@ fn workspace_docs(def: &KernelDef) -> Vec<String> {
         };
         let dims: Vec<usize> = copy.levels.iter().map(|(_, e)| e.dim()).collect();
         let types: Vec<LevelType> = copy.levels.iter().map(|&(t, _)| t).collect();
-        let args: Vec<String> = (0..copy.dim_count).map(|d| format!("d{d}")).collect();
-        let lvls: Vec<String> = dims
-            .iter()
-            .zip(&types)
-            .map(|(d, t)| format!("d{d} : {}", level_type_text(*t)))
-            .collect();
         let named = format_name(&types, &dims).map_or(String::new(), |n| format!(" ({n})"));
         lines.push(String::new());
         lines.push(format!(
-            " `{}`: a workspace for a copy of `{}` stored as `({}) -> ({})`{named}. No loop \
+            " `{}`: a workspace for a copy of `{}` stored as `{}`{named}. No loop \
              order visits every sparse operand in its storage order, so the kernel reads `{}` \
              through this copy, which it makes first with `sparse_core::convert::convert` \
              (MLIR inserts the same conversion). Pass an empty sparse output with the \
@@ -153,8 +147,7 @@ fn workspace_docs(def: &KernelDef) -> Vec<String> {
              the exact sizes) and is left holding the copy.",
             p.name,
             src.name,
-            args.join(", "),
-            lvls.join(", "),
+            map_text(copy.dim_count, &dims, &types),
             src.name,
             src.name,
             copy.dim_count,

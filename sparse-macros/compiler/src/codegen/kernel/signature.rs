@@ -215,7 +215,7 @@ impl Gen<'_> {
     }
 
     /// The position and coordinate types of encoding `encoding`.
-    fn widths(&self, encoding: &syn::Ident) -> (TokenStream, TokenStream) {
+    pub(super) fn widths(&self, encoding: &syn::Ident) -> (TokenStream, TokenStream) {
         match self.model.encoding(&encoding.to_string()) {
             Some(enc) => (
                 crate::codegen::index_type(enc.pos_width),

@@ -79,7 +79,10 @@ fn a_cycle_through_three_operands_names_all_of_them() {
     let rhs = Expr::at(a, &[i, j]) * Expr::at(b, &[j, l]) * Expr::at(c, &[l, i]);
     k.assign(x, &[i, j, l], rhs);
     let e = errors(&k);
-    let SparsifyError::OrderConflict { tensors, message } = &e[0] else {
+    let SparsifyError::OrderConflict {
+        tensors, message, ..
+    } = &e[0]
+    else {
         panic!("{e:?}");
     };
     assert_eq!(tensors, &["a", "b", "c"]);
