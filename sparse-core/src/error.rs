@@ -140,8 +140,9 @@ pub enum AssembleError {
         capacity: usize,
     },
     /// A level format a sparse output cannot be written in by insertion:
-    /// `structured[n, m]` and counting (ELL) levels, or a `mod` level above
-    /// every level whose size comes from a dimension.
+    /// counting (ELL) levels, a `structured[n, m]` level that is not the
+    /// last level, or a `mod` level above every level whose size comes
+    /// from a dimension.
     UnsupportedOutput {
         /// The level.
         level: usize,

@@ -129,6 +129,31 @@ pub enum KernelError {
         /// repeat, the level that must be unique).
         level: usize,
     },
+    /// A `structured[n, m]` level of a sparse output would hold more than
+    /// `n` entries in one group of `m` coordinates: the result does not
+    /// have the n:m pattern (e.g. a pruning `select` kept three of four
+    /// weights of a 2:4 group). The output is left empty.
+    ///
+    /// `group` numbers the groups of the level in storage order: it is the
+    /// position of the group's parent entry, so for the row-major n:m
+    /// map `(i, j) -> (i : dense, j floordiv m : dense, j mod m :
+    /// structured[n, m])` group `g` is row `g / (cols / m)`, columns
+    /// `(g % (cols / m)) * m ..` up to `m` further.
+    GroupOverflow {
+        /// The output.
+        tensor: &'static str,
+        /// The structured level.
+        level: usize,
+        /// The group, numbered in storage order.
+        group: usize,
+        /// The level coordinate (below `m`) of the first entry that did not
+        /// fit.
+        coordinate: usize,
+        /// Entries a group holds (`n`).
+        n: usize,
+        /// Coordinates a group covers (`m`).
+        m: usize,
+    },
     /// A conversion the kernel makes failed for another reason than room
     /// (a full buffer is [`KernelError::Capacity`], too many entries for
     /// the positions [`KernelError::PositionOverflow`], both naming the
@@ -231,6 +256,19 @@ impl fmt::Display for KernelError {
                 f,
                 "output `{tensor}`: insertion {insert} is not after the previous one in \
                  lexicographic order (level {level})"
+            ),
+            KernelError::GroupOverflow {
+                tensor,
+                level,
+                group,
+                coordinate,
+                n,
+                m,
+            } => write!(
+                f,
+                "output `{tensor}`: group {group} of level {level} (`structured[{n}, {m}]`) \
+                 gets more than {n} entries (the first that does not fit is at coordinate \
+                 {coordinate} of the group); the result does not have the {n}:{m} pattern"
             ),
             KernelError::Convert { tensor, error } => {
                 write!(f, "converting into `{tensor}`: {error}")

@@ -9,4 +9,5 @@
 
 mod formats {
     mod block;
+    mod structured_out;
 }

@@ -30,6 +30,16 @@ pub(crate) fn first_nonunique<const DIM: usize, const LVL: usize>(
         .position(|i| i.ty.has_positions() && !i.ty.is_unique())
 }
 
+/// The `structured[n, m]` level of a target, if it has one.
+fn structured_level<const DIM: usize, const LVL: usize>(
+    layout: &Layout<DIM, LVL>,
+) -> Option<usize> {
+    layout
+        .levels
+        .iter()
+        .position(|i| matches!(i.ty.format, crate::vocab::LevelFormat::Structured { .. }))
+}
+
 /// Converts `src` into `out`; on error `out` is left empty.
 pub(crate) fn run<V, E, B, Src, const DIM: usize, const LVL: usize>(
     src: &Src,
@@ -56,6 +66,9 @@ where
         done
     } else if src.streams::<E, LVL>() {
         stream(src, out, merge)
+    } else if let Some(level) = structured_level(&out.layout) {
+        // Staging builds positions and coordinates, not n:m groups.
+        Err(ConvertError::StructuredOrder { level })
     } else {
         stage::stage(src, out, merge)
     };

@@ -83,6 +83,32 @@ pub enum ConvertError {
         /// The level that cannot hold them.
         level: usize,
     },
+    /// A `structured[n, m]` level of the target would hold more than `n`
+    /// entries in one group of `m` coordinates: the source does not have
+    /// the n:m pattern. `group` numbers the level's groups in storage
+    /// order (see [`KernelError::GroupOverflow`]).
+    GroupOverflow {
+        /// The structured level.
+        level: usize,
+        /// The group, numbered in storage order.
+        group: usize,
+        /// The level coordinate (below `m`) of the first entry that did not
+        /// fit.
+        coordinate: usize,
+        /// Entries a group holds (`n`).
+        n: usize,
+        /// Coordinates a group covers (`m`).
+        m: usize,
+    },
+    /// The target has a `structured[n, m]` level, which a conversion
+    /// writes in one pass in the target's level order, and the source is
+    /// not stored in that order (nor dense): convert it first into an
+    /// encoding stored in dimension order (CSR, DCSR, sorted COO) or into
+    /// one with the target's map.
+    StructuredOrder {
+        /// The structured level of the target.
+        level: usize,
+    },
     /// A reordering conversion stages the coordinates of a dense level
     /// below a sparse one in that level's (otherwise unused) coordinate
     /// buffer, and its size does not fit `crdWidth`.
@@ -126,6 +152,20 @@ impl ConvertError {
                 level,
                 entries,
                 max,
+            },
+            KernelError::GroupOverflow {
+                level,
+                group,
+                coordinate,
+                n,
+                m,
+                ..
+            } => ConvertError::GroupOverflow {
+                level,
+                group,
+                coordinate,
+                n,
+                m,
             },
             KernelError::InsertOutOfOrder { level, .. }
             | KernelError::InsertOutOfRange { level, .. } => {
@@ -198,6 +238,24 @@ impl fmt::Display for ConvertError {
                 "level {level}: staging needs coordinates up to {} in this dense level's \
                  coordinate buffer, but crdWidth holds at most {max}",
                 size.saturating_sub(1)
+            ),
+            ConvertError::GroupOverflow {
+                level,
+                group,
+                coordinate,
+                n,
+                m,
+            } => write!(
+                f,
+                "level {level}: group {group} (`structured[{n}, {m}]`) gets more than {n} \
+                 entries (the first that does not fit is at coordinate {coordinate} of the \
+                 group); the source does not have the {n}:{m} pattern"
+            ),
+            ConvertError::StructuredOrder { level } => write!(
+                f,
+                "level {level} is `structured[n, m]`, which is written in one pass in the \
+                 target's order, and the source is not stored in that order; convert it first \
+                 into an encoding stored in dimension order (CSR, DCSR, sorted COO)"
             ),
             ConvertError::TooLarge { level } => {
                 write!(f, "level {level}: the number of entries overflows usize")

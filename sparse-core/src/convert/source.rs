@@ -62,6 +62,51 @@ fn tensor_streams<S: Encoding, E: Encoding, const LS: usize, const LVL: usize>()
         && (0..LS).all(|l| S::level_type(l).is_some_and(|t| t.is_ordered()))
 }
 
+/// A sparse tensor stored in dimension order (its map the identity, every
+/// level ordered), walked by `for_each` in the lexicographic order of its
+/// dimension coordinates, also walks in the order of a target `E` whose
+/// levels split the dimensions in order: each dimension, in turn, as
+/// itself, or as `d floordiv b` followed by `d mod b` before the next
+/// dimension (the row-major n:m map `(i, j floordiv 4, j mod 4)`, `(i floordiv 2,
+/// i mod 2, j)`); then lexicographic order of `(i, j)` is that of the
+/// target's level coordinates.
+fn splits_in_order<
+    S: Encoding,
+    E: Encoding,
+    const DIM: usize,
+    const LS: usize,
+    const LVL: usize,
+>() -> bool {
+    let identity = LS == DIM
+        && (0..LS).all(|l| {
+            S::level_expr(l) == LevelExpr::Dim(l as u8)
+                && S::level_type(l).is_some_and(|t| t.is_ordered())
+        });
+    if !identity {
+        return false;
+    }
+    // The next dimension expected, and an open `floordiv` waiting for its
+    // `mod` (dimension, block size).
+    let mut next = 0usize;
+    let mut open: Option<(usize, u32)> = None;
+    for l in 0..LVL {
+        match (E::level_expr(l), open) {
+            (LevelExpr::Dim(d), None) if usize::from(d) == next => next += 1,
+            (LevelExpr::FloorDiv { dim, divisor }, None) if usize::from(dim) == next => {
+                open = Some((next, divisor));
+            }
+            (LevelExpr::Mod { dim, modulus }, Some((d, b)))
+                if usize::from(dim) == d && modulus == b =>
+            {
+                open = None;
+                next += 1;
+            }
+            _ => return false,
+        }
+    }
+    open.is_none() && next == DIM
+}
+
 /// Whether a walk of an `S` tensor may meet a coordinate twice: a
 /// non-unique level, or a loose one (whose segments may overlap).
 pub(crate) fn tensor_may_repeat<S: Encoding, const LS: usize>() -> bool {
@@ -106,14 +151,21 @@ impl<V, S: Encoding, const DIM: usize, const LS: usize> Source<V, DIM>
         self.0.dim_sizes()
     }
     fn streams<E: Encoding, const LVL: usize>(&self) -> bool {
-        tensor_streams::<S, E, LS, LVL>()
+        tensor_streams::<S, E, LS, LVL>() || splits_in_order::<S, E, DIM, LS, LVL>()
     }
     fn each_lvl<const LVL: usize>(
         &self,
         layout: &Layout<DIM, LVL>,
         f: &mut dyn FnMut([usize; LVL], &V),
     ) {
-        walk_lvl(self.0, layout, 0, &self.0.dim_sizes(), f);
+        let same_map = LS == LVL
+            && (0..LVL).all(|l| layout.levels.get(l).map(|i| i.expr) == Some(S::level_expr(l)));
+        if same_map {
+            walk_lvl(self.0, layout, 0, &self.0.dim_sizes(), f);
+        } else {
+            // `splits_in_order`: dimension order is the target's order.
+            self.0.for_each(|d, v| f(layout.dim_to_lvl(&d), v));
+        }
     }
     fn each(&self, f: &mut dyn FnMut([usize; DIM], &V)) {
         self.0.for_each(|d, v| f(d, v));

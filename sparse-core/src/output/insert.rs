@@ -44,6 +44,10 @@ pub(crate) struct Cursor<const LVL: usize> {
     pub(crate) val_len: usize,
     /// Insertions accepted so far.
     pub(crate) inserts: usize,
+    /// An n:m last level: the parent entry of the group insertions go to
+    /// (`usize::MAX`: none yet), and how many of its slots they filled.
+    pub(crate) group_parent: usize,
+    pub(crate) group_len: usize,
 }
 
 impl<const LVL: usize> Cursor<LVL> {
@@ -58,6 +62,8 @@ impl<const LVL: usize> Cursor<LVL> {
             crd_len: [0; LVL],
             val_len: 0,
             inserts: 0,
+            group_parent: usize::MAX,
+            group_len: 0,
         }
     }
 }
@@ -174,6 +180,10 @@ where
             let Some(info) = self.layout.levels.get(l).copied() else {
                 break;
             };
+            if let Some((_, n, m)) = self.groups.filter(|g| g.0 == l) {
+                self.insert_in_group(&lvl, l, parent, c, n, m, value);
+                return;
+            }
             let entry = if info.is_dense() {
                 let size = self.lvl_sizes.get(l).copied().unwrap_or(0);
                 parent.saturating_mul(size).saturating_add(c)
@@ -215,6 +225,129 @@ where
         }
         self.cur.last = lvl;
         self.cur.inserts += 1;
+    }
+
+    /// Inserts into the group of n:m last level `l` under entry `parent`
+    /// of the level above: the group's `n` slots exist (made with their
+    /// parent, holding padding), the insertions of a group fill them from
+    /// the front in coordinate order, and the group is put in order when
+    /// insertions leave it ([`close_group`](Self::close_group)).
+    #[allow(clippy::too_many_arguments)]
+    fn insert_in_group(
+        &mut self,
+        lvl: &[usize; LVL],
+        l: usize,
+        parent: usize,
+        c: usize,
+        n: usize,
+        m: usize,
+        value: V,
+    ) {
+        if self.cur.group_parent != parent {
+            self.close_group();
+            self.cur.group_parent = parent;
+            self.cur.group_len = 0;
+        }
+        let k = self.cur.group_len;
+        if k >= n {
+            self.set_fault(Fault::Group {
+                level: l,
+                group: parent,
+                coordinate: c,
+                n,
+                m,
+            });
+            return;
+        }
+        let slot = parent.saturating_mul(n).saturating_add(k);
+        if self.writing {
+            let crd = <E::Crd as Index>::from_usize(c);
+            let owner = l.saturating_sub(self.layout.levels.get(l).map_or(0, |i| i.offset));
+            if let (Some(c), Some(b)) = (crd, self.coordinates.get_mut(owner)) {
+                if let Some(x) = b.as_mut_slice().get_mut(slot) {
+                    *x = c;
+                }
+            }
+            if let Some(v) = self.values.as_mut_slice().get_mut(slot) {
+                *v = value;
+            }
+        }
+        self.cur.group_len = k + 1;
+        self.record(lvl, l, slot);
+    }
+
+    /// Puts the open group of the n:m last level in order: its `k` inserted
+    /// entries (in the first slots, coordinates increasing) merged with
+    /// `n - k` padding entries (value `V::default()`) at the smallest
+    /// coordinates no insertion took, so the group holds `n` distinct
+    /// coordinates in increasing order, as `assemble` requires. Merged from
+    /// the back, so every entry moves at most once and only to the right.
+    fn close_group(&mut self) {
+        let (Some((l, n, m)), parent, k) = (self.groups, self.cur.group_parent, self.cur.group_len)
+        else {
+            return;
+        };
+        self.cur.group_parent = usize::MAX;
+        self.cur.group_len = 0;
+        if parent == usize::MAX || k == 0 || k >= n || !self.writing {
+            // No insertion, or a full group: the slots are in order already.
+            return;
+        }
+        let owner = l.saturating_sub(self.layout.levels.get(l).map_or(0, |i| i.offset));
+        let base = parent.saturating_mul(n);
+        let (Some(crd), Some(val)) = (
+            self.coordinates
+                .get_mut(owner)
+                .and_then(|b| b.as_mut_slice().get_mut(base..base.saturating_add(n))),
+            self.values
+                .as_mut_slice()
+                .get_mut(base..base.saturating_add(n)),
+        ) else {
+            return;
+        };
+        let at = |crd: &[E::Crd], i: usize| crd.get(i).and_then(|c| c.to_usize());
+        // Whether coordinate `x` is taken by one of the inserted entries
+        // `0..k` (sorted; `k` is at most 31).
+        let taken = |crd: &[E::Crd], r: usize, x: usize| (0..r).any(|i| at(crd, i) == Some(x));
+        // The largest padding coordinate: the `(n - k)`-th free one.
+        let mut pad = None;
+        let mut free = 0;
+        for x in 0..m {
+            if !taken(crd, k, x) {
+                free += 1;
+                if free == n - k {
+                    pad = Some(x);
+                    break;
+                }
+            }
+        }
+        let mut r = k;
+        let mut w = n;
+        while w > r {
+            let real = r.checked_sub(1).and_then(|i| at(crd, i));
+            match (real, pad) {
+                (Some(x), Some(p)) if x > p => {
+                    crd.swap(r - 1, w - 1);
+                    val.swap(r - 1, w - 1);
+                    r -= 1;
+                }
+                (_, Some(p)) => {
+                    if let (Some(c), Some(slot)) =
+                        (<E::Crd as Index>::from_usize(p), crd.get_mut(w - 1))
+                    {
+                        *slot = c;
+                    }
+                    if let Some(v) = val.get_mut(w - 1) {
+                        *v = V::default();
+                    }
+                    // The next free coordinate below `p`.
+                    pad = (0..p).rev().find(|&x| !taken(crd, r, x));
+                }
+                // Unreachable: `n - k` free coordinates exist below `m`.
+                (_, None) => break,
+            }
+            w -= 1;
+        }
     }
 
     /// Remembers an insertion that ended by creating an entry of the last
@@ -330,8 +463,10 @@ where
         }
     }
 
-    /// Closes the parents no insertion reached, level by level.
+    /// Closes the parents no insertion reached, level by level, and puts
+    /// the open n:m group in order.
     pub(super) fn finalize(&mut self) {
+        self.close_group();
         for l in 0..LVL {
             if !self
                 .layout
@@ -388,6 +523,20 @@ where
                 coordinate,
                 size,
             },
+            Fault::Group {
+                level,
+                group,
+                coordinate,
+                n,
+                m,
+            } => KernelError::GroupOverflow {
+                tensor,
+                level,
+                group,
+                coordinate,
+                n,
+                m,
+            },
             Fault::Order { insert, level } => KernelError::InsertOutOfOrder {
                 tensor,
                 insert,
@@ -418,6 +567,10 @@ where
     fn grow_dense(&mut self, from: usize, new: usize) {
         let mut n = new;
         for l in from..LVL {
+            if let Some((_, per, _)) = self.groups.filter(|g| g.0 == l) {
+                self.grow_groups(l, n, per);
+                return;
+            }
             let dense = self.layout.levels.get(l).is_some_and(|i| i.is_dense());
             if !dense {
                 return;
@@ -434,6 +587,31 @@ where
         }
         // Counting mode: the rest of the block is only counted.
         self.cur.val_len = self.cur.val_len.saturating_add(left);
+    }
+
+    /// Creates the groups of n:m last level `l` under `groups` new parent
+    /// entries: `per` slots each, holding the padding entries `0..per`
+    /// (zero values) until insertions fill them.
+    fn grow_groups(&mut self, l: usize, groups: usize, per: usize) {
+        let slots = groups.saturating_mul(per);
+        if let Some(c) = self.cur.count.get_mut(l) {
+            *c = c.saturating_add(slots);
+        }
+        let owner = l.saturating_sub(self.layout.levels.get(l).map_or(0, |i| i.offset));
+        let mut left = groups;
+        while left > 0 && self.writing {
+            for x in 0..per {
+                self.push_crd(owner, x);
+                self.push_val(V::default());
+            }
+            left -= 1;
+        }
+        // Counting mode: the rest is only counted.
+        let rest = left.saturating_mul(per);
+        if let Some(n) = self.cur.crd_len.get_mut(owner) {
+            *n = n.saturating_add(rest);
+        }
+        self.cur.val_len = self.cur.val_len.saturating_add(rest);
     }
 
     /// Closes the parents of compressed or loose level `l` below `parents`.

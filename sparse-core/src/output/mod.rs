@@ -20,12 +20,14 @@
 //!   `"output"`).
 //! - `new` can also return `AssembleError::Capacity` (a buffer cannot hold
 //!   even the empty tensor, e.g. CSR with `n` rows needs `n + 1`
-//!   positions) and `AssembleError::UnsupportedOutput` (`structured` and
-//!   counting levels, which insertion cannot write).
+//!   positions) and `AssembleError::UnsupportedOutput` (counting levels,
+//!   and `structured` levels above another level, which insertion cannot
+//!   write; an n:m last level is padded group by group).
 //! - Besides `KernelError::Capacity`, `finish` returns
 //!   `KernelError::PositionOverflow` (a level has more entries than
-//!   `posWidth` counts), `InsertOutOfRange` and `InsertOutOfOrder` (both
-//!   only from hand-written insertions).
+//!   `posWidth` counts), `GroupOverflow` (a group of an n:m last level
+//!   would hold more than `n` entries), `InsertOutOfRange` and
+//!   `InsertOutOfOrder` (both only from hand-written insertions).
 //! - `insert`, `workspace`, `compress` and `clear` need `V: Default` (the
 //!   zero of dense levels and of the workspace).
 //! - The buffer trait is `sparse_core::output::Buffer`, re-exported at the
@@ -205,13 +207,24 @@ enum Fault {
     },
     /// An insertion out of order (or a repeat a unique level cannot hold).
     Order { insert: usize, level: usize },
+    /// A group of an n:m level would hold more than `n` entries.
+    Group {
+        level: usize,
+        group: usize,
+        coordinate: usize,
+        n: usize,
+        m: usize,
+    },
 }
 
 impl Fault {
     /// Range and order faults end the call; capacity and width faults keep
     /// counting so the error can state the exact need.
     fn stops_inserts(self) -> bool {
-        matches!(self, Fault::Range { .. } | Fault::Order { .. })
+        matches!(
+            self,
+            Fault::Range { .. } | Fault::Order { .. } | Fault::Group { .. }
+        )
     }
 }
 
@@ -247,6 +260,8 @@ pub struct SparseTensorOut<
     fault: Option<Fault>,
     /// False once anything faulted: pushes only count.
     writing: bool,
+    /// The last level when it is `structured[n, m]`: `(level, n, m)`.
+    groups: Option<(usize, usize, usize)>,
     /// Whether the encoding admits `insert`'s fast path at all: every
     /// level unique, the last compressed with a coordinate buffer of its
     /// own.
@@ -307,6 +322,13 @@ where
                 .is_some_and(|i| {
                     i.ty.format == LevelFormat::Compressed && i.offset == 0 && i.stride == 1
                 });
+        let groups = LVL.checked_sub(1).and_then(|l| {
+            let info = layout.levels.get(l)?;
+            match info.ty.format {
+                LevelFormat::Structured { n, m } => Some((l, usize::from(n), usize::from(m))),
+                _ => None,
+            }
+        });
         let mut out = SparseTensorOut {
             dim_sizes,
             lvl_sizes,
@@ -324,6 +346,7 @@ where
             cur: Cursor::new(),
             fault: None,
             writing: true,
+            groups,
             appends,
             appendable: false,
         };
@@ -518,10 +541,25 @@ fn check_output_layout<E: Encoding, const DIM: usize, const LVL: usize>(
         let unsupported = AssembleError::UnsupportedOutput { level: l };
         let size = lvl_sizes.get(l).copied().unwrap_or(0);
         let zero_size = zero_sizes.get(l).copied().unwrap_or(0);
-        if matches!(info.expr, LevelExpr::Counting { .. })
-            || matches!(info.ty.format, LevelFormat::Structured { .. })
-        {
+        if matches!(info.expr, LevelExpr::Counting { .. }) {
             return Err(unsupported);
+        }
+        // An n:m level as the last level: every parent entry owns a group
+        // of `n` slots, created with it (padding, then the insertions').
+        if let LevelFormat::Structured { n, .. } = info.ty.format {
+            if l + 1 != LVL {
+                return Err(unsupported);
+            }
+            if size > 0 && (size - 1) as u64 > <E::Crd as Index>::MAX {
+                return Err(AssembleError::WidthOverflow {
+                    level: l,
+                    buffer: Which::Coordinates,
+                    value: (size - 1) as u64,
+                    max: <E::Crd as Index>::MAX,
+                });
+            }
+            zero_parents = zero_parents.saturating_mul(usize::from(n));
+            continue;
         }
         if info.is_dense() {
             run = run

@@ -92,31 +92,6 @@ fn new_rejects_buffers_too_small_for_the_empty_tensor_and_wide_sizes() {
 }
 
 #[test]
-fn structured_levels_are_not_outputs() {
-    type Nv = Enc<
-        u8,
-        u8,
-        {
-            pack_level_types(&[
-                DENSE,
-                DENSE,
-                LevelType::new(LevelFormat::Structured { n: 2, m: 4 }),
-            ])
-        },
-        {
-            pack_level_exprs(&[
-                D0,
-                LevelExpr::FloorDiv { dim: 1, divisor: 4 },
-                LevelExpr::Mod { dim: 1, modulus: 4 },
-            ])
-        },
-    >;
-    let mut m = Mem::<u8, u8, f64, 3>::new(0, 8, 8, 0);
-    let err = out::<f64, Nv, 2, 3>([2, 8], &mut m).err();
-    assert_eq!(err, Some(AssembleError::UnsupportedOutput { level: 2 }));
-}
-
-#[test]
 fn positions_past_the_width_are_an_error() {
     // 2 rows of 200 entries: the last position, 400, does not fit u8.
     let mut m = Mem::<u8, u8, u8, 2>::new(3, 400, 400, 0);

@@ -144,6 +144,7 @@ fn is_empty_and_valid<
 mod errors;
 mod layouts;
 mod segment;
+mod structured;
 
 /// A buffer with only the required methods: the provided bulk fills.
 struct Plain<const N: usize>([u8; N], usize);

@@ -92,7 +92,7 @@ fn a_sparse_output_is_written_by_one_statement() {
 }
 
 #[test]
-fn structured_and_all_dense_outputs_name_the_level() {
+fn structured_above_other_levels_and_all_dense_outputs_name_the_level() {
     let encodings = "
         #NV = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4]) }>
         #D = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : dense) }>
@@ -100,11 +100,19 @@ fn structured_and_all_dense_outputs_name_the_level() {
     let src = format!(
         "{encodings} fn f(a: &tensor<?x?xf64, #NV>, c: &mut tensor<?x?xf64, #NV>) {{ c[i, j] = a[i, j]; }}"
     );
+    // An n:m last level is an output (groups padded, overflow a run-time
+    // error); one with levels below it is not.
+    assert_eq!(errors(&src).len(), 0, "{:#?}", errors(&src));
+    let above = "#NV_UP = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 4 : dense, i mod 4 : structured[2, 4], j : compressed) }>";
+    let src = format!(
+        "{above} fn f(a: &tensor<?x?xf64>, c: &mut tensor<?x?xf64, #NV_UP>) {{ c[i, j] = a[i, j]; }}"
+    );
     let found = errors(&src);
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].0.contains(
-        "kernels cannot write sparse output `c`: level 2 of `#NV` is `structured[2, 4]`"
-    ));
+        "kernels cannot write sparse output `c`: level 1 of `#NV_UP` is `structured[2, 4]`, and \
+         an output's n:m level must be its last level"
+    ), "{found:#?}");
     let src = format!(
         "{encodings} fn f(a: &tensor<?x?xf64>, c: &mut tensor<?x?xf64, #D>) {{ c[i, j] = a[i, j]; }}"
     );

@@ -137,11 +137,11 @@ impl Checker<'_> {
 }
 
 /// Rule: a sparse output's levels are ones the runtime can append to in
-/// level order: dense, compressed (any properties), loose compressed and
-/// singleton, with at least one level that is not dense.
-/// `c: &mut tensor<?x?xf64, #NV24>` with a `structured[2, 4]` level is an
-/// error at the parameter, naming the level; so is an all-dense encoding
-/// (that is a dense output: drop the encoding).
+/// level order: dense, compressed (any properties), loose compressed,
+/// singleton and, as the last level, `structured[n, m]`, with at least one
+/// level that is not dense. A `batch` level, or an n:m level above
+/// another, is an error at the parameter, naming the level; so is an
+/// all-dense encoding (that is a dense output: drop the encoding).
 fn check_insertable(
     name: &Ident,
     t: &TensorParamSyntax,
@@ -153,10 +153,14 @@ fn check_insertable(
     let mut ok = true;
     for (l, level) in enc.levels.iter().enumerate() {
         let (format, why) = match level.ty.format {
+            // The last level may be n:m: insertion pads every group to `n`
+            // entries and a group that would get more is a run-time
+            // `KernelError::GroupOverflow` naming it.
+            LevelFormat::Structured { .. } if l + 1 == enc.levels.len() => continue,
             LevelFormat::Structured { n, m } => (
                 format!("structured[{n}, {m}]"),
-                "a structured level holds exactly n of every m coordinates, which appending \
-                 computed entries cannot guarantee",
+                "an output's n:m level must be its last level (each group's `n` slots are \
+                 padded as the kernel fills them)",
             ),
             LevelFormat::Batch => (
                 "batch".to_string(),
