@@ -252,12 +252,26 @@ fn count_entries<V, E: Encoding, const DIM: usize, const LVL: usize>(
     layout: &Layout<DIM, LVL>,
     tensor: &SparseTensor<'_, V, E, DIM, LVL>,
 ) -> usize {
+    entries_per_level(layout, tensor)
+        .last()
+        .copied()
+        .unwrap_or(1)
+}
+
+/// The number of entries of every level, read as
+/// [`count_entries`] reads them.
+pub(crate) fn entries_per_level<V, E: Encoding, const DIM: usize, const LVL: usize>(
+    layout: &Layout<DIM, LVL>,
+    tensor: &SparseTensor<'_, V, E, DIM, LVL>,
+) -> [usize; LVL] {
+    let mut counts = [0usize; LVL];
     let mut parent = 1usize;
-    for ((info, st), &size) in layout
+    for (((info, st), &size), count) in layout
         .levels
         .iter()
         .zip(&tensor.levels)
         .zip(&tensor.lvl_sizes)
+        .zip(counts.iter_mut())
     {
         parent = if info.is_dense() {
             parent.saturating_mul(size)
@@ -273,8 +287,9 @@ fn count_entries<V, E: Encoding, const DIM: usize, const LVL: usize>(
                 _ => parent,
             }
         };
+        *count = parent;
     }
-    parent
+    counts
 }
 
 /// Checks level `l` with `parent` entries above it; returns its number of
@@ -327,7 +342,9 @@ fn check_level<V, E: Encoding, const DIM: usize, const LVL: usize>(
             let count = parent
                 .checked_mul(usize::from(n))
                 .ok_or(AssembleError::TooLarge { level: l })?;
-            expect_len(l, Buffer::Coordinates, count, given.coordinates.len())?;
+            let elements = <E::Crd as Index>::elements(count);
+            expect_len(l, Buffer::Coordinates, elements, given.coordinates.len())?;
+            check_packing::<E::Crd>(l, count, given.coordinates)?;
             count
         }
         _ => {
@@ -425,6 +442,21 @@ fn check_positions<P: Index, C>(
     Ok(entries)
 }
 
+/// Packed coordinates (`crdWidth = 2`): the fields of the last element
+/// past the `count` coordinates are 0, so one tensor has one byte image.
+fn check_packing<C: Index>(l: usize, count: usize, coordinates: &[C]) -> Result<(), AssembleError> {
+    let per = C::PER_ELEMENT;
+    if per == 1 || count % per == 0 {
+        return Ok(());
+    }
+    let spare = (count..C::elements(count).saturating_mul(per))
+        .find(|&q| C::get_at(coordinates, q).is_some_and(|c| c != 0));
+    match spare {
+        Some(position) => Err(AssembleError::PackingPadding { level: l, position }),
+        None => Ok(()),
+    }
+}
+
 fn check_coordinate_range<P, C: Index>(
     info: &LevelInfo,
     storage: &LevelStorage<'_, P, C>,
@@ -433,11 +465,18 @@ fn check_coordinate_range<P, C: Index>(
     size: usize,
 ) -> Result<(), AssembleError> {
     for position in 0..count {
-        let raw = position
+        let at = position
             .checked_mul(storage.crd_stride)
-            .and_then(|i| i.checked_add(storage.crd_offset))
-            .and_then(|i| storage.coordinates.get(i));
-        let Some(&raw) = raw else {
+            .and_then(|i| i.checked_add(storage.crd_offset));
+        // Widened to u64 (a u64 coordinate need not fit a 32-bit usize).
+        let raw = if C::PER_ELEMENT > 1 {
+            at.and_then(|i| C::get_at(storage.coordinates, i))
+                .map(|c| c as u64)
+        } else {
+            at.and_then(|i| storage.coordinates.get(i))
+                .map(|c| c.to_u64())
+        };
+        let Some(raw) = raw else {
             // Lengths were checked against `count` above; kept total anyway.
             return Err(AssembleError::WrongLength {
                 level: l,
@@ -452,7 +491,7 @@ fn check_coordinate_range<P, C: Index>(
                 return Err(AssembleError::CoordinateOutOfRange {
                     level: l,
                     position,
-                    coordinate: raw.to_u64(),
+                    coordinate: raw,
                     size,
                 })
             }

@@ -107,6 +107,18 @@ pub mod bytes {
             }
         )*};
     }
+    /// `N` bytes of packed 2-bit coordinates ([`Packed2`](crate::Packed2)).
+    pub const fn packed2s<const N: usize>(bytes: &[u8]) -> [crate::Packed2; N] {
+        assert!(bytes.len() == N, "constant buffer of the wrong length");
+        let mut out = [crate::Packed2(0); N];
+        let mut i = 0;
+        while i < N {
+            out[i] = crate::Packed2(bytes[i]);
+            i += 1;
+        }
+        out
+    }
+
     decoders! {
         f32s: f32, |b| f32::from_le_bytes(b);
         f64s: f64, |b| f64::from_le_bytes(b);

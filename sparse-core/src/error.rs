@@ -55,6 +55,15 @@ pub enum AssembleError {
         /// The length given.
         found: usize,
     },
+    /// Packed 2-bit coordinates (`crdWidth = 2`, [`Packed2`](crate::Packed2)):
+    /// a field of the last byte past the level's coordinates is not 0.
+    PackingPadding {
+        /// The level.
+        level: usize,
+        /// The coordinate slot (counted in coordinates, not bytes) that
+        /// should be 0.
+        position: usize,
+    },
     /// A level that stores no such buffer was given one (e.g. positions for
     /// a dense level).
     UnexpectedBuffer {
@@ -178,6 +187,11 @@ impl fmt::Display for AssembleError {
             AssembleError::WrongLength { level, buffer, expected, found } => write!(
                 f,
                 "level {level}: {buffer} has length {found}, expected {expected}"
+            ),
+            AssembleError::PackingPadding { level, position } => write!(
+                f,
+                "level {level}: packed coordinate slot {position}, past the level's \
+                 coordinates in their last byte, is not 0"
             ),
             AssembleError::UnexpectedBuffer { level, buffer } => {
                 write!(f, "level {level}: this level format stores no {buffer} array")

@@ -120,6 +120,15 @@ impl<const DIM: usize, const LVL: usize> Layout<DIM, LVL> {
             if matches!(info.expr, LevelExpr::Counting { .. }) && !ty.is_dense() {
                 return bad;
             }
+            // Packed coordinates (`crdWidth = 2`) only for n:m levels, whose
+            // coordinates nothing reads but through `Index::get_at`;
+            // positions are never packed.
+            let packed_crd = <E::Crd as crate::index::Index>::PER_ELEMENT > 1;
+            let packed_pos = <E::Pos as crate::index::Index>::PER_ELEMENT > 1;
+            let structured = matches!(ty.format, LevelFormat::Structured { .. });
+            if packed_pos || (packed_crd && ty.has_coordinates() && !structured) {
+                return bad;
+            }
             match ty.format {
                 LevelFormat::Singleton => {
                     let parent_has_coordinates = l
@@ -335,6 +344,6 @@ impl LevelInfo {
         let at = q
             .checked_mul(storage.crd_stride)?
             .checked_add(storage.crd_offset)?;
-        storage.coordinates.get(at)?.to_usize()
+        C::get_at(storage.coordinates, at)
     }
 }

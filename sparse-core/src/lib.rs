@@ -75,7 +75,7 @@ pub use debug::EncodingText;
 pub use dense::{DenseView, DenseViewMut};
 pub use encoding::{Enc, Encoding};
 pub use error::{AssembleError, Buffer, CapacityError};
-pub use index::Index;
+pub use index::{Index, Packed2};
 pub use kernel::KernelError;
 #[cfg(feature = "heapless")]
 pub use output::Fixed;

@@ -37,6 +37,7 @@
 use core::fmt::{self, Display, Formatter};
 
 use crate::encoding::Encoding;
+use crate::index::Index;
 use crate::layout::Layout;
 use crate::tensor::SparseTensor;
 
@@ -70,6 +71,7 @@ impl<V: Display, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'
         tuple(f, &self.lvl_sizes)?;
         f.write_str("\n")?;
         let layout = Layout::<DIM, LVL>::decode::<E>();
+        let counts = crate::assemble::entries_per_level(&layout, self);
         for (l, (info, st)) in layout.levels.iter().zip(&self.levels).enumerate() {
             if info.ty.has_positions() {
                 write!(f, "pos[{l}] : ")?;
@@ -78,7 +80,14 @@ impl<V: Display, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'
             }
             if info.has_coordinates() && !info.is_fused() {
                 write!(f, "crd[{l}] : ")?;
-                tuple(f, st.coordinates)?;
+                if <E::Crd as Index>::PER_ELEMENT > 1 {
+                    // Packed: one number per coordinate, as MLIR prints them.
+                    let n = counts.get(l).copied().unwrap_or(0);
+                    let crd = (0..n).filter_map(|q| <E::Crd as Index>::get_at(st.coordinates, q));
+                    tuple_iter(f, crd)?;
+                } else {
+                    tuple(f, st.coordinates)?;
+                }
                 f.write_str("\n")?;
             }
         }
@@ -112,6 +121,7 @@ impl<V: Display, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'
 
     fn fmt_taco(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let layout = Layout::<DIM, LVL>::decode::<E>();
+        let counts = crate::assemble::entries_per_level(&layout, self);
         let mut first = true;
         let mut line = |f: &mut Formatter<'_>, name: &str, l: usize| {
             if !core::mem::take(&mut first) {
@@ -126,7 +136,14 @@ impl<V: Display, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'
             }
             if info.has_coordinates() && !info.is_fused() {
                 line(f, "coordinates", l)?;
-                st.coordinates.iter().try_for_each(|c| write!(f, " {c}"))?;
+                if <E::Crd as Index>::PER_ELEMENT > 1 {
+                    let n = counts.get(l).copied().unwrap_or(0);
+                    (0..n)
+                        .filter_map(|q| <E::Crd as Index>::get_at(st.coordinates, q))
+                        .try_for_each(|c| write!(f, " {c}"))?;
+                } else {
+                    st.coordinates.iter().try_for_each(|c| write!(f, " {c}"))?;
+                }
             }
         }
         if !first {
@@ -169,6 +186,17 @@ fn digits(mut n: usize) -> usize {
 }
 
 /// MLIR's vector layout: `( a, b, c )`, and `( )` when empty.
+fn tuple_iter(f: &mut Formatter<'_>, items: impl Iterator<Item = usize>) -> fmt::Result {
+    f.write_str("(")?;
+    for (i, x) in items.enumerate() {
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        write!(f, " {x}")?;
+    }
+    f.write_str(" )")
+}
+
 fn tuple<T: Display>(f: &mut Formatter<'_>, items: &[T]) -> fmt::Result {
     f.write_str("(")?;
     for (i, x) in items.iter().enumerate() {

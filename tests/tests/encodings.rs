@@ -208,8 +208,9 @@ fn level_types_and_maps_read_back_through_the_alias() {
         Nv::level_types(),
         [lt(Dense), lt(Dense), lt(Structured { n: 2, m: 4 })]
     );
-    // 2-bit coordinates are stored one per byte.
+    // 2-bit coordinates are packed four per byte: one `Packed2` byte.
     assert_eq!(Nv::widths(), (size_of::<usize>(), 1));
+    let _: fn(Nv) -> &'static [sparse_core::Packed2] = |t| t.level(2).coordinates();
 }
 
 /// Compiles only if `A` and `B` are the same type.

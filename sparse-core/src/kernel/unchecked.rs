@@ -31,11 +31,26 @@ pub unsafe fn load<T: Copy>(s: &[T], i: usize) -> T {
 ///
 /// # Safety
 ///
-/// `i < s.len()`. The value is converted with [`Index::as_usize`], so it
-/// must fit `usize`, which holds for every buffer of a validated
+/// `i < s.len()` (for packed coordinates, [`Packed2`](crate::Packed2):
+/// `i < 4 * s.len()`). The value is converted with [`Index::as_usize`],
+/// so it must fit `usize`, which holds for every buffer of a validated
 /// tensor.
 #[inline(always)]
 pub unsafe fn load_index<I: Index>(s: &[I], i: usize) -> usize {
+    if I::PER_ELEMENT > 1 {
+        // Packed 2-bit coordinates (`Packed2`, the only packed index):
+        // index `i` is field `i % 4` of byte `i / 4`.
+        debug_assert!(
+            i / 4 < s.len(),
+            "kernel read packed index {i} of {}",
+            s.len()
+        );
+        // SAFETY: the caller guarantees that `i` is an entry of a validated
+        // level, so `i / 4 < s.len()` (`assemble` checked that the buffer
+        // holds `ceil(entries / 4)` bytes).
+        let byte = unsafe { s.get_unchecked(i / 4) }.as_usize();
+        return (byte >> (2 * (i % 4))) & 3;
+    }
     debug_assert!(i < s.len(), "kernel read index {i} of {}", s.len());
     // SAFETY: the caller guarantees `i < s.len()`.
     unsafe { s.get_unchecked(i) }.as_usize()
@@ -77,6 +92,7 @@ pub struct Walk<'a, I> {
 /// most the number of coordinates).
 #[inline(always)]
 pub unsafe fn walk<I: Index>(crd: &[I], lo: usize, hi: usize) -> Walk<'_, I> {
+    debug_assert!(I::PER_ELEMENT == 1, "walks read one coordinate per element");
     debug_assert!(
         lo <= hi && hi <= crd.len(),
         "kernel walk {lo}..{hi} of {}",
@@ -166,6 +182,7 @@ pub unsafe fn walk_values<'a, I: Index, V: Copy>(
     lo: usize,
     hi: usize,
 ) -> WalkValues<'a, I, V> {
+    debug_assert!(I::PER_ELEMENT == 1, "walks read one coordinate per element");
     debug_assert!(
         hi <= val.len(),
         "kernel walk {lo}..{hi} of {} values",
@@ -247,6 +264,18 @@ impl<I: Index, V: Copy> ExactSizeIterator for WalkValues<'_, I, V> {}
 mod tests {
     use super::*;
     extern crate std;
+
+    #[test]
+    fn load_index_unpacks_2_bit_coordinates() {
+        use crate::index::Packed2;
+        let crd = [Packed2::new([1, 3, 0, 2]), Packed2::new([3, 2, 0, 0])];
+        // SAFETY: every `i < 8 = 4 * crd.len()`.
+        let got: std::vec::Vec<usize> = (0..8).map(|i| unsafe { load_index(&crd, i) }).collect();
+        assert_eq!(got, [1, 3, 0, 2, 3, 2, 0, 0]);
+        // The plain widths read one element per index.
+        // SAFETY: 2 < 3.
+        assert_eq!(unsafe { load_index(&[7u16, 8, 9], 2) }, 9);
+    }
 
     #[test]
     fn walk_yields_positions_and_coordinates_of_the_range() {

@@ -261,12 +261,9 @@ where
         }
         let slot = parent.saturating_mul(n).saturating_add(k);
         if self.writing {
-            let crd = <E::Crd as Index>::from_usize(c);
             let owner = l.saturating_sub(self.layout.levels.get(l).map_or(0, |i| i.offset));
-            if let (Some(c), Some(b)) = (crd, self.coordinates.get_mut(owner)) {
-                if let Some(x) = b.as_mut_slice().get_mut(slot) {
-                    *x = c;
-                }
+            if let Some(b) = self.coordinates.get_mut(owner) {
+                <E::Crd as Index>::set_at(b.as_mut_slice(), slot, c);
             }
             if let Some(v) = self.values.as_mut_slice().get_mut(slot) {
                 *v = value;
@@ -295,17 +292,17 @@ where
         }
         let owner = l.saturating_sub(self.layout.levels.get(l).map_or(0, |i| i.offset));
         let base = parent.saturating_mul(n);
+        // The whole coordinate buffer (packed coordinates share bytes
+        // across groups); the group's values.
         let (Some(crd), Some(val)) = (
-            self.coordinates
-                .get_mut(owner)
-                .and_then(|b| b.as_mut_slice().get_mut(base..base.saturating_add(n))),
+            self.coordinates.get_mut(owner).map(|b| b.as_mut_slice()),
             self.values
                 .as_mut_slice()
                 .get_mut(base..base.saturating_add(n)),
         ) else {
             return;
         };
-        let at = |crd: &[E::Crd], i: usize| crd.get(i).and_then(|c| c.to_usize());
+        let at = |crd: &[E::Crd], i: usize| <E::Crd as Index>::get_at(crd, base + i);
         // Whether coordinate `x` is taken by one of the inserted entries
         // `0..k` (sorted; `k` is at most 31).
         let taken = |crd: &[E::Crd], r: usize, x: usize| (0..r).any(|i| at(crd, i) == Some(x));
@@ -327,16 +324,13 @@ where
             let real = r.checked_sub(1).and_then(|i| at(crd, i));
             match (real, pad) {
                 (Some(x), Some(p)) if x > p => {
-                    crd.swap(r - 1, w - 1);
+                    // Slot `w - 1` is free (padding or already moved).
+                    <E::Crd as Index>::set_at(crd, base + w - 1, x);
                     val.swap(r - 1, w - 1);
                     r -= 1;
                 }
                 (_, Some(p)) => {
-                    if let (Some(c), Some(slot)) =
-                        (<E::Crd as Index>::from_usize(p), crd.get_mut(w - 1))
-                    {
-                        *slot = c;
-                    }
+                    <E::Crd as Index>::set_at(crd, base + w - 1, p);
                     if let Some(v) = val.get_mut(w - 1) {
                         *v = V::default();
                     }
@@ -495,7 +489,11 @@ where
             } => {
                 let counted = match buffer {
                     Which::Positions => self.cur.pos_len.get(level).copied(),
-                    Which::Coordinates => self.cur.crd_len.get(level).copied(),
+                    Which::Coordinates => self
+                        .cur
+                        .crd_len
+                        .get(level)
+                        .map(|&n| <E::Crd as Index>::elements(n)),
                     Which::Values => Some(self.cur.val_len),
                     Which::Workspace => None,
                 };
@@ -704,6 +702,20 @@ where
         let Some(buffer) = self.coordinates.get_mut(owner) else {
             return;
         };
+        // Packed coordinates: a new element (holding `c` first, the rest 0)
+        // every `PER_ELEMENT` coordinates, else `c` goes into the last one.
+        let per = <E::Crd as Index>::PER_ELEMENT;
+        let q = self
+            .cur
+            .crd_len
+            .get(owner)
+            .copied()
+            .unwrap_or(1)
+            .saturating_sub(1);
+        if per > 1 && q % per != 0 {
+            <E::Crd as Index>::set_at(buffer.as_mut_slice(), q, coordinate);
+            return;
+        }
         if buffer.push(c).is_err() {
             let capacity = buffer.capacity();
             self.set_fault(Fault::Capacity {

@@ -362,7 +362,11 @@ where
         {
             let needed = match buffer {
                 Which::Positions => out.cur.pos_len.get(level).copied(),
-                Which::Coordinates => out.cur.crd_len.get(level).copied(),
+                Which::Coordinates => out
+                    .cur
+                    .crd_len
+                    .get(level)
+                    .map(|&n| <E::Crd as Index>::elements(n)),
                 _ => Some(out.cur.val_len),
             };
             return Err(AssembleError::Capacity {

@@ -124,6 +124,10 @@ fn check_representable(enc: &Encoding, errors: &mut Errors) -> bool {
 
 /// The Rust type of a position or coordinate width.
 pub(crate) fn index_type(width: Width) -> TokenStream {
+    if width == Width::W2 {
+        // Four 2-bit coordinates per byte.
+        return quote!(::sparse_core::Packed2);
+    }
     let ident = format_ident!("{}", width.rust_type());
     quote!(::core::primitive::#ident)
 }
@@ -205,7 +209,7 @@ fn encoding_alias(enc: &Encoding) -> TokenStream {
     let narrow = if enc.crd_width == Width::W2 {
         quote! {
             #[doc = ""]
-            #[doc = " `crdWidth = 2`: 2-bit coordinates stored one per byte (`u8`) until packed storage lands."]
+            #[doc = " `crdWidth = 2`: 2-bit coordinates packed four per byte ([`Packed2`](::sparse_core::Packed2), the first in the lowest bits)."]
         }
     } else {
         quote!()

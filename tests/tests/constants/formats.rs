@@ -281,6 +281,15 @@ fn two_four_pads_groups_with_zeros_at_the_lowest_free_slots() {
         "---- Sparse Tensor ----\nnse = 8\ndim = ( 2, 8 )\nlvl = ( 2, 2, 4 )\n\
          crd[2] : ( 0, 2, 0, 3, 0, 1, 0, 1 )\nvalues : ( 1, 2, 0, 3, 0, 0, 4, 5 )\n----",
     );
+    // `crdWidth = 2`: the eight coordinates in two bytes, first in the
+    // lowest bits.
+    assert_eq!(
+        S_24.level(2).coordinates(),
+        &[
+            sparse_core::Packed2::new([0, 2, 0, 3]),
+            sparse_core::Packed2::new([0, 1, 0, 1])
+        ]
+    );
     let mut d = [[0.0; 8]; 2];
     S_24.for_each(|[i, j], v| d[i][j] += *v);
     assert_eq!(

@@ -528,8 +528,9 @@ proptest! {
 
 #[test]
 fn two_bit_coordinates_and_batch_levels() {
-    // crdWidth = 2: the in-group coordinates, one per byte.
-    let crd = [1u8, 3, 0, 3, 0, 1, 2, 3];
+    // crdWidth = 2: the in-group coordinates packed four per byte.
+    use sparse_core::Packed2;
+    let crd = [Packed2::new([1, 3, 0, 3]), Packed2::new([0, 1, 2, 3])];
     let val = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
     let a = more::NV24_2::<f64>::assemble(
         [2, 8],

@@ -310,6 +310,15 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
             quote!(&#name)
         } else if level.coordinates.is_empty() {
             quote!(&[])
+        } else if enc.crd_width == Width::W2 {
+            let name = format_ident!("CRD{}", l);
+            items.extend(packed2_buffer(&name, &level.coordinates, &section));
+            report.push(buffer_text(
+                &format!("crd[{l}]"),
+                level.coordinates.len(),
+                enc.crd_width,
+            ));
+            quote!(&#name)
         } else {
             let name = format_ident!("CRD{}", l);
             items.extend(buffer(
@@ -421,8 +430,42 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
     }
 }
 
-/// `pos[1] 4 × u16 = 8 B`.
+/// `static CRDl: [Packed2; _]`: coordinates below 4, four per byte, the
+/// first in the lowest bits, unused fields 0 (what `assemble` checks).
+fn packed2_buffer(
+    name: &proc_macro2::Ident,
+    coordinates: &[u64],
+    section: &TokenStream,
+) -> TokenStream {
+    let bytes: Vec<u8> = coordinates
+        .chunks(4)
+        .map(|c| {
+            c.iter()
+                .enumerate()
+                .fold(0u8, |b, (k, &x)| b | ((x & 3) as u8) << (2 * k))
+        })
+        .collect();
+    let n = Literal::usize_unsuffixed(bytes.len());
+    if bytes.len() <= BYTES_THRESHOLD {
+        let items = bytes.iter().map(|&b| {
+            let b = Literal::u8_unsuffixed(b);
+            quote!(::sparse_core::Packed2(#b))
+        });
+        return quote!(#section static #name: [::sparse_core::Packed2; #n] = [#(#items),*];);
+    }
+    let string = Literal::byte_string(&bytes);
+    quote! {
+        #[allow(long_running_const_eval)]
+        #section
+        static #name: [::sparse_core::Packed2; #n] = ::sparse_core::__private::bytes::packed2s(#string);
+    }
+}
+
+/// `pos[1] 4 × u16 = 8 B`; `crd[2] 8 × 2 bits = 2 B`.
 fn buffer_text(what: &str, count: usize, width: Width) -> String {
+    if width == Width::W2 {
+        return format!("`{what}` {count} × 2 bits = {} B", count.div_ceil(4));
+    }
     format!(
         "`{what}` {count} × {} = {} B",
         width.rust_type(),
@@ -449,8 +492,12 @@ pub fn storage_bytes(c: &Constant, enc: &Encoding) -> usize {
         .levels
         .iter()
         .map(|l| {
-            l.positions.len() * index_bytes(enc.pos_width)
-                + l.coordinates.len() * index_bytes(enc.crd_width)
+            let crd = if enc.crd_width == Width::W2 {
+                l.coordinates.len().div_ceil(4)
+            } else {
+                l.coordinates.len() * index_bytes(enc.crd_width)
+            };
+            l.positions.len() * index_bytes(enc.pos_width) + crd
         })
         .sum();
     index + storage.values.len() * elem_bytes(c.elem)

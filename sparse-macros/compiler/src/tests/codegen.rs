@@ -71,11 +71,11 @@ fn widths_become_index_types() {
     );
     let out = expand_str(seeds::NV_24);
     assert!(
-        out.contains(":: core :: primitive :: usize , :: core :: primitive :: u8 ,"),
+        out.contains(":: core :: primitive :: usize , :: sparse_core :: Packed2 ,"),
         "{out}"
     );
     assert!(
-        out.contains("2-bit coordinates stored one per byte"),
+        out.contains("2-bit coordinates packed four per byte"),
         "{out}"
     );
 }
