@@ -673,3 +673,130 @@ fn packed_outputs_count_capacity_in_bytes() {
     );
     assert_eq!(c.view().values(), &[0.0, 5.0, 6.0, 7.0]);
 }
+
+mod ell {
+    sparse_core::sparse_kernel! {
+        #ELL = #sparse_tensor.encoding<{
+            map = [c](i, j) -> (c * 3 * i : dense, i : dense, j : compressed)
+        }>
+        #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+        pub fn spmv_ell(a: &tensor<?x?xf64, #ELL>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        /// Not linear in `a`: a walk per slice would add `b` once per slice.
+        pub fn add_ell(a: &tensor<?x?xf64, #ELL>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[i, j] = a[i, j] + b[i, j];
+        }
+        pub fn rowmax_ell(a: &tensor<?x?xf64, #ELL>, y: &mut tensor<?xf64>) {
+            y[i] = reduce(a[i, j], identity = -100.0, |acc, v| if v > acc { v } else { acc });
+        }
+        pub fn ell_to_csr(a: &tensor<?x?xf64, #ELL>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[i, j] = a[i, j];
+        }
+    }
+}
+
+/// The ELL storage of `m` with `slices` slices: entry `k` of row `i` in
+/// slice `k` (`[c](i, j) -> (c * K * i : dense, i : dense, j : compressed)`).
+fn ell_layout(m: &[Vec<f64>], slices: usize) -> (Vec<usize>, Vec<usize>, Vec<f64>) {
+    let (mut pos, mut crd, mut val) = (vec![0], Vec::new(), Vec::new());
+    for c in 0..slices {
+        for row in m {
+            if let Some((j, &v)) = row.iter().enumerate().filter(|(_, v)| **v != 0.0).nth(c) {
+                crd.push(j);
+                val.push(v);
+            }
+            pos.push(crd.len());
+        }
+    }
+    (pos, crd, val)
+}
+
+#[test]
+fn ell_operands_are_read_through_a_csr_copy() {
+    use sparse_core::SparseTensorOut;
+    // | 1 . 2 . |
+    // | . 3 . . |   three slices: the third holds only row 2's last entry
+    // | 4 5 . 6 |
+    let m = vec![
+        vec![1.0, 0.0, 2.0, 0.0],
+        vec![0.0, 3.0, 0.0, 0.0],
+        vec![4.0, 5.0, 0.0, 6.0],
+    ];
+    let (pos, crd, val) = ell_layout(&m, 3);
+    assert_eq!(pos, [0, 1, 2, 3, 4, 4, 5, 5, 5, 6]);
+    let a = ell::ELL::<f64>::assemble(
+        [3, 4],
+        [
+            Level::dense(),
+            Level::dense(),
+            Level::compressed(&pos, &crd),
+        ],
+        &val,
+    )
+    .unwrap();
+    let x = [1.0, -2.0, 0.5, 3.0];
+    let mut y = [9.0; 3];
+    let mut ws = SparseTensorOut::<_, _, Owned, 2, 2>::with_dims([3, 4]).unwrap();
+    ell::spmv_ell(&a, &x, &mut y, &mut ws).unwrap();
+    assert_eq!(y.to_vec(), matvec(&m, &x));
+
+    // a + b, b CSR with an entry in every row.
+    let bm = vec![
+        vec![0.0, 1.0, 0.0, 0.0],
+        vec![0.0, 1.0, 0.0, 0.0],
+        vec![0.0, 0.0, 1.0, 0.0],
+    ];
+    let b = k::CSR::<f64>::assemble(
+        [3, 4],
+        [Level::dense(), Level::compressed(&[0, 1, 2, 3], &[1, 1, 2])],
+        &[1.0, 1.0, 1.0],
+    )
+    .unwrap();
+    let mut c = ell::CSROut::<f64, Owned>::with_dims([3, 4]).unwrap();
+    ell::add_ell(&a, &b, &mut c, &mut ws).unwrap();
+    let mut got = vec![vec![0.0; 4]; 3];
+    c.view().for_each(|[i, j], v| got[i][j] += *v);
+    let want: Vec<Vec<f64>> = m
+        .iter()
+        .zip(&bm)
+        .map(|(r, s)| r.iter().zip(s).map(|(p, q)| p + q).collect())
+        .collect();
+    assert_eq!(got, want);
+
+    let mut y = [0.0; 3];
+    ell::rowmax_ell(&a, &mut y, &mut ws).unwrap();
+    assert_eq!(y, [2.0, 3.0, 6.0]);
+
+    // The copy statement converts directly (no workspace).
+    ell::ell_to_csr(&a, &mut c).unwrap();
+    assert_eq!(c.view().level(1).positions(), &[0, 2, 3, 6]);
+    assert_eq!(c.view().level(1).coordinates(), &[0, 2, 1, 0, 1, 3]);
+    assert_eq!(c.view().values(), &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn ell_spmv_matches_dense(mut m in matrix(5, 6), x in proptest::collection::vec((-3i32..=3).prop_map(f64::from), 6)) {
+        use sparse_core::SparseTensorOut;
+        // Three slices hold at most three entries per row.
+        for row in &mut m {
+            for v in row.iter_mut().filter(|v| **v != 0.0).skip(3) {
+                *v = 0.0;
+            }
+        }
+        let (pos, crd, val) = ell_layout(&m, 3);
+        let a = ell::ELL::<f64>::assemble(
+            [5, 6],
+            [Level::dense(), Level::dense(), Level::compressed(&pos, &crd)],
+            &val,
+        )
+        .unwrap();
+        let mut y = [0.0; 5];
+        let mut ws = SparseTensorOut::<_, _, Owned, 2, 2>::with_dims([5, 6]).unwrap();
+        ell::spmv_ell(&a, &x, &mut y, &mut ws).unwrap();
+        prop_assert_eq!(y.to_vec(), matvec(&m, &x));
+    }
+}

@@ -29,6 +29,9 @@
 //! Not reordered (the conflict error stays): outputs, inputs some statement
 //! writes, inputs whose map is not a permutation (block maps), and kernels
 //! with a block operand (planned in level space, where loop ids differ).
+//!
+//! ELL inputs (counting levels) are always read through such a copy, one
+//! without the counting level (`read_counting_through_copies`).
 
 use super::kernel::{Expr, Kernel, Stmt, TensorDesc};
 use super::{LoopId, SparsifyError, TensorId};
@@ -51,10 +54,18 @@ pub struct Reordering {
 pub fn resolve(kernel: &Kernel) -> (Kernel, Vec<Reordering>) {
     let mut k = kernel.clone();
     let mut made: Vec<Reordering> = Vec::new();
-    if k.tensors.iter().any(|t| {
-        t.levels
-            .iter()
-            .any(|(_, e)| !matches!(e, LevelExpr::Dim(_)))
+    read_counting_through_copies(&mut k, &mut made);
+    let read = |t: usize| {
+        k.stmts.iter().any(|s| {
+            s.lhs.tensor.index() == t || s.rhs.accesses().iter().any(|a| a.tensor.index() == t)
+        })
+    };
+    if k.tensors.iter().enumerate().any(|(t, desc)| {
+        read(t)
+            && desc
+                .levels
+                .iter()
+                .any(|(_, e)| !matches!(e, LevelExpr::Dim(_)))
     }) {
         return (k, made);
     }
@@ -70,6 +81,60 @@ pub fn resolve(kernel: &Kernel) -> (Kernel, Vec<Reordering>) {
         }
     }
     (k, made)
+}
+
+/// ELL inputs (a counting level, `c * K * i`) read through a copy without
+/// the counting level: the statements read `(i : dense, j : compressed)`
+/// for `[c](i, j) -> (c * 3 * i : dense, i : dense, j : compressed)`, a
+/// CSR the prologue converts the ELL into. Walking the slices instead
+/// would visit each row once per slice, which is right only for kernels
+/// linear in the ELL operand; the copy is right for every kernel (MLIR
+/// has no walk of counting levels either). A statement that only copies
+/// the ELL into a sparse output is a conversion already and reads it
+/// directly.
+fn read_counting_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>) {
+    for t in 0..k.tensors.len() {
+        let desc = &k.tensors[t];
+        let counting = desc
+            .levels
+            .iter()
+            .any(|(_, e)| matches!(e, LevelExpr::Counting { .. }));
+        let written = k.stmts.iter().any(|s| s.lhs.tensor.index() == t);
+        if !counting || written || !desc.is_sparse() || desc.is_output {
+            continue;
+        }
+        let levels: Vec<(LevelType, LevelExpr)> = desc
+            .levels
+            .iter()
+            .filter(|(_, e)| !matches!(e, LevelExpr::Counting { .. }))
+            .map(|&(mut ty, e)| {
+                ty.props = LevelProps::from_bits(ty.props.bits() & !LevelProps::NONORDERED.bits());
+                (ty, e)
+            })
+            .collect();
+        // Every dimension once, each level storing one whole dimension.
+        let mut dims: Vec<usize> = levels.iter().map(|(_, e)| e.dim()).collect();
+        dims.sort_unstable();
+        let whole = levels.iter().all(|(_, e)| matches!(e, LevelExpr::Dim(_)));
+        if !whole || dims != (0..desc.dim_count).collect::<Vec<_>>() {
+            continue;
+        }
+        let source = TensorId(t as u32);
+        let mut copy = None;
+        for n in 0..k.stmts.len() {
+            let stmt = &k.stmts[n];
+            let plain_copy = matches!(&stmt.rhs, Expr::Access(a) if a.tensor == source)
+                && k.tensors
+                    .get(stmt.lhs.tensor.index())
+                    .is_some_and(|o| o.is_sparse());
+            let reads = stmt.rhs.accesses().iter().any(|a| a.tensor == source);
+            if plain_copy || !reads {
+                continue;
+            }
+            let to = *copy.get_or_insert_with(|| copy_of(k, made, source, levels.clone()));
+            retarget(&mut k.stmts[n].rhs, source, to);
+        }
+    }
 }
 
 /// Conflicts a different level order of some input may remove.

@@ -209,3 +209,49 @@ fn a_copy_between_block_and_plain_encodings_is_a_conversion_in_statement_order()
         .text(level_kernel)
         .contains("output c: sparse, converted from `a`"));
 }
+
+/// `[c](i, j) -> (c * 3 * i : dense, i : dense, j : compressed)`.
+fn ell(name: &str) -> TensorDesc {
+    TensorDesc::sparse(
+        name,
+        2,
+        &[
+            (D, LevelExpr::Counting { dim: 0, slices: 3 }),
+            (D, LevelExpr::Dim(0)),
+            (C, LevelExpr::Dim(1)),
+        ],
+    )
+}
+
+#[test]
+fn an_ell_operand_is_read_through_a_csr_copy() {
+    let mut k = Kernel::new();
+    let y = k.tensor(TensorDesc::dense("y", 1).output());
+    let a = k.tensor(ell("a"));
+    let x = k.tensor(TensorDesc::dense("x", 1));
+    let (i, j) = (k.index("i"), k.index("j"));
+    k.assign(y, &[i], Expr::at(a, &[i, j]) * Expr::at(x, &[j]));
+    assert!(sparsify(&k).is_err(), "a counting level is not walked");
+    let (r, made) = resolve(&k);
+    assert_eq!(
+        made,
+        [Reordering {
+            source: a,
+            copy: TensorId(3)
+        }]
+    );
+    assert_eq!(r.tensors[3].name, "a_reordered");
+    assert_eq!(levels(&r.tensors[3]), [(D, 0), (C, 1)]);
+    assert!(sparsify(&r).is_ok());
+}
+
+#[test]
+fn an_ell_copied_into_a_sparse_output_stays_a_conversion() {
+    let mut k = Kernel::new();
+    let c = k.tensor(csr("c").output());
+    let a = k.tensor(ell("a"));
+    let (i, j) = (k.index("i"), k.index("j"));
+    k.assign(c, &[i, j], Expr::at(a, &[i, j]));
+    let (_, made) = resolve(&k);
+    assert!(made.is_empty());
+}
