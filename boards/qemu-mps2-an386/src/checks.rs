@@ -107,7 +107,9 @@ pub fn run_all(r: &mut Report) {
     crate::kernels::run_all(r);
     crate::semiring::run_all(r);
     crate::sparse_out::run_all(r);
+    crate::shapes::run_all(r);
     crate::malformed::run_all(r);
+    crate::stack::run_all(r);
 }
 
 /// The 64x64 matrix: the constant itself, no `assemble`.

@@ -22,7 +22,9 @@ mod kernels;
 mod malformed;
 mod report;
 mod semiring;
+mod shapes;
 mod sparse_out;
+mod stack;
 
 use core::panic::PanicInfo;
 
