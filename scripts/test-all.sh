@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The full test suite: what CI runs (`.ci/run`) and what the README tells a
 # contributor to run. It works on a fresh Debian machine with rustup: it
-# installs the thumb targets, the rustup components, qemu-system-arm and the
+# installs the thumb targets, the rustup components, qemu-system-arm,
+# defmt-print (the firmware's log decoder, ~90 s to build) and the
 # nightly Miri toolchain if they are missing (each check is quick when
 # everything is already there), then runs every step and stops at the first
 # failure.
