@@ -2,6 +2,7 @@
 """Turns run.sh's raw outputs into the Markdown tables of RESULTS.md.
 
 Usage: analyze.py OUT_DIR OPT [OPT ...]
+       analyze.py --cores OUT_DIR TARGET [TARGET ...]   (run.sh cores)
 For each OPT, OUT_DIR holds log-OPT.txt (firmware output: MEASURE and STACK
 lines), counts-OPT.txt (the plugin's total/range/pair lines), nm-OPT.txt
 (`llvm-nm -S --size-sort`) and objdump-OPT.txt (`llvm-objdump -d`).
@@ -191,7 +192,69 @@ def blocks(data, opts):
                       f"{total / rows:.1f} | {csr_total / total:.2f} | {sizes.get('bench_' + k, 0)} |")
 
 
+CORE = {"thumbv6m-none-eabi": "M0 (microbit)", "thumbv7m-none-eabi": "M3 (mps2-an385)",
+        "thumbv7em-none-eabihf": "M4F (mps2-an386)", "thumbv8m.main-none-eabihf": "M33 (mps2-an505)"}
+CORE_KERNELS = [("gen_f32", "generated (`sparse_kernel!`, runtime sizes)"),
+                ("gen_static_f32", "generated, sizes in the types (rand64 only)"),
+                ("c_f32", "C, gcc -O2"), ("c_nofma_f32", "C, gcc -O2 -ffp-contract=off")]
+
+
+def cores(out, targets):
+    """The CSR SpMV against gcc -O2 C per core, and the firmware tests'
+    stack per kernel shape and core."""
+    print("### CSR SpMV per core: generated against gcc -O2 C\n")
+    print("insns/nnz: fitted slope from reg64x8, reg64x16, reg128x8 (callees included: on the M0 "
+          "and M3 the soft-float `__aeabi_fmul`/`__aeabi_fadd` of compiler_builtins, which the C "
+          "loop calls too); rand64: the whole call on the random 64x64 matrix (510 nnz) / nnz; "
+          "self share: the part executed at the kernel's own addresses; bytes: `llvm-nm -S`; "
+          "stack: painted, callees included.\n")
+    print("| core | opt | kernel | insns/nnz | insns/row | rand64 insns/nnz | x C (rand64) | self share | bytes | stack (B) |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for t in targets:
+        for o in ("3", "s"):
+            label = f"{t}-{o}"
+            runs, stacks, ranges = read_run(out, label)
+            sizes = read_sizes(out, label)
+            c_rand = runs["c_f32"]["rand64"][2]
+            for k, what in CORE_KERNELS:
+                if k not in runs:
+                    continue
+                rnd = runs[k]["rand64"]
+                again = runs[k].get("reg128x8", rnd)[2] if k in stacks else 0
+                total_pairs = sum(v[2] for v in runs[k].values()) + again
+                share = ranges.get(k, 0) / total_pairs if total_pairs else 0
+                if "reg64x8" in runs[k]:
+                    c_nnz, c_row, _ = fit(runs[k])
+                    fitted = f"{c_nnz:.2f} | {c_row:.2f}"
+                else:
+                    fitted = "- | -"
+                print(f"| {CORE[t]} | {o} | {what} | {fitted} | {rnd[2] / rnd[1]:.2f} | "
+                      f"{rnd[2] / c_rand:.2f} | {share:.0%} | {sizes.get('bench_' + k, 0)} | "
+                      f"{stacks.get(k, '-')} |")
+
+    print("\n### Stack per kernel shape (firmware tests, boards/qemu-mps2-an386)\n")
+    print("Bytes below the stack pointer at the call, callees included, measured by painting "
+          "(`src/stack.rs` of the firmware tests; M0 at opt-level s, the others at 3, as "
+          "`cargo run --release` builds them). -: not run on that core (16 KiB of RAM).\n")
+    table, names = {}, []
+    for t in targets:
+        with open(f"{out}/stack-{t}.txt") as f:
+            for line in f:
+                w = line.split()
+                name = " ".join(w[1:-1])
+                if name not in names:
+                    names.append(name)
+                table[(name, t)] = int(w[-1])
+    print("| kernel | " + " | ".join(CORE[t].split()[0] for t in targets) + " |")
+    print("| --- |" + " ---: |" * len(targets))
+    for name in names:
+        print(f"| {name} | " + " | ".join(str(table.get((name, t), "-")) for t in targets) + " |")
+
+
 def main():
+    if sys.argv[1] == "--cores":
+        cores(sys.argv[2], sys.argv[3:])
+        return
     out, opts = sys.argv[1], sys.argv[2:]
     data = {o: (read_run(out, o), read_sizes(out, o), read_disasm(out, o)) for o in opts}
 
