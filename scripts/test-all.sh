@@ -242,7 +242,8 @@ run_firmware() {
 # `firmware_pass TARGET`: the whole firmware suite on TARGET's machine. Its
 # defmt output, decoded by defmt-print (the crate's runner), must be
 # exactly boards/qemu-mps2-an386/expected/TARGET.txt (a diff otherwise;
-# `BLESS=1 bash scripts/firmware-snapshot.sh TARGET` rewrites it).
+# `BLESS=1 bash scripts/firmware-snapshot.sh TARGET` rewrites it; never
+# from here: BLESS=0).
 firmware_pass() {
     run_firmware --target "$1"
     echo "firmware exit code on $1: $FW_RC (expected 0)"
@@ -250,7 +251,7 @@ firmware_pass() {
         echo "error: the firmware tests failed under QEMU" >&2
         return 1
     fi
-    bash "$ROOT/scripts/firmware-snapshot.sh" --compare "$1" <(printf '%s\n' "$FW_OUT")
+    BLESS=0 bash "$ROOT/scripts/firmware-snapshot.sh" --compare "$1" <(printf '%s\n' "$FW_OUT")
 }
 
 # `firmware_negative TARGET`: the harness reports a failing check there.
@@ -272,7 +273,7 @@ firmware_negative() {
         return 1
     fi
     # The snapshot comparison must catch the failing run too.
-    if bash "$ROOT/scripts/firmware-snapshot.sh" --compare "$1" <(printf '%s\n' "$FW_OUT") \
+    if BLESS=0 bash "$ROOT/scripts/firmware-snapshot.sh" --compare "$1" <(printf '%s\n' "$FW_OUT") \
         >/dev/null 2>&1; then
         echo "error: the failing run's output matches the expected output of a passing run" >&2
         return 1
