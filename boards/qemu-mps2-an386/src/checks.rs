@@ -87,6 +87,27 @@ pub fn run_all(r: &mut Report) {
         same_text(Text::<512>::new(format_args!("{}", coo()?)), COO_PRINTED)
     });
 
+    // sparse-core's `defmt::Format` (the `defmt` feature), decoded on the
+    // host: the snapshot (expected/<target>.txt) holds what it must print.
+    match coo() {
+        Ok(t) => defmt::info!("coo (seed 000) through defmt::Format:\n{}", t),
+        Err(_) => r.run("coo (seed 000) through defmt::Format", || {
+            fail!("assemble failed")
+        }),
+    }
+    defmt::info!(
+        "KernelError through defmt::Format: {}",
+        sparse_core::KernelError::DimensionMismatch {
+            tensor: "x",
+            dim: 0,
+            size: 63,
+            index: "j",
+            expected: 64,
+            bound_by: "a",
+            bound_dim: 1,
+        }
+    );
+
     r.run("csr 3x4 for_each == seed 000 matrix", || {
         matches_dense(&small_csr()?, &COO_DENSE)
     });
