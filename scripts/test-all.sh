@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The full test suite: what CI runs (`.ci/run`) and what the README tells a
 # contributor to run. It works on a fresh Debian machine with rustup: it
-# installs the thumb targets, the rustup components, qemu-system-arm and the
+# installs the thumb targets, the rustup components, qemu-system-arm,
+# defmt-print (the firmware's log decoder, ~90 s to build) and the
 # nightly Miri toolchain if they are missing (each check is quick when
 # everything is already there), then runs every step and stops at the first
 # failure.
@@ -143,6 +144,16 @@ if ! command -v qemu-system-arm >/dev/null 2>&1; then
 fi
 qemu-system-arm --version | head -n 1
 
+# The firmware logs through defmt; its runner (boards/qemu-mps2-an386/
+# qemu-defmt.sh) decodes the frames with defmt-print. About 90 s to build
+# on 2 cores, only when missing.
+step "setup: defmt-print (the firmware's log decoder)"
+if ! command -v defmt-print >/dev/null 2>&1 ||
+    [[ "$(defmt-print --version 2>/dev/null)" != *" 1.2.0"* ]]; then
+    cargo install defmt-print --locked --version 1.2.0
+fi
+defmt-print --version
+
 if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
     step "setup: nightly toolchain with Miri"
     if ! rustup run nightly rustc --version >/dev/null 2>&1; then
@@ -228,7 +239,11 @@ run_firmware() {
     rm -f "$log"
 }
 
-# `firmware_pass TARGET`: the whole firmware suite on TARGET's machine.
+# `firmware_pass TARGET`: the whole firmware suite on TARGET's machine. Its
+# defmt output, decoded by defmt-print (the crate's runner), must be
+# exactly boards/qemu-mps2-an386/expected/TARGET.txt (a diff otherwise;
+# `BLESS=1 bash scripts/firmware-snapshot.sh TARGET` rewrites it; never
+# from here: BLESS=0).
 firmware_pass() {
     run_firmware --target "$1"
     echo "firmware exit code on $1: $FW_RC (expected 0)"
@@ -236,11 +251,7 @@ firmware_pass() {
         echo "error: the firmware tests failed under QEMU" >&2
         return 1
     fi
-    # Exit 0 alone could also come from a firmware that ran no checks.
-    if ! grep -Eq '^[1-9][0-9]* passed, 0 failed$' <<<"$FW_OUT"; then
-        echo "error: exit 0, but no 'N passed, 0 failed' line with N > 0" >&2
-        return 1
-    fi
+    BLESS=0 bash "$ROOT/scripts/firmware-snapshot.sh" --compare "$1" <(printf '%s\n' "$FW_OUT")
 }
 
 # `firmware_negative TARGET`: the harness reports a failing check there.
@@ -261,6 +272,13 @@ firmware_negative() {
         echo "error: exit 1, but not from the check the injected failure targets" >&2
         return 1
     fi
+    # The snapshot comparison must catch the failing run too.
+    if BLESS=0 bash "$ROOT/scripts/firmware-snapshot.sh" --compare "$1" <(printf '%s\n' "$FW_OUT") \
+        >/dev/null 2>&1; then
+        echo "error: the failing run's output matches the expected output of a passing run" >&2
+        return 1
+    fi
+    echo "the snapshot comparison rejects the failing run's output, as it must"
 }
 
 # The published crates package and verify from their own sources (no file
@@ -348,7 +366,7 @@ run "firmware: clippy (thumbv7em-none-eabihf, thumbv6m-none-eabi)" firmware_clip
 run "generated kernels: no panic/alloc/bounds-check path in machine code (scripts/kernel-asm-check.sh)" \
     bash "$ROOT/scripts/kernel-asm-check.sh"
 for t in "${FW_TARGETS[@]}"; do
-    run "firmware on ${FW_MACHINE[$t]} ($t) under QEMU (must exit 0)" firmware_pass "$t"
+    run "firmware on ${FW_MACHINE[$t]} ($t) under QEMU (must exit 0, output == expected/$t.txt)" firmware_pass "$t"
     run "firmware on ${FW_MACHINE[$t]}: negative test, --features inject-failure (must exit 1)" \
         firmware_negative "$t"
 done

@@ -2,6 +2,7 @@
 """Turns run.sh's raw outputs into the Markdown tables of RESULTS.md.
 
 Usage: analyze.py OUT_DIR OPT [OPT ...]
+       analyze.py --cores OUT_DIR TARGET [TARGET ...]   (run.sh cores)
 For each OPT, OUT_DIR holds log-OPT.txt (firmware output: MEASURE and STACK
 lines), counts-OPT.txt (the plugin's total/range/pair lines), nm-OPT.txt
 (`llvm-nm -S --size-sort`) and objdump-OPT.txt (`llvm-objdump -d`).
@@ -191,7 +192,78 @@ def blocks(data, opts):
                       f"{total / rows:.1f} | {csr_total / total:.2f} | {sizes.get('bench_' + k, 0)} |")
 
 
+CORE = {"thumbv6m-none-eabi": "M0 (microbit)", "thumbv7m-none-eabi": "M3 (mps2-an385)",
+        "thumbv7em-none-eabihf": "M4F (mps2-an386)", "thumbv8m.main-none-eabihf": "M33 (mps2-an505)"}
+CORE_KERNELS = [("gen_f32", "generated (`sparse_kernel!`, runtime sizes)"),
+                ("gen_static_f32", "generated, sizes in the types (rand64 only)"),
+                ("c_f32", "C, gcc -O2"), ("c_nofma_f32", "C, gcc -O2 -ffp-contract=off")]
+
+
+def cores(out, targets):
+    """The CSR SpMV against gcc -O2 C per core, and the firmware tests'
+    stack per kernel shape and core."""
+    print("### CSR SpMV per core: generated against gcc -O2 C\n")
+    print("rand64 insns/nnz: the whole call on the random 64x64 matrix (510 nnz) divided by nnz, "
+          "callees included: on the M0 and M3 (no FPU) the soft-float `__aeabi_fmul` and "
+          "`__aeabi_fadd` of compiler_builtins, which the C loop calls too. x C: that count over "
+          "the C loop's. self insns/nnz: the instructions executed at the kernel's own addresses "
+          "(no helpers), over every run of it, divided by the nonzeros of those runs. "
+          "insns/nnz and insns/row: fitted from reg64x8, reg64x16, reg128x8 (on the M0 and M3 "
+          "the helpers' cost depends on the values, so only the whole-call and self columns "
+          "compare). bytes: `llvm-nm -S` of the kernel function; stack: painted, callees "
+          "included.\n")
+    print("| core | opt | kernel | rand64 insns/nnz | x C | self insns/nnz | insns/nnz | insns/row | bytes | stack (B) |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for t in targets:
+        soft = t.startswith(("thumbv6m", "thumbv7m"))
+        for o in ("3", "s"):
+            label = f"{t}-{o}"
+            runs, stacks, ranges = read_run(out, label)
+            sizes = read_sizes(out, label)
+            c_rand = runs["c_f32"]["rand64"][2]
+            for k, what in CORE_KERNELS:
+                if k not in runs or (soft and k == "c_nofma_f32"):
+                    # Without an FPU there is nothing to contract: the
+                    # same code as c_f32.
+                    continue
+                rnd = runs[k]["rand64"]
+                # The stack pass of the firmware runs each kernel once more
+                # (on reg128x8; gen_static_f32 on rand64), inside its range.
+                again = runs[k].get("reg128x8", rnd)[1] if k in stacks else 0
+                total_nnz = sum(v[1] for v in runs[k].values()) + again
+                self_nnz = ranges.get(k, 0) / total_nnz
+                if "reg64x8" in runs[k]:
+                    c_nnz, c_row, _ = fit(runs[k])
+                    fitted = f"{c_nnz:.2f} | " + ("n/a" if soft else f"{c_row:.2f}")
+                else:
+                    fitted = "- | -"
+                print(f"| {CORE[t]} | {o} | {what} | {rnd[2] / rnd[1]:.2f} | "
+                      f"{rnd[2] / c_rand:.2f} | {self_nnz:.2f} | {fitted} | "
+                      f"{sizes.get('bench_' + k, 0)} | {stacks.get(k, '-')} |")
+
+    print("\n### Stack per kernel shape (firmware tests, boards/qemu-mps2-an386)\n")
+    print("Bytes below the stack pointer at the call, callees included, measured by painting "
+          "(`src/stack.rs` of the firmware tests; M0 at opt-level s, the others at 3, as "
+          "`cargo run --release` builds them). -: not run on that core (16 KiB of RAM).\n")
+    table, names = {}, []
+    for t in targets:
+        with open(f"{out}/stack-{t}.txt") as f:
+            for line in f:
+                w = line.split()
+                name = " ".join(w[1:-1])
+                if name not in names:
+                    names.append(name)
+                table[(name, t)] = int(w[-1])
+    print("| kernel | " + " | ".join(CORE[t].split()[0] for t in targets) + " |")
+    print("| --- |" + " ---: |" * len(targets))
+    for name in names:
+        print(f"| {name} | " + " | ".join(str(table.get((name, t), "-")) for t in targets) + " |")
+
+
 def main():
+    if sys.argv[1] == "--cores":
+        cores(sys.argv[2], sys.argv[3:])
+        return
     out, opts = sys.argv[1], sys.argv[2:]
     data = {o: (read_run(out, o), read_sizes(out, o), read_disasm(out, o)) for o in opts}
 

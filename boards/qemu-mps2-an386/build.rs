@@ -36,5 +36,7 @@ fn main() {
     println!("cargo:rerun-if-changed=memory");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rustc-link-arg-bins=-Tlink.x");
+    // defmt's string table (the interned format strings defmt-print reads).
+    println!("cargo:rustc-link-arg-bins=-Tdefmt.x");
     println!("cargo:rustc-env=FW_TARGET={target}");
 }

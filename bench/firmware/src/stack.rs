@@ -147,6 +147,25 @@ pub fn report(m: &Matrix, rand: &Matrix) {
         sp
     });
     line("safe_f64", d);
+    // The C loop (gcc -O2 for this core), on the same matrix.
+    #[cfg(feature = "c-kernel")]
+    {
+        let d = depth(&mut || unsafe {
+            let sp = sp();
+            // SAFETY: `assemble` validated these arrays as CSR of this
+            // shape; `y32` has `m.rows` elements.
+            kernels::bench_c_f32(
+                black_box(pos.as_ptr()),
+                black_box(crd.as_ptr()),
+                black_box(m.val32.as_ptr()),
+                black_box(x32.as_ptr()),
+                black_box(y32.as_mut_ptr()),
+                black_box(m.rows as u32),
+            );
+            sp
+        });
+        line("c_f32", d);
+    }
 
     let ar = match CSR::<f32>::assemble(
         [rand.rows, rand.cols],

@@ -4,7 +4,6 @@
 use core::fmt::Debug;
 
 use core::ptr;
-use cortex_m_semihosting::hprintln;
 
 use sparse_core::{Encoding, Level, SparseTensor};
 
@@ -31,8 +30,8 @@ values         : 1.000000 2.000000 0.000000 3.000000
 
 /// Runs every check of the firmware.
 pub fn run_all(r: &mut Report) {
-    hprintln!(
-        "csr64: {}x{}, {} stored entries, a compile-time constant in flash",
+    defmt::info!(
+        "csr64: {=usize}x{=usize}, {=usize} stored entries, a compile-time constant in flash",
         N,
         N,
         NNZ
@@ -42,8 +41,8 @@ pub fn run_all(r: &mut Report) {
         core::mem::size_of_val(CSR64.level(1).coordinates()),
         core::mem::size_of_val(CSR64.values()),
     );
-    hprintln!(
-        "csr64 flash: positions {} B, coordinates {} B, values {} B = {} B (dense: {} B)",
+    defmt::info!(
+        "csr64 flash: positions {=usize} B, coordinates {=usize} B, values {=usize} B = {=usize} B (dense: {=usize} B)",
         pos,
         crd,
         val,
@@ -88,6 +87,27 @@ pub fn run_all(r: &mut Report) {
         same_text(Text::<512>::new(format_args!("{}", coo()?)), COO_PRINTED)
     });
 
+    // sparse-core's `defmt::Format` (the `defmt` feature), decoded on the
+    // host: the snapshot (expected/<target>.txt) holds what it must print.
+    match coo() {
+        Ok(t) => defmt::info!("coo (seed 000) through defmt::Format:\n{}", t),
+        Err(_) => r.run("coo (seed 000) through defmt::Format", || {
+            fail!("assemble failed")
+        }),
+    }
+    defmt::info!(
+        "KernelError through defmt::Format: {}",
+        sparse_core::KernelError::DimensionMismatch {
+            tensor: "x",
+            dim: 0,
+            size: 63,
+            index: "j",
+            expected: 64,
+            bound_by: "a",
+            bound_dim: 1,
+        }
+    );
+
     r.run("csr 3x4 for_each == seed 000 matrix", || {
         matches_dense(&small_csr()?, &COO_DENSE)
     });
@@ -108,7 +128,9 @@ pub fn run_all(r: &mut Report) {
     crate::kernels::run_all(r);
     crate::semiring::run_all(r);
     crate::sparse_out::run_all(r);
+    crate::shapes::run_all(r);
     crate::malformed::run_all(r);
+    crate::stack::run_all(r);
 }
 
 /// The 64x64 matrix: the constant itself, no `assemble`.
@@ -294,12 +316,12 @@ fn csr64_spmv() -> CheckResult {
     Ok(())
 }
 
-/// An 80x64 COO constant with every element stored: its AoS tuples are
+/// A 72x64 COO constant with every element stored: its AoS tuples are
 /// `(i, j)` in row-major order, decoded from the byte strings the macro
 /// emits for large buffers, in the target's `usize`.
 fn full_coo() -> CheckResult {
-    expect_eq!("nse", FULL_COO.number_of_entries(), 80 * 64);
-    expect_eq!("pos[0]", FULL_COO.level(0).positions(), &[0, 80 * 64][..]);
+    expect_eq!("nse", FULL_COO.number_of_entries(), 72 * 64);
+    expect_eq!("pos[0]", FULL_COO.level(0).positions(), &[0, 72 * 64][..]);
     for (p, t) in FULL_COO.level(0).coordinates().chunks(2).enumerate() {
         if t != [p / 64, p % 64] {
             fail!("tuple {} is {:?}", p, t);

@@ -59,7 +59,7 @@ sparse_core::sparse_kernel! {
 /// x[j] = (j - 32) / 8: multiples of 1/8, so with values in multiples of
 /// 1/64 every product and sum is exact in f32 and the generated kernel must
 /// match the dense product bit for bit, whatever its summation order.
-fn x64() -> [f32; N] {
+pub fn x64() -> [f32; N] {
     let mut x = [0.0f32; N];
     for (j, xj) in x.iter_mut().enumerate() {
         *xj = (j as f32 - 32.0) / 8.0;

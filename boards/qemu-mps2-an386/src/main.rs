@@ -2,9 +2,12 @@
 //!
 //! Every tensor is assembled in place from `static` arrays in flash and
 //! checked against a dense reference; malformed flash data must be refused
-//! with the exact `AssembleError`. Results go out through semihosting, one
-//! line per check, then `N passed, M failed`. The verdict is QEMU's exit
-//! status: 0 when every check passed, 1 otherwise (also after a panic or a
+//! with the exact `AssembleError`. Results go out as defmt frames over
+//! semihosting (`defmt-semihosting`), one line per check, then
+//! `N passed, M failed`; the runner (`qemu-defmt.sh`) decodes them with
+//! `defmt-print`, and `scripts/firmware-snapshot.sh` compares the decoded
+//! text with `expected/<target>.txt`. The verdict is QEMU's exit status: 0
+//! when every check passed, 1 otherwise (also after a panic or a
 //! HardFault), so `cargo run --release` in this directory is the test.
 #![no_std]
 #![no_main]
@@ -19,43 +22,67 @@ mod kernels;
 mod malformed;
 mod report;
 mod semiring;
+mod shapes;
 mod sparse_out;
+mod stack;
 
 use core::panic::PanicInfo;
 
+use core::sync::atomic::{AtomicBool, Ordering};
+
+// cortex-m's `critical-section-single-core` implementation, which
+// defmt-semihosting's logger takes (nothing else names the crate).
+use cortex_m as _;
 use cortex_m_rt::{entry, exception, ExceptionFrame};
-use cortex_m_semihosting::debug::{self, EXIT_FAILURE, EXIT_SUCCESS};
-use cortex_m_semihosting::hprintln;
+// The `#[global_logger]`: defmt frames to semihosting stdout. Nothing else
+// may write there (no `hprintln!`): it would corrupt the frames.
+use defmt_semihosting as _;
 
 #[entry]
 fn main() -> ! {
-    hprintln!(
-        "sparse-core firmware tests on {} (QEMU {})",
+    defmt::info!(
+        "sparse-core firmware tests on {=str} (QEMU {=str})",
         env!("FW_TARGET"),
         env!("FW_MACHINE")
     );
     let mut report = report::Report::new();
     checks::run_all(&mut report);
-    hprintln!("{} passed, {} failed", report.passed(), report.failed());
+    defmt::info!(
+        "{=u32} passed, {=u32} failed",
+        report.passed(),
+        report.failed()
+    );
     exit(report.failed() == 0)
 }
 
 fn exit(success: bool) -> ! {
-    debug::exit(if success { EXIT_SUCCESS } else { EXIT_FAILURE });
-    // Only reached without a semihosting host (a real board, no debugger).
-    loop {
-        cortex_m::asm::wfi();
-    }
+    // SYS_EXIT_EXTENDED: QEMU exits with exactly this status.
+    semihosting::process::exit(if success { 0 } else { 1 })
 }
+
+/// Set by the first panic: a panic while logging (the logger is taken)
+/// must not log again, which would panic inside the panic handler.
+/// (Load and store, not `swap`: the M0 has no atomic read-modify-write;
+/// one core, no interrupts.)
+static PANICKED: AtomicBool = AtomicBool::new(false);
 
 #[panic_handler]
 fn panic(info: &PanicInfo) -> ! {
-    hprintln!("PANIC: {}", info);
+    if !PANICKED.load(Ordering::Relaxed) {
+        PANICKED.store(true, Ordering::Relaxed);
+        defmt::error!("PANIC: {}", defmt::Display2Format(info));
+    }
+    exit(false)
+}
+
+// `defmt::panic!` and friends (not used here) end the same way.
+#[defmt::panic_handler]
+fn defmt_panic() -> ! {
     exit(false)
 }
 
 #[exception]
 unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
-    hprintln!("HARDFAULT: {:?}", frame);
+    defmt::error!("HARDFAULT: {}", defmt::Debug2Format(frame));
     exit(false)
 }

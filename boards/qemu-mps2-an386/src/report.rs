@@ -1,9 +1,7 @@
-//! The test harness: one semihosting line per check, a closing
+//! The test harness: one defmt line per check, a closing
 //! `N passed, M failed`, and a failure message type that needs no allocator.
 
 use core::fmt::{self, Write};
-
-use cortex_m_semihosting::hprintln;
 
 /// Text formatted into a fixed buffer of `N` bytes: text past the buffer
 /// is cut (and shown with a trailing `...`) rather than lost altogether.
@@ -111,11 +109,11 @@ impl Report {
         match run_one(check) {
             Ok(()) => {
                 self.passed += 1;
-                hprintln!("ok   {}", name);
+                defmt::info!("ok   {=str}", name);
             }
             Err(msg) => {
                 self.failed += 1;
-                hprintln!("FAIL {}: {}", name, msg);
+                defmt::info!("FAIL {=str}: {}", name, defmt::Display2Format(&msg));
             }
         }
     }
@@ -124,7 +122,7 @@ impl Report {
     /// counts neither as passed nor as failed.
     #[allow(dead_code)] // Only the small-RAM build skips anything.
     pub fn skip(&mut self, name: &str, why: &str) {
-        hprintln!("skip {}: {}", name, why);
+        defmt::info!("skip {=str}: {=str}", name, why);
     }
 
     pub fn passed(&self) -> u32 {

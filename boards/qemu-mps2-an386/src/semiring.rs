@@ -69,13 +69,13 @@ const EDGES: [(usize, usize); 11] = [
 const V: usize = 8;
 
 /// The out-adjacency as CSR arrays (rows of `EDGES`, already sorted).
-static OUT_POS: [u8; V + 1] = [0, 2, 3, 5, 6, 7, 8, 9, 11];
-static OUT_CRD: [u8; 11] = [1, 2, 3, 3, 4, 5, 5, 6, 1, 0, 6];
+pub static OUT_POS: [u8; V + 1] = [0, 2, 3, 5, 6, 7, 8, 9, 11];
+pub static OUT_CRD: [u8; 11] = [1, 2, 3, 3, 4, 5, 5, 6, 1, 0, 6];
 /// The in-adjacency (the transpose): row j lists the i with i -> j.
 static IN_POS: [u8; V + 1] = [0, 1, 3, 4, 6, 7, 9, 11, 11];
 static IN_CRD: [u8; 11] = [7, 0, 6, 0, 1, 2, 2, 3, 4, 5, 7];
 
-fn graph(pos: &'static [u8], crd: &'static [u8]) -> Result<ADJ<'static, i32>, Msg> {
+pub fn graph(pos: &'static [u8], crd: &'static [u8]) -> Result<ADJ<'static, i32>, Msg> {
     // No values array: every stored entry is the encoding's 1.
     match ADJ::<i32>::assemble([V, V], [Level::dense(), Level::compressed(pos, crd)], &[]) {
         Ok(t) => Ok(t),

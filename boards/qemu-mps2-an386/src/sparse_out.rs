@@ -71,9 +71,9 @@ fn union_count() -> usize {
 }
 
 /// Room for the sum: every entry of both operands, and the positions.
-const CAP: usize = NNZ + N + 1;
+pub const CAP: usize = NNZ + N + 1;
 
-fn anti() -> Result<CSR<'static, f32>, Msg> {
+pub fn anti() -> Result<CSR<'static, f32>, Msg> {
     match CSR::assemble(
         [N, N],
         [Level::dense(), Level::compressed(&ANTI_POS, &ANTI_CRD)],
