@@ -4,7 +4,8 @@
 //!
 //! - `bench_bsr2_f32`, `bench_bsr4_f32`, `bench_nv24_f32`: the SpMV
 //!   `sparse_kernel!` generates over BSR 2x2, BSR 4x4 (u16 positions, u8
-//!   block columns) and 2:4 (u8 in-group coordinates), f32, dynamic sizes.
+//!   block columns) and 2:4 (u8 in-group coordinates), f32, dynamic sizes;
+//!   `bench_nv24p_f32`: 2:4 with `crdWidth = 2` (four coordinates a byte).
 //! - `bench_gen_dense_f32`: the same statement over a dense matrix.
 //! - `bench_dense_f32`: a hand-written dense matrix-vector loop.
 //! - `bench_c_*`: the hand-written C loops of `src/blocks.c` (gcc -O2).
@@ -29,6 +30,15 @@ sparse_core::sparse_kernel! {
         map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4),
         crdWidth = 8
     }>
+    #NV24P = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4),
+        crdWidth = 2
+    }>
+
+    /// y = A x over 2:4 with 2-bit coordinates, four per byte.
+    pub fn spmv_nv24p(a: &tensor<?x?xf32, #NV24P>, x: &tensor<?xf32>, y: &mut tensor<?xf32>) {
+        y[i] = a[i, j] * x[j];
+    }
 
     /// y = A x over BSR 2x2.
     pub fn spmv_bsr2(a: &tensor<?x?xf32, #BSR2>, x: &tensor<?xf32>, y: &mut tensor<?xf32>) {
@@ -70,6 +80,13 @@ pub fn bench_bsr4_f32(a: &BSR4<'_, f32>, x: &[f32], y: &mut [f32]) -> Result<(),
 #[inline(never)]
 pub fn bench_nv24_f32(a: &NV24<'_, f32>, x: &[f32], y: &mut [f32]) -> Result<(), KernelError> {
     spmv_nv24(a, x, y)
+}
+
+/// The generated 2:4 kernel over packed 2-bit coordinates.
+#[no_mangle]
+#[inline(never)]
+pub fn bench_nv24p_f32(a: &NV24P<'_, f32>, x: &[f32], y: &mut [f32]) -> Result<(), KernelError> {
+    spmv_nv24p(a, x, y)
 }
 
 /// The generated kernel over a dense matrix.

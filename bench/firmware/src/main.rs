@@ -33,7 +33,7 @@ use sparse_core::Level;
 #[cfg(not(small_flash))]
 use blockdata::BlockMatrix;
 #[cfg(not(small_flash))]
-use blockkernels::{BSR2, BSR4, NV24};
+use blockkernels::{BSR2, BSR4, NV24, NV24P};
 use data::{Matrix, X32, X64};
 use kernels::CSR;
 #[cfg(not(small_flash))]
@@ -519,6 +519,32 @@ fn blocks(n: &mut usize, failures: &mut usize) {
                 panic!("nv24_f32 on {}: returned an error", m.name);
             }
             check_b("nv24_f32", m, y, failures);
+
+            // The same weights with 2-bit coordinates, four per byte.
+            let mut packed = [sparse_core::Packed2::default(); 1024];
+            let Some(bytes) = sparse_core::Packed2::pack(ncrd, &mut packed) else {
+                panic!("pack NV24 {}: more than 4096 coordinates", m.name);
+            };
+            let a = match NV24P::<f32>::assemble(
+                [m.rows, m.cols],
+                [
+                    Level::dense(),
+                    Level::dense(),
+                    Level::structured(&packed[..bytes]),
+                ],
+                nval,
+            ) {
+                Ok(a) => a,
+                Err(e) => panic!("assemble NV24P {}: {}", m.name, e),
+            };
+            let mut ok = false;
+            measure_b(n, "nv24p_f32", m, || {
+                ok = blockkernels::bench_nv24p_f32(black_box(&a), x, black_box(&mut *y)).is_ok()
+            });
+            if !ok {
+                panic!("nv24p_f32 on {}: returned an error", m.name);
+            }
+            check_b("nv24p_f32", m, y, failures);
 
             // SAFETY: `assemble` validated these arrays as 2:4 of this shape,
             // `x` and `y` have its sizes.

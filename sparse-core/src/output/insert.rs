@@ -326,7 +326,14 @@ where
                 (Some(x), Some(p)) if x > p => {
                     // Slot `w - 1` is free (padding or already moved).
                     <E::Crd as Index>::set_at(crd, base + w - 1, x);
-                    val.swap(r - 1, w - 1);
+                    // `r - 1 < w - 1`: swap through a split, which cannot
+                    // panic (the machine-code check denies `slice::swap`'s
+                    // bounds check).
+                    if let Some((lo, hi)) = val.split_at_mut_checked(w - 1) {
+                        if let (Some(a), Some(b)) = (lo.get_mut(r - 1), hi.first_mut()) {
+                            core::mem::swap(a, b);
+                        }
+                    }
                     r -= 1;
                 }
                 (_, Some(p)) => {

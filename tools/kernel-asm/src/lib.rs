@@ -38,6 +38,66 @@ mod sparse_out {
     include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/transpose_csr.rs");
 }
 
+/// 2:4 outputs, packed 2-bit coordinates and an ELL operand read through
+/// its CSR workspace copy, straight from the macro.
+mod structured {
+    sparse_core::sparse_kernel! {
+        #NV24P = #sparse_tensor.encoding<{
+            map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4),
+            crdWidth = 2
+        }>
+        #ELL = #sparse_tensor.encoding<{
+            map = [c](i, j) -> (c * 3 * i : dense, i : dense, j : compressed)
+        }>
+        // The type of the ELL's workspace copy (same widths, no counting level).
+        #CSRW = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+        pub fn prune(d: &tensor<?x?xf32>, t: f32, c: &mut tensor<?x?xf32, #NV24P>) {
+            c[i, j] = select(d[i, j], |v| v > t || v < -t);
+        }
+        pub fn spmv_packed(a: &tensor<?x?xf32, #NV24P>, x: &tensor<?xf32>, y: &mut tensor<?xf32>) {
+            y[i] = a[i, j] * x[j];
+        }
+        pub fn spmv_ell(a: &tensor<?x?xf64, #ELL>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+    }
+}
+
+/// Pruning a dense layer into a 2:4 output (groups padded, overflow an
+/// error), caller slices.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_prune_2_4_slices(
+    d: sparse_core::DenseView<'_, f32, 2>,
+    t: f32,
+    c: &mut structured::NV24POut<f32, Slices<'_>>,
+) -> Result<(), KernelError> {
+    structured::prune(d, t, c)
+}
+
+/// SpMV over 2:4 with packed 2-bit coordinates.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_spmv_2_4_packed(
+    a: &structured::NV24P<'_, f32>,
+    x: &[f32],
+    y: &mut [f32],
+) -> Result<(), KernelError> {
+    structured::spmv_packed(a, x, y)
+}
+
+/// SpMV over ELL: the prologue converts it into the CSR workspace.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_spmv_ell_slices(
+    a: &structured::ELL<'_, f64>,
+    x: &[f64],
+    y: &mut [f64],
+    ws: &mut structured::CSRWOut<f64, Slices<'_>>,
+) -> Result<(), KernelError> {
+    structured::spmv_ell(a, x, y, ws)
+}
+
 /// A `staticlib` needs one; it is never reached from an `sk_*` wrapper
 /// (scripts/kernel-asm-check.sh links the wrappers alone and fails if it is).
 #[cfg(not(test))]
