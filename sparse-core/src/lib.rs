@@ -89,6 +89,30 @@ pub use tensor::{DisassembledLens, Level, LevelBuffersMut, LevelLens, LevelStora
 #[cfg(feature = "macros")]
 pub use sparse_macros::sparse_kernel;
 
+/// `#[parallel]` on a kernel needs the `rayon` feature: generated code
+/// invokes this first, which is nothing with the feature and a compile
+/// error at the attribute without it. Not public API.
+#[cfg(feature = "rayon")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __sk_require_rayon {
+    () => {};
+}
+
+/// `#[parallel]` on a kernel needs the `rayon` feature: generated code
+/// invokes this first, which is nothing with the feature and a compile
+/// error at the attribute without it. Not public API.
+#[cfg(not(feature = "rayon"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __sk_require_rayon {
+    () => {
+        ::core::compile_error!(
+            "`#[parallel]` needs sparse-core's `rayon` feature (std only): add              `features = [\"rayon\"]` to the `sparse-core` dependency, or remove              `#[parallel]` to run this kernel on one thread"
+        );
+    };
+}
+
 /// What generated code reaches through one path. Not public API.
 #[doc(hidden)]
 pub mod __private {
@@ -104,6 +128,10 @@ pub mod __private {
         BlockSite, DimensionSite, KernelError, ShapeSite,
     };
     pub use crate::math;
+    // Kernels marked `#[parallel]`: the chunked outer loop, and the gate
+    // that makes the attribute a compile error without the `rayon` feature.
+    pub use crate::__sk_require_rayon as require_rayon;
+    pub use crate::kernel::par;
     // Sparse outputs.
     pub use crate::output::{InPlace, OutputBuffers, SparseTensorOut, Workspace};
 }
