@@ -19,6 +19,8 @@
 //! - [`firmware`]: using the crate on a microcontroller — features,
 //!   constants in flash, no heap, no panics, stack, `defmt`, and the
 //!   firmware crates to start from;
+//! - [`parallel`]: `#[parallel]` kernels on every core (feature `rayon`):
+//!   what runs in parallel, how the work is split, identical results;
 //! - [`performance`]: what makes a kernel fast or slow, with measured
 //!   numbers and how to reproduce them.
 //!
@@ -52,6 +54,12 @@ pub mod outputs {}
 pub mod firmware {}
 #[doc = include_str!("../docs/performance.md")]
 pub mod performance {}
+#[doc = include_str!("../docs/parallel.md")]
+pub mod parallel {
+    #[cfg(feature = "rayon")]
+    pub use crate::kernel::par::{set_work_limits, work_limits};
+    pub use crate::kernel::par::{MIN_CHUNK_WORK, SEQUENTIAL_BELOW};
+}
 mod encoding;
 mod error;
 mod foreach;
@@ -108,7 +116,9 @@ macro_rules! __sk_require_rayon {
 macro_rules! __sk_require_rayon {
     () => {
         ::core::compile_error!(
-            "`#[parallel]` needs sparse-core's `rayon` feature (std only): add              `features = [\"rayon\"]` to the `sparse-core` dependency, or remove              `#[parallel]` to run this kernel on one thread"
+            "`#[parallel]` needs sparse-core's `rayon` feature (std only): add \
+             `features = [\"rayon\"]` to the `sparse-core` dependency, or remove \
+             `#[parallel]` to run this kernel on one thread"
         );
     };
 }

@@ -4,8 +4,8 @@
 //! The code generator splits a statement's outermost loop when it is
 //! parallel (its index is the first index of a dense output, so two
 //! iterations never write the same element) and walks a dense range
-//! ([`dense`]) or the ordered coordinates of a compressed level 0
-//! ([`compressed`]). The iteration range is cut into chunks of about equal
+//! (`dense`) or the ordered coordinates of a compressed level 0
+//! (`compressed`). The iteration range is cut into chunks of about equal
 //! *work* (stored entries of the level below, found by binary search over
 //! its positions, plus one per iteration), the output into the matching
 //! disjoint `&mut` runs of rows with `split_at_mut`, and the chunks run
@@ -16,10 +16,11 @@
 //! sequential result bit for bit (no reduction crosses a chunk: a loop
 //! whose index is summed is never split).
 //!
-//! Small problems stay on the calling thread: below [`SEQUENTIAL_BELOW`]
+//! Small problems stay on the calling thread: below `SEQUENTIAL_BELOW`
 //! units of work (entries plus rows, times the output elements per row) the
 //! body runs once over everything, and no chunk is smaller than
-//! [`MIN_CHUNK_WORK`]. Without the `rayon` feature the same functions run
+//! `MIN_CHUNK_WORK` (both settable, `crate::parallel::set_work_limits`).
+//! Without the `rayon` feature the same functions run
 //! the body once over everything; generated code reaches them only behind
 //! `__private::require_rayon!`, which is a compile
 //! error without the feature.
@@ -27,19 +28,51 @@
 use crate::index::Index;
 
 /// Work (entries plus rows, times the output elements per row) below which
-/// a parallel kernel runs on the calling thread: about 30 µs of SpMV, more
-/// than the cost of waking a second thread.
+/// a parallel kernel runs on the calling thread by default: about 30 µs of
+/// SpMV, more than the cost of waking a second thread.
 pub const SEQUENTIAL_BELOW: usize = 1 << 15;
 
-/// The least work of one task, so that a large kernel on many threads is
-/// not cut into chunks that cost more to schedule than to run.
+/// The least work of one task by default, so that a large kernel on many
+/// threads is not cut into chunks that cost more to schedule than to run.
 pub const MIN_CHUNK_WORK: usize = 1 << 13;
 
 /// Tasks per thread: more chunks than threads lets rayon's work stealing
 /// even out rows whose cost the entry count misjudges.
 const TASKS_PER_THREAD: usize = 4;
 
-/// The number of threads chunks are cut for.
+#[cfg(feature = "rayon")]
+mod limits {
+    use core::sync::atomic::{AtomicUsize, Ordering};
+
+    static SEQUENTIAL: AtomicUsize = AtomicUsize::new(super::SEQUENTIAL_BELOW);
+    static CHUNK: AtomicUsize = AtomicUsize::new(super::MIN_CHUNK_WORK);
+
+    /// Sets, for the whole process, the work below which a `#[parallel]`
+    /// kernel runs on the calling thread (default
+    /// [`SEQUENTIAL_BELOW`](super::SEQUENTIAL_BELOW)) and the least work
+    /// of one chunk (default [`MIN_CHUNK_WORK`](super::MIN_CHUNK_WORK)).
+    /// Work is counted in stored entries plus rows of the split loop,
+    /// times the output elements per row. `set_work_limits(0, 1)` cuts
+    /// even the smallest inputs (tests); results do not depend on it.
+    pub fn set(sequential_below: usize, min_chunk: usize) {
+        SEQUENTIAL.store(sequential_below, Ordering::Relaxed);
+        CHUNK.store(min_chunk, Ordering::Relaxed);
+    }
+
+    /// The limits in force, as `(sequential below, least work per chunk)`
+    /// (see [`set_work_limits`](set)).
+    pub fn get() -> (usize, usize) {
+        (
+            SEQUENTIAL.load(Ordering::Relaxed),
+            CHUNK.load(Ordering::Relaxed),
+        )
+    }
+}
+
+#[cfg(feature = "rayon")]
+pub use limits::{get as work_limits, set as set_work_limits};
+
+/// The number of threads chunks are cut for: 1 (no cut) without `rayon`.
 fn threads() -> usize {
     #[cfg(feature = "rayon")]
     {
@@ -48,6 +81,18 @@ fn threads() -> usize {
     #[cfg(not(feature = "rayon"))]
     {
         1
+    }
+}
+
+/// The work limits in force: (sequential below, least work per chunk).
+fn limits() -> (usize, usize) {
+    #[cfg(feature = "rayon")]
+    {
+        limits::get()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        (SEQUENTIAL_BELOW, MIN_CHUNK_WORK)
     }
 }
 
@@ -128,17 +173,17 @@ fn split<T, W, R, F>(
 }
 
 /// The grain for `total` units of work whose rows hold `scale` output
-/// elements each; `None` when the whole loop should run on this thread.
+/// elements each; `None` when the whole loop should run on this thread
+/// (little work, or one thread).
 fn grain(total: usize, scale: usize) -> Option<usize> {
     let scale = scale.max(1);
-    if total.saturating_mul(scale) < SEQUENTIAL_BELOW {
+    let (sequential_below, min_chunk) = limits();
+    let threads = threads();
+    if threads <= 1 || total == 0 || total.saturating_mul(scale) < sequential_below {
         return None;
     }
-    let tasks = threads().saturating_mul(TASKS_PER_THREAD);
-    if tasks <= 1 {
-        return None;
-    }
-    Some((total / tasks).max(MIN_CHUNK_WORK.div_ceil(scale)).max(1))
+    let tasks = threads.saturating_mul(TASKS_PER_THREAD);
+    Some((total / tasks).max(min_chunk.div_ceil(scale)).max(1))
 }
 
 /// A parallel dense outer loop `for i in 0..n`, whose iteration `i` writes

@@ -333,6 +333,11 @@ impl Gen<'_> {
                 Some(prev) => quote!((#prev) * #size + #var),
             });
         }
+        // A chunk's row alone needs no parentheses (`unused_parens`).
+        if let (Some(c), [l]) = (self.chunk.filter(|c| c.output == a.tensor), &a.indices[..]) {
+            let (var, row0) = (self.var(*l), self.chunk_row(c));
+            offset = Some(quote!(#var - #row0));
+        }
         let why = format!(
             "{} (loop bounds and coordinates are below the sizes the prologue checked against \
              `{}`), so the row-major offset is below its length",

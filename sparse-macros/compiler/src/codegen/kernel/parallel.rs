@@ -124,7 +124,11 @@ impl<'a> Gen<'a> {
                 }
             });
         }
-        quote!((1usize #(* #factors)*))
+        let mut factors = factors.into_iter();
+        match factors.next() {
+            None => quote!(1usize),
+            Some(first) => factors.fold(first, |acc, f| quote!(#acc * #f)),
+        }
     }
 
     /// `Some(pos)` for the positions array that balances the chunks: level
@@ -244,6 +248,7 @@ impl<'a> Gen<'a> {
             " `#[parallel]` (sparse-core feature `rayon`):".to_string(),
         ];
         lines.extend(self.par_notes.iter().map(|n| format!(" - {n}")));
+        lines.push(String::new());
         lines.push(
             " Chunks are balanced by stored entries; a small call (less work than the \
              threshold of the guide's `parallel` chapter) runs on the calling thread. The \

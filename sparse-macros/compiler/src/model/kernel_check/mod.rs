@@ -205,7 +205,10 @@ fn parallel_attr(
                 "`#[parallel]` takes no arguments: write `#[parallel]`",
             );
         } else if parallel.is_some() {
-            errors.error(a.span(), "`#[parallel]` is written twice on this kernel");
+            errors.error(
+                a.path().span(),
+                "`#[parallel]` is written twice on this kernel",
+            );
         } else {
             parallel = Some(a.path().span());
         }

@@ -15,6 +15,7 @@
 ///
 /// `#[parallel]` (sparse-core feature `rayon`):
 /// - `c[i, j] = a[i, k] * b[k, j]`: the loop over `i` runs in chunks of rows of `c`, in parallel.
+///
 /// Chunks are balanced by stored entries; a small call (less work than the threshold of the guide's `parallel` chapter) runs on the calling thread. The result is the sequential kernel's, bit for bit: no sum crosses a chunk.
 #[allow(
     unused_doc_comments,
@@ -104,7 +105,7 @@ pub fn spmm_par(
         if __sk_n_j != 0 {
             ::sparse_core::__private::par::dense(
                 __sk_c_data,
-                (1usize * __sk_n_j),
+                __sk_n_j,
                 __sk_n_i,
                 ::core::option::Option::Some(__sk_a_pos1),
                 |

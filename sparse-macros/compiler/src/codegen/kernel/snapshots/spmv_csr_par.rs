@@ -16,6 +16,7 @@
 ///
 /// `#[parallel]` (sparse-core feature `rayon`):
 /// - `y[i] = a[i, j] * x[j]`: the loop over `i` runs in chunks of rows of `y`, in parallel.
+///
 /// Chunks are balanced by stored entries; a small call (less work than the threshold of the guide's `parallel` chapter) runs on the calling thread. The result is the sequential kernel's, bit for bit: no sum crosses a chunk.
 #[allow(
     unused_doc_comments,
@@ -76,7 +77,7 @@ pub fn spmv_csr_par(
     {
         ::sparse_core::__private::par::dense(
             __sk_y_data,
-            (1usize),
+            1usize,
             __sk_n_i,
             ::core::option::Option::Some(__sk_a_pos1),
             |
@@ -114,10 +115,7 @@ pub fn spmv_csr_par(
                     }
                     /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`) (loop bounds and coordinates are below the sizes the prologue checked against `y`), so the row-major offset is below its length.
                     let __sk_y_out = unsafe {
-                        ::sparse_core::__private::slot(
-                            __sk_y_data,
-                            (__sk_i - __sk_i_row0),
-                        )
+                        ::sparse_core::__private::slot(__sk_y_data, __sk_i - __sk_i_row0)
                     };
                     *__sk_y_out = __sk_acc;
                 }
