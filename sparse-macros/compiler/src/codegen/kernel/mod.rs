@@ -300,6 +300,9 @@ struct Gen<'a> {
     /// The loop of the current statement that runs in chunks
     /// (`#[parallel]`, see `parallel.rs`).
     par: Option<parallel::ParLoop>,
+    /// Whether that statement zeroes its output first: each chunk then
+    /// zeroes its own rows (in parallel) instead.
+    par_zero: bool,
     /// Set while the body of that loop is generated: the output's offsets
     /// are then relative to the chunk's first row.
     chunk: Option<parallel::ParLoop>,
@@ -424,6 +427,7 @@ impl<'a> Gen<'a> {
             unbound_stmts: Vec::new(),
             level_space: demap.is_some(),
             par: None,
+            par_zero: false,
             chunk: None,
             par_notes: Vec::new(),
         };
@@ -551,6 +555,7 @@ impl<'a> Gen<'a> {
         self.stmt = Some(stmt);
         self.segment_loop = self.segment_loop(stmt, sp.output.strategy);
         self.par = None;
+        self.par_zero = false;
         self.chunk = None;
         if self.def.parallel.is_some() {
             let shown = self.k.show_stmt(stmt);
@@ -563,6 +568,10 @@ impl<'a> Gen<'a> {
                         self.info(par.output).name
                     ));
                     self.par = Some(par);
+                    self.par_zero = sp
+                        .tree
+                        .iter()
+                        .any(|n| matches!(n, Node::Zero { tensor } if *tensor == par.output));
                 }
                 Err(why) => self
                     .par_notes
@@ -624,6 +633,12 @@ impl<'a> Gen<'a> {
             return opened;
         }
         match n {
+            // Zeroed by each chunk (see `parallel.rs`).
+            Node::Zero { tensor }
+                if self.par_zero && self.par.is_some_and(|p| p.output == *tensor) =>
+            {
+                TokenStream::new()
+            }
             Node::Zero { tensor } => self.zero(*tensor),
             Node::Local { init, produced } => self.local(init.as_ref(), *produced, scope),
             Node::Accumulate { value } => self.accumulate(value, scope),

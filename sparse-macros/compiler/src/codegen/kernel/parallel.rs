@@ -182,9 +182,11 @@ impl<'a> Gen<'a> {
         let hi = format_ident!("__sk_{}_hi", self.loop_name(par.loop_id));
         let stride = self.row_stride(par.output);
         let weights = self.weights(par.loop_id, None);
+        let zero = self.chunk_zero(par);
         let run = private("par");
         quote! {
             #run::dense(#data, #stride, #n, #weights, |#row0: ::core::primitive::usize, #hi: ::core::primitive::usize, #data: #ty| {
+                #zero
                 for #var in #row0..#hi {
                     #body
                 }
@@ -214,6 +216,7 @@ impl<'a> Gen<'a> {
             .first()
             .map_or((1, 0), |x| (x.stride, x.offset));
         let (cs, co) = (Literal::usize_unsuffixed(cs), Literal::usize_unsuffixed(co));
+        let zero = self.chunk_zero(par);
         let run = private("par");
         let usize_ty = quote!(::core::primitive::usize);
         quote! {
@@ -225,9 +228,21 @@ impl<'a> Gen<'a> {
                 (#lo, #hi),
                 #weights,
                 |#lo: #usize_ty, #hi: #usize_ty, #row0: #usize_ty, #data: #ty| {
+                    #zero
                     #walk
                 },
             );
+        }
+    }
+
+    /// `rows.fill(0)` at the start of a chunk when the statement zeroes its
+    /// output first: the chunks' rows partition the output, so every
+    /// element is zeroed once, by the thread that then writes it.
+    fn chunk_zero(&mut self, par: ParLoop) -> TokenStream {
+        if self.par_zero {
+            self.zero(par.output)
+        } else {
+            TokenStream::new()
         }
     }
 

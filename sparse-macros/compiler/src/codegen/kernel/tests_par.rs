@@ -46,6 +46,13 @@ fn spmv_dcsr_runs_chunks_of_stored_rows() {
         "::sparse_core::__private::par::Coordinates { crd: __sk_a_crd0, stride: 1, offset: 0, }"
     ));
     assert!(has(&text, "(__sk_a_lo0, __sk_a_hi0),"));
+    // `y` is zeroed first (rows DCSR does not store): each chunk zeroes its
+    // own rows, in parallel, not the caller before the loop.
+    assert!(has(
+        &text,
+        "__sk_y_data: &mut [::core::primitive::f64]| { __sk_y_data.fill(0.0_f64);"
+    ));
+    assert_eq!(text.matches(".fill(").count(), 1);
     assert!(has(&text, "::core::option::Option::Some(__sk_a_pos1)"));
     assert!(has(&text, "slot(__sk_y_data, __sk_i - __sk_i_row0)"));
 }

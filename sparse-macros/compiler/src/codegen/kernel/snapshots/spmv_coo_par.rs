@@ -77,7 +77,6 @@ pub fn spmv_coo_par(
     let __sk_y_data: &mut [::core::primitive::f64] = y;
     /// y[i] = a[i, j] * x[j]
     {
-        __sk_y_data.fill(0.0_f64);
         /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
         let __sk_a_lo0 = unsafe { ::sparse_core::__private::load_index(__sk_a_pos0, 0) };
         /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
@@ -99,6 +98,7 @@ pub fn spmv_coo_par(
                 __sk_i_row0: ::core::primitive::usize,
                 __sk_y_data: &mut [::core::primitive::f64]|
             {
+                __sk_y_data.fill(0.0_f64);
                 let mut __sk_a_p0 = __sk_a_lo0;
                 while __sk_a_p0 < __sk_a_hi0 {
                     /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the walked range, so `__sk_a_p0` is an entry of `a` level 0 (its COO buffer holds 2 coordinates per entry).

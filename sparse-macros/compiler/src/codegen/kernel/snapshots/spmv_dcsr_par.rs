@@ -78,7 +78,6 @@ pub fn spmv_dcsr_par(
     let __sk_y_data: &mut [::core::primitive::f64] = y;
     /// y[i] = a[i, j] * x[j]
     {
-        __sk_y_data.fill(0.0_f64);
         /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
         let __sk_a_lo0 = unsafe { ::sparse_core::__private::load_index(__sk_a_pos0, 0) };
         /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
@@ -100,6 +99,7 @@ pub fn spmv_dcsr_par(
                 __sk_i_row0: ::core::primitive::usize,
                 __sk_y_data: &mut [::core::primitive::f64]|
             {
+                __sk_y_data.fill(0.0_f64);
                 /// SAFETY: `__sk_a_lo0..__sk_a_hi0` is the range level 0 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo0` <= `__sk_a_hi0` <= its entry count, the length of this level's coordinate buffer.
                 let __sk_a_walk0 = unsafe {
                     ::sparse_core::__private::walk(__sk_a_crd0, __sk_a_lo0, __sk_a_hi0)
