@@ -17,6 +17,10 @@
 //! - `dense_out`: kernels with rows of several elements — SpMM
 //!   (`c = a b`, CSR and DCSR), SDDMM into a dense matrix, sparse + dense
 //!   into dense, a two-statement kernel.
+//! - `forms`: static shapes (arrays) with a scalar parameter and an index
+//!   as a value, a `reduce` over `unary` closures, wrapping `i64` with
+//!   `-=`, a CSF tensor-times-vector (compressed outer level, rows of
+//!   several elements).
 //! - `snapshots`: the compiler's parallel codegen snapshots, compiled as
 //!   they are and run against the sequential kernels.
 #![cfg(feature = "rayon")]
@@ -24,6 +28,7 @@
 mod parallel {
     mod common;
     mod dense_out;
+    mod forms;
     mod snapshots;
     mod spmv;
 }

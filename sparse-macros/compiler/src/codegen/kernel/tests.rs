@@ -441,7 +441,7 @@ fn spmm_with_dynamic_dense_matrices_uses_views() {
     assert!(has(&text, "__sk_i * __sk_n_j + __sk_j"));
 }
 
-const CSF: &str = "#CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed), crdWidth = 16 }>";
+pub(super) const CSF: &str = "#CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed), crdWidth = 16 }>";
 
 #[test]
 fn scalar_sum_over_a_matrix() {

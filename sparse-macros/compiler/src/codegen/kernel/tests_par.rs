@@ -2,7 +2,7 @@
 //! snapshots are compiled and run against the sequential kernels and dense
 //! references by `tests/tests/parallel.rs` (feature `rayon`).
 
-use super::tests::{has, snapshot, spmv, spmv_def, Def, COO, CSC, CSR, DCSR, LOOSE};
+use super::tests::{has, snapshot, spmv, spmv_def, Def, COO, CSC, CSF, CSR, DCSR, LOOSE};
 use crate::model::ElemType::F64;
 use crate::sparsifier::Expr;
 
@@ -119,4 +119,25 @@ fn loops_that_are_not_parallel_outermost_stay_sequential_and_say_why() {
     let text = d.generate();
     assert!(!has(&text, "par::"));
     assert!(has(&text, "runs on one thread: its output `s`"));
+}
+
+#[test]
+fn ttv_over_csf_runs_chunks_of_its_stored_outer_slices() {
+    let mut d = Def::new(CSF, "ttv_par");
+    d.parallel = true;
+    let t = d.sparse("t", "CSF", F64, &[None, None, None]);
+    let v = d.dense("v", F64, &[None], false);
+    let c = d.dense("c", F64, &[None, None], true);
+    let (i, j, k) = (d.index("i"), d.index("j"), d.index("k"));
+    d.k.assign(c, &[i, j], Expr::at(t, &[i, j, k]) * Expr::at(v, &[k]));
+    let text = d.generate();
+    assert!(has(
+        &text,
+        "::sparse_core::__private::par::compressed(__sk_c_data, __sk_n_j, __sk_n_i,"
+    ));
+    assert!(has(&text, "(__sk_i - __sk_i_row0) * __sk_n_j + __sk_j"));
+    assert!(has(
+        &text,
+        "the loop over `i` runs in chunks of rows of `c`, in parallel"
+    ));
 }
