@@ -14,6 +14,7 @@ mod harness;
 #[allow(clippy::all, unused)]
 mod kernels;
 mod ops;
+mod par;
 mod report;
 mod spmv;
 mod transpose;
@@ -87,6 +88,7 @@ fn main() {
         "sddmm",
         "transpose",
         "coo",
+        "par",
     ];
     let sections: Vec<&str> = if args.is_empty() {
         all.to_vec()
@@ -185,6 +187,24 @@ fn main() {
                 for (name, a) in &mats.list {
                     transpose::coo_to_csr(name, a, false, &b);
                     transpose::coo_to_csr(name, a, true, &b);
+                }
+            }
+            "par" => {
+                println!("\n### #[parallel] kernels on 2 threads (sparse-core feature `rayon`)");
+                par::triad(triad_n, &b);
+                par::two_threads();
+                // Besides the bench matrices (the three large ones are
+                // memory-bound), one that stays in the L3 cache.
+                let mid = if quick() { 2_000 } else { 20_000 };
+                let l3 = (
+                    "cache-resident n=20k 20/row",
+                    gen::Csr::uniform(mid, 20, 16),
+                );
+                for (name, a) in mats.list.iter().chain([&l3]) {
+                    par::spmv(name, a, &b);
+                }
+                for (name, a) in mats.list.iter().chain([&l3]) {
+                    par::spmm(name, a, 16, &b);
                 }
             }
             _ => {}
