@@ -190,9 +190,12 @@ fn main() {
                 }
             }
             "par" => {
-                println!("\n### #[parallel] kernels on 2 threads (sparse-core feature `rayon`)");
+                println!(
+                    "\n### #[parallel] kernels on {} threads (sparse-core feature `rayon`)",
+                    par::threads()
+                );
                 par::triad(triad_n, &b);
-                par::two_threads();
+                par::global_pool();
                 // Besides the bench matrices (the three large ones are
                 // memory-bound), one that stays in the L3 cache.
                 let mid = if quick() { 2_000 } else { 20_000 };

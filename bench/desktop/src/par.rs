@@ -1,6 +1,7 @@
 //! `#[parallel]` kernels (sparse-core feature `rayon`) against the same
 //! kernels on one thread and against faer's sparse × dense product with
-//! `Par::Seq` and `Par::rayon(2)`, on a 2-thread global pool. faer 0.24
+//! `Par::Seq` and `Par::rayon(n)`, on an `n`-thread global pool
+//! (`BENCH_THREADS`, default 2). faer 0.24
 //! ignores `Par` in this product (`let _ = par;` in
 //! `sparse::linalg::matmul`), and sprs has no parallel SpMV/SpMM (its
 //! `multi_thread` feature parallelises SpGEMM only), so neither has a
@@ -26,7 +27,8 @@ fn pool(n: usize) -> rayon::ThreadPool {
         .expect("a rayon pool")
 }
 
-/// Prints `seq / x` for every row (the speedup over our sequential kernel).
+/// Prints `seq / x` for every row (the speedup over our sequential
+/// kernel), of the medians and of the minima (the least disturbed rounds).
 fn speedups(t: &[Timing], seq: &str) {
     let Some(base) = t.iter().find(|r| r.name == seq) else {
         return;
@@ -34,7 +36,14 @@ fn speedups(t: &[Timing], seq: &str) {
     let list: Vec<String> = t
         .iter()
         .filter(|r| r.name != seq)
-        .map(|r| format!("{} **{:.2}×**", r.name, base.median / r.median))
+        .map(|r| {
+            format!(
+                "{} **{:.2}×** (min {:.2}×)",
+                r.name,
+                base.median / r.median,
+                base.min / r.min
+            )
+        })
         .collect();
     println!(
         "\nSpeedup over `{seq}` (median / median, same run): {}",
@@ -66,20 +75,32 @@ fn check(name: &str, outs: &[(String, Rc<RefCell<Vec<f64>>>)], exact: &[&str], t
 }
 
 const SEQ: &str = "sparse_kernel! sequential";
-const PAR2: &str = "sparse_kernel! #[parallel], 2 threads";
+/// The threads of the parallel rows: `BENCH_THREADS` (default 2, the
+/// cores of the bench machine; set it to extrapolate on a larger one).
+pub fn threads() -> usize {
+    std::env::var("BENCH_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(2)
+}
 
-/// Makes rayon's global pool 2 threads (once): the parallel kernels are
-/// called from the main thread as a user calls them, and their chunks go
-/// to that pool.
-pub fn two_threads() {
+fn par_label() -> String {
+    format!("sparse_kernel! #[parallel], {} threads", threads())
+}
+
+fn faer_par_label() -> String {
+    format!("faer 0.24 Par::rayon({})", threads())
+}
+
+/// Makes rayon's global pool [`threads`] threads (once): the parallel
+/// kernels are called from the main thread as a user calls them, and their
+/// chunks go to that pool.
+pub fn global_pool() {
     let _ = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
+        .num_threads(threads())
         .build_global();
-    assert_eq!(
-        rayon::current_num_threads(),
-        2,
-        "the global pool has 2 threads"
-    );
+    assert_eq!(rayon::current_num_threads(), threads(), "the global pool");
 }
 
 pub fn spmv(name: &str, a: &Csr, budget: &Budget) {
@@ -108,15 +129,15 @@ pub fn spmv(name: &str, a: &Csr, budget: &Budget) {
     comps.push(Competitor::ours(SEQ, move || {
         kernels::spmv_f64(black_box(t), black_box(x), &mut y.borrow_mut()).expect("ok")
     }));
-    let y = out(PAR2);
-    comps.push(Competitor::ours(PAR2, move || {
+    let y = out(&par_label());
+    comps.push(Competitor::ours(par_label(), move || {
         kernels::par_spmv_f64(black_box(t), black_box(x), &mut y.borrow_mut()).expect("ok")
     }));
     for (label, threads) in [
-        ("faer 0.24 Par::Seq", 1usize),
-        ("faer 0.24 Par::rayon(2)", 2),
+        ("faer 0.24 Par::Seq".to_string(), 1usize),
+        (faer_par_label(), threads()),
     ] {
-        let y = out(label);
+        let y = out(&label);
         comps.push(Competitor::peer(label, move || {
             let mut yb = y.borrow_mut();
             let ys: &mut [f64] = &mut yb;
@@ -139,7 +160,7 @@ pub fn spmv(name: &str, a: &Csr, budget: &Budget) {
         }));
     }
     let timings = measure(comps, budget);
-    check(name, &outs, &[PAR2], 1e-12);
+    check(name, &outs, &[&par_label()], 1e-12);
     table(
         &format!("SpMV f64, {name}"),
         &timings,
@@ -182,8 +203,8 @@ pub fn spmm(name: &str, a: &Csr, k: usize, budget: &Budget) {
         )
         .expect("ok")
     }));
-    let c = out(PAR2);
-    comps.push(Competitor::ours(PAR2, move || {
+    let c = out(&par_label());
+    comps.push(Competitor::ours(par_label(), move || {
         let mut c = c.borrow_mut();
         kernels::par_spmm_f64(
             black_box(t),
@@ -193,10 +214,10 @@ pub fn spmm(name: &str, a: &Csr, k: usize, budget: &Budget) {
         .expect("ok")
     }));
     for (label, threads) in [
-        ("faer 0.24 Par::Seq", 1usize),
-        ("faer 0.24 Par::rayon(2)", 2),
+        ("faer 0.24 Par::Seq".to_string(), 1usize),
+        (faer_par_label(), threads()),
     ] {
-        let c = out(label);
+        let c = out(&label);
         comps.push(Competitor::peer(label, move || {
             let mut cb = c.borrow_mut();
             let cs: &mut [f64] = &mut cb;
@@ -220,7 +241,7 @@ pub fn spmm(name: &str, a: &Csr, k: usize, budget: &Budget) {
         }));
     }
     let timings = measure(comps, budget);
-    check(name, &outs, &[PAR2], 1e-12);
+    check(name, &outs, &[&par_label()], 1e-12);
     table(
         &format!("SpMM f64 (C = A B, B and C row-major, {k} columns), {name}"),
         &timings,
@@ -241,9 +262,10 @@ pub fn triad(n: usize, budget: &Budget) {
     use rayon::prelude::*;
     let b = crate::gen::dense(n, 1);
     let c = crate::gen::dense(n, 2);
-    let (p1, p2) = (pool(1), pool(2));
+    let (p1, pn) = (pool(1), pool(threads()));
     let mut comps: Vec<Competitor<'_>> = Vec::new();
-    for (label, p) in [("triad, 1 thread", &p1), ("triad, 2 threads", &p2)] {
+    let many = format!("triad, {} threads", threads());
+    for (label, p) in [("triad, 1 thread".to_string(), &p1), (many, &pn)] {
         let mut a = vec![0.0f64; n];
         let (b, c) = (&b, &c);
         comps.push(Competitor::reference(label, move || {
@@ -266,8 +288,10 @@ pub fn triad(n: usize, budget: &Budget) {
         .map(|r| format!("{} {:.2} GB/s", r.name, bytes / r.median / 1e9))
         .collect();
     println!(
-        "\nParallel triad over 3 × {n} f64: {}; 2 threads / 1 thread = **{:.2}×**",
+        "\nParallel triad over 3 × {n} f64: {}; {} threads / 1 thread = **{:.2}×** (medians), {:.2}× (minima)",
         gbs.join(", "),
-        t[0].median / t[1].median
+        threads(),
+        t[0].median / t[1].median,
+        t[0].min / t[1].min
     );
 }
