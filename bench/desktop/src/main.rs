@@ -198,11 +198,17 @@ fn main() {
                 par::global_pool();
                 // Besides the bench matrices (the three large ones are
                 // memory-bound), one that stays in the L3 cache.
-                let mid = if quick() { 2_000 } else { 20_000 };
-                let l3 = (
-                    "cache-resident n=20k 20/row",
-                    gen::Csr::uniform(mid, 20, 16),
-                );
+                let l3 = if quick() {
+                    (
+                        "cache-resident n=2k 20/row",
+                        gen::Csr::uniform(2_000, 20, 16),
+                    )
+                } else {
+                    (
+                        "cache-resident n=20k 20/row",
+                        gen::Csr::uniform(20_000, 20, 16),
+                    )
+                };
                 for (name, a) in mats.list.iter().chain([&l3]) {
                     par::spmv(name, a, &b);
                 }
