@@ -200,6 +200,18 @@ test_interop() {
     RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps --features std,heapless,sprs,nalgebra-sparse
 }
 
+# `#[parallel]` kernels (feature `rayon`, which the workspace build leaves
+# off): the runtime's chunking, the guide's example, the differential tests
+# (tests/tests/parallel.rs) and clippy on them, and the docs with the
+# feature on. Incremental over the workspace build: ~40 s warm.
+test_parallel() {
+    cargo test -p sparse-core --features rayon --lib par
+    cargo test -p sparse-core --features rayon --doc parallel
+    cargo test -p sparse-tests --features rayon --test parallel
+    cargo clippy -p sparse-tests --features rayon --test parallel -- -D warnings
+    RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps --features rayon
+}
+
 # `cargo rustc ... -- -D warnings`: warnings in sparse-core's no_std
 # configurations fail the step (flags for sparse-core only, so the host
 # builds of the macro stay cached).
@@ -355,6 +367,7 @@ run "cargo clippy --workspace --all-targets -D warnings" clippy_workspace
 run "cargo test --workspace" test_workspace
 run "desktop examples (demo, convert_spmv, cg) must exit 0" run_examples
 run "sparse-core interop features (sprs, nalgebra-sparse)" test_interop
+run "#[parallel] kernels (--features rayon)" test_parallel
 for t in "${THUMB_TARGETS[@]}"; do
     run "build sparse-core (with macros) for $t" build_thumb "$t"
 done

@@ -3,7 +3,8 @@
 # the timed sections, then instructions per nonzero under callgrind.
 #   bench/desktop/run.sh                 # everything (~10 min on 2 cores)
 #   bench/desktop/run.sh spmv csc        # some timed sections only (no callgrind):
-#                                        # spmv spmv16 csc add spgemm sddmm transpose coo
+#                                        # spmv spmv16 csc add spgemm sddmm transpose coo par
+#   bench/desktop/run.sh par            # #[parallel] SpMV and SpMM on 2 threads (feature rayon)
 #   bench/desktop/run.sh callgrind       # the instruction counts only
 #   BENCH_QUICK=1 bench/desktop/run.sh   # tiny sizes, < 1 min: a smoke test
 # Results go to stdout as markdown tables.

@@ -403,6 +403,7 @@ fn convert_error(tensor: &'static str, error: crate::convert::ConvertError) -> K
 }
 
 /// The unchecked reads and writes generated kernels use in their loops.
+pub mod par;
 pub mod unchecked;
 
 /// Where a kernel's size check failed: the fixed part of a

@@ -19,6 +19,8 @@
 //! - [`firmware`]: using the crate on a microcontroller — features,
 //!   constants in flash, no heap, no panics, stack, `defmt`, and the
 //!   firmware crates to start from;
+//! - [`parallel`]: `#[parallel]` kernels on every core (feature `rayon`):
+//!   what runs in parallel, how the work is split, identical results;
 //! - [`performance`]: what makes a kernel fast or slow, with measured
 //!   numbers and how to reproduce them.
 //!
@@ -52,6 +54,12 @@ pub mod outputs {}
 pub mod firmware {}
 #[doc = include_str!("../docs/performance.md")]
 pub mod performance {}
+#[doc = include_str!("../docs/parallel.md")]
+pub mod parallel {
+    #[cfg(feature = "rayon")]
+    pub use crate::kernel::par::{set_work_limits, work_limits};
+    pub use crate::kernel::par::{MIN_CHUNK_WORK, SEQUENTIAL_BELOW};
+}
 mod encoding;
 mod error;
 mod foreach;
@@ -89,6 +97,32 @@ pub use tensor::{DisassembledLens, Level, LevelBuffersMut, LevelLens, LevelStora
 #[cfg(feature = "macros")]
 pub use sparse_macros::sparse_kernel;
 
+/// `#[parallel]` on a kernel needs the `rayon` feature: generated code
+/// invokes this first, which is nothing with the feature and a compile
+/// error at the attribute without it. Not public API.
+#[cfg(feature = "rayon")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __sk_require_rayon {
+    () => {};
+}
+
+/// `#[parallel]` on a kernel needs the `rayon` feature: generated code
+/// invokes this first, which is nothing with the feature and a compile
+/// error at the attribute without it. Not public API.
+#[cfg(not(feature = "rayon"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __sk_require_rayon {
+    () => {
+        ::core::compile_error!(
+            "`#[parallel]` needs sparse-core's `rayon` feature (std only): add \
+             `features = [\"rayon\"]` to the `sparse-core` dependency, or remove \
+             `#[parallel]` to run this kernel on one thread"
+        );
+    };
+}
+
 /// What generated code reaches through one path. Not public API.
 #[doc(hidden)]
 pub mod __private {
@@ -104,6 +138,10 @@ pub mod __private {
         BlockSite, DimensionSite, KernelError, ShapeSite,
     };
     pub use crate::math;
+    // Kernels marked `#[parallel]`: the chunked outer loop, and the gate
+    // that makes the attribute a compile error without the `rayon` feature.
+    pub use crate::__sk_require_rayon as require_rayon;
+    pub use crate::kernel::par;
     // Sparse outputs.
     pub use crate::output::{InPlace, OutputBuffers, SparseTensorOut, Workspace};
 }

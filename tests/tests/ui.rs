@@ -4,6 +4,10 @@
 //! regenerate them with `TRYBUILD=overwrite cargo test -p sparse-tests --test ui`.
 
 #[test]
+#[cfg_attr(
+    feature = "rayon",
+    ignore = "pinned to the default features: `#[parallel]` without `rayon` is one of the errors"
+)]
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("ui/**/*.rs");

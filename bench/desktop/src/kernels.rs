@@ -62,3 +62,23 @@ sparse_core::sparse_kernel! {
         c[i, j] = s[i, j] * (u[i, k] * vt[j, k]);
     }
 }
+
+// `#[parallel]` (sparse-core feature `rayon`): the same kernels with their
+// row loop in chunks, against the sequential ones (bench section `par`).
+sparse_core::sparse_kernel! {
+    #PCSR32 = #sparse_tensor.encoding<{
+        map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32
+    }>
+
+    #[parallel]
+    pub fn par_spmv_f64(a: &tensor<?x?xf64, #PCSR32>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+        y[i] = a[i, j] * x[j];
+    }
+    pub fn spmm_f64(a: &tensor<?x?xf64, #PCSR32>, b: &tensor<?x?xf64>, c: &mut tensor<?x?xf64>) {
+        c[i, j] = a[i, k] * b[k, j];
+    }
+    #[parallel]
+    pub fn par_spmm_f64(a: &tensor<?x?xf64, #PCSR32>, b: &tensor<?x?xf64>, c: &mut tensor<?x?xf64>) {
+        c[i, j] = a[i, k] * b[k, j];
+    }
+}

@@ -14,6 +14,7 @@ mod harness;
 #[allow(clippy::all, unused)]
 mod kernels;
 mod ops;
+mod par;
 mod report;
 mod spmv;
 mod transpose;
@@ -87,6 +88,7 @@ fn main() {
         "sddmm",
         "transpose",
         "coo",
+        "par",
     ];
     let sections: Vec<&str> = if args.is_empty() {
         all.to_vec()
@@ -185,6 +187,33 @@ fn main() {
                 for (name, a) in &mats.list {
                     transpose::coo_to_csr(name, a, false, &b);
                     transpose::coo_to_csr(name, a, true, &b);
+                }
+            }
+            "par" => {
+                println!(
+                    "\n### #[parallel] kernels on {} threads (sparse-core feature `rayon`)",
+                    par::threads()
+                );
+                par::triad(triad_n, &b);
+                par::global_pool();
+                // Besides the bench matrices (the three large ones are
+                // memory-bound), one that stays in the L3 cache.
+                let l3 = if quick() {
+                    (
+                        "cache-resident n=2k 20/row",
+                        gen::Csr::uniform(2_000, 20, 16),
+                    )
+                } else {
+                    (
+                        "cache-resident n=20k 20/row",
+                        gen::Csr::uniform(20_000, 20, 16),
+                    )
+                };
+                for (name, a) in mats.list.iter().chain([&l3]) {
+                    par::spmv(name, a, &b);
+                }
+                for (name, a) in mats.list.iter().chain([&l3]) {
+                    par::spmm(name, a, 16, &b);
                 }
             }
             _ => {}

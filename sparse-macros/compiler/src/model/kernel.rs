@@ -35,6 +35,11 @@ pub struct KernelDef {
     /// The closures of semiring operations, indexed by `FuncId` (the same
     /// order as `kernel.funcs`).
     pub closures: Vec<ClosureDef>,
+    /// `#[parallel]` written on the `fn` (its span): the outermost parallel
+    /// loop of each statement with a dense output runs in chunks on
+    /// rayon's threads (`sparse_core::__private::par`). Taken out of
+    /// [`KernelDef::attrs`].
+    pub parallel: Option<Span>,
 }
 
 /// A closure of a semiring operation (a region of `binary`/`unary`, a

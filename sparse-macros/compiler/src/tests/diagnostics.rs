@@ -557,3 +557,25 @@ fn tensor_type_syntax() {
         "expected a tensor type such as `tensor<64x200xf32, #CSR>`",
     );
 }
+
+#[test]
+fn parallel_takes_no_arguments_and_is_written_once() {
+    let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>\n\
+               #[parallel(threads = 2)]\n\
+               fn f(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }\n\
+               #[parallel]\n\
+               #[parallel]\n\
+               fn g(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }";
+    assert_error_at(
+        src,
+        "parallel",
+        0,
+        "`#[parallel]` takes no arguments: write `#[parallel]`",
+    );
+    assert_error_at(
+        src,
+        "parallel",
+        2,
+        "`#[parallel]` is written twice on this kernel",
+    );
+}

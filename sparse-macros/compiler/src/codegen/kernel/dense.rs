@@ -41,12 +41,21 @@ impl Gen<'_> {
             return quote!(#(#copies)*);
         }
         let busy = self.busy_when(body);
+        let par = self.par.filter(|p| p.loop_id == l);
+        let outer = self.chunk;
+        if par.is_some() {
+            self.chunk = par;
+        }
         let body = self.nodes(body, &inner);
-        let walk = quote! {
-            for #var in 0..#n {
-                #positions
-                #body
-            }
+        self.chunk = outer;
+        let walk = match par {
+            Some(par) => self.parallel_for(par, &var, &n, quote!(#positions #body)),
+            None => quote! {
+                for #var in 0..#n {
+                    #positions
+                    #body
+                }
+            },
         };
         match busy {
             // A loop whose body is only dense loops over empty ranges does

@@ -312,11 +312,31 @@ impl Gen<'_> {
                 }
             };
             bounds.push(format!("`{var}` < `{size}`"));
+            // Inside a chunk of a `#[parallel]` loop the output's data is
+            // the chunk, which starts at row `row0`.
+            let chunk_row = self
+                .chunk
+                .filter(|c| c.output == a.tensor && d == 0)
+                .map(|c| self.chunk_row(c));
             offset = Some(match offset {
-                None => quote!(#var),
+                None => match &chunk_row {
+                    Some(row0) => {
+                        bounds.push(format!(
+                            "`{row0}` <= `{var}`, and the chunk holds the rows of its iterations \
+                             from `{row0}` on (`sparse_core::__private::par`)"
+                        ));
+                        quote!((#var - #row0))
+                    }
+                    None => quote!(#var),
+                },
                 Some(prev) if d == 1 => quote!(#prev * #size + #var),
                 Some(prev) => quote!((#prev) * #size + #var),
             });
+        }
+        // A chunk's row alone needs no parentheses (`unused_parens`).
+        if let (Some(c), [l]) = (self.chunk.filter(|c| c.output == a.tensor), &a.indices[..]) {
+            let (var, row0) = (self.var(*l), self.chunk_row(c));
+            offset = Some(quote!(#var - #row0));
         }
         let why = format!(
             "{} (loop bounds and coordinates are below the sizes the prologue checked against \

@@ -18,6 +18,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::Ident;
 
+use super::parallel::ParLoop;
 use super::{Gen, Kind, Pos, Scope};
 use crate::sparsifier::{LoopId, Node, Space, TensorId};
 use crate::vocab::LevelFormat;
@@ -359,7 +360,10 @@ impl Gen<'_> {
                 };
             }
         }
-        if self.segmented(t, lv) {
+        // The walk of the loop that runs in chunks (`#[parallel]`): the
+        // same walk over each chunk's sub-range, inside `par::compressed`.
+        let par = self.par.filter(|x| x.loop_id == l);
+        let walk = if self.segmented(t, lv) {
             let e = self.tlocal(t, &format!("e{lv}"));
             let why = format!("`{p}` < `{hi}`, the end of the walked range");
             let read = self.read_coordinate(t, lv, &p, &why, &var);
@@ -368,9 +372,8 @@ impl Gen<'_> {
                 .pos
                 .insert((t, lv), Pos::Segment(p.clone(), e.clone()));
             let positions = self.bind_dense(&mut inner);
-            let body = self.nodes(body, &inner);
+            let body = self.chunked_nodes(par, body, &inner);
             quote! {
-                #range
                 let mut #p = #lo;
                 while #p < #hi {
                     #read
@@ -384,9 +387,8 @@ impl Gen<'_> {
             inner.pos.insert((t, lv), Pos::At(p.clone()));
             let positions = self.bind_dense(&mut inner);
             let (walk, entries, pattern) = self.walk(t, lv, &p, &var, (&lo, &hi), &mut inner);
-            let body = self.nodes(body, &inner);
+            let body = self.chunked_nodes(par, body, &inner);
             quote! {
-                #range
                 #walk
                 for #pattern in #entries {
                     #positions
@@ -398,15 +400,33 @@ impl Gen<'_> {
             let read = self.read_coordinate(t, lv, &p, &why, &var);
             inner.pos.insert((t, lv), Pos::At(p.clone()));
             let positions = self.bind_dense(&mut inner);
-            let body = self.nodes(body, &inner);
+            let body = self.chunked_nodes(par, body, &inner);
             quote! {
-                #range
                 for #p in #lo..#hi {
                     #read
                     #positions
                     #body
                 }
             }
+        };
+        match par {
+            Some(par) => {
+                let chunks = self.parallel_walk(par, t, (&lo, &hi), walk);
+                quote!(#range #chunks)
+            }
+            None => quote!(#range #walk),
         }
+    }
+
+    /// The body of a walk, with the output's offsets relative to the
+    /// chunk's first row when the walk is the loop that runs in chunks.
+    fn chunked_nodes(&mut self, par: Option<ParLoop>, body: &[Node], inner: &Scope) -> TokenStream {
+        let outer = self.chunk;
+        if par.is_some() {
+            self.chunk = par;
+        }
+        let out = self.nodes(body, inner);
+        self.chunk = outer;
+        out
     }
 }

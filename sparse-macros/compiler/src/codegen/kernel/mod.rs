@@ -34,11 +34,14 @@ mod expr;
 mod insert;
 mod iterate;
 mod operators;
+mod parallel;
 mod signature;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_out;
+#[cfg(test)]
+mod tests_par;
 #[cfg(test)]
 mod tests_semiring;
 mod workspace;
@@ -71,7 +74,9 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
     let generics = g.generics();
     let rebind = g.rebind_outputs();
     let body = g.body(plan);
-    let doc = doc_lines(def, k, plan);
+    let mut doc = doc_lines(def, k, plan);
+    let par = g.parallel_docs();
+    doc.extend(quote!(#(#[doc = #par])*));
     let attrs = &def.attrs;
     let vis = &def.vis;
     let name = &def.name;
@@ -290,6 +295,20 @@ struct Gen<'a> {
     /// written in dimensions over tensors the level space reshaped, so
     /// their accesses bind no index size (the conversion checks its own).
     unbound_stmts: Vec<usize>,
+    /// Whether the kernel is planned in level space (block operands).
+    level_space: bool,
+    /// The loop of the current statement that runs in chunks
+    /// (`#[parallel]`, see `parallel.rs`).
+    par: Option<parallel::ParLoop>,
+    /// Whether that statement zeroes its output first: each chunk then
+    /// zeroes its own rows (in parallel) instead.
+    par_zero: bool,
+    /// Set while the body of that loop is generated: the output's offsets
+    /// are then relative to the chunk's first row.
+    chunk: Option<parallel::ParLoop>,
+    /// For the doc comment of a `#[parallel]` kernel: per statement, which
+    /// loop runs in chunks or why none does.
+    par_notes: Vec<String>,
 }
 
 impl<'a> Gen<'a> {
@@ -406,6 +425,11 @@ impl<'a> Gen<'a> {
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
             block_extents: Vec::new(),
             unbound_stmts: Vec::new(),
+            level_space: demap.is_some(),
+            par: None,
+            par_zero: false,
+            chunk: None,
+            par_notes: Vec::new(),
         };
         for (n, t) in tensors.into_iter().enumerate() {
             match t {
@@ -465,7 +489,13 @@ impl<'a> Gen<'a> {
         for sp in &plan.stmts {
             stmts.extend(self.statement(sp));
         }
-        let checks = self.prologue();
+        let mut checks = match self.def.parallel {
+            // Nothing with sparse-core's `rayon` feature, a compile error
+            // at the attribute without it.
+            Some(span) => quote_spanned!(span=> ::sparse_core::__private::require_rayon!();),
+            None => TokenStream::new(),
+        };
+        checks.extend(self.prologue());
         let reorders = self.reorders();
         let decls: Vec<&TokenStream> = self.decls.values().collect();
         let errors = &self.errors;
@@ -524,6 +554,30 @@ impl<'a> Gen<'a> {
         };
         self.stmt = Some(stmt);
         self.segment_loop = self.segment_loop(stmt, sp.output.strategy);
+        self.par = None;
+        self.par_zero = false;
+        self.chunk = None;
+        if self.def.parallel.is_some() {
+            let shown = self.k.show_stmt(stmt);
+            match self.parallel_loop(sp, stmt) {
+                Ok(par) => {
+                    self.par_notes.push(format!(
+                        "`{shown}`: the loop over `{}` runs in chunks of rows of `{}`, in \
+                         parallel.",
+                        self.k.loop_name(par.loop_id),
+                        self.info(par.output).name
+                    ));
+                    self.par = Some(par);
+                    self.par_zero = sp
+                        .tree
+                        .iter()
+                        .any(|n| matches!(n, Node::Zero { tensor } if *tensor == par.output));
+                }
+                Err(why) => self
+                    .par_notes
+                    .push(format!("`{shown}` runs on one thread: {why}.")),
+            }
+        }
         let scope = Scope {
             bound: vec![false; self.k.loops.len()],
             pos: BTreeMap::new(),
@@ -579,6 +633,12 @@ impl<'a> Gen<'a> {
             return opened;
         }
         match n {
+            // Zeroed by each chunk (see `parallel.rs`).
+            Node::Zero { tensor }
+                if self.par_zero && self.par.is_some_and(|p| p.output == *tensor) =>
+            {
+                TokenStream::new()
+            }
             Node::Zero { tensor } => self.zero(*tensor),
             Node::Local { init, produced } => self.local(init.as_ref(), *produced, scope),
             Node::Accumulate { value } => self.accumulate(value, scope),

@@ -25,6 +25,8 @@ pub(super) struct Def {
     model: Model,
     name: &'static str,
     pub(super) doc: Option<&'static str>,
+    /// `#[parallel]` on the kernel.
+    pub(super) parallel: bool,
     params: Vec<Param>,
     pub(super) k: Kernel,
 }
@@ -35,6 +37,7 @@ impl Def {
             model: model(encodings),
             name,
             doc: None,
+            parallel: false,
             params: Vec::new(),
             k: Kernel::new(),
         }
@@ -136,6 +139,7 @@ impl Def {
             kernel: self.k,
             index_spans: vec![Span::call_site(); n],
             closures: Vec::new(),
+            parallel: self.parallel.then(Span::call_site),
         };
         let tokens = generate_kernel(&self.model, &def, &plan);
         let file: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("{e}"));
@@ -180,11 +184,16 @@ pub(super) const COO: &str = "#COO = #sparse_tensor.encoding<{ map = (i, j) -> (
 pub(super) const SV: &str = "#SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>";
 pub(super) const DCSR: &str =
     "#DCSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>";
-const LOOSE: &str =
+pub(super) const LOOSE: &str =
     "#LOOSE = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : loose_compressed) }>";
 
 /// `y[i] = a[i, j] * x[j]` with `a` in encoding `enc`.
-fn spmv(encodings: &str, enc: &str, name: &'static str) -> String {
+pub(super) fn spmv(encodings: &str, enc: &str, name: &'static str) -> String {
+    spmv_def(encodings, enc, name).generate()
+}
+
+/// The kernel of [`spmv`], not yet generated.
+pub(super) fn spmv_def(encodings: &str, enc: &str, name: &'static str) -> Def {
     let mut d = Def::new(encodings, name);
     d.doc = Some("y = A x");
     let a = d.sparse("a", enc, F64, &[None, None]);
@@ -192,7 +201,7 @@ fn spmv(encodings: &str, enc: &str, name: &'static str) -> String {
     let y = d.dense("y", F64, &[None], true);
     let (i, j) = (d.index("i"), d.index("j"));
     d.k.assign(y, &[i], Expr::at(a, &[i, j]) * Expr::at(x, &[j]));
-    d.generate()
+    d
 }
 
 pub(super) const BSR: &str = "#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>";
@@ -432,7 +441,7 @@ fn spmm_with_dynamic_dense_matrices_uses_views() {
     assert!(has(&text, "__sk_i * __sk_n_j + __sk_j"));
 }
 
-const CSF: &str = "#CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed), crdWidth = 16 }>";
+pub(super) const CSF: &str = "#CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed), crdWidth = 16 }>";
 
 #[test]
 fn scalar_sum_over_a_matrix() {

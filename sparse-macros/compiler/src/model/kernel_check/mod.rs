@@ -120,8 +120,10 @@ pub(super) fn check_kernel(
         .iter()
         .any(|p| matches!(p.kind, crate::model::ParamKind::Unresolved { .. }));
     let ok = errors.len() == before && !def.broken && !unresolved;
+    let (attrs, parallel) = parallel_attr(&def.attrs, errors);
     let kernel_def = KernelDef {
-        attrs: def.attrs.clone(),
+        attrs,
+        parallel,
         vis: def.vis.clone(),
         name: def.name.clone(),
         params,
@@ -179,6 +181,39 @@ fn peel_sums(e: &ExprSyntax) -> (Vec<Vec<&Ident>>, &ExprSyntax) {
             _ => return (sums, e),
         }
     }
+}
+
+/// Takes `#[parallel]` out of a kernel's attributes: its span, and the
+/// attributes left to emit on the `fn`. `#[parallel(..)]` or
+/// `#[parallel = ..]` (no arguments are defined) and a second
+/// `#[parallel]` are errors at the attribute.
+fn parallel_attr(
+    attrs: &[syn::Attribute],
+    errors: &mut Errors,
+) -> (Vec<syn::Attribute>, Option<proc_macro2::Span>) {
+    use syn::spanned::Spanned;
+    let mut kept = Vec::new();
+    let mut parallel = None;
+    for a in attrs {
+        if !a.path().is_ident("parallel") {
+            kept.push(a.clone());
+            continue;
+        }
+        if !matches!(a.meta, syn::Meta::Path(_)) {
+            errors.error(
+                a.meta.span(),
+                "`#[parallel]` takes no arguments: write `#[parallel]`",
+            );
+        } else if parallel.is_some() {
+            errors.error(
+                a.path().span(),
+                "`#[parallel]` is written twice on this kernel",
+            );
+        } else {
+            parallel = Some(a.path().span());
+        }
+    }
+    (kept, parallel)
 }
 
 /// The stub of a kernel the sparsifier rejected: its signature only.

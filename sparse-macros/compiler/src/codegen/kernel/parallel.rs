@@ -1,0 +1,275 @@
+//! `#[parallel]` kernels: the outermost loop of a statement with a dense
+//! output runs in chunks on rayon's threads (`sparse_core::__private::par`).
+//!
+//! A statement qualifies when its output is a dense tensor of rank ≥ 1
+//! written directly (`DenseStore`), its loop tree is a `Zero` of the
+//! output (if any) followed by one loop, and that loop is parallel, indexes
+//! the output's first dimension and no other, and is a dense `For` or an
+//! `Iterate` over an ordered compressed level 0. Iteration `i` then writes
+//! only row `i` of the output (`i * stride .. (i + 1) * stride`), so the
+//! runtime hands each chunk of iterations the disjoint `&mut` run of its
+//! rows. The loop body is generated unchanged inside a closure whose
+//! parameters shadow the output's data (the chunk) and, for a compressed
+//! level, the walked range (the chunk's positions); only the output's
+//! row-major offsets change, from `i * stride + ..` to
+//! `(i - row0) * stride + ..` with `row0` the chunk's first row. Every
+//! other statement, and every kernel without the attribute, is generated
+//! exactly as before.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use syn::Ident;
+
+use super::iterate::private;
+use super::{elem_type, Gen, Kind};
+use crate::sparsifier::{LoopId, Node, OutputStrategy, Role, Stmt, StmtPlan, TensorId};
+use crate::vocab::LevelFormat;
+
+/// The loop of one statement that runs in chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ParLoop {
+    /// The loop split.
+    pub loop_id: LoopId,
+    /// The dense output whose rows the chunks own.
+    pub output: TensorId,
+}
+
+impl<'a> Gen<'a> {
+    /// The loop of `sp` to run in chunks, or why the statement stays
+    /// sequential (for the doc comment).
+    pub(super) fn parallel_loop(&self, sp: &StmtPlan, stmt: &Stmt) -> Result<ParLoop, String> {
+        let out = stmt.lhs.tensor;
+        let info = self.info(out);
+        if !matches!(sp.output.strategy, OutputStrategy::DenseStore { .. }) {
+            return Err(format!(
+                "its output `{}` is not a dense tensor written directly (sparse and scalar \
+                 outputs run on one thread)",
+                info.name
+            ));
+        }
+        if self.level_space || !matches!(info.kind, Kind::Slice | Kind::Array | Kind::View) {
+            return Err(format!(
+                "its output `{}` is not a plain row-major dense tensor",
+                info.name
+            ));
+        }
+        let mut loops = sp
+            .tree
+            .iter()
+            .filter(|n| !matches!(n, Node::Zero { tensor } if *tensor == out));
+        let (Some(node), None) = (loops.next(), loops.next()) else {
+            return Err("its loop nest does not start with a single loop".to_string());
+        };
+        let (loop_id, role) = match node {
+            Node::For { loop_id, role, .. } => (*loop_id, *role),
+            Node::Iterate {
+                loop_id,
+                role,
+                space,
+                ..
+            } => {
+                let ordered = space.level.index() == 0
+                    && space.level_type.format == LevelFormat::Compressed
+                    && space.level_type.is_ordered();
+                if !ordered {
+                    return Err(format!(
+                        "its outer loop walks `{}` level {}, which is not an ordered compressed \
+                         level 0",
+                        self.info(space.tensor).name,
+                        space.level.index()
+                    ));
+                }
+                (*loop_id, *role)
+            }
+            _ => {
+                return Err(
+                    "its outer loop merges several sparse operands (co-iteration)".to_string(),
+                )
+            }
+        };
+        let name = self.k.loop_name(loop_id);
+        if role != Role::Parallel {
+            return Err(format!("its outer loop `{name}` is a reduction"));
+        }
+        let first = stmt.lhs.indices.first() == Some(&loop_id);
+        let once = stmt.lhs.indices.iter().filter(|&&l| l == loop_id).count() == 1;
+        if !first || !once {
+            return Err(format!(
+                "its outer loop `{name}` does not index the first dimension of `{}` alone",
+                info.name
+            ));
+        }
+        Ok(ParLoop {
+            loop_id,
+            output: out,
+        })
+    }
+
+    /// The output elements per iteration of the split loop: the product of
+    /// the output's sizes after the first.
+    fn row_stride(&self, out: TensorId) -> TokenStream {
+        let Some(stmt) = self.stmt else {
+            return quote!(1usize);
+        };
+        let mut factors = Vec::new();
+        for (d, &l) in stmt.lhs.indices.iter().enumerate().skip(1) {
+            factors.push(match self.static_dim(out, d) {
+                Some(n) => {
+                    let n = Literal::u64_unsuffixed(n);
+                    quote!(#n)
+                }
+                None => {
+                    let n = self.size(l);
+                    quote!(#n)
+                }
+            });
+        }
+        let mut factors = factors.into_iter();
+        match factors.next() {
+            None => quote!(1usize),
+            Some(first) => factors.fold(first, |acc, f| quote!(#acc * #f)),
+        }
+    }
+
+    /// `Some(pos)` for the positions array that balances the chunks: level
+    /// 1 of the walked tensor when it is compressed (its entries under each
+    /// iteration), else of the first sparse input whose level 0 is dense and
+    /// indexed by the loop; `None` (typed) to balance by iterations.
+    fn weights(&mut self, l: LoopId, walked: Option<TensorId>) -> TokenStream {
+        let compressed_below = |g: &Gen<'_>, t: TensorId| {
+            g.info(t)
+                .levels
+                .get(1)
+                .is_some_and(|x| x.ty.format == LevelFormat::Compressed)
+        };
+        let chosen = match walked {
+            Some(t) => compressed_below(self, t).then_some(t),
+            None => self.sparse_accesses().into_iter().find_map(|a| {
+                let lvl = *self.info(a.tensor).levels.first()?;
+                let dense_here = lvl.ty.is_dense() && a.indices.get(lvl.dim) == Some(&l);
+                (dense_here && compressed_below(self, a.tensor)).then_some(a.tensor)
+            }),
+        };
+        match chosen {
+            Some(t) => {
+                let pos = self.positions(t, 1);
+                quote!(::core::option::Option::Some(#pos))
+            }
+            None => quote!(::core::option::Option::None::<&[::core::primitive::usize]>),
+        }
+    }
+
+    /// The chunk closure's first parameter names: the chunk's first row
+    /// (`__sk_i_row0`) and the output data it shadows.
+    fn chunk_names(&mut self, par: ParLoop) -> (Ident, Ident, TokenStream) {
+        let row0 = format_ident!("__sk_{}_row0", self.loop_name(par.loop_id));
+        let data = self.data(par.output);
+        let elem = elem_type(self.info(par.output).elem);
+        (row0, data, quote!(&mut [#elem]))
+    }
+
+    /// `for i in 0..n { body }` as chunks: `par::dense` hands each chunk
+    /// `lo..hi` and its rows of the output; `body` was generated with the
+    /// output's offsets relative to `lo`.
+    pub(super) fn parallel_for(
+        &mut self,
+        par: ParLoop,
+        var: &Ident,
+        n: &Ident,
+        body: TokenStream,
+    ) -> TokenStream {
+        let (row0, data, ty) = self.chunk_names(par);
+        let hi = format_ident!("__sk_{}_hi", self.loop_name(par.loop_id));
+        let stride = self.row_stride(par.output);
+        let weights = self.weights(par.loop_id, None);
+        let zero = self.chunk_zero(par);
+        let run = private("par");
+        quote! {
+            #run::dense(#data, #stride, #n, #weights, |#row0: ::core::primitive::usize, #hi: ::core::primitive::usize, #data: #ty| {
+                #zero
+                for #var in #row0..#hi {
+                    #body
+                }
+            });
+        }
+    }
+
+    /// A walk over compressed level 0 of `t` as chunks: `par::compressed`
+    /// hands each chunk a sub-range `lo..hi` of the level's entries (cut
+    /// where the coordinate grows) and its rows of the output from `row0`;
+    /// `walk` (the sequential walk over `lo..hi`) runs unchanged inside.
+    pub(super) fn parallel_walk(
+        &mut self,
+        par: ParLoop,
+        t: TensorId,
+        (lo, hi): (&Ident, &Ident),
+        walk: TokenStream,
+    ) -> TokenStream {
+        let (row0, data, ty) = self.chunk_names(par);
+        let stride = self.row_stride(par.output);
+        let weights = self.weights(par.loop_id, Some(t));
+        let n = self.size(par.loop_id);
+        let crd = self.coordinates(t, 0);
+        let (cs, co) = self
+            .info(t)
+            .levels
+            .first()
+            .map_or((1, 0), |x| (x.stride, x.offset));
+        let (cs, co) = (Literal::usize_unsuffixed(cs), Literal::usize_unsuffixed(co));
+        let zero = self.chunk_zero(par);
+        let run = private("par");
+        let usize_ty = quote!(::core::primitive::usize);
+        quote! {
+            #run::compressed(
+                #data,
+                #stride,
+                #n,
+                #run::Coordinates { crd: #crd, stride: #cs, offset: #co },
+                (#lo, #hi),
+                #weights,
+                |#lo: #usize_ty, #hi: #usize_ty, #row0: #usize_ty, #data: #ty| {
+                    #zero
+                    #walk
+                },
+            );
+        }
+    }
+
+    /// `rows.fill(0)` at the start of a chunk when the statement zeroes its
+    /// output first: the chunks' rows partition the output, so every
+    /// element is zeroed once, by the thread that then writes it.
+    fn chunk_zero(&mut self, par: ParLoop) -> TokenStream {
+        if self.par_zero {
+            self.zero(par.output)
+        } else {
+            TokenStream::new()
+        }
+    }
+
+    /// Inside a chunk: the output and its first row, for
+    /// [`Gen::dense_offset`].
+    pub(super) fn chunk_row(&self, par: ParLoop) -> Ident {
+        format_ident!("__sk_{}_row0", self.loop_name(par.loop_id))
+    }
+
+    /// The doc paragraph of a `#[parallel]` kernel: which loop of which
+    /// statement runs in chunks, and why the others do not.
+    pub(super) fn parallel_docs(&self) -> Vec<String> {
+        if self.def.parallel.is_none() {
+            return Vec::new();
+        }
+        let mut lines = vec![
+            String::new(),
+            " `#[parallel]` (sparse-core feature `rayon`):".to_string(),
+        ];
+        lines.extend(self.par_notes.iter().map(|n| format!(" - {n}")));
+        lines.push(String::new());
+        lines.push(
+            " Chunks are balanced by stored entries; a small call (less work than the \
+             threshold of the guide's `parallel` chapter) runs on the calling thread. The \
+             result is the sequential kernel's, bit for bit: no sum crosses a chunk."
+                .to_string(),
+        );
+        lines
+    }
+}

@@ -1,0 +1,143 @@
+//! `#[parallel]` kernels: the outer loop as chunks (`parallel.rs`). The
+//! snapshots are compiled and run against the sequential kernels and dense
+//! references by `tests/tests/parallel.rs` (feature `rayon`).
+
+use super::tests::{has, snapshot, spmv, spmv_def, Def, COO, CSC, CSF, CSR, DCSR, LOOSE};
+use crate::model::ElemType::F64;
+use crate::sparsifier::Expr;
+
+fn parallel_spmv(encodings: &str, enc: &str, name: &'static str) -> String {
+    let mut d = spmv_def(encodings, enc, name);
+    d.parallel = true;
+    d.generate()
+}
+
+#[test]
+fn spmv_csr_runs_its_rows_in_chunks_balanced_by_entries() {
+    let text = parallel_spmv(CSR, "CSR", "spmv_csr_par");
+    snapshot("spmv_csr_par", &text);
+    assert!(has(&text, "::sparse_core::__private::require_rayon!();"));
+    assert!(has(
+        &text,
+        "::sparse_core::__private::par::dense(__sk_y_data, 1usize, __sk_n_i, \
+         ::core::option::Option::Some(__sk_a_pos1),"
+    ));
+    assert!(has(&text, "for __sk_i in __sk_i_row0..__sk_i_hi {"));
+    // The output's offset is relative to the chunk's first row; nothing
+    // else changes.
+    assert!(has(&text, "slot(__sk_y_data, __sk_i - __sk_i_row0)"));
+    assert!(has(&text, "__sk_acc += __sk_a_v * __sk_x_v;"));
+    assert!(has(
+        &text,
+        "the loop over `i` runs in chunks of rows of `y`, in parallel"
+    ));
+    // Without the attribute, the tokens are the sequential kernel's.
+    let seq = spmv(CSR, "CSR", "spmv_csr_par");
+    assert!(!has(&seq, "par::") && !has(&seq, "require_rayon") && !has(&seq, "parallel`"));
+}
+
+#[test]
+fn spmv_dcsr_runs_chunks_of_stored_rows() {
+    let text = parallel_spmv(DCSR, "DCSR", "spmv_dcsr_par");
+    snapshot("spmv_dcsr_par", &text);
+    assert!(has(&text, "::sparse_core::__private::par::compressed("));
+    assert!(has(
+        &text,
+        "::sparse_core::__private::par::Coordinates { crd: __sk_a_crd0, stride: 1, offset: 0, }"
+    ));
+    assert!(has(&text, "(__sk_a_lo0, __sk_a_hi0),"));
+    // `y` is zeroed first (rows DCSR does not store): each chunk zeroes its
+    // own rows, in parallel, not the caller before the loop.
+    assert!(has(
+        &text,
+        "__sk_y_data: &mut [::core::primitive::f64]| { __sk_y_data.fill(0.0_f64);"
+    ));
+    assert_eq!(text.matches(".fill(").count(), 1);
+    assert!(has(&text, "::core::option::Option::Some(__sk_a_pos1)"));
+    assert!(has(&text, "slot(__sk_y_data, __sk_i - __sk_i_row0)"));
+}
+
+#[test]
+fn spmv_coo_cuts_between_row_segments() {
+    let text = parallel_spmv(COO, "COO", "spmv_coo_par");
+    snapshot("spmv_coo_par", &text);
+    // AoS tuples: the row coordinate is slot 0 of 2; no positions below.
+    assert!(has(
+        &text,
+        "::sparse_core::__private::par::Coordinates { crd: __sk_a_crd0, stride: 2, offset: 0, }"
+    ));
+    assert!(has(
+        &text,
+        "::core::option::Option::None::<&[::core::primitive::usize]>"
+    ));
+}
+
+#[test]
+fn spmv_loose_balances_by_rows() {
+    let text = parallel_spmv(LOOSE, "LOOSE", "spmv_loose_par");
+    assert!(has(&text, "::sparse_core::__private::par::dense("));
+    assert!(has(
+        &text,
+        "::core::option::Option::None::<&[::core::primitive::usize]>"
+    ));
+}
+
+#[test]
+fn spmm_chunks_own_whole_rows_of_the_output() {
+    let mut d = Def::new(CSR, "spmm_par");
+    d.parallel = true;
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let b = d.dense("b", F64, &[None, Some(4)], false);
+    let c = d.dense("c", F64, &[None, None], true);
+    let (i, j, k) = (d.index("i"), d.index("j"), d.index("k"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, k]) * Expr::at(b, &[k, j]));
+    let text = d.generate();
+    snapshot("spmm_par", &text);
+    assert!(has(&text, "par::dense(__sk_c_data, __sk_n_j, __sk_n_i,"));
+    assert!(has(&text, "(__sk_i - __sk_i_row0) * __sk_n_j + __sk_j"));
+    // `b` is read as before.
+    assert!(has(&text, "__sk_k * 4 + __sk_j"));
+}
+
+#[test]
+fn loops_that_are_not_parallel_outermost_stay_sequential_and_say_why() {
+    // CSC: the outer loop `j` is a reduction.
+    let text = parallel_spmv(CSC, "CSC", "spmv_csc_par");
+    assert!(!has(&text, "par::"));
+    assert!(has(&text, "::sparse_core::__private::require_rayon!();"));
+    assert!(has(
+        &text,
+        "runs on one thread: its outer loop `j` is a reduction."
+    ));
+    // A scalar output.
+    let mut d = Def::new(CSR, "sum_par");
+    d.parallel = true;
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let s = d.dense("s", F64, &[], true);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(s, &[], Expr::at(a, &[i, j]));
+    let text = d.generate();
+    assert!(!has(&text, "par::"));
+    assert!(has(&text, "runs on one thread: its output `s`"));
+}
+
+#[test]
+fn ttv_over_csf_runs_chunks_of_its_stored_outer_slices() {
+    let mut d = Def::new(CSF, "ttv_par");
+    d.parallel = true;
+    let t = d.sparse("t", "CSF", F64, &[None, None, None]);
+    let v = d.dense("v", F64, &[None], false);
+    let c = d.dense("c", F64, &[None, None], true);
+    let (i, j, k) = (d.index("i"), d.index("j"), d.index("k"));
+    d.k.assign(c, &[i, j], Expr::at(t, &[i, j, k]) * Expr::at(v, &[k]));
+    let text = d.generate();
+    assert!(has(
+        &text,
+        "::sparse_core::__private::par::compressed(__sk_c_data, __sk_n_j, __sk_n_i,"
+    ));
+    assert!(has(&text, "(__sk_i - __sk_i_row0) * __sk_n_j + __sk_j"));
+    assert!(has(
+        &text,
+        "the loop over `i` runs in chunks of rows of `c`, in parallel"
+    ));
+}
