@@ -94,6 +94,19 @@ fn errors_point_at_the_offending_token() {
 }
 
 #[test]
+fn a_trailing_comma_is_reported_at_the_comma() {
+    let src = "static V: tensor<2xf32> = dense<[1.0, 2.0, ]>;";
+    assert_eq!(
+        errors(src),
+        [(
+            "expected an element after `,` (a list has no trailing comma)".to_string(),
+            1,
+            41
+        )]
+    );
+}
+
+#[test]
 fn file_errors_name_the_line_and_point_at_the_path() {
     let dir = std::env::temp_dir().join(format!("sk-const-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
