@@ -341,10 +341,13 @@ fn file_shape(
         errors.error(
             span,
             format!(
-                "the file holds a tensor of rank {} ({}) but the type has rank {}",
+                "the file holds a tensor of rank {} ({}) but the type has rank {}; give the \
+                 type one size per dimension of the file, e.g. `tensor<{}x{}>`",
                 found.len(),
                 sizes_text(found),
-                def.shape.len()
+                def.shape.len(),
+                vec!["?"; found.len()].join("x"),
+                def.elem.name
             ),
         );
         return None;

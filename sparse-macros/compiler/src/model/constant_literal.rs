@@ -326,7 +326,8 @@ pub(super) fn scatter(
             errors.error(
                 ctx.span,
                 format!(
-                    "a dense constant of {} elements is too large (at most {})",
+                    "a dense constant of {} elements is too large (at most {}); give its type \
+                     a sparse encoding, e.g. `#CSR`, to store only its entries",
                     sizes_text(shape),
                     constant_layout::MAX_STORED
                 ),

@@ -58,7 +58,10 @@ pub(super) fn read_npy(bytes: &[u8], elem: ElemType) -> Result<FileData, String>
         ));
     }
     if !matches!(order, '<' | '|' | '=') {
-        return Err(format!("unsupported dtype `{descr}`"));
+        return Err(format!(
+            "unsupported dtype `{descr}`; a dtype starts with its byte order, `<` (little-endian), \
+             `|` (bytes) or `=`, e.g. `<f4` or `|b1`"
+        ));
     }
     let valid = matches!(
         (kind, size),
@@ -90,7 +93,8 @@ pub(super) fn read_npy(bytes: &[u8], elem: ElemType) -> Result<FileData, String>
             'f' => {
                 if !elem.is_float() {
                     return Err(format!(
-                        "the file holds floats (`{descr}`) but the element type is `{}`",
+                        "the file holds floats (`{descr}`) but the element type is `{}`; use \
+                         `f32` or `f64`, or save the array with an integer dtype",
                         elem.mlir_name()
                     ));
                 }
@@ -196,7 +200,17 @@ mod tests {
         assert!(err(&npy("<f4", "(2,)", &[0; 4]), ElemType::F32).contains("need 8"));
         assert!(err(&npy("<i2", "(1,)", &[0x2C, 0x01]), ElemType::I8)
             .contains("element 0: 300 does not fit `i8`"));
-        assert!(err(&npy("<f4", "(1,)", &[0; 4]), ElemType::I32).contains("holds floats"));
+        assert_eq!(
+            err(&npy("<f4", "(1,)", &[0; 4]), ElemType::I32),
+            "the file holds floats (`<f4`) but the element type is `i32`; use `f32` or `f64`, or \
+             save the array with an integer dtype"
+        );
+        // A dtype without its byte order is told what it lacks.
+        assert_eq!(
+            err(&npy("f4", "(1,)", &[0; 4]), ElemType::F32),
+            "unsupported dtype `f4`; a dtype starts with its byte order, `<` (little-endian), \
+             `|` (bytes) or `=`, e.g. `<f4` or `|b1`"
+        );
         assert!(err(b"PK\x03\x04", ElemType::F32).contains("not a NumPy file"));
     }
 }

@@ -26,6 +26,10 @@ pub(super) fn check_level_types(map: &MapSyntax, errors: &mut Errors) -> Option<
         .map(|level| check_level_type(&level.format, errors))
         .collect();
     let types: Vec<LevelType> = types.into_iter().collect::<Option<_>>()?;
+    if map.broken {
+        // A level failed to parse: the parents of the others are unknown.
+        return None;
+    }
     let formats: Vec<&FormatSyntax> = map.levels.iter().map(|l| &l.format).collect();
     // The region rules only make sense once the singletons have parents;
     // checking them after a misplaced singleton would repeat its error.

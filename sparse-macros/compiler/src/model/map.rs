@@ -30,7 +30,9 @@ pub(super) enum Var {
 
 pub(super) fn check_map(map: &MapSyntax, errors: &mut Errors) -> Option<CheckedMap> {
     let before = errors.len();
-    check_rank(map, errors);
+    if !map.broken {
+        check_rank(map, errors);
+    }
     let vars = check_names(map, errors);
     let dims: Vec<Dim> = map
         .dims
@@ -40,13 +42,15 @@ pub(super) fn check_map(map: &MapSyntax, errors: &mut Errors) -> Option<CheckedM
             slice: d.slice.as_ref().and_then(|s| check_slice(s, errors)),
         })
         .collect();
-    check_level_names(map, errors);
+    if !map.broken {
+        check_level_names(map, errors);
+    }
     let exprs: Vec<Option<LevelExpr>> = map
         .levels
         .iter()
         .map(|level| check_level_expr(&level.expr, &vars, errors))
         .collect();
-    if errors.len() > before {
+    if errors.len() > before || map.broken {
         return None;
     }
     let exprs: Vec<LevelExpr> = exprs.into_iter().collect::<Option<_>>()?;

@@ -168,7 +168,7 @@ pub fn check_stmt(
     if sparse_inputs > MAX_SPARSE_INPUTS {
         errors.push(SparsifyError::TooComplex {
             message: format!(
-                "statement {index} reads {sparse_inputs} sparse tensors; at most {MAX_SPARSE_INPUTS} can be co-iterated in one statement, split it"
+                "this statement reads {sparse_inputs} sparse tensors; at most {MAX_SPARSE_INPUTS} can be co-iterated in one statement: split it into several (into a dense output, the later ones can add their terms with `+=`)"
             ),
         });
     }

@@ -205,8 +205,7 @@ pub fn build(
     if b.cases > MAX_CASES {
         return Err(SparsifyError::TooComplex {
             message: format!(
-                "statement {} needs more than {MAX_CASES} co-iteration cases; split it into several statements",
-                view.index
+                "this statement needs more than {MAX_CASES} co-iteration cases; split it into several statements (into a dense output, the later ones can add their terms with `+=`)"
             ),
         });
     }

@@ -353,15 +353,21 @@ fn parse_literal(
 fn parse_list(stream: TokenStream, span: Span) -> syn::Result<TensorLiteral> {
     let mut items = Vec::new();
     let mut iter = stream.into_iter().peekable();
+    let mut comma = span;
     loop {
         match parse_literal(&mut iter)? {
             Some(item) => items.push(item),
             None if items.is_empty() => break,
-            None => return Err(syn::Error::new(span, "expected an element after `,`")),
+            None => {
+                return Err(syn::Error::new(
+                    comma,
+                    "expected an element after `,` (a list has no trailing comma)",
+                ))
+            }
         }
         match iter.next() {
             None => break,
-            Some(TokenTree::Punct(p)) if p.as_char() == ',' => {}
+            Some(TokenTree::Punct(p)) if p.as_char() == ',' => comma = p.span(),
             Some(other) => {
                 return Err(syn::Error::new(
                     other.span(),

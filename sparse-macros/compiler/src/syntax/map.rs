@@ -34,7 +34,10 @@ pub(super) fn parse_map(
     }
     let dims_content;
     let dims_paren = parenthesized!(dims_content in input);
-    let dims = parse_comma_list(&dims_content, errors, broken, |i, _, _| parse_dim(i));
+    let mut lists_broken = false;
+    let dims = parse_comma_list(&dims_content, errors, &mut lists_broken, |i, _, _| {
+        parse_dim(i)
+    });
     if !input.peek(Token![->]) {
         return Err(input.error("expected `->` between the dimension list and the level list"));
     }
@@ -44,7 +47,10 @@ pub(super) fn parse_map(
     }
     let levels_content;
     let levels_paren = parenthesized!(levels_content in input);
-    let levels = parse_comma_list(&levels_content, errors, broken, |i, _, _| parse_level(i));
+    let levels = parse_comma_list(&levels_content, errors, &mut lists_broken, |i, _, _| {
+        parse_level(i)
+    });
+    *broken |= lists_broken;
     Ok(MapSyntax {
         symbols,
         level_vars,
@@ -52,6 +58,7 @@ pub(super) fn parse_map(
         dims_span: dims_paren.span.join(),
         levels,
         levels_span: levels_paren.span.join(),
+        broken: lists_broken,
     })
 }
 

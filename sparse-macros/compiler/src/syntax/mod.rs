@@ -144,6 +144,11 @@ pub struct MapSyntax {
     pub levels: Vec<LevelSyntax>,
     /// The level list's parentheses.
     pub levels_span: Span,
+    /// Whether a dimension or a level failed to parse (its error is
+    /// recorded): the lists are incomplete, so the checks of the whole map
+    /// (ranks, invertibility, level variables) would report what is only
+    /// missing.
+    pub broken: bool,
 }
 
 /// One dimension: `i`, `i : #sparse_tensor<slice(0, 4, 1)>`, or

@@ -227,10 +227,12 @@ pub(super) fn parse_semiring(
             }
         }
         let value_start = pos;
-        let is_closure = is_punct(tokens.get(pos), '|')
-            || matches!(tokens.get(pos), Some(TokenTree::Ident(m)) if m == "move");
+        // `|x| ..`, `move |x| ..`, and `async |x| ..` (read as a closure so
+        // that the checker can say closures cannot be `async`).
+        let closure_word = |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Ident(m)) if m == "move" || m == "async");
+        let is_closure = is_punct(tokens.get(pos), '|') || closure_word(tokens.get(pos));
         if is_closure {
-            if matches!(tokens.get(pos), Some(TokenTree::Ident(_))) {
+            while closure_word(tokens.get(pos)) {
                 pos += 1;
             }
             // `||` is two joint `|`; otherwise skip to the closing `|`.

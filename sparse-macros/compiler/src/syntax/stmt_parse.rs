@@ -326,7 +326,7 @@ impl Parser<'_> {
                         .is_some_and(|(c, s, _)| c == ':' && s == Spacing::Joint)
                     {
                         return Err(error(
-                            self.here(),
+                            ty.span(),
                             "cast to a primitive type written by its name, e.g. `as f64`",
                         ));
                     }

@@ -94,6 +94,34 @@ fn errors_point_at_the_offending_token() {
 }
 
 #[test]
+fn a_trailing_comma_is_reported_at_the_comma() {
+    let src = "static V: tensor<2xf32> = dense<[1.0, 2.0, ]>;";
+    assert_eq!(
+        errors(src),
+        [(
+            "expected an element after `,` (a list has no trailing comma)".to_string(),
+            1,
+            41
+        )]
+    );
+}
+
+#[test]
+fn a_dense_constant_too_large_suggests_an_encoding() {
+    let src = "static H: tensor<100000x100000xf32> = sparse<[[0, 0]], [1.0]>;";
+    assert_eq!(
+        errors(src),
+        [(
+            "a dense constant of 100000x100000 elements is too large (at most 67108864); give \
+             its type a sparse encoding, e.g. `#CSR`, to store only its entries"
+                .to_string(),
+            1,
+            38
+        )]
+    );
+}
+
+#[test]
 fn file_errors_name_the_line_and_point_at_the_path() {
     let dir = std::env::temp_dir().join(format!("sk-const-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -129,6 +157,16 @@ fn file_errors_name_the_line_and_point_at_the_path() {
     );
     assert!(found[0].0.contains(":4)"), "{found:?}");
     assert!(found[1].0.contains(":3)"), "{found:?}");
+    // A file of another rank than the type: the fix spells the type.
+    let src = format!(
+        "static R: tensor<12xf32> = file({:?});",
+        path.display().to_string()
+    );
+    assert_eq!(
+        errors(&src)[0].0,
+        "the file holds a tensor of rank 2 (3x4) but the type has rank 1; give the type one \
+         size per dimension of the file, e.g. `tensor<?x?xf32>`"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -180,6 +180,21 @@ fn dimension_not_recoverable() {
 }
 
 #[test]
+fn a_level_that_fails_to_parse_is_the_only_error_of_its_map() {
+    // Not also "dimension `j` cannot be recovered" (its level is the broken
+    // one), nor a singleton without a parent, nor a level-variable count.
+    for map in [
+        "map = (i, j) -> (i : dense, j : 8)",
+        "map = (i, j, k) -> (i : dense, j : 8, k : singleton)",
+        "map = { a, b } (i, j) -> (a = i : dense, b = j : 8)",
+    ] {
+        let src = enc(map);
+        assert_error_at(&src, "8", 0, "expected a level format such as `dense`");
+        assert_eq!(errors(&src).len(), 1, "{map}: {:#?}", errors(&src));
+    }
+}
+
+#[test]
 fn dimension_stored_twice() {
     let src = enc("map = (i, j) -> (i : dense, i : compressed, j : compressed)");
     assert_error_at(

@@ -43,6 +43,22 @@ const A: &str = "tensor<?x?xf64, #CSR>";
 const X: &str = "tensor<?xf64>";
 
 #[test]
+fn a_cast_to_a_path_is_reported_at_the_path() {
+    let k = spmv(
+        A,
+        X,
+        X,
+        "y[i] = sum(j, a[i, j] * x[j]) as std::primitive::f64;",
+    );
+    assert_error_at(
+        &k,
+        "std",
+        0,
+        "cast to a primitive type written by its name, e.g. `as f64`",
+    );
+}
+
+#[test]
 fn unknown_tensor_suggests_the_closest_parameter() {
     let k = spmv(A, X, X, "y[i] = aa[i, j] * x[j];");
     assert_error_at(
@@ -159,7 +175,8 @@ fn statements_need_an_output() {
         k,
         "s = ",
         0,
-        "write the element of `s` that the statement assigns: `s[]`",
+        "write the element of `s` that the statement assigns: `s[]`, with one index variable \
+         per dimension (`s` has rank 0)",
     );
     let k = "fn f(y: &mut tensor<?xf64>) {}";
     assert_error_at(k, "f(", 0, "kernel `f` has no statements");
@@ -368,6 +385,10 @@ fn operand_types_must_match_the_output() {
     assert_error_at(&k, "x[j] as", 0, "`x[j] as f32` has type `f32` where `f64`");
     let k = spmv(A, X, X, "y[i] = a[i, j] as f16;");
     assert_error_at(&k, "f16", 0, "cannot cast to `f16` in a kernel");
+    // The suggestion keeps the kind: a float for `f16`, not `i16`.
+    assert_error_at(&k, "f16", 0, "; did you mean `f32`?");
+    let k = spmv(A, X, X, "y[i] = (a[i, j] as i128) as f64;");
+    assert_error_at(&k, "i128", 0, "; did you mean `i8`?");
     // Correct casts are accepted.
     let k = spmv(
         A,

@@ -187,6 +187,45 @@ mod diagnostics {
     }
 
     #[test]
+    fn a_bare_identity_or_none_is_told_a_region_the_operation_has() {
+        let k = vec2("c[i] = unary(a[i], identity, absent = none);");
+        assert_error_at(
+            &k,
+            "identity",
+            0,
+            "name the region `identity` is for, e.g. `present = identity`; `unary` takes `present`, `absent`",
+        );
+        let k = vec2("c[i] = binary(a[i], b[i], none, left = identity, right = none);");
+        assert_error_at(
+            &k,
+            "none",
+            0,
+            "name the region `none` is for, e.g. `overlap = none`; `binary` takes `overlap`, `left`, `right`",
+        );
+        let k = "fn f(a: &tensor<?x?xf64, #CSR>, x: &mut tensor<?xf64>) { x[i] = reduce(a[i, j], identity, |p, v| p * v); }";
+        assert_error_at(
+            k,
+            "identity",
+            0,
+            "`identity` is not an argument of `reduce`: it takes its operand, `identity = <value>`",
+        );
+        let k = vec2("c[i] = select(a[i], none, |v| v > 1.0);");
+        assert_error_at(
+            &k,
+            "none",
+            0,
+            "`none` is not an argument of `select`: it takes its operand and one predicate closure",
+        );
+    }
+
+    #[test]
+    fn an_async_closure_is_read_as_a_closure_and_refused() {
+        let k = vec2("c[i] = unary(a[i], present = async |x| x, absent = none);");
+        assert_error_at(&k, "async", 0, "closures of a kernel cannot be `async`");
+        assert_eq!(error_count(&k), 1);
+    }
+
+    #[test]
     fn identity_needs_the_output_type() {
         let k = "fn f(a: &tensor<?xf64, #SV>, b: &tensor<?xf64, #SV>, c: &mut tensor<?xi8, #SV>) { c[i] = binary(a[i], b[i], overlap = |x, y| (x == y) as i8, left = identity, right = none); }";
         assert_error_at(k, "identity", 0, "`left = identity` passes `a[i]` (`f64`) through unchanged, but the output holds `i8`; convert it: `left = |x| x as i8`");

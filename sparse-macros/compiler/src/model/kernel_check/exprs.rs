@@ -389,10 +389,24 @@ fn check_cast_target(ty: &Ident, errors: &mut Errors) -> Option<()> {
         format!(
             "cannot cast to `{ty}` in a kernel; cast to one of {}{}",
             CAST_TYPES.map(|t| format!("`{t}`")).join(", "),
-            did_you_mean(&ty.to_string(), &CAST_TYPES)
+            cast_suggestion(&ty.to_string())
         ),
     );
     None
+}
+
+/// The closest cast target of the same kind (`f16` → `f32`, not `i16`):
+/// the first letter says float, signed or unsigned.
+fn cast_suggestion(ty: &str) -> String {
+    let same_kind: Vec<&str> = CAST_TYPES
+        .iter()
+        .copied()
+        .filter(|t| t.get(..1) == ty.get(..1))
+        .collect();
+    match did_you_mean(ty, &same_kind) {
+        hint if hint.is_empty() => did_you_mean(ty, &CAST_TYPES),
+        hint => hint,
+    }
 }
 
 /// Rule: calls name a math function with its number of arguments.

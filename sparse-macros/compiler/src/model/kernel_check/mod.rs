@@ -561,7 +561,7 @@ impl Checker<'_> {
             lhs.tensor.span(),
             format!(
                 "write the element of `{0}` that the statement assigns: `{0}[{1}]`, with one \
-                 index variable per dimension ({rank})",
+                 index variable per dimension (`{0}` has rank {rank})",
                 lhs.tensor,
                 example_indices(rank)
             ),

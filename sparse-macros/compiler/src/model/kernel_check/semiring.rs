@@ -394,14 +394,9 @@ impl Checker<'_> {
                 (None, ArgValue::Closure(_)) => args.closures.push(arg),
                 (None, ArgValue::Expr(Ok(e), _)) => args.operands.push((arg, e)),
                 (None, ArgValue::Expr(Err(e), _)) => errors.push(e.clone()),
-                (None, ArgValue::Identity(id) | ArgValue::None(id)) => errors.error(
-                    id.span(),
-                    format!(
-                        "name the region `{id}` is for, e.g. `left = {id}`; `{}` takes {}",
-                        op.kind.name(),
-                        backquoted(allowed)
-                    ),
-                ),
+                (None, ArgValue::Identity(id) | ArgValue::None(id)) => {
+                    errors.error(id.span(), unnamed_region_message(op.kind, id, allowed))
+                }
             }
         }
         args
@@ -697,5 +692,28 @@ fn example(kind: SemiringKind) -> &'static str {
         SemiringKind::Unary => "`unary(a[i], present = |x| x + 1.0, absent = none)`",
         SemiringKind::Select => "`select(a[i], |v| v >= 4.0)`",
         SemiringKind::Reduce => "`reduce(a[i, j], identity = 1.0, |acc, v| acc * v)`",
+    }
+}
+
+/// The error for a bare `identity` or `none` among the arguments of `kind`:
+/// the fix names a region `kind` has (`left = identity` for `binary`,
+/// `present = none` for `unary`); `reduce` and `select` have no regions
+/// these words fill.
+fn unnamed_region_message(kind: SemiringKind, id: &Ident, allowed: &[&str]) -> String {
+    let name = kind.name();
+    match (kind, allowed.first()) {
+        (SemiringKind::Reduce, _) => format!(
+            "`{id}` is not an argument of `reduce`: it takes its operand, \
+             `identity = <value>` (the value the fold starts from, e.g. `identity = 1.0`) \
+             and a combiner closure `|acc, v| ...`"
+        ),
+        (SemiringKind::Binary | SemiringKind::Unary, Some(first)) => format!(
+            "name the region `{id}` is for, e.g. `{first} = {id}`; `{name}` takes {}",
+            backquoted(allowed)
+        ),
+        _ => format!(
+            "`{id}` is not an argument of `{name}`: it takes its operand and one predicate \
+             closure, e.g. `select(a[i, j], |v| v >= 4.0)`"
+        ),
     }
 }

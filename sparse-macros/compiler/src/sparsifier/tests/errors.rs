@@ -262,14 +262,14 @@ fn co_iteration_too_large_to_generate_is_an_error() {
     let e = errors(&sum_of(9));
     assert!(
         e[0].to_string()
-            .contains("reads 9 sparse tensors; at most 8"),
+            .starts_with("this statement reads 9 sparse tensors; at most 8"),
         "{}",
         e[0]
     );
     let e = errors(&sum_of(8));
     assert!(
         e[0].to_string()
-            .contains("more than 4096 co-iteration cases"),
+            .starts_with("this statement needs more than 4096 co-iteration cases"),
         "{}",
         e[0]
     );
