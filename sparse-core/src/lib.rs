@@ -132,7 +132,7 @@ pub mod __private {
     pub use crate::tensor::SparseTensor;
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};
-    pub use crate::kernel::unchecked::{load, load_index, slot, walk, walk_values};
+    pub use crate::kernel::unchecked::{load, load_index, load_pair2, slot, walk, walk_values};
     pub use crate::kernel::{
         convert_into, convert_same, dimension_mismatch, partial_block, reorder, shape_mismatch,
         BlockSite, DimensionSite, KernelError, ShapeSite,

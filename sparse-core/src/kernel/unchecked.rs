@@ -56,6 +56,28 @@ pub unsafe fn load_index<I: Index>(s: &[I], i: usize) -> usize {
     unsafe { s.get_unchecked(i) }.as_usize()
 }
 
+/// The two 2-bit coordinates of a 2:4 group, entries `i` and `i + 1` of a
+/// packed buffer ([`Packed2`](crate::Packed2)), as `c0 | c1 << 2`: one
+/// byte load for the group instead of one per coordinate.
+///
+/// # Safety
+///
+/// `i` is even and `i + 1 < 4 * s.len()` (the group's two entries are
+/// entries of a validated level: `assemble` checked the buffer holds
+/// `ceil(entries / 4)` bytes). An even `i` keeps both fields in byte
+/// `i / 4`.
+#[inline(always)]
+pub unsafe fn load_pair2(s: &[crate::index::Packed2], i: usize) -> usize {
+    debug_assert!(
+        i % 2 == 0 && i / 4 < s.len(),
+        "kernel read packed pair {i} of {}",
+        s.len()
+    );
+    // SAFETY: the caller guarantees `i / 4 < s.len()`.
+    let byte = unsafe { s.get_unchecked(i >> 2) }.0;
+    usize::from(byte >> ((i & 2) << 1)) & 15
+}
+
 /// `&mut s[i]` without the bounds check.
 ///
 /// # Safety
@@ -264,6 +286,18 @@ impl<I: Index, V: Copy> ExactSizeIterator for WalkValues<'_, I, V> {}
 mod tests {
     use super::*;
     extern crate std;
+
+    #[test]
+    fn load_pair2_reads_a_group_in_one_byte() {
+        use crate::index::Packed2;
+        let crd = [Packed2::new([1, 3, 0, 2]), Packed2::new([3, 2, 0, 1])];
+        // SAFETY: even `i`, `i + 1 < 8`.
+        let got: std::vec::Vec<usize> = [0, 2, 4, 6]
+            .iter()
+            .map(|&i| unsafe { load_pair2(&crd, i) })
+            .collect();
+        assert_eq!(got, [1 | 3 << 2, 2 << 2, 3 | 2 << 2, 1 << 2]);
+    }
 
     #[test]
     fn load_index_unpacks_2_bit_coordinates() {

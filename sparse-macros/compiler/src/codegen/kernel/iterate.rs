@@ -232,6 +232,15 @@ impl Gen<'_> {
 
     /// Whether level `l` of `t` has a coordinate buffer of its own, which
     /// `sparse_core::__private::walk` can step through.
+    /// Whether `t`'s coordinates are packed 2-bit ones (`crdWidth = 2`).
+    fn packed_coordinates(&self, t: TensorId) -> bool {
+        self.info(t)
+            .encoding
+            .as_ref()
+            .and_then(|e| self.model.encoding(&e.to_string()))
+            .is_some_and(|enc| enc.crd_width == crate::vocab::Width::W2)
+    }
+
     fn own_coordinates(&self, t: TensorId, l: usize) -> bool {
         self.info(t)
             .levels
@@ -339,11 +348,35 @@ impl Gen<'_> {
                     "`{p}` < `{lo}` + {n} = `{hi}`, within the {n} entries level {lv} of \
                      `{name}` stores under its parent entry"
                 );
+                // 2:4 with packed coordinates: both of a group's 2-bit
+                // coordinates come from one byte, read once per group.
+                let pair = (n == 2 && self.packed_coordinates(t)).then(|| {
+                    let pair = self.tlocal(t, &format!("pair{lv}"));
+                    let crd = self.coordinates(t, lv);
+                    let load = private("load_pair2");
+                    let doc = format!(
+                        " SAFETY: `{lo}` is 2 x an entry of the parent level, so it is even and \
+                         `{lo}`, `{lo}` + 1 are the two entries level {lv} of `{name}` stores \
+                         under it."
+                    );
+                    let bind = quote! {
+                        #[doc = #doc]
+                        let #pair = unsafe { #load(#crd, #lo) };
+                    };
+                    (pair, bind)
+                });
                 let read = self.read_coordinate(t, lv, &p, &why, &var);
                 inner.pos.insert((t, lv), Pos::At(p.clone()));
                 let positions = self.bind_dense(&mut inner);
                 let body = self.nodes(body, &inner);
                 let copies = (0..usize::from(n)).map(|k| {
+                    let read = match &pair {
+                        Some((pair, _)) => {
+                            let shift = Literal::usize_unsuffixed(2 * k);
+                            quote!(let #var = (#pair >> #shift) & 3;)
+                        }
+                        None => read.clone(),
+                    };
                     let k = Literal::usize_unsuffixed(k);
                     quote! {
                         {
@@ -354,8 +387,11 @@ impl Gen<'_> {
                         }
                     }
                 });
+                let copies: Vec<TokenStream> = copies.collect();
+                let bind = pair.map(|(_, bind)| bind);
                 return quote! {
                     #range
+                    #bind
                     #(#copies)*
                 };
             }
