@@ -40,6 +40,7 @@ mod semantics {
     mod common;
     mod compound;
     mod conformance;
+    mod dense_into_sparse;
     mod diagonal;
     mod in_place;
     mod integers;

@@ -14,8 +14,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Gen, Scope};
-use crate::sparsifier::{Access, LoopId, Node, OutputStrategy, Stmt, TensorId, Value};
+use super::{Gen, Kind, Scope};
+use crate::sparsifier::{Access, Expr, LoopId, Node, OutputStrategy, Stmt, TensorId, Value};
 use crate::vocab::LevelFormat;
 
 impl Gen<'_> {
@@ -109,17 +109,66 @@ impl Gen<'_> {
 
     /// `c.insert([i, j], v)` at an `Insert` leaf, or `seg.push(j, v)`
     /// inside an open segment.
+    ///
+    /// A statement that reads no sparse input (only dense operands,
+    /// literals, index values) inserts only its nonzero results, as MLIR
+    /// does (its result is the dense one, converted): `c[i, j] = d[i, j]`
+    /// from a dense `d` stores `d`'s nonzeros. Statements with a sparse
+    /// input store every coordinate the loops visit, computed zeros
+    /// included.
     pub(super) fn insert(&mut self, access: &Access, value: &Value, scope: &Scope) -> TokenStream {
         let c = self.info(access.tensor).ident.clone();
         let mut coords = self.level_coords(access);
+        let nonzero_only = self.reads_no_sparse_input();
+        let zero = super::zero(self.info(access.tensor).elem);
+        let guard = move |store: TokenStream, v: TokenStream| {
+            if nonzero_only {
+                quote! {
+                    let __sk_new = #v;
+                    if __sk_new != #zero {
+                        #store
+                    }
+                }
+            } else {
+                store
+            }
+        };
         match &scope.segment {
             Some((t, seg)) if *t == access.tensor => {
                 let seg = seg.clone();
                 let last = coords.pop();
-                self.with_value(value, scope, |_, v| quote!(#seg.push(#last, #v);))
+                self.with_value(value, scope, |_, v| {
+                    if nonzero_only {
+                        guard(quote!(#seg.push(#last, __sk_new);), v)
+                    } else {
+                        quote!(#seg.push(#last, #v);)
+                    }
+                })
             }
-            _ => self.with_value(value, scope, |_, v| quote!(#c.insert([#(#coords),*], #v);)),
+            _ => self.with_value(value, scope, |_, v| {
+                if nonzero_only {
+                    guard(quote!(#c.insert([#(#coords),*], __sk_new);), v)
+                } else {
+                    quote!(#c.insert([#(#coords),*], #v);)
+                }
+            }),
         }
+    }
+
+    /// Whether the statement being generated reads no sparse tensor other
+    /// than its output and is plain arithmetic: no semiring region
+    /// (`binary`, `unary`, `select`, a custom `reduce`), whose results are
+    /// present values and are stored whatever they are.
+    fn reads_no_sparse_input(&self) -> bool {
+        let Some(stmt) = self.stmt else {
+            return false;
+        };
+        let sparse_input = stmt
+            .rhs
+            .accesses()
+            .iter()
+            .any(|a| a.tensor != stmt.lhs.tensor && self.info(a.tensor).kind == Kind::Sparse);
+        !sparse_input && stmt.reduce.is_none() && !has_region(&stmt.rhs)
     }
 
     /// The loop whose iterations append the entries of one segment of the
@@ -178,5 +227,24 @@ impl Gen<'_> {
                 #body
             }
         })
+    }
+}
+
+/// Whether `e` holds a semiring region (`binary`, `unary`, `select`, or a
+/// closure applied to values).
+fn has_region(e: &Expr) -> bool {
+    match e {
+        Expr::Binary(_) | Expr::Unary(_) | Expr::Select(..) | Expr::Apply(..) => true,
+        Expr::Access(_)
+        | Expr::Literal(_)
+        | Expr::Index(_)
+        | Expr::Zero
+        | Expr::Absent
+        | Expr::Local(_) => false,
+        Expr::Neg(x) | Expr::Cast(x, _) | Expr::Sum(_, x) => has_region(x),
+        Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
+            has_region(l) || has_region(r)
+        }
+        Expr::Call(_, args) => args.iter().any(has_region),
     }
 }
