@@ -55,6 +55,7 @@ pub fn resolve(kernel: &Kernel) -> (Kernel, Vec<Reordering>) {
     let mut k = kernel.clone();
     let mut made: Vec<Reordering> = Vec::new();
     read_counting_through_copies(&mut k, &mut made);
+    copy_into_structured_through_copies(&mut k, &mut made);
     let read = |t: usize| {
         k.stmts.iter().any(|s| {
             s.lhs.tensor.index() == t || s.rhs.accesses().iter().any(|a| a.tensor.index() == t)
@@ -135,6 +136,111 @@ fn read_counting_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>) {
             retarget(&mut k.stmts[n].rhs, source, to);
         }
     }
+}
+
+/// A copy `c[i, j] = a[i, j]` into an output with an n:m level is a
+/// conversion that sparse-core writes in one pass in `c`'s level order, so
+/// it streams only from a source stored in that order: one with `c`'s
+/// map, or one stored in dimension order when `c` only splits dimensions
+/// in order (CSR → 2:4). Any other source (CSC, unordered COO) is read
+/// through a copy stored in dimension order (its level types over the
+/// dimensions in order: CSC becomes CSR), as MLIR sorts a COO before it
+/// builds a format in one pass.
+fn copy_into_structured_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>) {
+    for n in 0..k.stmts.len() {
+        let stmt = &k.stmts[n];
+        let Expr::Access(a) = &stmt.rhs else {
+            continue;
+        };
+        let (Some(out), Some(src)) = (
+            k.tensors.get(stmt.lhs.tensor.index()),
+            k.tensors.get(a.tensor.index()),
+        ) else {
+            continue;
+        };
+        let structured = out
+            .levels
+            .iter()
+            .any(|(t, _)| matches!(t.format, LevelFormat::Structured { .. }));
+        let written = k.stmts.iter().any(|s| s.lhs.tensor == a.tensor);
+        if !structured
+            || !out.is_output
+            || !src.is_sparse()
+            || src.is_output
+            || written
+            || a.indices != stmt.lhs.indices
+            || streams_into(src, out)
+        {
+            continue;
+        }
+        let mut levels: Vec<(LevelType, LevelExpr)> = src
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(l, &(mut ty, _))| {
+                ty.props = LevelProps::from_bits(ty.props.bits() & !LevelProps::NONORDERED.bits());
+                (ty, LevelExpr::Dim(l as u8))
+            })
+            .collect();
+        let plain = src
+            .levels
+            .iter()
+            .all(|(_, e)| matches!(e, LevelExpr::Dim(_)));
+        if !plain || levels.len() != src.dim_count {
+            continue;
+        }
+        for l in 1..levels.len() {
+            if levels[l].0.format == LevelFormat::Singleton {
+                levels[l - 1].0 = levels[l - 1].0.with(LevelProps::NONUNIQUE);
+            }
+        }
+        let source = a.tensor;
+        let to = copy_of(k, made, source, levels);
+        retarget(&mut k.stmts[n].rhs, source, to);
+    }
+}
+
+/// Whether sparse-core's conversion streams `src` into `out` (its
+/// `TensorSource::streams`): the same levels, every one ordered; or `src`
+/// stored in dimension order, ordered, and `out` splitting the dimensions
+/// in order (each as itself, or as `d floordiv b` then `d mod b`).
+fn streams_into(src: &TensorDesc, out: &TensorDesc) -> bool {
+    let ordered = src.levels.iter().all(|(t, _)| t.is_ordered());
+    if !ordered {
+        return false;
+    }
+    let same_map = src.levels.len() == out.levels.len()
+        && src.levels.iter().zip(&out.levels).all(|(a, b)| a.1 == b.1);
+    if same_map {
+        return true;
+    }
+    let identity = src.levels.len() == src.dim_count
+        && src
+            .levels
+            .iter()
+            .enumerate()
+            .all(|(l, (_, e))| *e == LevelExpr::Dim(l as u8));
+    if !identity {
+        return false;
+    }
+    let mut next = 0usize;
+    let mut open: Option<(usize, u32)> = None;
+    for (_, e) in &out.levels {
+        match (*e, open) {
+            (LevelExpr::Dim(d), None) if usize::from(d) == next => next += 1,
+            (LevelExpr::FloorDiv { dim, divisor }, None) if usize::from(dim) == next => {
+                open = Some((next, divisor));
+            }
+            (LevelExpr::Mod { dim, modulus }, Some((d, b)))
+                if usize::from(dim) == d && modulus == b =>
+            {
+                open = None;
+                next += 1;
+            }
+            _ => return false,
+        }
+    }
+    open.is_none() && next == out.dim_count
 }
 
 /// Conflicts a different level order of some input may remove.

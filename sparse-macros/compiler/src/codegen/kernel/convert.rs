@@ -30,16 +30,44 @@ impl Gen<'_> {
     ) -> TokenStream {
         let src = self.info(source).clone();
         let out_info = self.info(out).clone();
+        let rank = src.shape.len();
+        let perm: Vec<usize> = perm[..rank].iter().map(|&p| usize::from(p)).collect();
+        let elem = super::elem_type(src.elem);
+        let merge = match src.elem {
+            ElemType::Bool => quote!(|x: #elem, y: #elem| x | y),
+            e if e.is_float() => quote!(|x: #elem, y: #elem| x + y),
+            _ => quote!(|x: #elem, y: #elem| #elem::wrapping_add(x, y)),
+        };
+        let a = &src.ident;
+        let c = &out_info.ident;
+        let name = out_info.name.clone();
+        if perm.iter().enumerate().all(|(d, &p)| d == p) {
+            // Same dimension order (CSR → BSR, BSR → CSR, a reordered copy
+            // into 2:4): no view. A reordered copy is a local view, not a
+            // reference parameter.
+            let reordered = self.def.params.iter().any(|p| {
+                matches!(&p.kind, crate::model::ParamKind::Reordered { tensor, .. } if *tensor == source)
+            });
+            let a = if reordered { quote!(&#a) } else { quote!(#a) };
+            return quote! {
+                ::sparse_core::__private::convert_same(#a, #c, #name, #merge)?;
+            };
+        }
         let Some(enc) = src
             .encoding
             .as_ref()
             .and_then(|e| self.model.encoding(&e.to_string()))
         else {
-            // Reported at the parameter by `check_consistent`.
-            return TokenStream::new();
+            // An input with an encoding is checked at its parameter; a
+            // reordered copy (no encoding of its own) is only ever
+            // converted in its dimension order.
+            return self
+                .internal::<TokenStream>(
+                    source,
+                    format!("`{}` cannot be viewed in another dimension order", src.name),
+                )
+                .unwrap_or_default();
         };
-        let rank = src.shape.len();
-        let perm: Vec<usize> = perm[..rank].iter().map(|&p| usize::from(p)).collect();
         // Level `l` stores source dimension `e`, which is view dimension
         // `d` with `perm[d] == e`.
         let exprs: Vec<LevelExpr> = src
@@ -63,21 +91,6 @@ impl Gen<'_> {
             let code = proc_macro2::Literal::u128_suffixed(crate::codegen::values_code(v));
             quote!(, #code)
         });
-        let elem = super::elem_type(src.elem);
-        let merge = match src.elem {
-            ElemType::Bool => quote!(|x: #elem, y: #elem| x | y),
-            e if e.is_float() => quote!(|x: #elem, y: #elem| x + y),
-            _ => quote!(|x: #elem, y: #elem| #elem::wrapping_add(x, y)),
-        };
-        let a = &src.ident;
-        let c = &out_info.ident;
-        let name = out_info.name.clone();
-        if perm.iter().enumerate().all(|(d, &p)| d == p) {
-            // Same dimension order (CSR → BSR, BSR → CSR): no view.
-            return quote! {
-                ::sparse_core::__private::convert_same(#a, #c, #name, #merge)?;
-            };
-        }
         let perm = perm
             .iter()
             .map(|&p| proc_macro2::Literal::usize_unsuffixed(p));

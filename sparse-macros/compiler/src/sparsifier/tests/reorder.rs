@@ -255,3 +255,44 @@ fn an_ell_copied_into_a_sparse_output_stays_a_conversion() {
     let (_, made) = resolve(&k);
     assert!(made.is_empty());
 }
+
+/// `(i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4)`.
+fn nv24(name: &str) -> TensorDesc {
+    TensorDesc::sparse(
+        name,
+        2,
+        &[
+            (D, LevelExpr::Dim(0)),
+            (D, LevelExpr::FloorDiv { dim: 1, divisor: 4 }),
+            (
+                LevelType::new(LevelFormat::Structured { n: 2, m: 4 }),
+                LevelExpr::Mod { dim: 1, modulus: 4 },
+            ),
+        ],
+    )
+}
+
+#[test]
+fn a_csc_copied_into_2_4_is_read_through_a_csr_copy() {
+    let mut k = Kernel::new();
+    let c = k.tensor(nv24("c").output());
+    let a = k.tensor(csc("a"));
+    let (i, j) = (k.index("i"), k.index("j"));
+    k.assign(c, &[i, j], Expr::at(a, &[i, j]));
+    let (r, made) = resolve(&k);
+    assert_eq!(
+        made,
+        [Reordering {
+            source: a,
+            copy: TensorId(2)
+        }]
+    );
+    assert_eq!(levels(&r.tensors[2]), [(D, 0), (C, 1)]);
+    // A CSR source streams into 2:4 as it is.
+    let mut k = Kernel::new();
+    let c = k.tensor(nv24("c").output());
+    let a = k.tensor(csr("a"));
+    let (i, j) = (k.index("i"), k.index("j"));
+    k.assign(c, &[i, j], Expr::at(a, &[i, j]));
+    assert!(resolve(&k).1.is_empty());
+}
