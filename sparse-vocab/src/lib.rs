@@ -222,6 +222,34 @@ pub enum LevelExpr {
     },
 }
 
+/// Whether a map's level expressions split `dim_count` dimensions in
+/// order: each dimension in turn, stored whole (`d`) or as `d floordiv b`
+/// followed by `d mod b` before the next dimension (`(i, j floordiv 4, j
+/// mod 4)`, 2:4's map). Under such a map the lexicographic order of the
+/// dimension coordinates is that of the level coordinates, so a tensor
+/// stored in dimension order streams into it in one pass.
+pub fn splits_dims_in_order(exprs: &[LevelExpr], dim_count: usize) -> bool {
+    let mut next = 0usize;
+    // An open `floordiv`: its dimension and block size.
+    let mut open: Option<(usize, u32)> = None;
+    for &e in exprs {
+        match (e, open) {
+            (LevelExpr::Dim(d), None) if usize::from(d) == next => next += 1,
+            (LevelExpr::FloorDiv { dim, divisor }, None) if usize::from(dim) == next => {
+                open = Some((next, divisor));
+            }
+            (LevelExpr::Mod { dim, modulus }, Some((d, b)))
+                if usize::from(dim) == d && modulus == b =>
+            {
+                open = None;
+                next += 1;
+            }
+            _ => return false,
+        }
+    }
+    open.is_none() && next == dim_count
+}
+
 impl LevelExpr {
     /// The dimension the expression reads.
     pub const fn dim(self) -> usize {
@@ -568,6 +596,31 @@ impl defmt::Format for ValueType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn maps_that_split_dimensions_in_order() {
+        use LevelExpr::*;
+        let fd = |dim, divisor| FloorDiv { dim, divisor };
+        let md = |dim, modulus| Mod { dim, modulus };
+        // CSR, 2:4, a row-blocked map: dimension order is level order.
+        assert!(splits_dims_in_order(&[Dim(0), Dim(1)], 2));
+        assert!(splits_dims_in_order(&[Dim(0), fd(1, 4), md(1, 4)], 2));
+        assert!(splits_dims_in_order(&[fd(0, 2), md(0, 2), Dim(1)], 2));
+        // CSC, BSR (blocks of both dimensions first), mismatched blocks,
+        // a dangling floordiv, a missing dimension: not.
+        assert!(!splits_dims_in_order(&[Dim(1), Dim(0)], 2));
+        assert!(!splits_dims_in_order(
+            &[fd(0, 2), fd(1, 2), md(0, 2), md(1, 2)],
+            2
+        ));
+        assert!(!splits_dims_in_order(&[Dim(0), fd(1, 4), md(1, 2)], 2));
+        assert!(!splits_dims_in_order(&[Dim(0), fd(1, 4)], 2));
+        assert!(!splits_dims_in_order(&[Dim(0)], 2));
+        assert!(!splits_dims_in_order(
+            &[Counting { dim: 0, slices: 3 }, Dim(0), Dim(1)],
+            2
+        ));
+    }
 
     const FORMATS: [LevelFormat; 7] = [
         LevelFormat::Dense,

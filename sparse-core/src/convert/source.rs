@@ -85,26 +85,8 @@ fn splits_in_order<
     if !identity {
         return false;
     }
-    // The next dimension expected, and an open `floordiv` waiting for its
-    // `mod` (dimension, block size).
-    let mut next = 0usize;
-    let mut open: Option<(usize, u32)> = None;
-    for l in 0..LVL {
-        match (E::level_expr(l), open) {
-            (LevelExpr::Dim(d), None) if usize::from(d) == next => next += 1,
-            (LevelExpr::FloorDiv { dim, divisor }, None) if usize::from(dim) == next => {
-                open = Some((next, divisor));
-            }
-            (LevelExpr::Mod { dim, modulus }, Some((d, b)))
-                if usize::from(dim) == d && modulus == b =>
-            {
-                open = None;
-                next += 1;
-            }
-            _ => return false,
-        }
-    }
-    open.is_none() && next == DIM
+    let exprs: [LevelExpr; LVL] = core::array::from_fn(E::level_expr);
+    crate::vocab::splits_dims_in_order(&exprs, DIM)
 }
 
 /// Whether a walk of an `S` tensor may meet a coordinate twice: a

@@ -223,24 +223,8 @@ fn streams_into(src: &TensorDesc, out: &TensorDesc) -> bool {
     if !identity {
         return false;
     }
-    let mut next = 0usize;
-    let mut open: Option<(usize, u32)> = None;
-    for (_, e) in &out.levels {
-        match (*e, open) {
-            (LevelExpr::Dim(d), None) if usize::from(d) == next => next += 1,
-            (LevelExpr::FloorDiv { dim, divisor }, None) if usize::from(dim) == next => {
-                open = Some((next, divisor));
-            }
-            (LevelExpr::Mod { dim, modulus }, Some((d, b)))
-                if usize::from(dim) == d && modulus == b =>
-            {
-                open = None;
-                next += 1;
-            }
-            _ => return false,
-        }
-    }
-    open.is_none() && next == out.dim_count
+    let exprs: Vec<LevelExpr> = out.levels.iter().map(|&(_, e)| e).collect();
+    crate::vocab::splits_dims_in_order(&exprs, out.dim_count)
 }
 
 /// Conflicts a different level order of some input may remove.
