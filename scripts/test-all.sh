@@ -298,7 +298,19 @@ firmware_negative() {
 # `cargo publish --dry-run` packages each, builds it against the others
 # from a local registry, and stops before uploading.
 package_crates() {
-    cargo publish --dry-run --allow-dirty --workspace \
+    # Verifying a package builds it against the others through a local
+    # registry that stands in for crates.io. Cargo takes registry crates to
+    # be immutable: it reuses their unpacked sources in
+    # $CARGO_HOME/registry/src and their build artifacts from an earlier
+    # run even when the package changed since (a new sparse-vocab item then
+    # "does not exist"). So the unpacked copies go, and the check builds in
+    # its own target directory whose artifacts of these crates go too
+    # (their dependencies stay cached).
+    rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/sparse-{vocab,compiler,macros,core}-[0-9]*
+    local dir="$ROOT/target/package-verify"
+    rm -rf "$dir"/debug/.fingerprint/sparse-* "$dir"/debug/deps/libsparse_* \
+        "$dir"/debug/deps/sparse_* "$dir"/debug/build/sparse-*
+    CARGO_TARGET_DIR="$dir" cargo publish --dry-run --allow-dirty --workspace \
         --exclude sparse-tests --exclude sparse-examples
 }
 

@@ -121,16 +121,17 @@ impl Gen<'_> {
         let mut coords = self.level_coords(access);
         let nonzero_only = self.reads_no_sparse_input();
         let zero = super::zero(self.info(access.tensor).elem);
-        let guard = move |store: TokenStream, v: TokenStream| {
-            if nonzero_only {
-                quote! {
-                    let __sk_new = #v;
-                    if __sk_new != #zero {
-                        #store
-                    }
+        // The store of value `v`, behind `v != 0` for a dense-only statement.
+        let guarded = move |v: TokenStream, store: &dyn Fn(TokenStream) -> TokenStream| {
+            if !nonzero_only {
+                return store(v);
+            }
+            let stored = store(quote!(__sk_new));
+            quote! {
+                let __sk_new = #v;
+                if __sk_new != #zero {
+                    #stored
                 }
-            } else {
-                store
             }
         };
         match &scope.segment {
@@ -138,19 +139,11 @@ impl Gen<'_> {
                 let seg = seg.clone();
                 let last = coords.pop();
                 self.with_value(value, scope, |_, v| {
-                    if nonzero_only {
-                        guard(quote!(#seg.push(#last, __sk_new);), v)
-                    } else {
-                        quote!(#seg.push(#last, #v);)
-                    }
+                    guarded(v, &|v| quote!(#seg.push(#last, #v);))
                 })
             }
             _ => self.with_value(value, scope, |_, v| {
-                if nonzero_only {
-                    guard(quote!(#c.insert([#(#coords),*], __sk_new);), v)
-                } else {
-                    quote!(#c.insert([#(#coords),*], #v);)
-                }
+                guarded(v, &|v| quote!(#c.insert([#(#coords),*], #v);))
             }),
         }
     }
