@@ -104,22 +104,20 @@ fn read_counting_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>) {
         if !counting || written || !desc.is_sparse() || desc.is_output {
             continue;
         }
-        let levels: Vec<(LevelType, LevelExpr)> = desc
+        let kept: Vec<(LevelType, LevelExpr)> = desc
             .levels
             .iter()
+            .copied()
             .filter(|(_, e)| !matches!(e, LevelExpr::Counting { .. }))
-            .map(|&(mut ty, e)| {
-                ty.props = LevelProps::from_bits(ty.props.bits() & !LevelProps::NONORDERED.bits());
-                (ty, e)
-            })
             .collect();
         // Every dimension once, each level storing one whole dimension.
-        let mut dims: Vec<usize> = levels.iter().map(|(_, e)| e.dim()).collect();
+        let mut dims: Vec<usize> = kept.iter().map(|(_, e)| e.dim()).collect();
         dims.sort_unstable();
-        let whole = levels.iter().all(|(_, e)| matches!(e, LevelExpr::Dim(_)));
+        let whole = kept.iter().all(|(_, e)| matches!(e, LevelExpr::Dim(_)));
         if !whole || dims != (0..desc.dim_count).collect::<Vec<_>>() {
             continue;
         }
+        let levels = copy_levels(kept.into_iter().map(|(ty, e)| (ty, e.dim())));
         let source = TensorId(t as u32);
         let mut copy = None;
         for n in 0..k.stmts.len() {
@@ -173,27 +171,14 @@ fn copy_into_structured_through_copies(k: &mut Kernel, made: &mut Vec<Reordering
         {
             continue;
         }
-        let mut levels: Vec<(LevelType, LevelExpr)> = src
-            .levels
-            .iter()
-            .enumerate()
-            .map(|(l, &(mut ty, _))| {
-                ty.props = LevelProps::from_bits(ty.props.bits() & !LevelProps::NONORDERED.bits());
-                (ty, LevelExpr::Dim(l as u8))
-            })
-            .collect();
         let plain = src
             .levels
             .iter()
             .all(|(_, e)| matches!(e, LevelExpr::Dim(_)));
-        if !plain || levels.len() != src.dim_count {
+        if !plain || src.levels.len() != src.dim_count {
             continue;
         }
-        for l in 1..levels.len() {
-            if levels[l].0.format == LevelFormat::Singleton {
-                levels[l - 1].0 = levels[l - 1].0.with(LevelProps::NONUNIQUE);
-            }
-        }
+        let levels = copy_levels(src.levels.iter().enumerate().map(|(l, &(ty, _))| (ty, l)));
         let source = a.tensor;
         let to = copy_of(k, made, source, levels);
         retarget(&mut k.stmts[n].rhs, source, to);
@@ -348,25 +333,30 @@ fn permuted_levels(
     if dims == before {
         return None;
     }
-    let mut levels: Vec<(LevelType, LevelExpr)> = desc
-        .levels
-        .iter()
-        .zip(dims)
-        .map(|(&(mut ty, _), d)| {
+    Some(copy_levels(
+        desc.levels.iter().zip(dims).map(|(&(ty, _), d)| (ty, d)),
+    ))
+}
+
+/// The levels of a copy: each given level type over the given dimension,
+/// stored whole, without `nonordered` (the conversion sorts). A COO
+/// region's leading coordinates repeat once its entries are sorted another
+/// way (one row holding two entries becomes two columns sharing a row), so
+/// every level above a singleton admits repeats, as MLIR's COO
+/// (`compressed(nonunique), singleton`) does.
+fn copy_levels(levels: impl Iterator<Item = (LevelType, usize)>) -> Vec<(LevelType, LevelExpr)> {
+    let mut levels: Vec<(LevelType, LevelExpr)> = levels
+        .map(|(mut ty, d)| {
             ty.props = LevelProps::from_bits(ty.props.bits() & !LevelProps::NONORDERED.bits());
             (ty, LevelExpr::Dim(d as u8))
         })
         .collect();
-    // A COO region's leading coordinates repeat once its entries are
-    // sorted another way (one row holding two entries becomes two columns
-    // sharing a row), so every level above a singleton admits repeats, as
-    // MLIR's COO (`compressed(nonunique), singleton`) does.
     for l in 1..levels.len() {
         if levels[l].0.format == LevelFormat::Singleton {
             levels[l - 1].0 = levels[l - 1].0.with(LevelProps::NONUNIQUE);
         }
     }
-    Some(levels)
+    levels
 }
 
 /// The copy of `source` stored with `levels`: one made before, or a new

@@ -226,18 +226,12 @@ impl Gen<'_> {
 /// Whether `e` holds a semiring region (`binary`, `unary`, `select`, or a
 /// closure applied to values).
 fn has_region(e: &Expr) -> bool {
-    match e {
-        Expr::Binary(_) | Expr::Unary(_) | Expr::Select(..) | Expr::Apply(..) => true,
-        Expr::Access(_)
-        | Expr::Literal(_)
-        | Expr::Index(_)
-        | Expr::Zero
-        | Expr::Absent
-        | Expr::Local(_) => false,
-        Expr::Neg(x) | Expr::Cast(x, _) | Expr::Sum(_, x) => has_region(x),
-        Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
-            has_region(l) || has_region(r)
-        }
-        Expr::Call(_, args) => args.iter().any(has_region),
-    }
+    let mut found = false;
+    e.visit(&mut |x| {
+        found |= matches!(
+            x,
+            Expr::Binary(_) | Expr::Unary(_) | Expr::Select(..) | Expr::Apply(..)
+        );
+    });
+    found
 }
