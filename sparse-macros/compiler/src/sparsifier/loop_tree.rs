@@ -409,7 +409,8 @@ impl Builder<'_> {
         accesses
             .iter()
             .find_map(|a| {
-                let dim = a.indices.iter().position(|&x| x == l)?;
+                // An affine subscript's dimension is not the loop's range.
+                let dim = (0..a.indices.len()).find(|&d| a.indices[d] == l && a.is_plain(d))?;
                 Some(Extent {
                     tensor: a.tensor,
                     dim,

@@ -146,8 +146,26 @@ impl Gen<'_> {
                         _ => break,
                     }
                 };
-                let var = self.var(v);
-                let n = self.size(v);
+                // An affine subscript (`a[i + k, j]`) addresses the level
+                // at its value, below the dimension's size (the prologue
+                // checked it), once all its variables are bound.
+                let (var, n) = match access.affine_dim(lvl.dim) {
+                    Some(sub) => {
+                        if !self.subscript_bound(sub, &scope.bound) {
+                            break;
+                        }
+                        let value = self.affine_value(sub, None);
+                        let n = match l {
+                            0 => TokenStream::new(),
+                            _ => self.dim_tokens(t, lvl.dim),
+                        };
+                        (value, n)
+                    }
+                    None => {
+                        let (var, n) = (self.var(v), self.size(v));
+                        (quote!(#var), quote!(#n))
+                    }
+                };
                 let name = self.tlocal(t, &format!("p{l}"));
                 out.extend(match parent {
                     None => quote!(let #name = #var;),

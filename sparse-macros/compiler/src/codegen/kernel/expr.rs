@@ -290,6 +290,37 @@ impl Gen<'_> {
         let mut offset: Option<TokenStream> = None;
         let mut bounds = Vec::new();
         for (d, &l) in a.indices.iter().enumerate() {
+            // An affine subscript (`x[i + k]`): its value, below the
+            // dimension's size (checked by the prologue).
+            if let Some(sub) = a.affine_dim(d) {
+                if !self.subscript_bound(sub, &scope.bound) {
+                    return self.internal(
+                        a.tensor,
+                        format!(
+                            "`{}` is read outside the loops of its subscript",
+                            self.k.show_access(a)
+                        ),
+                    );
+                }
+                let value = self.affine_value(sub, None);
+                let size = match self.static_dim(a.tensor, d) {
+                    Some(n) => {
+                        let n = Literal::u64_unsuffixed(n);
+                        quote!(#n)
+                    }
+                    None => self.dim_tokens(a.tensor, d),
+                };
+                bounds.push(format!(
+                    "`{}` < `{size}` (the prologue checked the subscript's range)",
+                    sub.show(self.k)
+                ));
+                offset = Some(match offset {
+                    None => value,
+                    Some(prev) if d == 1 => quote!(#prev * #size + #value),
+                    Some(prev) => quote!((#prev) * #size + #value),
+                });
+                continue;
+            }
             if !scope.bound.get(l.index()).copied().unwrap_or(false) {
                 return self.internal(
                     a.tensor,

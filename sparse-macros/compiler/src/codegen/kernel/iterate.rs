@@ -47,9 +47,23 @@ impl Gen<'_> {
     }
 
     /// Statements binding `lo` and `hi`, the positions level `l` of `t`
-    /// stores under its parent's position; `None` (with an error recorded)
-    /// if the plan walks a level whose parent has no position.
+    /// stores under its parent's position (narrowed to the window an
+    /// affine subscript reads, see `affine.rs`); `None` (with an error
+    /// recorded) if the plan walks a level whose parent has no position.
     pub(super) fn range(
+        &mut self,
+        t: TensorId,
+        l: usize,
+        scope: &Scope,
+        lo: &Ident,
+        hi: &Ident,
+    ) -> Option<TokenStream> {
+        let whole = self.parent_range(t, l, scope, lo, hi)?;
+        let window = self.window(t, l, (lo, hi));
+        Some(quote!(#whole #window))
+    }
+
+    fn parent_range(
         &mut self,
         t: TensorId,
         l: usize,
@@ -198,9 +212,13 @@ impl Gen<'_> {
         };
         let doc = format!(" SAFETY: {why}, so `{p}` is an entry of `{name}` level {l}{tuple}.");
         let load = private("load_index");
+        // In the window of an affine subscript, relative to its start.
+        let relative = self
+            .window_offset(t, l)
+            .map(|off| quote!(.wrapping_sub(#off)));
         quote! {
             #[doc = #doc]
-            let #into = unsafe { #load(#crd, #at) };
+            let #into = unsafe { #load(#crd, #at) } #relative;
         }
     }
 
@@ -311,7 +329,10 @@ impl Gen<'_> {
         if let Some(b) = inner.bound.get_mut(l.index()) {
             *b = true;
         }
-        let is_singleton = space.level_type.format == LevelFormat::Singleton;
+        // A singleton read through an affine subscript is filtered by its
+        // window: it takes the general walk below.
+        let is_singleton = space.level_type.format == LevelFormat::Singleton
+            && self.level_subscript(t, lv).is_none();
         // A singleton under one parent entry stores exactly one coordinate.
         if is_singleton {
             if let Some(Pos::At(parent)) = scope.pos.get(&(t, lv.wrapping_sub(1))).cloned() {
@@ -424,9 +445,13 @@ impl Gen<'_> {
             let positions = self.bind_dense(&mut inner);
             let (walk, entries, pattern) = self.walk(t, lv, &p, &var, (&lo, &hi), &mut inner);
             let body = self.chunked_nodes(par, body, &inner);
+            let relative = self
+                .window_offset(t, lv)
+                .map(|off| quote!(let #var = #var.wrapping_sub(#off);));
             quote! {
                 #walk
                 for #pattern in #entries {
+                    #relative
                     #positions
                     #body
                 }

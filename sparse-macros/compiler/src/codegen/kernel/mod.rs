@@ -26,6 +26,7 @@
 //! prologue check that keeps it in range. Generated locals all start with
 //! `__sk_`.
 
+mod affine;
 mod closures;
 mod coiterate;
 mod convert;

@@ -20,13 +20,13 @@ use crate::sparsifier::{LoopId, TensorId};
 /// The size of one tensor dimension: a constant from the type, or an
 /// expression read at run time.
 #[derive(Clone, Debug)]
-enum Size {
+pub(super) enum Size {
     Static(u64),
     Dynamic(TokenStream),
 }
 
 impl Size {
-    fn tokens(&self) -> TokenStream {
+    pub(super) fn tokens(&self) -> TokenStream {
         match self {
             Size::Static(n) => usize_lit(*n),
             Size::Dynamic(t) => t.clone(),
@@ -271,7 +271,7 @@ impl Gen<'_> {
     /// The size of dimension `d` of tensor `t` as the kernel indexes it:
     /// in level space for an operand a block map demapped (the block count
     /// of a blocked dimension, the block size within it).
-    fn dim_size(&self, t: TensorId, d: usize) -> Size {
+    pub(super) fn dim_size(&self, t: TensorId, d: usize) -> Size {
         let Some(part) = self.info(t).parts.as_ref().and_then(|p| p.get(d)).copied() else {
             return self.declared_dim_size(t, d);
         };
@@ -377,6 +377,10 @@ impl Gen<'_> {
             all.extend(stmt.rhs.accesses());
             for a in all {
                 for (d, l) in a.indices.iter().enumerate() {
+                    // An affine subscript's dimension does not size its variables.
+                    if !a.is_plain(d) {
+                        continue;
+                    }
                     if !seen.contains(&(a.tensor, d, *l)) {
                         seen.push((a.tensor, d, *l));
                     }
@@ -473,6 +477,7 @@ impl Gen<'_> {
                 });
             }
         }
+        out.extend(self.subscript_checks());
         out
     }
 }

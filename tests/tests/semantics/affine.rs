@@ -1,0 +1,336 @@
+//! Affine subscripts (issue 16, item 1): convolutions and shifted or
+//! strided reads, `y[i] = x[i + k] * f[k]`, `o[i, j] = a[i + k, j + l] *
+//! f[k, l]`, with sparse inputs, sparse filters or both, into dense and
+//! sparse outputs, against a dense convolution computed here. The output's
+//! loops are dense (no operand stores `i` itself), so a sparse output
+//! stores every element, computed zeros included, as MLIR's sparsifier
+//! inserts after each reduction of a dense loop. A subscript
+//! that would leave its dimension is a `KernelError::SubscriptRange`
+//! before any loop runs.
+
+use proptest::prelude::*;
+use sparse_core::output::Owned;
+use sparse_core::KernelError;
+use sparse_tests::dense::Dense;
+use sparse_tests::fixture::{with_tensor, COO, CSC, CSR, DCSR, SV};
+use sparse_tests::gen::{dense_vec, entries, Entries};
+use sparse_tests::sparse_out::{check_output, Stored};
+
+mod k {
+    sparse_core::sparse_kernel! {
+        #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+        #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+        #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+        #DCSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>
+        #COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
+
+        pub fn conv1d_dense(x: &tensor<?xf64>, f: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = x[i + k] * f[k];
+        }
+        pub fn conv1d_sparse_x(x: &tensor<?xf64, #SV>, f: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = x[i + k] * f[k];
+        }
+        pub fn conv1d_sparse_f(x: &tensor<?xf64>, f: &tensor<?xf64, #SV>, y: &mut tensor<?xf64>) {
+            y[i] = x[i + k] * f[k];
+        }
+        pub fn conv1d_both(x: &tensor<?xf64, #SV>, f: &tensor<?xf64, #SV>, y: &mut tensor<?xf64>) {
+            y[i] = x[i + k] * f[k];
+        }
+        pub fn conv1d_both_sparse_out(x: &tensor<?xf64, #SV>, f: &tensor<?xf64, #SV>, y: &mut tensor<?xf64, #SV>) {
+            y[i] = x[i + k] * f[k];
+        }
+        /// Stride 2: `y[i] = Σ_k x[2 i + k] f[k]`.
+        pub fn strided_sparse_x(x: &tensor<?xf64, #SV>, f: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = x[2 * i + k] * f[k];
+        }
+        pub fn strided_dense(x: &tensor<?xf64>, f: &tensor<?xf64, #SV>, y: &mut tensor<?xf64>) {
+            y[i] = x[2 * i + k] * f[k];
+        }
+        /// A shift: `y[i] = x[i + 2] - b[i]`.
+        pub fn shift_sparse(x: &tensor<?xf64, #SV>, b: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = x[i + 2] - b[i];
+        }
+        /// A correlation read backwards: `y[i] = Σ_k x[i - k + 2] f[k]`.
+        pub fn reversed(x: &tensor<?xf64>, f: &tensor<?xf64, #SV>, y: &mut tensor<?xf64>) {
+            y[i] = x[i - k + 2] * f[k];
+        }
+
+        pub fn conv2d_csr(a: &tensor<?x?xf64, #CSR>, f: &tensor<?x?xf64>, o: &mut tensor<?x?xf64>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+        pub fn conv2d_dcsr(a: &tensor<?x?xf64, #DCSR>, f: &tensor<?x?xf64>, o: &mut tensor<?x?xf64>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+        pub fn conv2d_csc(a: &tensor<?x?xf64, #CSC>, f: &tensor<?x?xf64>, o: &mut tensor<?x?xf64>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+        pub fn conv2d_coo(a: &tensor<?x?xf64, #COO>, f: &tensor<?x?xf64>, o: &mut tensor<?x?xf64>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+        pub fn conv2d_sparse_filter(a: &tensor<?x?xf64>, f: &tensor<?x?xf64, #CSR>, o: &mut tensor<?x?xf64>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+        pub fn conv2d_both(a: &tensor<?x?xf64, #DCSR>, f: &tensor<?x?xf64, #CSR>, o: &mut tensor<?x?xf64>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+        pub fn conv2d_csr_into_csr(a: &tensor<?x?xf64, #CSR>, f: &tensor<?x?xf64>, o: &mut tensor<?x?xf64, #CSR>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+        pub fn conv2d_dcsr_into_dcsr(a: &tensor<?x?xf64, #DCSR>, f: &tensor<?x?xf64, #CSR>, o: &mut tensor<?x?xf64, #DCSR>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+        pub fn conv2d_static(a: &tensor<6x5xf64, #CSR>, f: &tensor<3x2xf64>, o: &mut tensor<4x4xf64>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+    }
+}
+
+/// `y[i] = Σ_k x[stride * i + k] f[k]` for `i < n`, and whether some term
+/// had both factors stored (`x_stored`, `f_stored` say which are).
+fn conv1d(
+    x: &[f64],
+    f: &[f64],
+    stride: usize,
+    n: usize,
+    stored: (&[bool], &[bool]),
+) -> (Vec<f64>, Vec<bool>) {
+    let mut y = vec![0.0; n];
+    let mut produced = vec![false; n];
+    for i in 0..n {
+        for (k, fk) in f.iter().enumerate() {
+            let at = stride * i + k;
+            y[i] += x[at] * fk;
+            produced[i] |= stored.0[at] && stored.1[k];
+        }
+    }
+    (y, produced)
+}
+
+/// The valid 2-D convolution `o[i, j] = Σ_{k,l} a[i + k, j + l] f[k, l]`,
+/// and which outputs some pair of stored factors reaches.
+fn conv2d(
+    a: &Dense<f64>,
+    f: &Dense<f64>,
+    sa: &Dense<f64>,
+    sf: &Dense<f64>,
+) -> (Dense<f64>, Stored<f64>) {
+    let (h, w) = (a.dims[0] - f.dims[0] + 1, a.dims[1] - f.dims[1] + 1);
+    let mut o = Dense::zeros(&[h, w]);
+    let mut produced = Stored::new();
+    for i in 0..h {
+        for j in 0..w {
+            let mut any = false;
+            for k in 0..f.dims[0] {
+                for l in 0..f.dims[1] {
+                    *o.at_mut(&[i, j]) += a.at(&[i + k, j + l]) * f.at(&[k, l]);
+                    any |= sa.at(&[i + k, j + l]) != 0.0 && sf.at(&[k, l]) != 0.0;
+                }
+            }
+            if any {
+                produced.insert(vec![i, j], o.at(&[i, j]));
+            }
+        }
+    }
+    (o, produced)
+}
+
+/// Which coordinates of `dims` `e` stores, as 1.0 (else 0.0).
+fn pattern(dims: &[usize], e: &Entries<f64>) -> Dense<f64> {
+    let ones: Entries<f64> = e.iter().map(|(c, _)| (c.clone(), 1.0)).collect();
+    let mut p = Dense::from_entries(dims, &ones);
+    for v in &mut p.data {
+        *v = v.min(1.0);
+    }
+    p
+}
+
+fn close(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x - y).abs() <= 1e-9 * (1.0 + x.abs().max(y.abs())))
+}
+
+/// Sizes of a 1-D convolution: input length, filter length, stride, output
+/// length (the largest that keeps every read inside the input).
+fn sizes_1d() -> impl Strategy<Value = (usize, usize, usize, usize)> {
+    (1usize..12, 1usize..5, 1usize..3).prop_filter_map("filter fits", |(nx, nf, s)| {
+        (nf <= nx).then(|| (nx, nf, s, (nx - nf) / s + 1))
+    })
+}
+
+proptest! {
+    #[test]
+    fn conv1d_in_every_combination(
+        ((nx, nf, _, ny), x, f) in sizes_1d().prop_flat_map(|(nx, nf, s, ny)| {
+            (Just((nx, nf, s, ny)), entries::<f64>(&[nx]), entries::<f64>(&[nf]))
+        }),
+    ) {
+        let xd = Dense::from_entries(&[nx], &x);
+        let fd = Dense::from_entries(&[nf], &f);
+        let (xs, fs) = (pattern(&[nx], &x), pattern(&[nf], &f));
+        let xs: Vec<bool> = xs.data.iter().map(|v| *v != 0.0).collect();
+        let fs: Vec<bool> = fs.data.iter().map(|v| *v != 0.0).collect();
+        let all = vec![true; nx.max(nf)];
+        let (want, _) = conv1d(&xd.data, &fd.data, 1, ny, (&all, &all));
+        let run = |name: &str, got: Result<Vec<f64>, KernelError>| -> Result<(), TestCaseError> {
+            let got = got.map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+            prop_assert!(close(&got, &want), "{}: got {:?}, want {:?}", name, got, want);
+            Ok(())
+        };
+        let mut y = vec![7.0; ny];
+        run("dense", k::conv1d_dense(&xd.data, &fd.data, &mut y).map(|()| y.clone()))?;
+        run("sparse x", with_tensor(&SV, [nx], &x, |t| k::conv1d_sparse_x(t, &fd.data, &mut y)).map(|()| y.clone()))?;
+        run("sparse f", with_tensor(&SV, [nf], &f, |t| k::conv1d_sparse_f(&xd.data, t, &mut y)).map(|()| y.clone()))?;
+        run("both", with_tensor(&SV, [nx], &x, |tx| with_tensor(&SV, [nf], &f, |tf| k::conv1d_both(tx, tf, &mut y))).map(|()| y.clone()))?;
+        // Into a sparse vector: every element stored (dense output loop).
+        let (want_sparse, _) = conv1d(&xd.data, &fd.data, 1, ny, (&xs, &fs));
+        let produced = vec![true; ny];
+        let mut ys = k::SVOut::<f64, Owned>::with_dims([ny]).unwrap();
+        with_tensor(&SV, [nx], &x, |tx| with_tensor(&SV, [nf], &f, |tf| k::conv1d_both_sparse_out(tx, tf, &mut ys)))
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let stored: Stored<f64> = (0..ny).filter(|&i| produced[i]).map(|i| (vec![i], want_sparse[i])).collect();
+        check_output(&ys.view(), &stored, &Dense::from_data(&[ny], want_sparse.clone()))
+            .map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn strided_shifted_and_reversed_reads(
+        ((nx, nf, s, ny), x, f, b) in sizes_1d().prop_flat_map(|(nx, nf, s, ny)| {
+            (Just((nx, nf, s, ny)), entries::<f64>(&[nx]), entries::<f64>(&[nf]), dense_vec::<f64>(nx))
+        }),
+    ) {
+        let xd = Dense::from_entries(&[nx], &x);
+        let fd = Dense::from_entries(&[nf], &f);
+        let all = vec![true; nx.max(nf)];
+        if s == 2 {
+            let (want, _) = conv1d(&xd.data, &fd.data, 2, ny, (&all, &all));
+            let mut y = vec![7.0; ny];
+            with_tensor(&SV, [nx], &x, |t| k::strided_sparse_x(t, &fd.data, &mut y)).unwrap();
+            prop_assert!(close(&y, &want), "strided sparse x: {:?} vs {:?}", y, want);
+            let mut y = vec![7.0; ny];
+            with_tensor(&SV, [nf], &f, |t| k::strided_dense(&xd.data, t, &mut y)).unwrap();
+            prop_assert!(close(&y, &want), "strided dense x: {:?} vs {:?}", y, want);
+        }
+        // y[i] = x[i + 2] - b[i] over i < nx - 2.
+        if nx > 2 {
+            let n = nx - 2;
+            let want: Vec<f64> = (0..n).map(|i| xd.data[i + 2] - b[i]).collect();
+            let mut y = vec![7.0; n];
+            with_tensor(&SV, [nx], &x, |t| k::shift_sparse(t, &b[..n], &mut y)).unwrap();
+            prop_assert!(close(&y, &want), "shift: {:?} vs {:?}", y, want);
+        }
+        // y[i] = Σ_k x[i - k + 2] f[k], k < 3, i < nx - 2.
+        if nx > 2 && nf >= 3 {
+            let n = nx - 2;
+            let want: Vec<f64> = (0..n)
+                .map(|i| (0..3).map(|k| xd.data[i + 2 - k] * fd.data[k]).sum())
+                .collect();
+            let mut y = vec![7.0; n];
+            let f3: Entries<f64> = f.iter().filter(|(c, _)| c[0] < 3).cloned().collect();
+            with_tensor(&SV, [3], &f3, |t| k::reversed(&xd.data, t, &mut y)).unwrap();
+            prop_assert!(close(&y, &want), "reversed: {:?} vs {:?}", y, want);
+        }
+    }
+
+    #[test]
+    fn conv2d_over_every_input_format(
+        (da, df, a, f) in (1usize..7, 1usize..7).prop_flat_map(|(h, w)| {
+            (Just([h, w]), (1..=h, 1..=w))
+        }).prop_flat_map(|(da, (kh, kw))| {
+            (Just(da), Just([kh, kw]), entries::<f64>(&da), entries::<f64>(&[kh, kw]))
+        }),
+    ) {
+        let ad = Dense::from_entries(&da, &a);
+        let fd = Dense::from_entries(&df, &f);
+        let ones_a = Dense::from_data(&da, vec![1.0; da[0] * da[1]]);
+        let ones_f = Dense::from_data(&df, vec![1.0; df[0] * df[1]]);
+        let (want, _) = conv2d(&ad, &fd, &ones_a, &ones_f);
+        let od = [want.dims[0], want.dims[1]];
+        let fview = sparse_core::DenseView::new(&fd.data, df).unwrap();
+        let aview = sparse_core::DenseView::new(&ad.data, da).unwrap();
+        type Run<'a> = &'a dyn Fn(&mut Vec<f64>) -> Result<(), KernelError>;
+        let runs: [(&str, Run); 6] = [
+            ("csr", &|o| with_tensor(&CSR, da, &a, |t| k::conv2d_csr(t, fview, sparse_core::DenseViewMut::new(o, od).unwrap()))),
+            ("dcsr", &|o| with_tensor(&DCSR, da, &a, |t| k::conv2d_dcsr(t, fview, sparse_core::DenseViewMut::new(o, od).unwrap()))),
+            ("csc", &|o| with_tensor(&CSC, da, &a, |t| k::conv2d_csc(t, fview, sparse_core::DenseViewMut::new(o, od).unwrap()))),
+            ("coo", &|o| with_tensor(&COO, da, &a, |t| k::conv2d_coo(t, fview, sparse_core::DenseViewMut::new(o, od).unwrap()))),
+            ("sparse filter", &|o| with_tensor(&CSR, df, &f, |t| k::conv2d_sparse_filter(aview, t, sparse_core::DenseViewMut::new(o, od).unwrap()))),
+            ("both", &|o| with_tensor(&DCSR, da, &a, |ta| with_tensor(&CSR, df, &f, |tf| k::conv2d_both(ta, tf, sparse_core::DenseViewMut::new(o, od).unwrap())))),
+        ];
+        for (name, run) in runs {
+            let mut o = vec![7.0; od[0] * od[1]];
+            prop_assert_eq!(run(&mut o), Ok(()), "{}", name);
+            prop_assert!(close(&o, &want.data), "{}: got {:?}, want {:?}", name, o, want.data);
+        }
+    }
+
+    #[test]
+    fn conv2d_into_sparse_outputs(
+        (da, df, a, f) in (1usize..7, 1usize..7).prop_flat_map(|(h, w)| {
+            (Just([h, w]), (1..=h, 1..=w))
+        }).prop_flat_map(|(da, (kh, kw))| {
+            (Just(da), Just([kh, kw]), entries::<f64>(&da), entries::<f64>(&[kh, kw]))
+        }),
+    ) {
+        let ad = Dense::from_entries(&da, &a);
+        let fd = Dense::from_entries(&df, &f);
+        let ones_f = Dense::from_data(&df, vec![1.0; df[0] * df[1]]);
+        let od = [da[0] - df[0] + 1, da[1] - df[1] + 1];
+        let fview = sparse_core::DenseView::new(&fd.data, df).unwrap();
+        // Every element stored: the output's loops are dense.
+        let ones_a = Dense::from_data(&da, vec![1.0; da[0] * da[1]]);
+        let (want, produced) = conv2d(&ad, &fd, &ones_a, &ones_f);
+        let mut o = k::CSROut::<f64, Owned>::with_dims(od).unwrap();
+        with_tensor(&CSR, da, &a, |t| k::conv2d_csr_into_csr(t, fview, &mut o)).unwrap();
+        check_output(&o.view(), &produced, &want).map_err(|e| TestCaseError::fail(format!("csr: {e}")))?;
+        let mut o = k::DCSROut::<f64, Owned>::with_dims(od).unwrap();
+        with_tensor(&DCSR, da, &a, |ta| with_tensor(&CSR, df, &f, |tf| k::conv2d_dcsr_into_dcsr(ta, tf, &mut o))).unwrap();
+        check_output(&o.view(), &produced, &want).map_err(|e| TestCaseError::fail(format!("dcsr: {e}")))?;
+    }
+}
+
+#[test]
+fn a_subscript_leaving_its_dimension_is_an_error_before_any_write() {
+    // y has 5 elements, f 3: x needs 7, has 6.
+    let (x, f) = ([1.0; 6], [1.0; 3]);
+    let mut y = [9.0; 5];
+    let err = k::conv1d_dense(&x, &f, &mut y).unwrap_err();
+    assert_eq!(
+        err,
+        KernelError::SubscriptRange {
+            tensor: "x",
+            dim: 0,
+            subscript: "i + k",
+            min: 0,
+            max: 6,
+            size: 6
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "the subscript `i + k` of dimension 0 of `x` ranges over 0..=6, outside the \
+         dimension's size 6"
+    );
+    assert_eq!(y, [9.0; 5]);
+    // Empty outputs read nothing and need nothing.
+    let mut empty: [f64; 0] = [];
+    assert_eq!(k::conv1d_dense(&[], &f, &mut empty), Ok(()));
+}
+
+#[test]
+fn static_shapes_convolve() {
+    let a_entries: Entries<f64> = vec![(vec![0, 0], 1.0), (vec![2, 3], 2.0), (vec![5, 4], 3.0)];
+    let f = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]];
+    let mut o = [[0.0; 4]; 4];
+    with_tensor(&CSR, [6, 5], &a_entries, |t| {
+        k::conv2d_static(t, &f, &mut o)
+    })
+    .unwrap();
+    let ad = Dense::from_entries(&[6, 5], &a_entries);
+    let fd = Dense::from_data(&[3, 2], f.concat());
+    let ones_a = Dense::from_data(&[6, 5], vec![1.0; 30]);
+    let ones_f = Dense::from_data(&[3, 2], vec![1.0; 6]);
+    let (want, _) = conv2d(&ad, &fd, &ones_a, &ones_f);
+    assert_eq!(o.concat(), want.data);
+}
