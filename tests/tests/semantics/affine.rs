@@ -10,10 +10,12 @@
 
 use proptest::prelude::*;
 use sparse_core::output::Owned;
+use sparse_core::vocab::LevelExpr;
 use sparse_core::KernelError;
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{with_tensor, COO, CSC, CSR, DCSR, SV};
 use sparse_tests::gen::{dense_vec, entries, Entries};
+use sparse_tests::reference::{lvl, Kind, RefLevel};
 use sparse_tests::sparse_out::{check_output, Stored};
 
 mod k {
@@ -333,4 +335,186 @@ fn static_shapes_convolve() {
     let ones_f = Dense::from_data(&[3, 2], vec![1.0; 6]);
     let (want, _) = conv2d(&ad, &fd, &ones_a, &ones_f);
     assert_eq!(o.concat(), want.data);
+}
+
+mod nd {
+    sparse_core::sparse_kernel! {
+        #NHWC = #sparse_tensor.encoding<{ map = (n, h, w, c) -> (n : dense, h : compressed, w : compressed, c : dense) }>
+        #HWCF = #sparse_tensor.encoding<{ map = (h, w, c, f) -> (h : dense, w : dense, c : compressed, f : compressed) }>
+        #NCHW = #sparse_tensor.encoding<{ map = (n, c, h, w) -> (n : dense, c : dense, h : compressed, w : compressed) }>
+        #CSF = #sparse_tensor.encoding<{ map = (i, j, l) -> (i : compressed, j : compressed, l : compressed) }>
+
+        /// NHWC input, HWCF filter: `o[n, h, w, f] = Σ a[n, h + kh, w + kw, c] flt[kh, kw, c, f]`.
+        pub fn nhwc_sparse_input(a: &tensor<?x?x?x?xf64, #NHWC>, flt: &tensor<?x?x?x?xf64>, o: &mut tensor<?x?x?x?xf64>) {
+            o[n, h, w, f] = a[n, h + kh, w + kw, c] * flt[kh, kw, c, f];
+        }
+        pub fn nhwc_sparse_filter(a: &tensor<?x?x?x?xf64>, flt: &tensor<?x?x?x?xf64, #HWCF>, o: &mut tensor<?x?x?x?xf64>) {
+            o[n, h, w, f] = a[n, h + kh, w + kw, c] * flt[kh, kw, c, f];
+        }
+        /// NCHW input, FCHW filter.
+        pub fn nchw_sparse_input(a: &tensor<?x?x?x?xf64, #NCHW>, flt: &tensor<?x?x?x?xf64>, o: &mut tensor<?x?x?x?xf64>) {
+            o[n, f, h, w] = a[n, c, h + kh, w + kw] * flt[f, c, kh, kw];
+        }
+        /// A 3-D convolution over a CSF tensor.
+        pub fn conv3d_csf(a: &tensor<?x?x?xf64, #CSF>, flt: &tensor<?x?x?xf64>, o: &mut tensor<?x?x?xf64>) {
+            o[i, j, l] = a[i + p, j + q, l + r] * flt[p, q, r];
+        }
+    }
+}
+
+const D: Kind = Kind::Dense;
+const C: Kind = Kind::Compressed { unique: true };
+const fn dim(d: u8) -> LevelExpr {
+    LevelExpr::Dim(d)
+}
+const NHWC: [RefLevel; 4] = [
+    lvl(D, dim(0)),
+    lvl(C, dim(1)),
+    lvl(C, dim(2)),
+    lvl(D, dim(3)),
+];
+const HWCF: [RefLevel; 4] = [
+    lvl(D, dim(0)),
+    lvl(D, dim(1)),
+    lvl(C, dim(2)),
+    lvl(C, dim(3)),
+];
+const NCHW: [RefLevel; 4] = [
+    lvl(D, dim(0)),
+    lvl(D, dim(1)),
+    lvl(C, dim(2)),
+    lvl(C, dim(3)),
+];
+const CSF3: [RefLevel; 3] = [lvl(C, dim(0)), lvl(C, dim(1)), lvl(C, dim(2))];
+
+/// `o[n, h, w, f] = Σ_{kh, kw, c} a[n, h + kh, w + kw, c] flt[kh, kw, c, f]`
+/// over dense tensors, with `a`'s and `o`'s dimensions in NHWC order;
+/// `nchw` reads `a` as NCHW, `flt` as FCHW and writes `o` as NFHW.
+fn conv_nd(a: &Dense<f64>, flt: &Dense<f64>, nchw: bool) -> Dense<f64> {
+    let (nn, ah, aw, cc) = if nchw {
+        (a.dims[0], a.dims[2], a.dims[3], a.dims[1])
+    } else {
+        (a.dims[0], a.dims[1], a.dims[2], a.dims[3])
+    };
+    let (kh, kw, ff) = if nchw {
+        (flt.dims[2], flt.dims[3], flt.dims[0])
+    } else {
+        (flt.dims[0], flt.dims[1], flt.dims[3])
+    };
+    let (oh, ow) = (ah - kh + 1, aw - kw + 1);
+    let dims = if nchw {
+        [nn, ff, oh, ow]
+    } else {
+        [nn, oh, ow, ff]
+    };
+    let mut o = Dense::zeros(&dims);
+    for n in 0..nn {
+        for h in 0..oh {
+            for w in 0..ow {
+                for f in 0..ff {
+                    let mut s = 0.0;
+                    for y in 0..kh {
+                        for x in 0..kw {
+                            for c in 0..cc {
+                                let (av, fv) = if nchw {
+                                    (a.at(&[n, c, h + y, w + x]), flt.at(&[f, c, y, x]))
+                                } else {
+                                    (a.at(&[n, h + y, w + x, c]), flt.at(&[y, x, c, f]))
+                                };
+                                s += av * fv;
+                            }
+                        }
+                    }
+                    let at = if nchw { [n, f, h, w] } else { [n, h, w, f] };
+                    *o.at_mut(&at) = s;
+                }
+            }
+        }
+    }
+    o
+}
+
+/// Sizes: batch, image height and width, channels, filter height and
+/// width, filters.
+fn sizes_nd() -> impl Strategy<Value = [usize; 7]> {
+    (
+        1usize..3,
+        1usize..5,
+        1usize..5,
+        1usize..3,
+        1usize..3,
+        1usize..3,
+        1usize..3,
+    )
+        .prop_filter_map("filter fits", |(n, h, w, c, kh, kw, f)| {
+            (kh <= h && kw <= w).then_some([n, h, w, c, kh, kw, f])
+        })
+}
+
+proptest! {
+    #[test]
+    fn nhwc_and_nchw_convolutions(
+        (s, a, flt) in sizes_nd().prop_flat_map(|s| {
+            let [n, h, w, c, kh, kw, f] = s;
+            (Just(s), entries::<f64>(&[n, h, w, c]), entries::<f64>(&[kh, kw, c, f]))
+        }),
+    ) {
+        let [n, h, w, c, kh, kw, f] = s;
+        let ad = Dense::from_entries(&[n, h, w, c], &a);
+        let fd = Dense::from_entries(&[kh, kw, c, f], &flt);
+        let want = conv_nd(&ad, &fd, false);
+        let od = [n, h - kh + 1, w - kw + 1, f];
+        let fview = sparse_core::DenseView::new(&fd.data, [kh, kw, c, f]).unwrap();
+        let aview = sparse_core::DenseView::new(&ad.data, [n, h, w, c]).unwrap();
+        let mut o = vec![7.0; od.iter().product()];
+        with_tensor(&NHWC, [n, h, w, c], &a, |t| nd::nhwc_sparse_input(t, fview, sparse_core::DenseViewMut::new(&mut o, od).unwrap())).unwrap();
+        prop_assert!(close(&o, &want.data), "nhwc sparse input: {:?} vs {:?}", o, want.data);
+        let mut o = vec![7.0; od.iter().product()];
+        with_tensor(&HWCF, [kh, kw, c, f], &flt, |t| nd::nhwc_sparse_filter(aview, t, sparse_core::DenseViewMut::new(&mut o, od).unwrap())).unwrap();
+        prop_assert!(close(&o, &want.data), "hwcf sparse filter: {:?} vs {:?}", o, want.data);
+        // The same numbers laid out NCHW / FCHW.
+        let a_nchw: Entries<f64> = a.iter().map(|(x, v)| (vec![x[0], x[3], x[1], x[2]], *v)).collect();
+        let f_fchw: Entries<f64> = flt.iter().map(|(x, v)| (vec![x[3], x[2], x[0], x[1]], *v)).collect();
+        let ad = Dense::from_entries(&[n, c, h, w], &a_nchw);
+        let fd = Dense::from_entries(&[f, c, kh, kw], &f_fchw);
+        let want = conv_nd(&ad, &fd, true);
+        let od = [n, f, h - kh + 1, w - kw + 1];
+        let fview = sparse_core::DenseView::new(&fd.data, [f, c, kh, kw]).unwrap();
+        let mut o = vec![7.0; od.iter().product()];
+        with_tensor(&NCHW, [n, c, h, w], &a_nchw, |t| nd::nchw_sparse_input(t, fview, sparse_core::DenseViewMut::new(&mut o, od).unwrap())).unwrap();
+        prop_assert!(close(&o, &want.data), "nchw: {:?} vs {:?}", o, want.data);
+    }
+
+    #[test]
+    fn conv3d_over_csf(
+        (da, df, a, flt) in (1usize..5, 1usize..5, 1usize..5).prop_flat_map(|(x, y, z)| {
+            (Just([x, y, z]), (1..=x, 1..=y, 1..=z))
+        }).prop_flat_map(|(da, (p, q, r))| {
+            (Just(da), Just([p, q, r]), entries::<f64>(&da), entries::<f64>(&[p, q, r]))
+        }),
+    ) {
+        let ad = Dense::from_entries(&da, &a);
+        let fd = Dense::from_entries(&df, &flt);
+        let od = [da[0] - df[0] + 1, da[1] - df[1] + 1, da[2] - df[2] + 1];
+        let mut want = Dense::zeros(&od);
+        for i in 0..od[0] {
+            for j in 0..od[1] {
+                for l in 0..od[2] {
+                    let mut s = 0.0;
+                    for p in 0..df[0] {
+                        for q in 0..df[1] {
+                            for r in 0..df[2] {
+                                s += ad.at(&[i + p, j + q, l + r]) * fd.at(&[p, q, r]);
+                            }
+                        }
+                    }
+                    *want.at_mut(&[i, j, l]) = s;
+                }
+            }
+        }
+        let fview = sparse_core::DenseView::new(&fd.data, df).unwrap();
+        let mut o = vec![7.0; od.iter().product()];
+        with_tensor(&CSF3, da, &a, |t| nd::conv3d_csf(t, fview, sparse_core::DenseViewMut::new(&mut o, od).unwrap())).unwrap();
+        prop_assert!(close(&o, &want.data), "conv3d: {:?} vs {:?}", o, want.data);
+    }
 }

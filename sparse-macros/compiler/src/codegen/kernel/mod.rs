@@ -40,6 +40,8 @@ mod signature;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_affine;
+#[cfg(test)]
 mod tests_out;
 #[cfg(test)]
 mod tests_par;
