@@ -1,10 +1,11 @@
 //! Affine subscripts (issue 16, item 1): convolutions and shifted or
 //! strided reads, `y[i] = x[i + k] * f[k]`, `o[i, j] = a[i + k, j + l] *
 //! f[k, l]`, with sparse inputs, sparse filters or both, into dense and
-//! sparse outputs, against a dense convolution computed here. The output's
-//! loops are dense (no operand stores `i` itself), so a sparse output
-//! stores every element, computed zeros included, as MLIR's sparsifier
-//! inserts after each reduction of a dense loop. A subscript
+//! sparse outputs, against a dense convolution computed here. A sparse
+//! output stores the elements some term reaches with every sparse factor
+//! stored (a window holding a stored entry), computed zeros included, as
+//! MLIR's slice-driven loops do (`mlir_layouts`, values printed by
+//! `tests/oracle/conv.py`). A subscript
 //! that would leave its dimension is a `KernelError::SubscriptRange`
 //! before any loop runs.
 
@@ -40,6 +41,18 @@ mod k {
         }
         pub fn conv1d_both_sparse_out(x: &tensor<?xf64, #SV>, f: &tensor<?xf64, #SV>, y: &mut tensor<?xf64, #SV>) {
             y[i] = x[i + k] * f[k];
+        }
+        pub fn conv1d_sparse_x_sparse_out(x: &tensor<8xf64, #SV>, f: &tensor<3xf64>, y: &mut tensor<6xf64, #SV>) {
+            y[i] = x[i + k] * f[k];
+        }
+        pub fn conv1d_both_static(x: &tensor<8xf64, #SV>, f: &tensor<3xf64, #SV>, y: &mut tensor<6xf64, #SV>) {
+            y[i] = x[i + k] * f[k];
+        }
+        pub fn conv2d_csr_static(a: &tensor<4x4xf64, #CSR>, f: &tensor<2x2xf64>, o: &mut tensor<3x3xf64, #CSR>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+        pub fn conv2d_dense_into_csr(a: &tensor<4x4xf64>, f: &tensor<2x2xf64, #CSR>, o: &mut tensor<3x3xf64, #CSR>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
         }
         /// Stride 2: `y[i] = Σ_k x[2 i + k] f[k]`.
         pub fn strided_sparse_x(x: &tensor<?xf64, #SV>, f: &tensor<?xf64>, y: &mut tensor<?xf64>) {
@@ -185,9 +198,8 @@ proptest! {
         run("sparse x", with_tensor(&SV, [nx], &x, |t| k::conv1d_sparse_x(t, &fd.data, &mut y)).map(|()| y.clone()))?;
         run("sparse f", with_tensor(&SV, [nf], &f, |t| k::conv1d_sparse_f(&xd.data, t, &mut y)).map(|()| y.clone()))?;
         run("both", with_tensor(&SV, [nx], &x, |tx| with_tensor(&SV, [nf], &f, |tf| k::conv1d_both(tx, tf, &mut y))).map(|()| y.clone()))?;
-        // Into a sparse vector: every element stored (dense output loop).
-        let (want_sparse, _) = conv1d(&xd.data, &fd.data, 1, ny, (&xs, &fs));
-        let produced = vec![true; ny];
+        // Into a sparse vector: stored where some term has both factors.
+        let (want_sparse, produced) = conv1d(&xd.data, &fd.data, 1, ny, (&xs, &fs));
         let mut ys = k::SVOut::<f64, Owned>::with_dims([ny]).unwrap();
         with_tensor(&SV, [nx], &x, |tx| with_tensor(&SV, [nf], &f, |tf| k::conv1d_both_sparse_out(tx, tf, &mut ys)))
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -277,15 +289,17 @@ proptest! {
     ) {
         let ad = Dense::from_entries(&da, &a);
         let fd = Dense::from_entries(&df, &f);
+        let (pa, pf) = (pattern(&da, &a), pattern(&df, &f));
         let ones_f = Dense::from_data(&df, vec![1.0; df[0] * df[1]]);
         let od = [da[0] - df[0] + 1, da[1] - df[1] + 1];
         let fview = sparse_core::DenseView::new(&fd.data, df).unwrap();
-        // Every element stored: the output's loops are dense.
-        let ones_a = Dense::from_data(&da, vec![1.0; da[0] * da[1]]);
-        let (want, produced) = conv2d(&ad, &fd, &ones_a, &ones_f);
+        // A dense filter: stored where the window holds a stored entry.
+        let (want, produced) = conv2d(&ad, &fd, &pa, &ones_f);
         let mut o = k::CSROut::<f64, Owned>::with_dims(od).unwrap();
         with_tensor(&CSR, da, &a, |t| k::conv2d_csr_into_csr(t, fview, &mut o)).unwrap();
         check_output(&o.view(), &produced, &want).map_err(|e| TestCaseError::fail(format!("csr: {e}")))?;
+        // Both sparse: stored where a stored entry meets a stored weight.
+        let (want, produced) = conv2d(&ad, &fd, &pa, &pf);
         let mut o = k::DCSROut::<f64, Owned>::with_dims(od).unwrap();
         with_tensor(&DCSR, da, &a, |ta| with_tensor(&CSR, df, &f, |tf| k::conv2d_dcsr_into_dcsr(ta, tf, &mut o))).unwrap();
         check_output(&o.view(), &produced, &want).map_err(|e| TestCaseError::fail(format!("dcsr: {e}")))?;
@@ -318,6 +332,70 @@ fn a_subscript_leaving_its_dimension_is_an_error_before_any_write() {
     // Empty outputs read nothing and need nothing.
     let mut empty: [f64; 0] = [];
     assert_eq!(k::conv1d_dense(&[], &f, &mut empty), Ok(()));
+}
+
+/// The layouts MLIR's sparsifier gives (`tests/oracle/conv.py`): a
+/// sparse output holds the elements a stored entry reaches through the
+/// window (a computed zero included), or, for a plainly indexed sparse
+/// filter over a dense image, every element.
+#[test]
+fn mlir_layouts() {
+    use sparse_core::Level;
+    fn layout<E: sparse_core::Encoding, const D: usize>(
+        t: &sparse_core::SparseTensor<'_, f64, E, D, D>,
+    ) -> (Vec<usize>, Vec<usize>, Vec<f64>) {
+        let last = t.level(D - 1);
+        (
+            last.positions()
+                .iter()
+                .map(|p| sparse_core::Index::as_usize(*p))
+                .collect(),
+            last.coordinates()
+                .iter()
+                .map(|c| sparse_core::Index::as_usize(*c))
+                .collect(),
+            t.values().to_vec(),
+        )
+    }
+    // x = [., 2, ., ., ., ., ., 5], f = [1, 0, 10].
+    let (xp, xc, xv) = ([0usize, 2], [1usize, 7], [2.0, 5.0]);
+    let x = k::SV::<f64>::assemble([8], [Level::compressed(&xp, &xc)], &xv).unwrap();
+    let mut y = k::SVOut::<f64, Owned>::with_dims([6]).unwrap();
+    k::conv1d_sparse_x_sparse_out(&x, &[1.0, 0.0, 10.0], &mut y).unwrap();
+    assert_eq!(
+        layout(&y.view()),
+        (vec![0, 3], vec![0, 1, 5], vec![0.0, 2.0, 50.0])
+    );
+    // f = [., ., 10]: only i = 5 has a term with both factors.
+    let (fp, fc, fv) = ([0usize, 1], [2usize], [10.0]);
+    let f = k::SV::<f64>::assemble([3], [Level::compressed(&fp, &fc)], &fv).unwrap();
+    let mut y = k::SVOut::<f64, Owned>::with_dims([6]).unwrap();
+    k::conv1d_both_static(&x, &f, &mut y).unwrap();
+    assert_eq!(layout(&y.view()), (vec![0, 1], vec![5], vec![50.0]));
+    // a 4x4 CSR with (0, 0) = 1 and (3, 3) = 2, f = the 2x2 identity.
+    let (ap, ac, av) = ([0usize, 1, 1, 1, 2], [0usize, 3], [1.0, 2.0]);
+    let a = k::CSR::<f64>::assemble([4, 4], [Level::dense(), Level::compressed(&ap, &ac)], &av)
+        .unwrap();
+    let mut o = k::CSROut::<f64, Owned>::with_dims([3, 3]).unwrap();
+    k::conv2d_csr_static(&a, &[[1.0, 0.0], [0.0, 1.0]], &mut o).unwrap();
+    assert_eq!(
+        layout(&o.view()),
+        (vec![0, 1, 1, 2], vec![0, 2], vec![1.0, 2.0])
+    );
+    // A dense image, a CSR filter holding (0, 0) = 3: every element stored.
+    let mut image = [[0.0; 4]; 4];
+    image[0][0] = 1.0;
+    let (fp, fc, fv) = ([0usize, 1, 1], [0usize], [3.0]);
+    let f = k::CSR::<f64>::assemble([2, 2], [Level::dense(), Level::compressed(&fp, &fc)], &fv)
+        .unwrap();
+    let mut o = k::CSROut::<f64, Owned>::with_dims([3, 3]).unwrap();
+    k::conv2d_dense_into_csr(&image, &f, &mut o).unwrap();
+    let mut want = vec![0.0; 9];
+    want[0] = 3.0;
+    assert_eq!(
+        layout(&o.view()),
+        (vec![0, 3, 6, 9], vec![0, 1, 2, 0, 1, 2, 0, 1, 2], want)
+    );
 }
 
 #[test]
