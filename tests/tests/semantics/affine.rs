@@ -91,6 +91,9 @@ mod k {
         pub fn conv2d_csr_into_csr(a: &tensor<?x?xf64, #CSR>, f: &tensor<?x?xf64>, o: &mut tensor<?x?xf64, #CSR>) {
             o[i, j] = a[i + k, j + l] * f[k, l];
         }
+        pub fn conv2d_csc_into_csr(a: &tensor<?x?xf64, #CSC>, f: &tensor<?x?xf64>, o: &mut tensor<?x?xf64, #CSR>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
         pub fn conv2d_dcsr_into_dcsr(a: &tensor<?x?xf64, #DCSR>, f: &tensor<?x?xf64, #CSR>, o: &mut tensor<?x?xf64, #DCSR>) {
             o[i, j] = a[i + k, j + l] * f[k, l];
         }
@@ -298,6 +301,9 @@ proptest! {
         let mut o = k::CSROut::<f64, Owned>::with_dims(od).unwrap();
         with_tensor(&CSR, da, &a, |t| k::conv2d_csr_into_csr(t, fview, &mut o)).unwrap();
         check_output(&o.view(), &produced, &want).map_err(|e| TestCaseError::fail(format!("csr: {e}")))?;
+        let mut o = k::CSROut::<f64, Owned>::with_dims(od).unwrap();
+        with_tensor(&CSC, da, &a, |t| k::conv2d_csc_into_csr(t, fview, &mut o)).unwrap();
+        check_output(&o.view(), &produced, &want).map_err(|e| TestCaseError::fail(format!("csc: {e}")))?;
         // Both sparse: stored where a stored entry meets a stored weight.
         let (want, produced) = conv2d(&ad, &fd, &pa, &pf);
         let mut o = k::DCSROut::<f64, Owned>::with_dims(od).unwrap();
