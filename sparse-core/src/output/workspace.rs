@@ -281,7 +281,8 @@ pub(crate) fn order_added(s: &mut [usize], filled: &[bool]) {
     }
     let span = hi.saturating_sub(lo).saturating_add(1);
     let budget = n
-        .saturating_mul(n.ilog2() as usize + 1)
+        // `log2 len + 1`, without `ilog2`'s panic path for 0.
+        .saturating_mul((usize::BITS - n.leading_zeros()) as usize)
         .saturating_mul(SCAN_PER_SORT_STEP);
     let range = filled.get(lo..=hi);
     match range {
