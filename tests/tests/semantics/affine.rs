@@ -69,6 +69,11 @@ mod k {
         pub fn reversed(x: &tensor<?xf64>, f: &tensor<?xf64, #SV>, y: &mut tensor<?xf64>) {
             y[i] = x[i - k + 2] * f[k];
         }
+        /// The same with `x` sparse: `i` drives `x`'s walk (coefficient 1),
+        /// inside the loop over `k`.
+        pub fn reversed_sparse_x(x: &tensor<?xf64, #SV>, f: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = x[i - k + 2] * f[k];
+        }
 
         pub fn conv2d_csr(a: &tensor<?x?xf64, #CSR>, f: &tensor<?x?xf64>, o: &mut tensor<?x?xf64>) {
             o[i, j] = a[i + k, j + l] * f[k, l];
@@ -247,6 +252,9 @@ proptest! {
             let f3: Entries<f64> = f.iter().filter(|(c, _)| c[0] < 3).cloned().collect();
             with_tensor(&SV, [3], &f3, |t| k::reversed(&xd.data, t, &mut y)).unwrap();
             prop_assert!(close(&y, &want), "reversed: {:?} vs {:?}", y, want);
+            let mut y = vec![7.0; n];
+            with_tensor(&SV, [nx], &x, |t| k::reversed_sparse_x(t, &fd.data[..3], &mut y)).unwrap();
+            prop_assert!(close(&y, &want), "reversed, sparse x: {:?} vs {:?}", y, want);
         }
     }
 
