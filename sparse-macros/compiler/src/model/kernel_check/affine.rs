@@ -150,7 +150,18 @@ impl Checker<'_> {
         sparse: bool,
         errors: &mut Errors,
     ) -> Option<(LoopId, Affine)> {
-        let linear = linearize(e, errors)?;
+        let before = errors.len();
+        let Some(linear) = linearize(e, errors) else {
+            // Every refusal is reported: an overflow caught by a checked
+            // operation has no message of its own.
+            if errors.len() == before {
+                errors.error(
+                    e.span(),
+                    format!("the subscript `{e}` has coefficients or constants too large"),
+                );
+            }
+            return None;
+        };
         let mut terms = Vec::new();
         for (v, c) in &linear.terms {
             if *c == 0 {
