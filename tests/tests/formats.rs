@@ -9,5 +9,6 @@
 
 mod formats {
     mod block;
+    mod slices;
     mod structured_out;
 }
