@@ -59,6 +59,10 @@ mod k {
         pub fn add(a: &tensor<?x?xf64, #CSR_S>, b: &tensor<?x?xf64, #DCSR_S>, c: &mut tensor<?x?xf64, #CSR>) {
             c[i, j] = a[i, j] + b[i, j];
         }
+        /// `a` in column order: read through a copy reordered from the slice.
+        pub fn add_csc(a: &tensor<?x?xf64, #CSC_S>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[i, j] = a[i, j] + b[i, j];
+        }
         pub fn spgemm(a: &tensor<?x?xf64, #CSR_S>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
             c[i, j] = a[i, k] * b[k, j];
         }
@@ -221,6 +225,31 @@ proptest! {
             let sb = b.extract_slice([0, 0], size, [1, 1]).unwrap();
             let mut c = k::CSROut::<f64, Owned>::with_dims(size).unwrap();
             k::add(&sa, &sb, &mut c, &mut ws(size), &mut ws(size)).unwrap();
+            let (got, stored) = read(&c.view());
+            let mut want = Dense::zeros(&size);
+            let mut pattern = Vec::new();
+            for i in 0..size[0] {
+                for j in 0..size[1] {
+                    *want.at_mut(&[i, j]) = want_a.at(&[i, j]) + want_b.at(&[i, j]);
+                    if stored_in_slice(&e, slice, i, j) || stored_in_slice(&fe, fslice, i, j) {
+                        pattern.push([i, j]);
+                    }
+                }
+            }
+            assert_eq!(got, want);
+            assert_eq!(stored, pattern);
+        }));
+        // The same with `a` stored CSC and `b` the whole of a CSR tensor
+        // of the slice's sizes (its entries inside them).
+        let be: Entries<f64> = fe
+            .iter()
+            .filter(|(d, _)| d[0] < size[0] && d[1] < size[1])
+            .cloned()
+            .collect();
+        with_tensor(&CSC, dims, &e, |a| with_tensor(&CSR, size, &be, |b| {
+            let sa = a.extract_slice(off, size, stride).unwrap();
+            let mut c = k::CSROut::<f64, Owned>::with_dims(size).unwrap();
+            k::add_csc(&sa, b, &mut c, &mut ws(size)).unwrap();
             let (got, stored) = read(&c.view());
             let mut want = Dense::zeros(&size);
             let mut pattern = Vec::new();
