@@ -7,8 +7,11 @@
 //! `offset[d] + c * stride[d]` of the tensor, for `c < size[d]`; an entry of
 //! the tensor is in the slice when every one of its coordinates is of that
 //! form. Nothing is copied: the view borrows the tensor's buffers, walks
-//! its stored entries and keeps those inside the slice, so a walk costs
-//! the tensor's stored entries, not the slice's. Kernels read a sliced
+//! its stored entries and keeps those inside the slice. For CSR and CSC
+//! (a dense level over a compressed one) only the slice's rows are opened,
+//! each from the slice's first column on (binary search where ordered),
+//! so a walk costs the slice; for other formats it costs the tensor's
+//! stored entries. Kernels read a sliced
 //! operand through a compact copy their prologue makes
 //! ([`convert::convert_slice`](crate::convert::convert_slice)), so their
 //! loops see an ordinary tensor of the slice's sizes.
@@ -282,11 +285,97 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SliceView<'a, V, E,
     /// coordinates when the tensor's map only permutes dimensions and its
     /// levels are ordered: the slice keeps the order of each dimension).
     pub fn for_each(&self, mut f: impl FnMut([usize; DIM], &V)) {
+        if self.for_each_rows(&mut f) {
+            return;
+        }
         self.tensor.for_each(|crd, v| {
             if let Some(c) = self.to_slice(crd) {
                 f(c, v);
             }
         });
+    }
+
+    /// [`for_each`](Self::for_each) for `(d0 : dense, d1 : compressed)`
+    /// storage (CSR, CSC, any widths): only the rows of the slice are
+    /// opened, and within a row, when its coordinates are ordered, the
+    /// walk starts at the slice's first column (binary search) and stops
+    /// past its last, so it costs the slice's rows and entries rather than
+    /// the tensor's. The visits and their order are the general walk's.
+    /// `false` (nothing visited) for any other storage.
+    fn for_each_rows(&self, f: &mut impl FnMut([usize; DIM], &V)) -> bool {
+        use crate::index::Index;
+        use crate::vocab::{LevelExpr, LevelFormat};
+        let (Some(t0), Some(t1)) = (E::level_type(0), E::level_type(1)) else {
+            return false;
+        };
+        let (LevelExpr::Dim(d0), LevelExpr::Dim(d1)) = (E::level_expr(0), E::level_expr(1)) else {
+            return false;
+        };
+        let (d0, d1) = (usize::from(d0), usize::from(d1));
+        let plain = LVL == 2
+            && DIM == 2
+            && d0 != d1
+            && t0.format == LevelFormat::Dense
+            && t1.format == LevelFormat::Compressed;
+        let level = self.tensor.level(1);
+        if !plain || level.crd_stride() != 1 || level.crd_offset() != 0 {
+            return false;
+        }
+        let (pos, crd) = (level.positions(), level.coordinates());
+        let values = self.tensor.values();
+        let explicit = self.tensor.explicit_value();
+        let ordered = t1.is_ordered();
+        let at = |v: &[usize; DIM], d: usize| v.get(d).copied().unwrap_or(0);
+        let (rows, row0, row_step) = (
+            at(&self.sizes, d0),
+            at(&self.offsets, d0),
+            at(&self.strides, d0),
+        );
+        let (col0, col_step) = (at(&self.offsets, d1), at(&self.strides, d1));
+        // The slice's last column (checked to fit by `extract_slice`).
+        let col_end = at(&self.sizes, d1)
+            .saturating_sub(1)
+            .saturating_mul(col_step)
+            .saturating_add(col0);
+        let mut out = [0usize; DIM];
+        for r in 0..rows {
+            let row = row_step.saturating_mul(r).saturating_add(row0);
+            let (Some(lo), Some(hi)) = (pos.get(row), pos.get(row.saturating_add(1))) else {
+                continue;
+            };
+            let Some(segment) = crd.get(lo.as_usize()..hi.as_usize()) else {
+                continue;
+            };
+            let first = if ordered {
+                segment.partition_point(|c| c.as_usize() < col0)
+            } else {
+                0
+            };
+            for (k, c) in segment.iter().enumerate().skip(first) {
+                let c = c.as_usize();
+                if ordered && c > col_end {
+                    break;
+                }
+                let Some(from) = c.checked_sub(col0) else {
+                    continue;
+                };
+                if from % col_step.max(1) != 0 || c > col_end {
+                    continue;
+                }
+                let p = lo.as_usize().saturating_add(k);
+                let Some(v) = values.get(p).or(explicit.as_ref()) else {
+                    continue;
+                };
+                if let Some(o) = out.get_mut(d0) {
+                    *o = r;
+                }
+                if let Some(o) = out.get_mut(d1) {
+                    *o = from / col_step.max(1);
+                }
+                f(out, v);
+            }
+        }
+        true
     }
     /// The number of stored entries inside the slice (the calls
     /// [`for_each`](Self::for_each) makes; explicit zeros included). It

@@ -127,6 +127,17 @@ fn check_slice<E: Encoding, const L: usize>(
     });
     assert_eq!(seen, want);
     assert_eq!(s.number_of_entries(), n);
+    // The same visits in the same order as the tensor's walk, filtered
+    // (what CSR and CSC skip to by rows and binary search).
+    let mut fast = Vec::new();
+    s.for_each(|c, v| fast.push((c, *v)));
+    let mut general = Vec::new();
+    t.for_each(|c, v| {
+        if let Some(c) = s.to_slice(c) {
+            general.push((c, *v));
+        }
+    });
+    assert_eq!(fast, general);
     // Into CSR (streams from a CSR or DCSR slice), CSC (staged) and COO.
     let mut dense = vec![0i64; size[0] * size[1]];
     let mut mem = Mem::<2>::new(64);
@@ -343,4 +354,27 @@ fn converting_needs_the_slice_sizes() {
             expected: 2
         })
     );
+}
+
+#[test]
+fn pattern_tensors_hand_out_their_explicit_value() {
+    use crate::vocab::{ExplicitValue, ValueType};
+    const ONE: u128 = ExplicitValue::int(ValueType::I64, 1).pack();
+    type Pattern = Enc<u8, u8, { pack_level_types(&[D, C]) }, IJ, ONE>;
+    // The pattern of `matrix()`.
+    let a = SparseTensor::<i64, Pattern, 2, 2>::assemble(
+        [3, 4],
+        [
+            Level::dense(),
+            Level::compressed(&[0, 2, 4, 6], &[0, 2, 1, 3, 0, 2]),
+        ],
+        &[],
+    )
+    .unwrap();
+    let s = a.extract_slice([0, 0], [3, 2], [1, 2]).unwrap();
+    assert_eq!(visited(&s), [1, 1, 0, 0, 1, 1]);
+    let mut mem = Mem::<2>::new(16);
+    let mut csr = out::<UsizeCsr, 2>(&mut mem, [3, 2]);
+    convert_slice(&s, &mut csr).unwrap();
+    assert_eq!(csr.view().values(), &[1, 1, 1, 1]);
 }

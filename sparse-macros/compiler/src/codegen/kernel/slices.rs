@@ -51,7 +51,7 @@ pub(super) fn copy_doc(
     Some(format!(
         " `{}`: a workspace for a compact copy of the slice `{}`{named}: the kernel's loops \
          walk a tensor of the slice's sizes, so the prologue first converts the entries \
-         inside the slice into it (`sparse_core::convert::convert_slice`, repeats summed). \
+         inside the slice into it (`sparse_core::convert::convert_slice`; repeated coordinates keep meaning their sum). \
          Pass an empty sparse output with the slice's sizes, over any buffer family, e.g. \
          `&mut SparseTensorOut::<_, _, Owned, {}, {}>::with_dims({}.dim_sizes())?`; it \
          needs room for every stored entry inside the slice (see `sparse_core::convert` for \
