@@ -305,6 +305,9 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SliceView<'a, V, E,
     fn for_each_rows(&self, f: &mut impl FnMut([usize; DIM], &V)) -> bool {
         use crate::index::Index;
         use crate::vocab::{LevelExpr, LevelFormat};
+        if LVL != 2 || DIM != 2 {
+            return false;
+        }
         let (Some(t0), Some(t1)) = (E::level_type(0), E::level_type(1)) else {
             return false;
         };
@@ -312,13 +315,12 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SliceView<'a, V, E,
             return false;
         };
         let (d0, d1) = (usize::from(d0), usize::from(d1));
-        let plain = LVL == 2
-            && DIM == 2
-            && d0 != d1
-            && t0.format == LevelFormat::Dense
-            && t1.format == LevelFormat::Compressed;
-        let level = self.tensor.level(1);
-        if !plain || level.crd_stride() != 1 || level.crd_offset() != 0 {
+        let plain =
+            d0 != d1 && t0.format == LevelFormat::Dense && t1.format == LevelFormat::Compressed;
+        let Some(level) = self.tensor.levels.get(1).filter(|_| plain) else {
+            return false;
+        };
+        if level.crd_stride() != 1 || level.crd_offset() != 0 {
             return false;
         }
         let (pos, crd) = (level.positions(), level.coordinates());

@@ -378,3 +378,35 @@ fn pattern_tensors_hand_out_their_explicit_value() {
     convert_slice(&s, &mut csr).unwrap();
     assert_eq!(csr.view().values(), &[1, 1, 1, 1]);
 }
+
+#[test]
+fn vectors_and_three_dimensional_tensors_take_the_general_walk() {
+    const I: u128 = pack_level_exprs(&[LevelExpr::Dim(0)]);
+    type Sv = Enc<u8, u8, { pack_level_types(&[C]) }, I>;
+    let v = SparseTensor::<i64, Sv, 1, 1>::assemble(
+        [6],
+        [Level::compressed(&[0, 3], &[1, 3, 5])],
+        &[1, 2, 3],
+    )
+    .unwrap();
+    let s = v.extract_slice([1], [3], [2]).unwrap();
+    let mut seen = Vec::new();
+    s.for_each(|c, x| seen.push((c, *x)));
+    assert_eq!(seen, [([0], 1), ([1], 2), ([2], 3)]);
+    const IJK: u128 = pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1), LevelExpr::Dim(2)]);
+    type Dcc = Enc<u8, u8, { pack_level_types(&[D, C, C]) }, IJK>;
+    let t = SparseTensor::<i64, Dcc, 3, 3>::assemble(
+        [2, 2, 3],
+        [
+            Level::dense(),
+            Level::compressed(&[0, 1, 2], &[1, 0]),
+            Level::compressed(&[0, 2, 3], &[0, 2, 1]),
+        ],
+        &[1, 2, 3],
+    )
+    .unwrap();
+    let s = t.extract_slice([0, 0, 0], [2, 2, 2], [1, 1, 2]).unwrap();
+    let mut seen = Vec::new();
+    s.for_each(|c, x| seen.push((c, *x)));
+    assert_eq!(seen, [([0, 1, 0], 1), ([0, 1, 1], 2)]);
+}

@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use sparse_core::{KernelError, Owned, SliceParam, SparseTensor, SparseTensorOut};
 use sparse_tests::dense::Dense;
-use sparse_tests::fixture::{with_tensor, COO, CSC, CSR, DCSR};
+use sparse_tests::fixture::{with_tensor, COO, CSC, CSF, CSR, DCSR, SV};
 use sparse_tests::gen::{dense_vec, entries, entries_with_duplicates, Entries};
 
 mod k {
@@ -36,6 +36,20 @@ mod k {
             map = (i : #sparse_tensor<slice(?, ?, ?)>, j : #sparse_tensor<slice(?, ?, ?)>) -> (i : compressed(nonunique), j : singleton(nonunique))
         }>
 
+        #SV_S = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(?, ?, ?)>) -> (i : compressed) }>
+        #CSF_S = #sparse_tensor.encoding<{
+            map = (i : #sparse_tensor<slice(?, ?, ?)>, j, k : #sparse_tensor<slice(?, ?, 2)>) -> (i : compressed, j : compressed, k : compressed)
+        }>
+
+        /// A sparse vector slice against a dense one.
+        pub fn dot(a: &tensor<?xf64, #SV_S>, x: &tensor<?xf64>, s: &mut tensor<f64>) {
+            s[] = a[i] * x[i];
+        }
+        /// Tensor-times-vector over a 3-D slice (`j` whole, `k` every
+        /// second coordinate).
+        pub fn ttv(a: &tensor<?x?x?xf64, #CSF_S>, x: &tensor<?xf64>, y: &mut tensor<?x?xf64>) {
+            y[i, j] = a[i, j, k] * x[k];
+        }
         pub fn spmv_csr(a: &tensor<?x?xf64, #CSR_S>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
             y[i] = a[i, j] * x[j];
         }
@@ -494,4 +508,67 @@ fn a_full_workspace_is_a_capacity_error() {
         );
         assert_eq!(y, [-1.0; 2]);
     });
+}
+
+/// One axis of a slice inside a dimension of size `n` (≥ 1), with the
+/// stride `stride` if given.
+fn axis(n: usize, stride: Option<usize>) -> impl Strategy<Value = (usize, usize, usize)> {
+    let strides = match stride {
+        Some(s) => Just(s).boxed(),
+        None => (1usize..=3).boxed(),
+    };
+    (0..n, strides).prop_flat_map(move |(off, stride)| {
+        let max = (n - 1 - off) / stride + 1;
+        (Just(off), 1..=max, Just(stride))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A slice of a sparse vector, against the dense slice.
+    #[test]
+    fn dot_over_a_vector_slice(
+        (n, e, (off, size, stride)) in (1usize..=12).prop_flat_map(|n| (Just(n), entries::<f64>(&[n]), axis(n, None))),
+        xs in dense_vec::<f64>(12),
+    ) {
+        let full = Dense::from_entries(&[n], &e);
+        let want: f64 = (0..size).map(|c| full.at(&[off + c * stride]) * xs[c]).sum();
+        with_tensor(&SV, [n], &e, |a| {
+            let s = a.extract_slice([off], [size], [stride]).unwrap();
+            let mut out = f64::NAN;
+            let mut w = SparseTensorOut::<f64, _, Owned, 1, 1>::with_dims([size]).unwrap();
+            k::dot(&s, &xs[..size], &mut out, &mut w).unwrap();
+            assert_eq!(out, want);
+        });
+    }
+
+    /// A 3-D slice (CSF storage; `j` unsliced, `k` with the encoding's
+    /// stride 2) in tensor-times-vector, against the dense slice.
+    #[test]
+    fn ttv_over_a_csf_slice(
+        (dims, e, (o0, s0, t0), (o2, s2, t2)) in [1usize..=5, 1usize..=4, 1usize..=7].prop_flat_map(|d| {
+            (Just(d), entries::<f64>(&d), axis(d[0], None), axis(d[2], Some(2)))
+        }),
+        xs in dense_vec::<f64>(7),
+    ) {
+        let full = Dense::from_entries(&dims, &e);
+        let size = [s0, dims[1], s2];
+        let mut want = Dense::zeros(&[s0, dims[1]]);
+        for i in 0..s0 {
+            for j in 0..dims[1] {
+                *want.at_mut(&[i, j]) = (0..s2)
+                    .map(|c| full.at(&[o0 + i * t0, j, o2 + c * t2]) * xs[c])
+                    .sum();
+            }
+        }
+        with_tensor(&CSF, dims, &e, |a| {
+            let s = a.extract_slice([o0, 0, o2], size, [t0, 1, t2]).unwrap();
+            let mut y = vec![f64::NAN; s0 * dims[1]];
+            let mut w = SparseTensorOut::<f64, _, Owned, 3, 3>::with_dims(size).unwrap();
+            let view = sparse_core::DenseViewMut::new(&mut y, [s0, dims[1]]).unwrap();
+            k::ttv(&s, &xs[..s2], view, &mut w).unwrap();
+            assert_eq!(y, want.data);
+        });
+    }
 }
