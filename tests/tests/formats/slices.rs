@@ -41,6 +41,11 @@ mod k {
             map = (i : #sparse_tensor<slice(?, ?, ?)>, j, k : #sparse_tensor<slice(?, ?, 2)>) -> (i : compressed, j : compressed, k : compressed)
         }>
 
+        #DV_S = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(?, ?, ?)>) -> (i : dense) }>
+        /// A slice of an all-dense encoding: also read through a copy.
+        pub fn scale(a: &tensor<?xf64, #DV_S>, y: &mut tensor<?xf64>) {
+            y[i] = a[i] * 2.0;
+        }
         /// A sparse vector slice against a dense one.
         pub fn dot(a: &tensor<?xf64, #SV_S>, x: &tensor<?xf64>, s: &mut tensor<f64>) {
             s[] = a[i] * x[i];
@@ -571,4 +576,20 @@ proptest! {
             assert_eq!(y, want.data);
         });
     }
+}
+
+#[test]
+fn slices_of_all_dense_storage_are_copied_too() {
+    let values = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0];
+    let t = sparse_core::SparseTensor::<f64, _, 1, 1>::assemble(
+        [7],
+        [sparse_core::Level::dense()],
+        &values,
+    )
+    .unwrap();
+    let s: k::DV_S<'_, f64> = t.extract_slice([1], [3], [2]).unwrap();
+    let mut y = [f64::NAN; 3];
+    let mut w = SparseTensorOut::<f64, _, Owned, 1, 1>::with_dims([3]).unwrap();
+    k::scale(&s, &mut y, &mut w).unwrap();
+    assert_eq!(y, [4.0, 8.0, 12.0]);
 }

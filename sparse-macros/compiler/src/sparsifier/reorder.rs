@@ -122,7 +122,9 @@ fn read_slices_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>, sliced
             .iter()
             .all(|(_, e)| matches!(e, LevelExpr::Dim(_)));
         let written = k.stmts.iter().any(|s| s.lhs.tensor == source);
-        if !plain || written || !desc.is_sparse() || desc.is_output {
+        // An all-dense sliced encoding is copied too: its loops would
+        // otherwise index the whole tensor's values.
+        if !plain || written || desc.is_output {
             continue;
         }
         let levels = copy_levels(desc.levels.iter().map(|&(ty, e)| (ty, e.dim())));
