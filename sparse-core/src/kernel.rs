@@ -189,6 +189,22 @@ pub enum KernelError {
         /// Why the conversion failed.
         error: crate::convert::ConvertError,
     },
+    /// A sliced operand (an encoding with `#sparse_tensor<slice(offset,
+    /// size, stride)>` dimensions, passed as a
+    /// [`SliceView`](crate::SliceView)) has another offset, size or stride
+    /// than a static one its encoding declares (`?` ones are free).
+    SliceMismatch {
+        /// The parameter.
+        tensor: &'static str,
+        /// Its dimension.
+        dim: usize,
+        /// Which slice parameter disagrees.
+        param: crate::slice::SliceParam,
+        /// The view's value.
+        found: usize,
+        /// The encoding's value.
+        expected: usize,
+    },
 }
 
 impl fmt::Display for KernelError {
@@ -303,6 +319,17 @@ impl fmt::Display for KernelError {
                 f,
                 "the subscript `{subscript}` of dimension {dim} of `{tensor}` ranges over \
                  {min}..={max}, outside the dimension's size {size}"
+            ),
+            KernelError::SliceMismatch {
+                tensor,
+                dim,
+                param,
+                found,
+                expected,
+            } => write!(
+                f,
+                "dimension {dim} of `{tensor}` is sliced with {param} {found}, but its encoding \
+                 declares {expected}"
             ),
         }
     }
@@ -435,7 +462,11 @@ fn convert_error(tensor: &'static str, error: crate::convert::ConvertError) -> K
 
 /// The unchecked reads and writes generated kernels use in their loops.
 pub mod par;
+mod slice;
 pub mod unchecked;
+
+#[doc(hidden)]
+pub use slice::{convert_slice_into, reorder_slice, slice_mismatch, SliceSite};
 
 /// Where a kernel's size check failed: the fixed part of a
 /// [`KernelError::DimensionMismatch`], a constant the generated check
@@ -584,85 +615,4 @@ pub fn subscript_range(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    extern crate std;
-    use std::string::ToString;
-
-    #[test]
-    fn out_of_line_builders_make_the_inline_errors() {
-        static D: DimensionSite = DimensionSite {
-            tensor: "x",
-            dim: 0,
-            index: "j",
-            bound_by: "a",
-            bound_dim: 1,
-        };
-        assert_eq!(
-            dimension_mismatch(&D, 7, 8),
-            KernelError::DimensionMismatch {
-                tensor: "x",
-                dim: 0,
-                size: 7,
-                index: "j",
-                expected: 8,
-                bound_by: "a",
-                bound_dim: 1,
-            }
-        );
-        static S: ShapeSite = ShapeSite {
-            tensor: "a",
-            dim: 1,
-        };
-        assert_eq!(
-            shape_mismatch(&S, 5, 4),
-            KernelError::ShapeMismatch {
-                tensor: "a",
-                dim: 1,
-                size: 5,
-                expected: 4,
-            }
-        );
-    }
-
-    #[test]
-    fn messages_name_tensor_dimension_and_index() {
-        let e = KernelError::DimensionMismatch {
-            tensor: "x",
-            dim: 0,
-            size: 7,
-            index: "j",
-            expected: 8,
-            bound_by: "a",
-            bound_dim: 1,
-        };
-        assert_eq!(
-            e.to_string(),
-            "dimension 0 of `x` has size 7, but index `j` has size 8 (from dimension 1 of `a`)"
-        );
-        let e = KernelError::ShapeMismatch {
-            tensor: "a",
-            dim: 1,
-            size: 3,
-            expected: 200,
-        };
-        assert_eq!(
-            e.to_string(),
-            "dimension 1 of `a` has size 3, but its type declares 200"
-        );
-    }
-
-    #[test]
-    fn unchecked_accessors_read_and_write_in_range() {
-        let crd: [u8; 3] = [4, 0, 255];
-        let val = [1.5f32, 2.5];
-        let mut out = [0i32; 2];
-        // SAFETY: every index is below the slice's length.
-        unsafe {
-            assert_eq!(unchecked::load_index(&crd, 2), 255);
-            assert_eq!(unchecked::load(&val, 1), 2.5);
-            *unchecked::slot(&mut out, 1) += 3;
-        }
-        assert_eq!(out, [0, 3]);
-    }
-}
+mod tests;

@@ -19,6 +19,8 @@
 //! - [`firmware`]: using the crate on a microcontroller — features,
 //!   constants in flash, no heap, no panics, stack, `defmt`, and the
 //!   firmware crates to start from;
+//! - [`slices`]: zero-copy slices of a tensor (`extract_slice`) and
+//!   kernels over sliced operands (`#sparse_tensor<slice(..)>`);
 //! - [`parallel`]: `#[parallel]` kernels on every core (feature `rayon`):
 //!   what runs in parallel, how the work is split, identical results;
 //! - [`performance`]: what makes a kernel fast or slow, with measured
@@ -54,6 +56,8 @@ pub mod outputs {}
 pub mod firmware {}
 #[doc = include_str!("../docs/performance.md")]
 pub mod performance {}
+#[doc = include_str!("../docs/slices.md")]
+pub mod slices {}
 #[doc = include_str!("../docs/parallel.md")]
 pub mod parallel {
     #[cfg(feature = "rayon")]
@@ -74,6 +78,7 @@ mod layout;
 pub mod math;
 pub mod output;
 mod print;
+mod slice;
 mod tensor;
 mod value;
 #[doc(inline)]
@@ -92,6 +97,7 @@ pub use output::Owned;
 pub use output::{
     Buffer as OutputBuffer, OutputBuffers, SliceBuffer, Slices, SparseTensorOut, Workspace,
 };
+pub use slice::{SliceError, SliceParam, SliceView};
 pub use tensor::{DisassembledLens, Level, LevelBuffersMut, LevelLens, LevelStorage, SparseTensor};
 
 #[cfg(feature = "macros")]
@@ -136,10 +142,12 @@ pub mod __private {
         load, load_index, load_pair2, lower_bound, slot, walk, walk_values,
     };
     pub use crate::kernel::{
-        convert_into, convert_same, dimension_mismatch, partial_block, reorder, shape_mismatch,
-        subscript_range, BlockSite, DimensionSite, KernelError, ShapeSite, SubscriptSite,
+        convert_into, convert_same, convert_slice_into, dimension_mismatch, partial_block, reorder,
+        reorder_slice, shape_mismatch, slice_mismatch, subscript_range, BlockSite, DimensionSite,
+        KernelError, ShapeSite, SliceSite, SubscriptSite,
     };
     pub use crate::math;
+    pub use crate::slice::{SliceParam, SliceView};
     // Kernels marked `#[parallel]`: the chunked outer loop, and the gate
     // that makes the attribute a compile error without the `rayon` feature.
     pub use crate::__sk_require_rayon as require_rayon;

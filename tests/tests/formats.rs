@@ -6,8 +6,13 @@
 //!   the floordiv/mod and the explicit inverse map forms; SpMV, SpMM,
 //!   sums, index values, dense and scalar outputs; partial blocks refused
 //!   with `KernelError::PartialBlock`, against a dense reference.
+//! - `slices`: sliced operands (`#sparse_tensor<slice(..)>`, `SliceView`s
+//!   of CSR, CSC, DCSR and COO tensors) in SpMV, a sparse add, SpGEMM and
+//!   copies, static, dynamic and mixed parameters, against the dense
+//!   slice; `SliceMismatch` and workspace capacity errors.
 
 mod formats {
     mod block;
+    mod slices;
     mod structured_out;
 }

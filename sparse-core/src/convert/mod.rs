@@ -10,6 +10,7 @@
 //! | [`from_dense`], [`from_dense_view`] | a row-major dense array into any encoding, zeros (`V::default()`) dropped |
 //! | [`to_dense`], [`to_dense_view`] | a sparse tensor into a row-major dense array, implicit zeros made explicit, repeats summed |
 //! | [`concatenate`], [`concatenate_sum`] | tensors of one type joined along a dimension |
+//! | [`convert_slice`], [`convert_slice_sum`] | a [`SliceView`](crate::SliceView) (MLIR's `extract_slice`) into a compact tensor of the slice's sizes, in any encoding |
 //! | [`reorder_coo`] | MLIR's `reorder_coo`: `convert` between two encodings with the same map |
 //! | [`sort_coo_aos`], [`sort_coo_soa`] | MLIR's `sort`: COO coordinate buffers and their values sorted in place |
 //!
@@ -131,6 +132,7 @@ mod error;
 mod fast;
 #[cfg(feature = "alloc")]
 mod owned;
+pub(crate) mod slice;
 mod sort;
 pub(crate) mod source;
 mod stage;
@@ -143,6 +145,7 @@ pub use dense::{to_dense, to_dense_view};
 pub use error::ConvertError;
 #[cfg(feature = "alloc")]
 pub use owned::OwnedParts;
+pub use slice::{convert_slice, convert_slice_sum};
 pub use sort::{sort_coo_aos, sort_coo_soa, SortError};
 
 use crate::dense::DenseView;

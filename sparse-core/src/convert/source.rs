@@ -56,7 +56,8 @@ pub(crate) trait Source<V, const DIM: usize> {
 
 /// A sparse tensor whose levels are all ordered, under the map `E` also
 /// has, walks in `E`'s order.
-fn tensor_streams<S: Encoding, E: Encoding, const LS: usize, const LVL: usize>() -> bool {
+pub(super) fn tensor_streams<S: Encoding, E: Encoding, const LS: usize, const LVL: usize>() -> bool
+{
     LS == LVL
         && S::MAP == E::MAP
         && (0..LS).all(|l| S::level_type(l).is_some_and(|t| t.is_ordered()))
@@ -70,7 +71,7 @@ fn tensor_streams<S: Encoding, E: Encoding, const LS: usize, const LVL: usize>()
 /// dimension (the row-major n:m map `(i, j floordiv 4, j mod 4)`, `(i floordiv 2,
 /// i mod 2, j)`); then lexicographic order of `(i, j)` is that of the
 /// target's level coordinates.
-fn splits_in_order<
+pub(super) fn splits_in_order<
     S: Encoding,
     E: Encoding,
     const DIM: usize,

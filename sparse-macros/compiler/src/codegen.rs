@@ -103,23 +103,10 @@ fn pattern_outputs(model: &Model, errors: &mut Errors) {
 
 /// What sparse-core's storage cannot hold yet is refused here, with the
 /// feature that will bring it, rather than accepted with a wrong meaning.
-fn check_representable(enc: &Encoding, errors: &mut Errors) -> bool {
-    let mut ok = true;
-    for dim in &enc.dims {
-        if let Some(slice) = &dim.slice {
-            errors.error(
-                slice.span,
-                format!(
-                    "dimension slices are not supported by sparse-core's storage yet; they \
-                     arrive with tensor views (`extract_slice`). For now leave the slice out \
-                     (`{}` alone)",
-                    dim.name
-                ),
-            );
-            ok = false;
-        }
-    }
-    ok
+/// Everything an encoding can say is representable now (dimension slices
+/// are `SliceView`s), so this accepts every checked encoding.
+fn check_representable(_enc: &Encoding, _errors: &mut Errors) -> bool {
+    true
 }
 
 /// The Rust type of a position or coordinate width.
@@ -176,7 +163,8 @@ fn elem_type(elem: ElemType) -> TokenStream {
     quote!(::core::primitive::#ident)
 }
 
-/// `SparseTensor<'a, V, Enc<P, C, {LEVEL_TYPES}, {MAP}>, DIM, LVL>`.
+/// `SparseTensor<'a, V, Enc<P, C, {LEVEL_TYPES}, {MAP}>, DIM, LVL>`, or
+/// `SliceView<..>` with the same parameters for a sliced encoding.
 fn storage_type(enc: &Encoding, value: TokenStream) -> TokenStream {
     let pos = index_type(enc.pos_width);
     let crd = index_type(enc.crd_width);
@@ -185,8 +173,15 @@ fn storage_type(enc: &Encoding, value: TokenStream) -> TokenStream {
     let values = values_param(enc);
     let dim = Literal::usize_unsuffixed(enc.dims.len());
     let lvl = Literal::usize_unsuffixed(enc.levels.len());
+    // A sliced encoding is a view of a slice of a tensor stored with the
+    // encoding's levels (the slices are checked at a kernel's call).
+    let ty = if enc.is_sliced() {
+        quote!(SliceView)
+    } else {
+        quote!(SparseTensor)
+    };
     quote! {
-        ::sparse_core::__private::SparseTensor<
+        ::sparse_core::__private::#ty<
             'a,
             #value,
             ::sparse_core::__private::Enc<#pos, #crd, { #level_types }, { #map } #values>,
@@ -215,8 +210,20 @@ fn encoding_alias(enc: &Encoding) -> TokenStream {
         quote!()
     };
     let ty = storage_type(enc, quote!(V));
-    let out = out_alias(enc, &text);
-    let traits = output_traits(enc);
+    // Kernels write whole tensors: a sliced encoding has no output type.
+    let (out, traits) = if enc.is_sliced() {
+        (quote!(), quote!())
+    } else {
+        (out_alias(enc, &text), output_traits(enc))
+    };
+    let summary = if enc.is_sliced() {
+        format!(
+            " A slice of a sparse tensor (a `SliceView`, from `extract_slice`) with the \
+             encoding `#{name}`, values of type `V`:"
+        )
+    } else {
+        summary
+    };
     quote! {
         #(#attrs)*
         #blank

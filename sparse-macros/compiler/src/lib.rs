@@ -66,9 +66,6 @@ pub fn expand(input: TokenStream) -> TokenStream {
 fn kernels(model: &Model, errors: &mut Errors) -> TokenStream {
     let mut out = TokenStream::new();
     for def in &model.kernels {
-        if !uses_only_aliased_encodings(model, def) {
-            continue;
-        }
         match sparsifier::sparsify(&def.kernel) {
             Ok(plan) => out.extend(codegen::kernel::generate_kernel(model, def, &plan)),
             Err(found) => {
@@ -83,23 +80,7 @@ fn kernels(model: &Model, errors: &mut Errors) -> TokenStream {
         level_space: None,
     };
     for stub in &model.stubs {
-        if uses_only_aliased_encodings(model, stub) {
-            out.extend(codegen::kernel::generate_kernel(model, stub, &empty));
-        }
+        out.extend(codegen::kernel::generate_kernel(model, stub, &empty));
     }
     out
-}
-
-/// Whether every encoding `def` takes has a storage alias. `codegen`
-/// refuses encodings sparse-core cannot store yet (`explicitVal`, dimension
-/// slices) with an error at the encoding; a kernel taking one is left out
-/// rather than generated against a type that does not exist, which would
-/// only add a "cannot find type" error at the kernel.
-fn uses_only_aliased_encodings(model: &Model, def: &model::KernelDef) -> bool {
-    def.params.iter().all(|p| match &p.kind {
-        model::ParamKind::Sparse { encoding, .. } => model
-            .encoding(&encoding.to_string())
-            .is_some_and(|enc| enc.dims.iter().all(|d| d.slice.is_none())),
-        _ => true,
-    })
 }

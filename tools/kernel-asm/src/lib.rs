@@ -39,8 +39,8 @@ mod sparse_out {
     include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/transpose_csr.rs");
 }
 
-/// 2:4 outputs, packed 2-bit coordinates and an ELL operand read through
-/// its CSR workspace copy, straight from the macro.
+/// 2:4 outputs, packed 2-bit coordinates, and an ELL operand and a CSR
+/// slice read through their CSR workspace copies, straight from the macro.
 mod structured {
     sparse_core::sparse_kernel! {
         #NV24P = #sparse_tensor.encoding<{
@@ -59,6 +59,12 @@ mod structured {
             y[i] = a[i, j] * x[j];
         }
         pub fn spmv_ell(a: &tensor<?x?xf64, #ELL>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        #CSR_SLICE = #sparse_tensor.encoding<{
+            map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(0, ?, ?)>) -> (i : dense, j : compressed)
+        }>
+        pub fn spmv_slice(a: &tensor<?x?xf64, #CSR_SLICE>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
             y[i] = a[i, j] * x[j];
         }
     }
@@ -97,6 +103,19 @@ pub fn sk_spmv_ell_slices(
     ws: &mut structured::CSRWOut<f64, Slices<'_>>,
 ) -> Result<(), KernelError> {
     structured::spmv_ell(a, x, y, ws)
+}
+
+/// SpMV over a CSR slice: the prologue checks the static slice parameters
+/// and converts the slice into the CSR workspace.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_spmv_slice_slices(
+    a: &structured::CSR_SLICE<'_, f64>,
+    x: &[f64],
+    y: &mut [f64],
+    ws: &mut structured::CSRWOut<f64, Slices<'_>>,
+) -> Result<(), KernelError> {
+    structured::spmv_slice(a, x, y, ws)
 }
 
 /// A `staticlib` needs one; it is never reached from an `sk_*` wrapper

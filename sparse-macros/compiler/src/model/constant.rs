@@ -177,6 +177,22 @@ pub(super) fn check_constant(
         Some(name) => Some(model.encoding(&name.to_string()).ok_or(None)?),
         None => None,
     };
+    // Rule: a constant is a whole tensor; `#S` slicing a dimension is an
+    // error at `S` (the slice is taken at run time, `extract_slice`).
+    if let (Some(enc), Some(name)) = (encoding, &def.encoding) {
+        if enc.is_sliced() {
+            errors.error(
+                name.span(),
+                format!(
+                    "`{}` has the sliced encoding `#{name}`; a constant is a whole tensor: give \
+                     it an encoding without slices and take the slice at run time with \
+                     `extract_slice`",
+                    def.name
+                ),
+            );
+            return Err(None);
+        }
+    }
     check_value(def, elem, encoding, errors).ok_or_else(|| {
         Some(Box::new(ConstantStub {
             name: def.name.clone(),

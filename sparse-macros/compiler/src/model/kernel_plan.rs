@@ -6,15 +6,16 @@ use proc_macro2::Span;
 
 use super::kernel::{KernelDef, ParamKind};
 use super::kernel_check::StmtSpans;
+use super::Model;
 use crate::errors::Errors;
-use crate::sparsifier::{reorder, sparsify, SparsifyError};
+use crate::sparsifier::{reorder, sparsify, SparsifyError, TensorId};
 
 /// Rewrites `def` to read reordered copies where the sparsifier needs
 /// them, appending one workspace parameter per copy (the copies are the
 /// kernel's last tensors, so `TensorId(k)` stays the `k`-th tensor
 /// parameter).
-fn add_reorderings(def: &mut KernelDef) {
-    let (kernel, made) = reorder::resolve(&def.kernel);
+fn add_reorderings(def: &mut KernelDef, model: &Model) {
+    let (kernel, made) = reorder::resolve_with_slices(&def.kernel, &sliced_inputs(def, model));
     if made.is_empty() {
         return;
     }
@@ -45,13 +46,39 @@ fn add_reorderings(def: &mut KernelDef) {
     def.kernel = kernel;
 }
 
+/// The tensors of `def`'s sparse inputs whose encoding slices a
+/// dimension (`#sparse_tensor<slice(..)>`): the kernel reads them through
+/// compact copies of the slice.
+fn sliced_inputs(def: &KernelDef, model: &Model) -> Vec<TensorId> {
+    def.params
+        .iter()
+        .filter_map(|p| match &p.kind {
+            ParamKind::Sparse {
+                tensor,
+                encoding,
+                mutable: false,
+                ..
+            } => model
+                .encoding(&encoding.to_string())
+                .filter(|e| e.is_sliced())
+                .map(|_| *tensor),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Records a spanned error for everything the sparsifier rejects in `def`;
 /// returns whether it accepted every statement. Statements whose loop
 /// order conflicts are first rewritten to read reordered copies of some
 /// inputs where that resolves them ([`reorder::resolve`]), each copy
 /// becoming a workspace parameter of `def`.
-pub(super) fn check_plan(def: &mut KernelDef, spans: &[StmtSpans], errors: &mut Errors) -> bool {
-    add_reorderings(def);
+pub(super) fn check_plan(
+    def: &mut KernelDef,
+    model: &Model,
+    spans: &[StmtSpans],
+    errors: &mut Errors,
+) -> bool {
+    add_reorderings(def, model);
     let mut ok = true;
     // A tensor whose encoding the sparsifier cannot walk is reported once,
     // at its parameter, however many statements use it.

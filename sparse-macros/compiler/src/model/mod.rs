@@ -187,6 +187,10 @@ impl Encoding {
     pub fn map_code(&self) -> u128 {
         pack_level_exprs(&self.dim_to_lvl())
     }
+    /// Whether some dimension has a slice (`#sparse_tensor<slice(..)>`).
+    pub fn is_sliced(&self) -> bool {
+        self.dims.iter().any(|d| d.slice.is_some())
+    }
     /// Whether two encodings mean the same (names and spans aside).
     pub fn same_meaning(&self, other: &Encoding) -> bool {
         let slices = |e: &Encoding| e.dims.iter().map(|d| d.slice).collect::<Vec<_>>();
@@ -259,7 +263,7 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
             let unique = check_unique_name(&def.name, shown, &mut fn_names, errors);
             match kernel_check::check_kernel(def, &model, &failed, errors) {
                 Ok((mut kernel, spans)) => {
-                    let planned = kernel_plan::check_plan(&mut kernel, &spans, errors);
+                    let planned = kernel_plan::check_plan(&mut kernel, &model, &spans, errors);
                     if unique && planned {
                         model.kernels.push(kernel);
                     } else if unique {

@@ -24,6 +24,7 @@ pub(super) fn check_type(
             Some(enc) => {
                 if check_rank(def, enc, errors) {
                     check_crd_width(def, enc, errors);
+                    check_slice_sizes(def, enc, errors);
                 }
                 if let Some(elem) = elem {
                     check_value_types(def, elem, enc, errors);
@@ -73,6 +74,30 @@ fn check_defined(name: &syn::Ident, model: &Model, errors: &mut Errors) {
             did_you_mean(&format!("#{name}"), &refs)
         ),
     );
+}
+
+/// Rule: a sliced dimension's size is its slice's size (MLIR's
+/// `tensor.extract_slice ... to tensor<64x64xf64, #Slice>`), so a static
+/// size and a static slice size must agree. `tensor<4x8xf64, #S>` with
+/// `i : #sparse_tensor<slice(0, 2, 1)>` is an error at `4`.
+fn check_slice_sizes(def: &TypeDef, enc: &Encoding, errors: &mut Errors) {
+    for (d, (dim, size)) in enc.dims.iter().zip(&def.shape).enumerate() {
+        let (Some(Some(slice_size)), DimSize::Static(n, span)) = (dim.slice.map(|s| s.size), *size)
+        else {
+            continue;
+        };
+        if n != slice_size {
+            errors.error(
+                span,
+                format!(
+                    "dimension {d} has size {n}, but `#{}` slices it to {slice_size} \
+                     coordinates (`slice(.., {slice_size}, ..)`): a sliced tensor's size is its \
+                     slice's; write {slice_size} (or `?`)",
+                    enc.name
+                ),
+            );
+        }
+    }
 }
 
 /// Rule: the type has as many sizes as the encoding has dimensions.

@@ -31,7 +31,10 @@
 //! with a block operand (planned in level space, where loop ids differ).
 //!
 //! ELL inputs (counting levels) are always read through such a copy, one
-//! without the counting level (`read_counting_through_copies`).
+//! without the counting level (`read_counting_through_copies`). So are
+//! sliced inputs (`#sparse_tensor<slice(..)>` dimensions), through a copy
+//! with their own levels holding only the slice
+//! (`read_slices_through_copies`, run by [`resolve_with_slices`]).
 
 use super::kernel::{Expr, Kernel, Stmt, TensorDesc};
 use super::{LoopId, SparsifyError, TensorId};
@@ -82,6 +85,68 @@ pub fn resolve(kernel: &Kernel) -> (Kernel, Vec<Reordering>) {
         }
     }
     (k, made)
+}
+
+/// [`resolve`], then every statement that still reads a tensor of
+/// `sliced` (inputs whose encoding slices dimensions) through the loops
+/// reads a compact copy of the slice instead
+/// ([`read_slices_through_copies`]). The copies reordering made from a
+/// sliced input are made from the slice already (the prologue converts
+/// the slice view), so they need nothing more.
+pub fn resolve_with_slices(kernel: &Kernel, sliced: &[TensorId]) -> (Kernel, Vec<Reordering>) {
+    let (mut k, mut made) = resolve(kernel);
+    read_slices_through_copies(&mut k, &mut made, sliced);
+    (k, made)
+}
+
+/// A sliced input is stored as its whole tensor: the kernel's loops
+/// cannot walk it as a tensor of the slice's sizes. Each statement that
+/// reads it through loops reads instead a copy with the same level types
+/// (over plain dimensions; `nonordered` dropped, levels above a singleton
+/// `nonunique`, as every copy) that the prologue fills with the entries
+/// inside the slice, renumbered (`sparse_core::__private::reorder_slice`):
+/// the copy `<name>_sliced`, one per input, shared by the statements.
+/// MLIR's sparsifier can walk slices in place, filtering coordinates;
+/// this is the simplest correct lowering, at the cost of one conversion
+/// and a workspace. A statement the sparsifier plans as a conversion into
+/// a sparse output (a plain copy, `Convert`) converts the slice directly
+/// and reads no copy. Sliced inputs with block or counting maps are
+/// refused at their parameter, so the levels here are plain dimensions.
+fn read_slices_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>, sliced: &[TensorId]) {
+    for &source in sliced {
+        let Some(desc) = k.tensors.get(source.index()) else {
+            continue;
+        };
+        let plain = desc
+            .levels
+            .iter()
+            .all(|(_, e)| matches!(e, LevelExpr::Dim(_)));
+        let written = k.stmts.iter().any(|s| s.lhs.tensor == source);
+        // An all-dense sliced encoding is copied too: its loops would
+        // otherwise index the whole tensor's values.
+        if !plain || written || desc.is_output {
+            continue;
+        }
+        let levels = copy_levels(desc.levels.iter().map(|&(ty, e)| (ty, e.dim())));
+        let mut copy = None;
+        for n in 0..k.stmts.len() {
+            let stmt = &k.stmts[n];
+            if !stmt.rhs.accesses().iter().any(|a| a.tensor == source) {
+                continue;
+            }
+            let converted = super::sparsify(&k.with_only(stmt)).is_ok_and(|plan| {
+                plan.stmts.iter().all(|p| {
+                    matches!(p.output.strategy, super::OutputStrategy::Convert { source: s, .. } if s == source)
+                })
+            });
+            if converted {
+                continue;
+            }
+            let to =
+                *copy.get_or_insert_with(|| copy_named(k, made, source, levels.clone(), "sliced"));
+            retarget(&mut k.stmts[n].rhs, source, to);
+        }
+    }
 }
 
 /// ELL inputs (a counting level, `c * K * i`) read through a copy without
@@ -368,6 +433,17 @@ fn copy_of(
     source: TensorId,
     levels: Vec<(LevelType, LevelExpr)>,
 ) -> TensorId {
+    copy_named(k, made, source, levels, "reordered")
+}
+
+/// [`copy_of`], a new copy named `<source>_<suffix>`.
+fn copy_named(
+    k: &mut Kernel,
+    made: &mut Vec<Reordering>,
+    source: TensorId,
+    levels: Vec<(LevelType, LevelExpr)>,
+    suffix: &str,
+) -> TensorId {
     if let Some(r) = made
         .iter()
         .find(|r| r.source == source && k.tensors[r.copy.index()].levels == levels)
@@ -375,7 +451,7 @@ fn copy_of(
         return r.copy;
     }
     let base = format!(
-        "{}_reordered",
+        "{}_{suffix}",
         k.tensor_name(source).trim_start_matches("r#")
     );
     let mut name = base.clone();

@@ -10,6 +10,7 @@ mod kernels;
 mod robustness;
 mod roundtrip;
 mod seeds;
+mod slices;
 mod sparse_out_diagnostics;
 
 use proc_macro2::TokenStream;

@@ -13,7 +13,6 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::Gen;
-use crate::model::ElemType;
 use crate::sparsifier::TensorId;
 use crate::vocab::LevelExpr;
 
@@ -32,15 +31,19 @@ impl Gen<'_> {
         let out_info = self.info(out).clone();
         let rank = src.shape.len();
         let perm: Vec<usize> = perm[..rank].iter().map(|&p| usize::from(p)).collect();
-        let elem = super::elem_type(src.elem);
-        let merge = match src.elem {
-            ElemType::Bool => quote!(|x: #elem, y: #elem| x | y),
-            e if e.is_float() => quote!(|x: #elem, y: #elem| x + y),
-            _ => quote!(|x: #elem, y: #elem| #elem::wrapping_add(x, y)),
-        };
+        let merge = super::slices::merge_fn(src.elem);
         let a = &src.ident;
         let c = &out_info.ident;
         let name = out_info.name.clone();
+        if self.sliced(source).is_some() {
+            // A slice, converted in the output's dimension order.
+            let perm = perm
+                .iter()
+                .map(|&p| proc_macro2::Literal::usize_unsuffixed(p));
+            return quote! {
+                ::sparse_core::__private::convert_slice_into(#a, [#(#perm),*], #c, #name, #merge)?;
+            };
+        }
         if perm.iter().enumerate().all(|(d, &p)| d == p) {
             // Same dimension order (CSR → BSR, BSR → CSR, a reordered copy
             // into 2:4): no view. A reordered copy is a local view, not a

@@ -37,6 +37,7 @@ mod iterate;
 mod operators;
 mod parallel;
 mod signature;
+mod slices;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -77,7 +78,7 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
     let generics = g.generics();
     let rebind = g.rebind_outputs();
     let body = g.body(plan);
-    let mut doc = doc_lines(def, k, plan);
+    let mut doc = doc_lines(model, def, k, plan);
     let par = g.parallel_docs();
     doc.extend(quote!(#(#[doc = #par])*));
     let attrs = &def.attrs;
@@ -108,7 +109,7 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
 }
 
 /// The user's docs, a blank line, then the loop tree in a text block.
-fn doc_lines(def: &KernelDef, k: &Kernel, plan: &Plan) -> TokenStream {
+fn doc_lines(model: &Model, def: &KernelDef, k: &Kernel, plan: &Plan) -> TokenStream {
     let has_docs = def.attrs.iter().any(|a| a.path().is_ident("doc"));
     let mut lines = Vec::new();
     if has_docs {
@@ -121,13 +122,13 @@ fn doc_lines(def: &KernelDef, k: &Kernel, plan: &Plan) -> TokenStream {
         lines.push(format!(" {line}"));
     }
     lines.push(" ```".to_string());
-    lines.extend(workspace_docs(def));
+    lines.extend(workspace_docs(model, def));
     quote!(#(#[doc = #lines])*)
 }
 
 /// A paragraph per reordering workspace: what it holds, why, and what to
 /// pass.
-fn workspace_docs(def: &KernelDef) -> Vec<String> {
+fn workspace_docs(model: &Model, def: &KernelDef) -> Vec<String> {
     use crate::sparsifier::graph::{format_name, map_text};
     let mut lines = Vec::new();
     for p in &def.params {
@@ -144,6 +145,10 @@ fn workspace_docs(def: &KernelDef) -> Vec<String> {
         let types: Vec<LevelType> = copy.levels.iter().map(|&(t, _)| t).collect();
         let named = format_name(&types, &dims).map_or(String::new(), |n| format!(" ({n})"));
         lines.push(String::new());
+        if let Some(text) = slices::copy_doc(model, def, p, *source, copy, &named) {
+            lines.push(text);
+            continue;
+        }
         lines.push(format!(
             " `{}`: a workspace for a copy of `{}` stored as `{}`{named}. No loop \
              order visits every sparse operand in its storage order, so the kernel reads `{}` \

@@ -261,6 +261,13 @@ impl Gen<'_> {
             let src = &self.info(*source).ident;
             let name = p.name.to_string();
             let ws = &p.name;
+            if self.sliced(*source).is_some() {
+                let merge = super::slices::merge_fn(self.info(*source).elem);
+                out.extend(quote! {
+                    let #view = ::sparse_core::__private::reorder_slice(#src, #ws, #name, #merge)?;
+                });
+                continue;
+            }
             out.extend(quote! {
                 let #view = ::sparse_core::__private::reorder(#src, #ws, #name)?;
             });
@@ -430,6 +437,7 @@ impl Gen<'_> {
                 });
             }
         }
+        out.extend(self.slice_checks());
         out.extend(self.block_checks());
         for (l, list) in self.bindings().into_iter().enumerate() {
             let l = LoopId(l as u32);

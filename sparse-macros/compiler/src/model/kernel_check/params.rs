@@ -10,7 +10,7 @@ use crate::model::kernel::{Param, ParamKind};
 use crate::model::{tensor, ElemType, Encoding, Model};
 use crate::sparsifier::{TensorDesc, TensorId};
 use crate::syntax::{ParamTypeSyntax, TensorParamSyntax, TypeDef};
-use crate::vocab::LevelFormat;
+use crate::vocab::{LevelExpr, LevelFormat};
 
 impl Checker<'_> {
     pub(super) fn check_params(
@@ -106,6 +106,9 @@ impl Checker<'_> {
             Some(enc_name) => {
                 let enc = model.encoding(&enc_name.to_string())?;
                 let dense = shape_text(&ty.shape, ty.elem);
+                if enc.is_sliced() && !check_sliced(name, t, enc_name, enc, errors) {
+                    return None;
+                }
                 if mutable && !check_insertable(name, t, enc_name, enc, &dense, errors) {
                     return None;
                 }
@@ -134,6 +137,54 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// Rule: a sliced operand (`#S` with `#sparse_tensor<slice(..)>`
+/// dimensions, passed as a `SliceView`) is an input whose map stores plain
+/// dimensions. A sliced output is an error at the parameter (kernels build
+/// whole tensors: write an unsliced output and slice it afterwards); so is
+/// a slice of a block or ELL encoding (read through a compact copy, which
+/// the kernel makes only for plain maps).
+fn check_sliced(
+    name: &Ident,
+    t: &TensorParamSyntax,
+    enc_name: &Ident,
+    enc: &Encoding,
+    errors: &mut Errors,
+) -> bool {
+    let unsliced: Vec<String> = enc.dims.iter().map(|d| d.name.to_string()).collect();
+    if t.mutable.is_some() {
+        errors.error_range(
+            name.span(),
+            t.last_span(),
+            format!(
+                "kernels cannot write the sliced output `{name}` (`#{enc_name}` slices its \
+                 dimensions): they build whole tensors. Give `{name}` an encoding without \
+                 slices (`map = ({}) -> ...`) and take the slice of the result with \
+                 `extract_slice`",
+                unsliced.join(", ")
+            ),
+        );
+        return false;
+    }
+    if enc
+        .levels
+        .iter()
+        .any(|l| !matches!(l.expr, LevelExpr::Dim(_)))
+    {
+        errors.error_range(
+            name.span(),
+            t.last_span(),
+            format!(
+                "`{name}` slices `#{enc_name}`, whose levels are not plain dimensions (a block \
+                 or counting map); kernels read slices of such encodings only once converted: \
+                 convert the slice (`sparse_core::convert::convert_slice`) into an unsliced \
+                 encoding and pass that"
+            ),
+        );
+        return false;
+    }
+    true
 }
 
 /// Rule: a sparse output's levels are ones the runtime can append to in
