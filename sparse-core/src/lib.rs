@@ -132,10 +132,12 @@ pub mod __private {
     pub use crate::tensor::SparseTensor;
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};
+    pub use crate::kernel::fma::MulAdd;
+    pub use crate::kernel::rows::{rows, rows_values, slots};
     pub use crate::kernel::unchecked::{load, load_index, load_pair2, slot, walk, walk_values};
     pub use crate::kernel::{
-        convert_into, convert_same, dimension_mismatch, partial_block, reorder, shape_mismatch,
-        BlockSite, DimensionSite, KernelError, ShapeSite,
+        convert_into, convert_same, dimension_error, dimension_mismatch, partial_block, reorder,
+        shape_mismatch, shapes_error, BlockSite, DimensionSite, KernelError, ShapeSite, ShapesSite,
     };
     pub use crate::math;
     // Kernels marked `#[parallel]`: the chunked outer loop, and the gate
