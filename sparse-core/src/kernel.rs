@@ -461,7 +461,9 @@ fn convert_error(tensor: &'static str, error: crate::convert::ConvertError) -> K
 }
 
 /// The unchecked reads and writes generated kernels use in their loops.
+pub mod fma;
 pub mod par;
+pub mod rows;
 mod slice;
 pub mod unchecked;
 
@@ -574,6 +576,72 @@ pub struct SubscriptSite {
     pub coefficients: &'static [i64],
     /// The constant term.
     pub constant: i64,
+}
+
+/// [`dimension_mismatch`] as the kernel's whole `Err` result: the
+/// generated check ends in `return dimension_error(..)`, a tail call (no
+/// code after the call, and no move of the error into the result).
+#[doc(hidden)]
+#[cold]
+#[inline(never)]
+pub fn dimension_error(
+    site: &'static DimensionSite,
+    size: usize,
+    expected: usize,
+) -> Result<(), KernelError> {
+    Err(dimension_mismatch(site, size, expected))
+}
+
+/// A sparse parameter's dimension sizes, for [`shapes_error`].
+#[doc(hidden)]
+pub trait DimSizes {
+    /// The dimension sizes.
+    fn dim_size_list(&self) -> &[usize];
+}
+
+impl<V, E: crate::Encoding, const DIM: usize, const LVL: usize> DimSizes
+    for crate::SparseTensor<'_, V, E, DIM, LVL>
+{
+    fn dim_size_list(&self) -> &[usize] {
+        &self.dim_sizes
+    }
+}
+
+/// The static sizes of one sparse parameter, for [`shapes_error`]:
+/// `expected[d]` is `Some(n)` for a dimension declared `n`.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct ShapesSite {
+    /// The parameter.
+    pub tensor: &'static str,
+    /// Its declared sizes (`None`: dynamic).
+    pub expected: &'static [Option<usize>],
+}
+
+/// The `Err` of a sparse parameter whose sizes disagree with its declared
+/// static ones: one check of all of them in the kernel (`a.dim_sizes()[0]
+/// != 64 || ...`) and one call, which finds the first that differs. `Ok`
+/// if none does (the kernel never calls it then).
+#[doc(hidden)]
+#[cold]
+#[inline(never)]
+pub fn shapes_error<T: DimSizes + ?Sized>(
+    site: &'static ShapesSite,
+    a: &T,
+) -> Result<(), KernelError> {
+    for (dim, (&size, want)) in a.dim_size_list().iter().zip(site.expected).enumerate() {
+        if let Some(expected) = *want {
+            if size != expected {
+                return Err(KernelError::ShapeMismatch {
+                    tensor: site.tensor,
+                    dim,
+                    size,
+                    expected,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks that the affine subscript of `site`, over index variables of the

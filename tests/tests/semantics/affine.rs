@@ -610,3 +610,42 @@ proptest! {
         prop_assert!(close(&o, &want.data), "conv3d: {:?} vs {:?}", o, want.data);
     }
 }
+
+mod rows {
+    sparse_core::sparse_kernel! {
+        #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+
+        /// Row sums of the rows below: a dense loop over rows whose body walks
+        /// one row, as SpMV (a row cursor's shape), with the row shifted.
+        pub fn next_row_sums(a: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) {
+            y[i] = a[i + 1, j];
+        }
+        /// Each row's entries from column `i` on, up to 3 of them.
+        pub fn band(a: &tensor<?x?xf64, #CSR>, x: &tensor<3xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, i + k] * x[k];
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn shifted_rows_and_bands(
+        (d, a) in (2usize..8, 3usize..8).prop_flat_map(|(m, n)| {
+            (Just([m, n]), entries::<f64>(&[m, n]))
+        }),
+    ) {
+        let ad = Dense::from_entries(&d, &a);
+        let want: Vec<f64> = (0..d[0] - 1).map(|i| (0..d[1]).map(|j| ad.at(&[i + 1, j])).sum()).collect();
+        let mut y = vec![7.0; d[0] - 1];
+        with_tensor(&CSR, d, &a, |t| rows::next_row_sums(t, &mut y)).unwrap();
+        prop_assert!(close(&y, &want), "shifted rows: {:?} vs {:?}", y, want);
+        // y[i] = Σ_k a[i, i + k] x[k] needs i + 2 < n: i < min(m, n - 2).
+        let rows_n = d[0].min(d[1] - 2);
+        let x = [0.5, -2.0, 4.0];
+        let want: Vec<f64> = (0..rows_n).map(|i| (0..3).map(|k| ad.at(&[i, i + k]) * x[k]).sum()).collect();
+        let mut y = vec![7.0; rows_n];
+        let sub: Entries<f64> = a.iter().filter(|(c, _)| c[0] < rows_n).cloned().collect();
+        with_tensor(&CSR, [rows_n, d[1]], &sub, |t| rows::band(t, &x, &mut y)).unwrap();
+        prop_assert!(close(&y, &want), "band: {:?} vs {:?}", y, want);
+    }
+}

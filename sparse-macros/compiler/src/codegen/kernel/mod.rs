@@ -36,6 +36,7 @@ mod insert;
 mod iterate;
 mod operators;
 mod parallel;
+mod rows;
 mod signature;
 mod slices;
 #[cfg(test)]
@@ -270,6 +271,11 @@ struct Scope {
     /// The sparse output whose last-level segment is open here, and the
     /// `Segment` local (see `insert.rs`).
     segment: Option<(TensorId, Ident)>,
+    /// Row cursors of compressed levels walked one row per iteration of
+    /// the enclosing dense loop (see `rows.rs`).
+    rows: BTreeMap<(TensorId, usize), Ident>,
+    /// Dense outputs written through a `slots` cursor (see `rows.rs`).
+    slots: BTreeMap<TensorId, Ident>,
 }
 
 /// The generator of one kernel.
@@ -591,6 +597,7 @@ impl<'a> Gen<'a> {
             pos: BTreeMap::new(),
             walked: BTreeMap::new(),
             segment: None,
+            ..Scope::default()
         };
         let text = format!(" {}", self.k.show_stmt(stmt));
         if sp.output.strategy == OutputStrategy::InPlace {

@@ -414,6 +414,46 @@ impl Gen<'_> {
             if !matches!(info.kind, Kind::Sparse | Kind::View) || info.source.is_some() {
                 continue;
             }
+            // A sparse parameter: one check of all its static sizes and
+            // one out-of-line call finding the first that differs.
+            if info.kind == Kind::Sparse && info.shape.iter().any(Option::is_some) {
+                let x = &info.ident;
+                let diffs: Vec<TokenStream> = info
+                    .shape
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(d, size)| {
+                        let n = usize_lit((*size)?);
+                        let d = Literal::usize_unsuffixed(d);
+                        Some(quote!(#x.dim_sizes()[#d].wrapping_sub(#n)))
+                    })
+                    .collect();
+                // `(d0 - n0) | (d1 - n1) != 0`: one branch, and on Thumb a
+                // 2-byte `subs` per size where `!= n0 || != n1` became `eor.w`.
+                let check = quote!((#(#diffs)|*) != 0);
+                let expected = info.shape.iter().map(|size| match size {
+                    Some(n) => {
+                        let n = usize_lit(*n);
+                        quote!(::core::option::Option::Some(#n))
+                    }
+                    None => quote!(::core::option::Option::None),
+                });
+                let tensor = &info.name;
+                let shared = if info.mutable {
+                    quote!(&*#x)
+                } else {
+                    quote!(#x)
+                };
+                out.extend(quote! {
+                    if #check {
+                        return #private::shapes_error(
+                            &#private::ShapesSite { tensor: #tensor, expected: &[#(#expected),*] },
+                            #shared,
+                        );
+                    }
+                });
+                continue;
+            }
             for (d, size) in info.shape.iter().enumerate() {
                 let Some(expected) = size else { continue };
                 let x = &info.ident;
@@ -468,9 +508,10 @@ impl Gen<'_> {
                 let tensor = self.info(t).name.clone();
                 let size = size.tokens();
                 let (d, d0) = (Literal::usize_unsuffixed(d), Literal::usize_unsuffixed(d0));
+                // Out of line, and the whole `Err`: a tail call.
                 out.extend(quote! {
                     if #size != #n {
-                        return ::core::result::Result::Err(#private::dimension_mismatch(
+                        return #private::dimension_error(
                             &#private::DimensionSite {
                                 tensor: #tensor,
                                 dim: #d,
@@ -480,7 +521,7 @@ impl Gen<'_> {
                             },
                             #size,
                             #n,
-                        ));
+                        );
                     }
                 });
             }

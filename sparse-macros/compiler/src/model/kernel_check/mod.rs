@@ -125,10 +125,12 @@ pub(super) fn check_kernel(
         .iter()
         .any(|p| matches!(p.kind, crate::model::ParamKind::Unresolved { .. }));
     let ok = errors.len() == before && !def.broken && !unresolved;
-    let (attrs, parallel) = parallel_attr(&def.attrs, errors);
+    let (attrs, parallel) = flag_attr("parallel", &def.attrs, errors);
+    let (attrs, fma) = flag_attr("fma", &attrs, errors);
     let kernel_def = KernelDef {
         attrs,
         parallel,
+        fma,
         vis: def.vis.clone(),
         name: def.name.clone(),
         params,
@@ -188,37 +190,38 @@ fn peel_sums(e: &ExprSyntax) -> (Vec<Vec<&Ident>>, &ExprSyntax) {
     }
 }
 
-/// Takes `#[parallel]` out of a kernel's attributes: its span, and the
-/// attributes left to emit on the `fn`. `#[parallel(..)]` or
-/// `#[parallel = ..]` (no arguments are defined) and a second
-/// `#[parallel]` are errors at the attribute.
-fn parallel_attr(
+/// Takes `#[name]` (`#[parallel]`, `#[fma]`) out of a kernel's
+/// attributes: its span, and the attributes left to emit on the `fn`.
+/// `#[name(..)]` or `#[name = ..]` (no arguments are defined) and a
+/// second `#[name]` are errors at the attribute.
+fn flag_attr(
+    name: &str,
     attrs: &[syn::Attribute],
     errors: &mut Errors,
 ) -> (Vec<syn::Attribute>, Option<proc_macro2::Span>) {
     use syn::spanned::Spanned;
     let mut kept = Vec::new();
-    let mut parallel = None;
+    let mut found = None;
     for a in attrs {
-        if !a.path().is_ident("parallel") {
+        if !a.path().is_ident(name) {
             kept.push(a.clone());
             continue;
         }
         if !matches!(a.meta, syn::Meta::Path(_)) {
             errors.error(
                 a.meta.span(),
-                "`#[parallel]` takes no arguments: write `#[parallel]`",
+                format!("`#[{name}]` takes no arguments: write `#[{name}]`"),
             );
-        } else if parallel.is_some() {
+        } else if found.is_some() {
             errors.error(
                 a.path().span(),
-                "`#[parallel]` is written twice on this kernel",
+                format!("`#[{name}]` is written twice on this kernel"),
             );
         } else {
-            parallel = Some(a.path().span());
+            found = Some(a.path().span());
         }
     }
-    (kept, parallel)
+    (kept, found)
 }
 
 /// The stub of a kernel the sparsifier rejected: its signature only.
