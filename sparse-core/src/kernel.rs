@@ -607,6 +607,15 @@ impl<V, E: crate::Encoding, const DIM: usize, const LVL: usize> DimSizes
     }
 }
 
+/// A slice's sizes are the sizes a kernel indexes (its declared shape).
+impl<V, E: crate::Encoding, const DIM: usize, const LVL: usize> DimSizes
+    for crate::slice::SliceView<'_, V, E, DIM, LVL>
+{
+    fn dim_size_list(&self) -> &[usize] {
+        self.size_list()
+    }
+}
+
 /// The static sizes of one sparse parameter, for [`shapes_error`]:
 /// `expected[d]` is `Some(n)` for a dimension declared `n`.
 #[doc(hidden)]
