@@ -182,6 +182,21 @@ fn sizes_1d() -> impl Strategy<Value = (usize, usize, usize, usize)> {
     })
 }
 
+/// An image of up to 6 x 6, a filter no larger, and their entries.
+#[allow(clippy::type_complexity)]
+fn conv2d_case() -> impl Strategy<Value = ([usize; 2], [usize; 2], Entries<f64>, Entries<f64>)> {
+    (1usize..7, 1usize..7)
+        .prop_flat_map(|(h, w)| (Just([h, w]), (1..=h, 1..=w)))
+        .prop_flat_map(|(da, (kh, kw))| {
+            (
+                Just(da),
+                Just([kh, kw]),
+                entries::<f64>(&da),
+                entries::<f64>(&[kh, kw]),
+            )
+        })
+}
+
 proptest! {
     #[test]
     fn conv1d_in_every_combination(
@@ -260,11 +275,7 @@ proptest! {
 
     #[test]
     fn conv2d_over_every_input_format(
-        (da, df, a, f) in (1usize..7, 1usize..7).prop_flat_map(|(h, w)| {
-            (Just([h, w]), (1..=h, 1..=w))
-        }).prop_flat_map(|(da, (kh, kw))| {
-            (Just(da), Just([kh, kw]), entries::<f64>(&da), entries::<f64>(&[kh, kw]))
-        }),
+        (da, df, a, f) in conv2d_case(),
     ) {
         let ad = Dense::from_entries(&da, &a);
         let fd = Dense::from_entries(&df, &f);
@@ -292,11 +303,7 @@ proptest! {
 
     #[test]
     fn conv2d_into_sparse_outputs(
-        (da, df, a, f) in (1usize..7, 1usize..7).prop_flat_map(|(h, w)| {
-            (Just([h, w]), (1..=h, 1..=w))
-        }).prop_flat_map(|(da, (kh, kw))| {
-            (Just(da), Just([kh, kw]), entries::<f64>(&da), entries::<f64>(&[kh, kw]))
-        }),
+        (da, df, a, f) in conv2d_case(),
     ) {
         let ad = Dense::from_entries(&da, &a);
         let fd = Dense::from_entries(&df, &f);
