@@ -104,6 +104,19 @@ where
         self.grow_dense(0, 1);
     }
 
+    /// After [`begin`](Self::begin): makes room for `entries` stored
+    /// entries in the values and in every level's coordinates, where the
+    /// buffers can grow (`Owned`), so a kernel that knows a bound (a sparse
+    /// sum: the operands' entries together) fills them without
+    /// reallocating. Fixed and slice buffers ignore it.
+    #[doc(hidden)]
+    pub fn reserve_entries(&mut self, entries: usize) {
+        for b in &mut self.coordinates {
+            b.reserve(entries);
+        }
+        self.values.reserve(entries);
+    }
+
     /// Inserts `value` at level coordinates `lvl` (MLIR's `lexInsert`).
     ///
     /// Insertions of one kernel call come in strictly increasing
