@@ -182,12 +182,14 @@ pub fn run(args: &[String]) {
     println!("{which} nnz {} reps {reps} checksum {check:.6}", a.nnz());
 }
 
-/// Sparse-output kernels for instruction counts: `add:ours`, `add:c`,
+/// Sparse-output kernels for instruction counts: `add:ours`, `add:fresh`
+/// (ours into a new `Owned` output each call, allocation included), `add:c`,
 /// `add:sprs`, `sddmm:ours`, `sddmm:c`, `spgemm:ours`, `spgemm:faer`,
 /// `spgemm:sprs` (f64, the small matrix and its partner; SDDMM with K = 32).
 /// The count per unit is printed by run.sh from two REPS values.
-pub const OPS: [&str; 8] = [
+pub const OPS: [&str; 9] = [
     "add:ours",
+    "add:fresh",
     "add:c",
     "add:sprs",
     "sddmm:ours",
@@ -237,6 +239,11 @@ fn run_ops(which: &str, reps: usize) {
     for _ in 0..reps {
         match which {
             "add:ours" => kernels::add_f64(black_box(&ta), black_box(&tb), &mut c).expect("ok"),
+            "add:fresh" => {
+                let mut fresh = kernels::CSR32Out::<f64, Owned>::with_dims([n, n]).expect("dims");
+                kernels::add_f64(black_box(&ta), black_box(&tb), &mut fresh).expect("ok");
+                black_box(&fresh);
+            }
             "add:c" => {
                 unsafe {
                     ffi::c_add_f64(

@@ -30,6 +30,12 @@ pub trait Buffer<T> {
     /// Appends `value`, or returns it when the buffer is full (then nothing
     /// changed).
     fn push(&mut self, value: T) -> Result<(), T>;
+    /// Makes room for `additional` more elements where the buffer can grow
+    /// (a `Vec`); fixed buffers ignore it. A hint: pushes stay checked.
+    #[inline]
+    fn reserve(&mut self, additional: usize) {
+        let _ = additional;
+    }
     /// Appends `n` clones of `value` if all of them fit (`true`); otherwise
     /// changes nothing (`false`). The provided version pushes one at a
     /// time; the buffers of this crate fill in bulk.
@@ -221,6 +227,10 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
     fn push(&mut self, value: T) -> Result<(), T> {
         alloc::vec::Vec::push(self, value);
         Ok(())
+    }
+    #[inline]
+    fn reserve(&mut self, additional: usize) {
+        alloc::vec::Vec::reserve(self, additional)
     }
     #[inline]
     fn extend_fill(&mut self, n: usize, value: T) -> bool

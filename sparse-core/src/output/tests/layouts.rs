@@ -206,3 +206,18 @@ fn owned_buffers_grow() {
     assert_eq!(c.view().values(), &[1.0, 2.0, 3.0, 4.0, 5.0]);
     reassembles(&c);
 }
+
+#[cfg(feature = "alloc")]
+#[test]
+fn reserved_owned_buffers_fill_without_growing() {
+    let mut c = SparseTensorOut::<f64, Csr, Owned, 2, 2>::with_dims([4, 8]).unwrap();
+    c.begin();
+    c.reserve_entries(5);
+    let (crd, val) = (c.coordinates[1].as_ptr(), c.values.as_ptr());
+    assert!(c.coordinates[1].capacity() >= 5 && c.values.capacity() >= 5);
+    csr_example(&mut c).unwrap();
+    // The five entries went into the reserved buffers: no reallocation.
+    assert_eq!(c.coordinates[1].as_ptr(), crd);
+    assert_eq!(c.values.as_ptr(), val);
+    assert_eq!(c.view().values(), &[1.0, 2.0, 3.0, 4.0, 5.0]);
+}

@@ -19,10 +19,58 @@ use crate::sparsifier::{Access, Expr, LoopId, Node, OutputStrategy, Stmt, Tensor
 use crate::vocab::LevelFormat;
 
 impl Gen<'_> {
-    /// Starts building sparse output `t`: clears it.
+    /// Starts building sparse output `t`: clears it, and when the
+    /// statement bounds its entries (see [`Gen::entries_bound`]) reserves
+    /// that many, so an `Owned` output fills without reallocating.
     pub(super) fn sparse_begin(&self, t: TensorId) -> TokenStream {
         let c = &self.info(t).ident;
-        quote!(#c.begin();)
+        let reserve = self.stmt.and_then(|s| {
+            if s.op != crate::sparsifier::AssignOp::Assign || s.lhs.tensor != t {
+                return None;
+            }
+            let bound = self.entries_bound(&s.rhs, &s.lhs)?;
+            let counts = bound.iter().map(|&u| {
+                let x = &self.info(u).ident;
+                quote!(#x.number_of_entries())
+            });
+            Some(quote!(#c.reserve_entries(#(#counts)+*);))
+        });
+        quote!(#c.begin(); #reserve)
+    }
+
+    /// The sparse inputs whose entries together bound the entries of
+    /// `lhs = e`: `e` built from `+`, `-`, `*` and negation of sparse
+    /// inputs indexed exactly as `lhs` (a product may also have factors
+    /// without tensors: literals, scalars); `None` for anything else.
+    fn entries_bound(&self, e: &Expr, lhs: &Access) -> Option<Vec<TensorId>> {
+        let no_tensors = |x: &Expr| x.accesses().is_empty();
+        match e {
+            Expr::Access(a) => {
+                let ok = a.tensor != lhs.tensor
+                    && a.indices == lhs.indices
+                    && self.info(a.tensor).kind == Kind::Sparse;
+                ok.then(|| vec![a.tensor])
+            }
+            Expr::Neg(x) => self.entries_bound(x, lhs),
+            Expr::Add(x, y) | Expr::Sub(x, y) => {
+                let mut v = self.entries_bound(x, lhs)?;
+                v.extend(self.entries_bound(y, lhs)?);
+                Some(v)
+            }
+            Expr::Mul(x, y) if no_tensors(x) => self.entries_bound(y, lhs),
+            Expr::Mul(x, y) if no_tensors(y) => self.entries_bound(x, lhs),
+            Expr::Mul(x, y) => {
+                // An intersection: either side bounds it; the smaller
+                // expression is taken (fewer terms).
+                let (a, b) = (self.entries_bound(x, lhs), self.entries_bound(y, lhs));
+                match (a, b) {
+                    (Some(a), Some(b)) => Some(if a.len() <= b.len() { a } else { b }),
+                    (Some(a), None) | (None, Some(a)) => Some(a),
+                    (None, None) => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// Finishes sparse output `t`: its positions are completed, or the

@@ -81,10 +81,14 @@ impl Gen<'_> {
             let mut #cursor = unsafe { #call };
         });
         inner.rows.insert((t, 1), cursor);
-        // The output written once per row and never read.
+        // The output written once per row and never read (not even at
+        // another index: its slice then has no other user while the
+        // cursor's pointer lives).
         let y = access.tensor;
         let yinfo = self.info(y).clone();
+        let reads_output = self.stmt.is_some_and(|s| s.reads_output());
         if init.is_none()
+            && !reads_output
             && *op == AssignOp::Assign
             && *value == Value::Local
             && matches!(yinfo.kind, Kind::Slice | Kind::Array)

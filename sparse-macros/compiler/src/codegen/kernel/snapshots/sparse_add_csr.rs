@@ -110,6 +110,7 @@ pub fn add<
     /// c[i, j] = a[i, j] + b[i, j]
     {
         c.begin();
+        c.reserve_entries(a.number_of_entries() + b.number_of_entries());
         for __sk_i in 0..__sk_n_i {
             let __sk_a_p0 = __sk_i;
             let __sk_b_p0 = __sk_i;

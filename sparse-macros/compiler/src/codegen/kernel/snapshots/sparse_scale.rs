@@ -66,6 +66,7 @@ pub fn scale<
     /// c[i, j] = a[i, j] * 2.0
     {
         c.begin();
+        c.reserve_entries(a.number_of_entries());
         for __sk_i in 0..__sk_n_i {
             let __sk_a_p0 = __sk_i;
             {

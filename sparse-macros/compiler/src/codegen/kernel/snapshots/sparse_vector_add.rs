@@ -80,6 +80,7 @@ pub fn vadd<
     /// c[i] = a[i] + b[i]
     {
         c.begin();
+        c.reserve_entries(a.number_of_entries() + b.number_of_entries());
         {
             let mut __sk_c_seg = c.segment([0]);
             {
