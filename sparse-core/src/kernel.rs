@@ -154,6 +154,25 @@ pub enum KernelError {
         /// Coordinates a group covers (`m`).
         m: usize,
     },
+    /// An affine subscript (`x[i + k]`, `a[2 * i + k, j]`) would reach
+    /// outside its dimension: over the ranges of its index variables it
+    /// takes the values `min..=max`, which `0..size` does not hold. A
+    /// convolution `y[i] = x[i + k] * f[k]` needs `len(y) + len(f) - 1 <=
+    /// len(x)`. Checked before any loop runs; nothing is written.
+    SubscriptRange {
+        /// The parameter.
+        tensor: &'static str,
+        /// Its dimension.
+        dim: usize,
+        /// The subscript, as written.
+        subscript: &'static str,
+        /// The smallest value the subscript takes.
+        min: i64,
+        /// The largest value the subscript takes.
+        max: i64,
+        /// The size of the dimension.
+        size: usize,
+    },
     /// A conversion the kernel makes failed for another reason than room
     /// (a full buffer is [`KernelError::Capacity`], too many entries for
     /// the positions [`KernelError::PositionOverflow`], both naming the
@@ -289,6 +308,18 @@ impl fmt::Display for KernelError {
             KernelError::Convert { tensor, error } => {
                 write!(f, "converting into `{tensor}`: {error}")
             }
+            KernelError::SubscriptRange {
+                tensor,
+                dim,
+                subscript,
+                min,
+                max,
+                size,
+            } => write!(
+                f,
+                "the subscript `{subscript}` of dimension {dim} of `{tensor}` ranges over \
+                 {min}..={max}, outside the dimension's size {size}"
+            ),
             KernelError::SliceMismatch {
                 tensor,
                 dim,
@@ -430,7 +461,9 @@ fn convert_error(tensor: &'static str, error: crate::convert::ConvertError) -> K
 }
 
 /// The unchecked reads and writes generated kernels use in their loops.
+pub mod fma;
 pub mod par;
+pub mod rows;
 mod slice;
 pub mod unchecked;
 
@@ -525,6 +558,137 @@ pub fn shape_mismatch(site: &'static ShapeSite, size: usize, expected: usize) ->
         size,
         expected,
     }
+}
+
+/// Where an affine subscript is checked: the parameter, its dimension,
+/// the subscript as written, its coefficients (in the order of the sizes
+/// the check gets) and its constant.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct SubscriptSite {
+    /// The parameter.
+    pub tensor: &'static str,
+    /// Its dimension.
+    pub dim: usize,
+    /// The subscript, as written.
+    pub subscript: &'static str,
+    /// The coefficient of each index variable.
+    pub coefficients: &'static [i64],
+    /// The constant term.
+    pub constant: i64,
+}
+
+/// [`dimension_mismatch`] as the kernel's whole `Err` result: the
+/// generated check ends in `return dimension_error(..)`, a tail call (no
+/// code after the call, and no move of the error into the result).
+#[doc(hidden)]
+#[cold]
+#[inline(never)]
+pub fn dimension_error(
+    site: &'static DimensionSite,
+    size: usize,
+    expected: usize,
+) -> Result<(), KernelError> {
+    Err(dimension_mismatch(site, size, expected))
+}
+
+/// A sparse parameter's dimension sizes, for [`shapes_error`].
+#[doc(hidden)]
+pub trait DimSizes {
+    /// The dimension sizes.
+    fn dim_size_list(&self) -> &[usize];
+}
+
+impl<V, E: crate::Encoding, const DIM: usize, const LVL: usize> DimSizes
+    for crate::SparseTensor<'_, V, E, DIM, LVL>
+{
+    fn dim_size_list(&self) -> &[usize] {
+        &self.dim_sizes
+    }
+}
+
+/// A slice's sizes are the sizes a kernel indexes (its declared shape).
+impl<V, E: crate::Encoding, const DIM: usize, const LVL: usize> DimSizes
+    for crate::slice::SliceView<'_, V, E, DIM, LVL>
+{
+    fn dim_size_list(&self) -> &[usize] {
+        self.size_list()
+    }
+}
+
+/// The static sizes of one sparse parameter, for [`shapes_error`]:
+/// `expected[d]` is `Some(n)` for a dimension declared `n`.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct ShapesSite {
+    /// The parameter.
+    pub tensor: &'static str,
+    /// Its declared sizes (`None`: dynamic).
+    pub expected: &'static [Option<usize>],
+}
+
+/// The `Err` of a sparse parameter whose sizes disagree with its declared
+/// static ones: one check of all of them in the kernel (`a.dim_sizes()[0]
+/// != 64 || ...`) and one call, which finds the first that differs. `Ok`
+/// if none does (the kernel never calls it then).
+#[doc(hidden)]
+#[cold]
+#[inline(never)]
+pub fn shapes_error<T: DimSizes + ?Sized>(
+    site: &'static ShapesSite,
+    a: &T,
+) -> Result<(), KernelError> {
+    for (dim, (&size, want)) in a.dim_size_list().iter().zip(site.expected).enumerate() {
+        if let Some(expected) = *want {
+            if size != expected {
+                return Err(KernelError::ShapeMismatch {
+                    tensor: site.tensor,
+                    dim,
+                    size,
+                    expected,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that the affine subscript of `site`, over index variables of the
+/// sizes `ranges` (one per coefficient), stays in `0..size`: the kernel's
+/// loops then read only elements that exist. A variable of size 0 means no
+/// iteration reads the subscript at all.
+#[doc(hidden)]
+#[inline(never)]
+pub fn subscript_range(
+    site: &'static SubscriptSite,
+    ranges: &[usize],
+    size: usize,
+) -> Result<(), KernelError> {
+    if ranges.contains(&0) {
+        return Ok(());
+    }
+    let (mut min, mut max) = (i128::from(site.constant), i128::from(site.constant));
+    for (&c, &n) in site.coefficients.iter().zip(ranges) {
+        // |c| < 2^33 and n < 2^64: the product fits in i128 many times over.
+        let reach = i128::from(c) * (n as i128 - 1);
+        if c < 0 {
+            min += reach;
+        } else {
+            max += reach;
+        }
+    }
+    if min >= 0 && max < size as i128 {
+        return Ok(());
+    }
+    let clamp = |v: i128| i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
+    Err(KernelError::SubscriptRange {
+        tensor: site.tensor,
+        dim: site.dim,
+        subscript: site.subscript,
+        min: clamp(min),
+        max: clamp(max),
+        size,
+    })
 }
 
 #[cfg(test)]

@@ -138,11 +138,16 @@ pub mod __private {
     pub use crate::tensor::SparseTensor;
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};
-    pub use crate::kernel::unchecked::{load, load_index, load_pair2, slot, walk, walk_values};
+    pub use crate::kernel::fma::MulAdd;
+    pub use crate::kernel::rows::{rows, rows_values, slots};
+    pub use crate::kernel::unchecked::{
+        load, load_index, load_pair2, lower_bound, slot, walk, walk_values,
+    };
     pub use crate::kernel::{
-        convert_into, convert_same, convert_slice_into, dimension_mismatch, partial_block, reorder,
-        reorder_slice, shape_mismatch, slice_mismatch, BlockSite, DimensionSite, KernelError,
-        ShapeSite, SliceSite,
+        convert_into, convert_same, convert_slice_into, dimension_error, dimension_mismatch,
+        partial_block, reorder, reorder_slice, shape_mismatch, shapes_error, slice_mismatch,
+        subscript_range, BlockSite, DimensionSite, KernelError, ShapeSite, ShapesSite, SliceSite,
+        SubscriptSite,
     };
     pub use crate::math;
     pub use crate::slice::{SliceParam, SliceView};

@@ -236,6 +236,11 @@ impl<'a, V, E: Encoding, const DIM: usize, const LVL: usize> SliceView<'a, V, E,
     pub fn dim_sizes(&self) -> [usize; DIM] {
         self.sizes
     }
+    /// The slice's dimension sizes, borrowed (the kernels' shape check).
+    #[inline(always)]
+    pub(crate) fn size_list(&self) -> &[usize] {
+        &self.sizes
+    }
     /// The offset of every dimension.
     #[inline(always)]
     pub fn offsets(&self) -> [usize; DIM] {

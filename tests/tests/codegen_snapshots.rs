@@ -57,6 +57,8 @@ mod k {
     snapshot!("structural_inversion");
     snapshot!("select_lower");
     snapshot!("reduce_row_product");
+    snapshot!("conv2d_csr");
+    snapshot!("conv2d_dcsr_csr");
 }
 
 /// BSR with 2x2 blocks: a 4x6 matrix with blocks (0, 0), (0, 2) and (1, 1)
@@ -426,5 +428,41 @@ proptest! {
         for j in 0..n {
             prop_assert_eq!(inv[j], i64::from(!pva[j]));
         }
+    }
+}
+
+proptest! {
+    /// The 2-D convolution snapshots (affine subscripts `a[i + k, j + l]`)
+    /// against the dense valid convolution.
+    #[test]
+    fn conv2d_snapshots(
+        (da, df, a, f) in (1usize..7, 1usize..7).prop_flat_map(|(h, w)| {
+            (Just([h, w]), (1..=h, 1..=w))
+        }).prop_flat_map(|(da, (kh, kw))| {
+            (Just(da), Just([kh, kw]), sparse_tests::gen::entries::<f64>(&da), sparse_tests::gen::entries::<f64>(&[kh, kw]))
+        }),
+    ) {
+        let ad = Dense::from_entries(&da, &a);
+        let fd = Dense::from_entries(&df, &f);
+        let od = [da[0] - df[0] + 1, da[1] - df[1] + 1];
+        let mut want = vec![0.0; od[0] * od[1]];
+        for i in 0..od[0] {
+            for j in 0..od[1] {
+                for k in 0..df[0] {
+                    for l in 0..df[1] {
+                        want[i * od[1] + j] += ad.at(&[i + k, j + l]) * fd.at(&[k, l]);
+                    }
+                }
+            }
+        }
+        let fview = sparse_core::DenseView::new(&fd.data, df).unwrap();
+        let mut o = vec![7.0; od[0] * od[1]];
+        with_tensor(&CSR, da, &a, |t| k::conv2d_csr(t, fview, sparse_core::DenseViewMut::new(&mut o, od).unwrap())).unwrap();
+        prop_assert_eq!(&o, &want);
+        let mut o = vec![7.0; od[0] * od[1]];
+        with_tensor(&DCSR, da, &a, |ta| with_tensor(&CSR, df, &f, |tf| {
+            k::conv2d_dcsr_csr(ta, tf, sparse_core::DenseViewMut::new(&mut o, od).unwrap())
+        })).unwrap();
+        prop_assert_eq!(&o, &want);
     }
 }

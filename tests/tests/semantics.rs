@@ -33,8 +33,12 @@
 //! - `conformance`: seed 000's `binary`/`unary`/`select`/`reduce` examples
 //!   and the cases above with hand-computed layouts (pos/crd/values),
 //!   checked against the upstream MLIR sparsifier by `tests/oracle/*.py`.
+//! - `affine`: affine subscripts (`x[i + k]`, `a[2 * i + k, j + l]`):
+//!   1-D and 2-D convolutions over sparse inputs, sparse filters or both,
+//!   into dense and sparse outputs, against a dense convolution.
 
 mod semantics {
+    mod affine;
     mod bounded_walks;
     mod choice;
     mod common;

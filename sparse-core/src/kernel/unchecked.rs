@@ -282,6 +282,32 @@ impl<I: Index, V: Copy> Iterator for WalkValues<'_, I, V> {
 
 impl<I: Index, V: Copy> ExactSizeIterator for WalkValues<'_, I, V> {}
 
+/// The first position in `lo..hi` whose coordinate is at least `target`
+/// (`hi` if none): where a walk of a sorted level starts, or stops, for
+/// the window of coordinates an affine subscript (`a[i + k]`) reads. The
+/// coordinate of position `p` is `crd[p * stride + slot]` (`stride` > 1
+/// for the tuples of an array-of-structs COO buffer). A binary search,
+/// `O(log(hi - lo))`, once per window; safe code, since it runs outside
+/// the inner loop (a position outside `crd` ends the search).
+#[inline]
+pub fn lower_bound<I: Index>(
+    crd: &[I],
+    (lo, hi): (usize, usize),
+    target: usize,
+    (stride, slot): (usize, usize),
+) -> usize {
+    let (mut lo, mut hi) = (lo, hi);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match crd.get(mid.wrapping_mul(stride).wrapping_add(slot)) {
+            Some(c) if I::PER_ELEMENT == 1 && c.as_usize() < target => lo = mid + 1,
+            Some(_) => hi = mid,
+            None => return lo,
+        }
+    }
+    lo
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,5 +365,22 @@ mod tests {
         assert_eq!(got, [(2, 1, 3.5), (3, 3, 4.5), (4, 4, 5.5)]);
         // SAFETY: an empty range one past the end.
         assert_eq!(unsafe { walk_values(&crd, &val, 5, 5) }.len(), 0);
+    }
+
+    #[test]
+    fn lower_bound_finds_window_ends_in_plain_and_tuple_buffers() {
+        let crd: [u8; 6] = [1, 3, 3, 5, 8, 9];
+        assert_eq!(super::lower_bound(&crd, (0, 6), 0, (1, 0)), 0);
+        assert_eq!(super::lower_bound(&crd, (0, 6), 3, (1, 0)), 1);
+        assert_eq!(super::lower_bound(&crd, (0, 6), 4, (1, 0)), 3);
+        assert_eq!(super::lower_bound(&crd, (2, 5), 9, (1, 0)), 5);
+        assert_eq!(super::lower_bound(&crd, (4, 4), 0, (1, 0)), 4);
+        // (row, col) tuples: the columns of entries 0..3 are 3, 5, 9.
+        let coo: [u16; 6] = [0, 3, 0, 5, 1, 9];
+        assert_eq!(super::lower_bound(&coo, (0, 3), 5, (2, 1)), 1);
+        assert_eq!(super::lower_bound(&coo, (0, 3), 6, (2, 1)), 2);
+        // A range past the buffer (never a validated level's) stops the
+        // search where it stands instead of panicking.
+        assert_eq!(super::lower_bound(&crd, (4, 40), 100, (1, 0)), 4);
     }
 }

@@ -418,6 +418,17 @@ where
     }
 }
 
+impl<V, E, B, const DIM: usize, const LVL: usize> crate::kernel::DimSizes
+    for SparseTensorOut<V, E, B, DIM, LVL>
+where
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    fn dim_size_list(&self) -> &[usize] {
+        &self.dim_sizes
+    }
+}
+
 impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
 where
     E: Encoding,

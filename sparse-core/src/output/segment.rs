@@ -142,7 +142,7 @@ where
     /// Adds `n` entries appended by a segment, the last at `lvl`, to the
     /// lengths and the cursor, as `insert` would have one by one.
     #[inline]
-    fn settle_segment(&mut self, lvl: [usize; LVL], n: usize) {
+    pub(super) fn settle_segment(&mut self, lvl: [usize; LVL], n: usize) {
         let Some(l) = LVL.checked_sub(1) else {
             return;
         };

@@ -34,6 +34,13 @@ mod k {
         pub fn par_ints(a: &tensor<?x?xi64, #CSR>, x: &tensor<?xi64>, y: &mut tensor<?xi64>) {
             y[i] -= a[i, j] * x[j] * 3;
         }
+        pub fn conv(a: &tensor<?x?xf64, #CSR>, f: &tensor<?x?xf64>, o: &mut tensor<?x?xf64>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
+        #[parallel]
+        pub fn par_conv(a: &tensor<?x?xf64, #CSR>, f: &tensor<?x?xf64>, o: &mut tensor<?x?xf64>) {
+            o[i, j] = a[i + k, j + l] * f[k, l];
+        }
         pub fn ttv(t: &tensor<?x?x?xf64, #CSF>, v: &tensor<?xf64>, c: &mut tensor<?x?xf64>) {
             c[i, j] = t[i, j, k] * v[k];
         }
@@ -114,6 +121,37 @@ fn closures_integers_and_csf_match_the_sequential_kernels() {
             })
             .unwrap();
             assert_eq!(bits(&got), bits(&want), "{}: CSF", s.name);
+        });
+    }
+}
+
+#[test]
+fn a_convolution_with_affine_subscripts_matches_the_sequential_kernel() {
+    let f = [0.5, -1.25, 2.0, 3.5];
+    let fview = sparse_core::DenseView::new(&f, [2, 2]).unwrap();
+    for s in shapes(rough) {
+        let [m, n] = s.dims;
+        if m < 2 || n < 2 {
+            continue;
+        }
+        let od = [m - 1, n - 1];
+        with_tensor(&CSR, s.dims, &s.entries, |a| {
+            let (mut want, mut got) = (vec![7.0; od[0] * od[1]], vec![-7.0; od[0] * od[1]]);
+            k::conv(
+                a,
+                fview,
+                sparse_core::DenseViewMut::new(&mut want, od).unwrap(),
+            )
+            .unwrap();
+            on_threads(|| {
+                k::par_conv(
+                    a,
+                    fview,
+                    sparse_core::DenseViewMut::new(&mut got, od).unwrap(),
+                )
+            })
+            .unwrap();
+            assert_eq!(bits(&got), bits(&want), "{}: conv", s.name);
         });
     }
 }

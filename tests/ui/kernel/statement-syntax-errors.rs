@@ -31,7 +31,7 @@ sparse_core::sparse_kernel! {
         y[i] = max(x[i], , 1.0);
         s[] = x[, i];
         y[i] = x[0];
-        y[i] = x[i + 1];
+        y[i] = x[i + ];
     }
 }
 

@@ -25,6 +25,7 @@ mod kernels {
     include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/binary_triangles.rs");
     include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/select_lower.rs");
     include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/reduce_row_product.rs");
+    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/conv2d_dcsr_csr.rs");
 }
 
 /// The snapshots with sparse outputs (their own module: `sparse_vector_add`
@@ -143,6 +144,19 @@ const CAP: usize = 64;
 #[inline(never)]
 pub fn sk_spmv_csr(a: &CSR<'_, f64>, x: &[f64], y: &mut [f64]) -> Result<(), KernelError> {
     kernels::spmv_csr(a, x, y)
+}
+
+/// A 2-D convolution with affine subscripts, `o[i, j] = a[i + k, j + l] *
+/// f[k, l]`: a DCSR image walked by windows (binary search) co-iterated
+/// with a CSR filter, after the subscripts' range check.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_conv2d_dcsr_csr(
+    a: &DCSR<'_, f64>,
+    f: &CSR<'_, f64>,
+    o: sparse_core::DenseViewMut<'_, f64, 2>,
+) -> Result<(), KernelError> {
+    kernels::conv2d_dcsr_csr(a, f, o)
 }
 
 /// SpMV, CSR with 16-bit positions and 8-bit coordinates, f32.

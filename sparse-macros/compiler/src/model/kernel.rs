@@ -40,6 +40,11 @@ pub struct KernelDef {
     /// rayon's threads (`sparse_core::__private::par`). Taken out of
     /// [`KernelDef::attrs`].
     pub parallel: Option<Span>,
+    /// `#[fma]` written on the `fn` (its span): accumulations `r += a * b`
+    /// of float reductions are computed as one fused multiply-add
+    /// (`sparse_core::__private::MulAdd`), rounded once instead of twice.
+    /// Taken out of [`KernelDef::attrs`].
+    pub fma: Option<Span>,
 }
 
 /// A closure of a semiring operation (a region of `binary`/`unary`, a

@@ -117,6 +117,7 @@ fn report(
         | InPlaceUpdate { .. }
         | SparseOutputOrder { .. } => spans.accesses.first().map_or(spans.range, |a| (a.2, a.3)),
         NonorderedCoIteration { tensor, .. }
+        | AffineSubscript { tensor, .. }
         | UngroupedDuplicates { tensor, .. }
         | SumOrder { tensor, .. } => first_access(tensor).map_or(spans.range, |a| (a.2, a.3)),
         BlockIndex { tensor, .. } => first_access(tensor).map_or(spans.range, |a| (a.2, a.3)),

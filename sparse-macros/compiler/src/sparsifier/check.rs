@@ -6,7 +6,7 @@
 //! some other way (tests, fuzzing), and it is where the limits of the
 //! sparsifier itself (plain permutation maps only, for now) are enforced.
 
-use super::kernel::{AssignOp, Expr, Kernel, Stmt};
+use super::kernel::{Affine, AssignOp, Expr, Kernel, Stmt};
 use super::{Level, LoopId, SparsifyError, TensorId};
 use crate::vocab::{LevelExpr, LevelType};
 
@@ -23,6 +23,10 @@ pub struct Operand {
     pub levels: Vec<(LevelType, LoopId)>,
     /// Whether any level stores coordinates.
     pub sparse: bool,
+    /// For each storage level, the affine subscript of the dimension it
+    /// stores (`a[i + k]`), `None` where the subscript is the level's index
+    /// variable itself.
+    pub subscripts: Vec<Option<Affine>>,
 }
 
 impl Operand {
@@ -76,7 +80,7 @@ pub fn check_stmt(
     let update = super::in_place::is_update(kernel, stmt);
     let mut loops = Vec::new();
     for access in &accesses {
-        for &l in &access.indices {
+        for l in access.loops() {
             if !loops.contains(&l) {
                 loops.push(l);
             }
@@ -135,8 +139,20 @@ pub fn check_stmt(
             continue;
         };
         let sparse = desc.is_sparse();
+        let subscripts: Vec<Option<Affine>> = desc
+            .levels
+            .iter()
+            .map(|(_, e)| access.affine_dim(e.dim()).cloned())
+            .collect();
+        if let Err(message) = check_affine(desc, &levels, &subscripts) {
+            errors.push(SparsifyError::AffineSubscript {
+                tensor: desc.name.clone(),
+                message,
+            });
+            continue;
+        }
         match operands.iter().find(|o| o.tensor == access.tensor) {
-            Some(prev) if prev.levels != levels && sparse => {
+            Some(prev) if (prev.levels != levels || prev.subscripts != subscripts) && sparse => {
                 errors.push(SparsifyError::InconsistentAccess {
                     tensor: desc.name.clone(),
                 })
@@ -152,6 +168,7 @@ pub fn check_stmt(
                 tensor: access.tensor,
                 levels,
                 sparse,
+                subscripts,
             }),
         }
     }
@@ -233,6 +250,47 @@ fn resolve_levels(
         return None;
     }
     Some(levels)
+}
+
+/// Rule: an affine subscript on a level that stores coordinates is walked
+/// by its driving variable (coefficient 1) over a window of coordinates,
+/// which needs the level's coordinates sorted under each parent entry;
+/// n:m levels are refused (their coordinates are group-relative).
+fn check_affine(
+    desc: &super::TensorDesc,
+    levels: &[(LevelType, LoopId)],
+    subscripts: &[Option<Affine>],
+) -> Result<(), String> {
+    for (l, ((lt, driving), sub)) in levels.iter().zip(subscripts).enumerate() {
+        let Some(sub) = sub else { continue };
+        if lt.is_dense() {
+            continue;
+        }
+        if matches!(lt.format, crate::vocab::LevelFormat::Structured { .. }) {
+            return Err(format!(
+                "level {l} is an n:m level, whose coordinates count within each group; affine \
+                 subscripts walk only dense, compressed and singleton levels: convert `{}` to \
+                 CSR for this kernel",
+                desc.name
+            ));
+        }
+        if !lt.is_ordered() {
+            return Err(format!(
+                "level {l} is `nonordered`, and a subscript walks a window of sorted \
+                 coordinates; drop `nonordered` from the encoding of `{}`",
+                desc.name
+            ));
+        }
+        if sub.coefficient(*driving) != 1 {
+            return Err(format!(
+                "the subscript of level {l} needs an index variable with coefficient 1 for its \
+                 loop to walk the stored coordinates (`i + k`, `2 * i + k`); convert `{}` to a \
+                 dense tensor for a strided or reversed walk",
+                desc.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A sparse divisor would divide by its implicit zeros at every coordinate

@@ -49,6 +49,7 @@ pub(super) fn copy_plan(
         || a.indices.len() != src.dim_count
         || stmt.lhs.indices.len() != out.dim_count
         || a.indices.len() > 8
+        || !a.affine.is_empty()
     {
         return None;
     }

@@ -204,6 +204,27 @@ pub fn demap(kernel: &Kernel) -> Result<Option<(Kernel, Demap)>, Vec<SparsifyErr
             });
         }
     }
+    for stmt in &kernel.stmts {
+        for a in std::iter::once(&stmt.lhs).chain(stmt.rhs.accesses()) {
+            if a.affine.is_empty() {
+                continue;
+            }
+            let blocked = dim_blocks.contains_key(&a.tensor);
+            let split = a.loops().into_iter().find(|l| splits.contains_key(l));
+            if blocked || split.is_some() {
+                let name = kernel.tensor_name(a.tensor).to_string();
+                errors.push(SparsifyError::BlockIndex {
+                    message: format!(
+                        "`{}` has an affine subscript in a kernel whose block operands split \
+                         its index variables into blocks, which affine subscripts cannot follow \
+                         yet; convert the block operand to CSR (or dense) for this kernel",
+                        kernel.show_access(a)
+                    ),
+                    tensor: name,
+                });
+            }
+        }
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -391,6 +412,7 @@ fn access(a: &Access, demap: &Demap, splits: &BTreeMap<LoopId, Split>) -> Access
     Access {
         tensor: a.tensor,
         indices,
+        affine: a.affine.clone(),
     }
 }
 

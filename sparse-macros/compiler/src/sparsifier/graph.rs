@@ -32,9 +32,20 @@ use crate::vocab::{LevelFormat, LevelType};
 pub(super) const COPY_ADVICE: &str =
     "or pass a copy in that order made with `sparse_core::convert::convert`";
 
-/// The `before → after` pairs one operand imposes: consecutive levels.
+/// The `before → after` pairs one operand imposes: consecutive levels,
+/// and for a level with an affine subscript (`a[i + k]`), every other
+/// variable of the subscript before the driving one, whose loop walks the
+/// level at coordinates offset by the others.
 fn edges(op: &Operand) -> Vec<(LoopId, LoopId)> {
-    op.levels.windows(2).map(|w| (w[0].1, w[1].1)).collect()
+    let mut out: Vec<(LoopId, LoopId)> = op.levels.windows(2).map(|w| (w[0].1, w[1].1)).collect();
+    for (&(_, driving), sub) in op.levels.iter().zip(&op.subscripts) {
+        for &(v, _) in sub.iter().flat_map(|s| &s.terms) {
+            if v != driving {
+                out.push((v, driving));
+            }
+        }
+    }
+    out
 }
 
 /// Topologically sorts `loops` under `edges`, preferring `key`-smallest among

@@ -43,7 +43,7 @@ pub fn check(kernel: &Kernel, stmt: &Stmt) -> Result<(), SparsifyError> {
         .rhs
         .accesses()
         .into_iter()
-        .find(|a| a.tensor == out && a.indices != stmt.lhs.indices)
+        .find(|a| a.tensor == out && (a.indices != stmt.lhs.indices || !a.affine.is_empty()))
     {
         return fail(format!(
             "`{}` reads it at other coordinates than the element written",

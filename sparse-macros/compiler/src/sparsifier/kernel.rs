@@ -66,13 +66,104 @@ impl TensorDesc {
     }
 }
 
-/// A tensor indexed by one index variable per dimension: `a[i, j]`.
+/// A tensor indexed by one index variable per dimension (`a[i, j]`), or
+/// by affine subscripts (`a[i + k, 2 * j + l]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Access {
     /// The tensor read or written.
     pub tensor: TensorId,
-    /// The index variable of each dimension, in dimension order.
+    /// The index variable of each dimension, in dimension order. For a
+    /// dimension with an affine subscript, its *driving* variable: the one
+    /// whose loop walks (or, on a dense level, locates) the level storing
+    /// the dimension, once every other variable of the subscript is bound.
     pub indices: Vec<LoopId>,
+    /// The dimensions whose subscript is not a plain index variable, with
+    /// the subscript, in dimension order; empty for a plain access.
+    pub affine: Vec<(usize, Affine)>,
+}
+
+/// An affine subscript `2 * i + k - 1`: a sum of index variables times
+/// integer coefficients, plus a constant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Affine {
+    /// `(variable, coefficient)`, each variable once, no zero coefficient,
+    /// in the order written.
+    pub terms: Vec<(LoopId, i64)>,
+    /// The constant term.
+    pub constant: i64,
+}
+
+impl Affine {
+    /// The coefficient of `l` (0 if it does not appear).
+    pub fn coefficient(&self, l: LoopId) -> i64 {
+        self.terms
+            .iter()
+            .find(|(x, _)| *x == l)
+            .map_or(0, |&(_, c)| c)
+    }
+    /// Displays the subscript with the kernel's names: `2 * i + k - 1`.
+    pub fn show(&self, kernel: &Kernel) -> String {
+        let mut out = String::new();
+        for (n, &(l, c)) in self.terms.iter().enumerate() {
+            let name = kernel.loop_name(l);
+            let (sign, mag) = if c < 0 {
+                ("-", c.unsigned_abs())
+            } else {
+                ("+", c.unsigned_abs())
+            };
+            match (n, sign) {
+                (0, "-") => out.push('-'),
+                (0, _) => {}
+                (_, s) => out.push_str(&format!(" {s} ")),
+            }
+            if mag == 1 {
+                out.push_str(name);
+            } else {
+                out.push_str(&format!("{mag} * {name}"));
+            }
+        }
+        if self.constant != 0 || self.terms.is_empty() {
+            let sign = if self.constant < 0 { "-" } else { "+" };
+            if self.terms.is_empty() {
+                out.push_str(&self.constant.to_string());
+            } else {
+                out.push_str(&format!(" {sign} {}", self.constant.unsigned_abs()));
+            }
+        }
+        out
+    }
+}
+
+impl Access {
+    /// The affine subscript of dimension `d`, if it is not plain.
+    pub fn affine_dim(&self, d: usize) -> Option<&Affine> {
+        self.affine.iter().find(|(x, _)| *x == d).map(|(_, a)| a)
+    }
+    /// Every index variable the access uses, subscripts included, each once.
+    pub fn loops(&self) -> Vec<LoopId> {
+        let mut out: Vec<LoopId> = Vec::new();
+        for (d, &l) in self.indices.iter().enumerate() {
+            match self.affine_dim(d) {
+                None => {
+                    if !out.contains(&l) {
+                        out.push(l);
+                    }
+                }
+                Some(a) => {
+                    for &(v, _) in &a.terms {
+                        if !out.contains(&v) {
+                            out.push(v);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+    /// Whether dimension `d` is indexed by a plain variable.
+    pub fn is_plain(&self, d: usize) -> bool {
+        self.affine_dim(d).is_none()
+    }
 }
 
 /// The right-hand side of a statement.
@@ -204,6 +295,7 @@ impl Expr {
         Expr::Access(Access {
             tensor,
             indices: indices.to_vec(),
+            affine: Vec::new(),
         })
     }
     /// A literal.
@@ -386,6 +478,7 @@ impl Kernel {
         let lhs = Access {
             tensor,
             indices: indices.to_vec(),
+            affine: Vec::new(),
         };
         self.stmts.push(Stmt {
             lhs,
@@ -442,7 +535,15 @@ impl Kernel {
     }
     /// Displays an access with this kernel's names: `a[i, j]`, `s[]`.
     pub fn show_access(&self, a: &Access) -> String {
-        let idx: Vec<&str> = a.indices.iter().map(|&l| self.loop_name(l)).collect();
+        let idx: Vec<String> = a
+            .indices
+            .iter()
+            .enumerate()
+            .map(|(d, &l)| match a.affine_dim(d) {
+                Some(x) => x.show(self),
+                None => self.loop_name(l).to_string(),
+            })
+            .collect();
         format!("{}[{}]", self.tensor_name(a.tensor), idx.join(", "))
     }
     /// Displays a statement: `y[i] = a[i, j] * x[j]`.

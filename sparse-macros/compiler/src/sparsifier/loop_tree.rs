@@ -323,9 +323,15 @@ impl Builder<'_> {
         // produced a value: a `none` region, a dropped `select`, or a custom
         // reduction that found nothing present to fold (MLIR's `reduce`
         // folds present values only).
+        // So must an element whose terms read a sparse operand through an
+        // affine subscript and found nothing in its window: MLIR's
+        // slice-driven loops never visit it (a convolution of a sparse
+        // image stores the outputs some stored pixel reaches).
         let produced = local
             && self.dest != Dest::Dense
-            && (self.stmt.reduce.is_some() || may_be_absent(&self.stmt.rhs));
+            && (self.stmt.reduce.is_some()
+                || may_be_absent(&self.stmt.rhs)
+                || self.reads_through_subscripts());
         if local {
             let init = self.accumulates && self.dest == Dest::Dense;
             out.push(Node::Local {
@@ -371,6 +377,19 @@ impl Builder<'_> {
         out
     }
 
+    /// Whether the statement reads a sparse input through an affine
+    /// subscript (`a[i + k, j]` with `a` sparse).
+    fn reads_through_subscripts(&self) -> bool {
+        self.stmt.rhs.accesses().iter().any(|a| {
+            !a.affine.is_empty()
+                && self
+                    .kernel
+                    .tensors
+                    .get(a.tensor.index())
+                    .is_some_and(|d| d.is_sparse())
+        })
+    }
+
     fn store(&self, value: Value) -> Node {
         let access = self.stmt.lhs.clone();
         match self.dest {
@@ -409,7 +428,8 @@ impl Builder<'_> {
         accesses
             .iter()
             .find_map(|a| {
-                let dim = a.indices.iter().position(|&x| x == l)?;
+                // An affine subscript's dimension is not the loop's range.
+                let dim = (0..a.indices.len()).find(|&d| a.indices[d] == l && a.is_plain(d))?;
                 Some(Extent {
                     tensor: a.tensor,
                     dim,

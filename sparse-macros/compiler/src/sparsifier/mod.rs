@@ -28,7 +28,7 @@ mod walks;
 use std::fmt;
 
 pub use kernel::{
-    operator_of, Access, AssignOp, BinaryOp, Expr, FuncDesc, Kernel, Reduce, Region, Stmt,
+    operator_of, Access, Affine, AssignOp, BinaryOp, Expr, FuncDesc, Kernel, Reduce, Region, Stmt,
     TensorDesc, UnaryOp, OPERATOR_CALLS,
 };
 pub use loop_tree::{
@@ -195,6 +195,13 @@ pub enum SparsifyError {
         /// What conflicts and what to do.
         message: String,
     },
+    /// An affine subscript on a level it cannot be walked at.
+    AffineSubscript {
+        /// The tensor.
+        tensor: String,
+        /// Why, and what to do.
+        message: String,
+    },
     /// A `nonordered` level walked where sorted coordinates are needed: in
     /// a co-iteration, or feeding a sparse output built in level order.
     NonorderedCoIteration {
@@ -246,6 +253,7 @@ impl fmt::Display for SparsifyError {
             BlockIndex { message, .. } => f.write_str(message),
             SparseOutputOrder { message, .. } => f.write_str(message),
             TooComplex { message } => f.write_str(message),
+            AffineSubscript { tensor, message } => write!(f, "affine subscript of sparse `{tensor}`: {message}"),
             NonorderedCoIteration { tensor, level, index, reason } => write!(f, "level {level} of `{tensor}` (over `{index}`) is `nonordered`, but {reason}, which needs sorted coordinates; use an ordered encoding for `{tensor}` (drop `nonordered`) or convert it first"),
             UngroupedDuplicates { tensor, level, index, nonordered, reason } => {
                 write!(f, "level {level} of `{tensor}` is nonunique but its duplicates of one `{index}` are not grouped: each is visited on its own, {reason}; a nonunique level must be the last level or be followed by singleton levels (COO)")?;

@@ -232,6 +232,7 @@ fn copy_into_structured_through_copies(k: &mut Kernel, made: &mut Vec<Reordering
             || src.is_output
             || written
             || a.indices != stmt.lhs.indices
+            || !a.affine.is_empty()
             || streams_into(src, out)
         {
             continue;

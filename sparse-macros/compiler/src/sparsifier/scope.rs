@@ -70,7 +70,7 @@ fn collect_free(kernel: &Kernel, e: &Expr, bound: &mut Vec<LoopId>, out: &mut Ve
 /// closures of a semiring operation name.
 fn own_uses(kernel: &Kernel, e: &Expr) -> Vec<LoopId> {
     match e {
-        Expr::Access(a) => a.indices.clone(),
+        Expr::Access(a) => a.loops(),
         Expr::Index(l) => vec![*l],
         Expr::Binary(b) => [b.overlap, b.left, b.right]
             .iter()

@@ -21,7 +21,11 @@
 //! pattern   := (lvl | "_") (", " (lvl | "_"))*   one slot per space of the
 //!              phase: `_` = that space does not store the coordinate
 //! range     := "0.." tensor ".dim" N
-//! space     := lvl " " level-type                 e.g. a.lvl1 compressed(nonunique)
+//! space     := lvl " " level-type [" at " subscript]
+//!              e.g. a.lvl1 compressed(nonunique); `at j + l` for a level
+//!              an affine subscript reads: the loop walks the window of
+//!              coordinates the subscript reaches, its variable the
+//!              coordinate minus the rest
 //! lvl       := tensor ".lvl" N
 //! leaf      := "zero " tensor                     (dense output, before the loops)
 //!            | "local r = " ("0" | identity | access)   (reduction local)
@@ -91,11 +95,24 @@ impl StmtPlan {
             .map_or("?", |st| kernel.tensor_name(st.lhs.tensor));
         let _ = writeln!(s, "output {out}: {}", self.output.reason);
         let reduce = kernel.stmts.get(self.stmt).and_then(|s| s.reduce);
+        let stmt = self.part.as_ref().or_else(|| kernel.stmts.get(self.stmt));
+        let mut windows = Vec::new();
+        for a in stmt.into_iter().flat_map(|s| s.rhs.accesses()) {
+            let Some(desc) = kernel.tensors.get(a.tensor.index()) else {
+                continue;
+            };
+            for (l, (_, e)) in desc.levels.iter().enumerate() {
+                if let Some(sub) = a.affine_dim(e.dim()) {
+                    windows.push((a.tensor, l as u32, sub.show(kernel)));
+                }
+            }
+        }
         let mut p = Printer {
             kernel,
             out: s,
             reduce,
             produced: false,
+            windows,
         };
         p.nodes(&self.tree, 0);
         p.out
@@ -126,6 +143,8 @@ struct Printer<'a> {
     reduce: Option<Reduce>,
     /// Whether the current local carries a "produced" flag.
     produced: bool,
+    /// The levels affine subscripts read, with the subscript.
+    windows: Vec<(super::TensorId, u32, String)>,
 }
 
 impl Printer<'_> {
@@ -136,8 +155,13 @@ impl Printer<'_> {
         format!("{}.lvl{}", self.kernel.tensor_name(tl.tensor), tl.level.0)
     }
     fn space(&self, s: &Space) -> String {
+        let window = self
+            .windows
+            .iter()
+            .find(|(t, l, _)| *t == s.tensor && *l == s.level.0)
+            .map_or(String::new(), |(_, _, sub)| format!(" at {sub}"));
         format!(
-            "{} {}",
+            "{} {}{window}",
             self.level(TensorLevel {
                 tensor: s.tensor,
                 level: s.level

@@ -77,6 +77,19 @@ impl AffineExpr {
 }
 
 impl AffineExpr {
+    /// Appends the variables the expression names, left to right.
+    pub fn vars<'a>(&'a self, out: &mut Vec<&'a Ident>) {
+        match self {
+            AffineExpr::Var(ident) => out.push(ident),
+            AffineExpr::Const(..) => {}
+            AffineExpr::Neg(e, _) => e.vars(out),
+            AffineExpr::Binary { lhs, rhs, .. } => {
+                lhs.vars(out);
+                rhs.vars(out);
+            }
+        }
+    }
+
     /// The span of the expression's last token.
     pub fn last_span(&self) -> Span {
         match self {
@@ -194,4 +207,13 @@ fn parse_factor(input: ParseStream, depth: usize) -> syn::Result<AffineExpr> {
         return Ok(AffineExpr::Var(input.call(Ident::parse_any)?));
     }
     Err(input.error("expected a variable such as `i`, a number, or `(`"))
+}
+
+/// Parses an affine expression that must use up the whole input.
+pub(super) fn parse_expr_all(input: ParseStream) -> syn::Result<AffineExpr> {
+    let e = parse_sum(input, 0)?;
+    if !input.is_empty() {
+        return Err(input.error("expected an operator (`+`, `-`, `*`)"));
+    }
+    Ok(e)
 }

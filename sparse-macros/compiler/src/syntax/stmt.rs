@@ -79,8 +79,12 @@ impl AssignSyntax {
 pub struct AccessSyntax {
     /// The tensor's name.
     pub tensor: Ident,
-    /// The index variables, one per dimension.
+    /// The index variables, one per dimension; for a dimension with an
+    /// affine subscript (`i + k`), the subscript's first variable.
     pub indices: Vec<Ident>,
+    /// The dimensions whose subscript is not a plain index variable
+    /// (`a[i + k, 2 * j]`), with the subscript as written.
+    pub affine: Vec<(usize, super::AffineExpr)>,
     /// Span of the bracket group; `None` when no brackets were written.
     pub brackets: Option<Span>,
 }
@@ -90,9 +94,33 @@ impl AccessSyntax {
     pub fn last_span(&self) -> Span {
         self.brackets.unwrap_or_else(|| self.tensor.span())
     }
+    /// The affine subscript of dimension `d`, if it is not plain.
+    pub fn affine_dim(&self, d: usize) -> Option<&super::AffineExpr> {
+        self.affine.iter().find(|(x, _)| *x == d).map(|(_, e)| e)
+    }
+    /// Every index variable the access names, subscripts included, in the
+    /// order written (repeats kept).
+    pub fn vars(&self) -> Vec<&Ident> {
+        let mut out = Vec::new();
+        for (d, index) in self.indices.iter().enumerate() {
+            match self.affine_dim(d) {
+                None => out.push(index),
+                Some(e) => e.vars(&mut out),
+            }
+        }
+        out
+    }
     /// The access as written, normalised: `a[i, j]`.
     pub fn text(&self) -> String {
-        let names: Vec<String> = self.indices.iter().map(Ident::to_string).collect();
+        let names: Vec<String> = self
+            .indices
+            .iter()
+            .enumerate()
+            .map(|(d, i)| match self.affine_dim(d) {
+                Some(e) => e.to_string(),
+                None => i.to_string(),
+            })
+            .collect();
         match self.brackets {
             Some(_) => format!("{}[{}]", self.tensor, names.join(", ")),
             None => self.tensor.to_string(),

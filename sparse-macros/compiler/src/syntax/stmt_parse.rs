@@ -196,15 +196,18 @@ fn parse_stmt(tokens: &[TokenTree], end: Span) -> syn::Result<StmtSyntax> {
                 Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
                     let g = g.clone();
                     p.pos += 1;
+                    let (indices, affine) = parse_indices(&g)?;
                     AccessSyntax {
                         tensor: ident,
-                        indices: parse_indices(&g)?,
+                        indices,
+                        affine,
                         brackets: Some(g.span()),
                     }
                 }
                 _ => AccessSyntax {
                     tensor: ident,
                     indices: Vec::new(),
+                    affine: Vec::new(),
                     brackets: None,
                 },
             }
@@ -596,9 +599,11 @@ impl Parser<'_> {
         match self.peek().cloned() {
             Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
                 self.pos += 1;
+                let (indices, affine) = parse_indices(&g)?;
                 Ok(ExprSyntax::Access(AccessSyntax {
                     tensor: ident,
-                    indices: parse_indices(&g)?,
+                    indices,
+                    affine,
                     brackets: Some(g.span()),
                 }))
             }
@@ -672,11 +677,21 @@ impl Parser<'_> {
     }
 }
 
-/// The index variables of an access: identifiers separated by commas.
-fn parse_indices(group: &proc_macro2::Group) -> syn::Result<Vec<Ident>> {
+/// The subscripts of an access, separated by commas: index variables
+/// (`i`), or affine expressions of them (`i + k`, `2 * i + k - 1`). Returns
+/// one identifier per dimension (an affine subscript's first variable) and
+/// the affine subscripts by dimension.
+#[allow(clippy::type_complexity)]
+fn parse_indices(
+    group: &proc_macro2::Group,
+) -> syn::Result<(Vec<Ident>, Vec<(usize, super::AffineExpr)>)> {
     let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
     let mut indices = Vec::new();
-    for (items, end) in split_commas(&tokens, group.span_close()) {
+    let mut affine = Vec::new();
+    for (d, (items, end)) in split_commas(&tokens, group.span_close())
+        .into_iter()
+        .enumerate()
+    {
         match items {
             [] => return Err(error(end, "expected an index variable such as `i`")),
             // Index variables become loop variables: plain identifiers only
@@ -690,21 +705,50 @@ fn parse_indices(group: &proc_macro2::Group) -> syn::Result<Vec<Ident>> {
             [TokenTree::Literal(lit)] => {
                 return Err(error(
                     lit.span(),
-                    "constant indices are not supported; an access takes one index variable \
-                     per dimension, e.g. `a[i, j]`",
+                    "constant indices are not supported; an access takes an index variable or \
+                     an affine expression of index variables per dimension, e.g. `a[i, j]` or \
+                     `a[i + 1, j]`",
                 ))
             }
             [first, ..] => {
-                return Err(error(
-                    first.span(),
-                    "expected an index variable such as `i`: an access takes one index \
-                     variable per dimension, e.g. `a[i, j]` (index expressions such as `i + 1` \
-                     are not supported)",
-                ))
+                let stream: proc_macro2::TokenStream = items.iter().cloned().collect();
+                let expected = "expected an index variable such as `i`, or an affine \
+                                subscript such as `i + k`, `2 * i + k` or `i - 1`";
+                let text = stream.to_string();
+                let expr = syn::parse::Parser::parse2(super::expr::parse_expr_all, stream)
+                    .map_err(|e| {
+                        // The end of the subscript's tokens has no span of its
+                        // own: point at the `,` or `]` after it.
+                        if e.to_string().contains("end of input") {
+                            error(
+                                end,
+                                format!("the subscript `{text}` ends early; {expected}"),
+                            )
+                        } else {
+                            error(e.span(), format!("{expected}: {e}"))
+                        }
+                    })?;
+                let mut vars = Vec::new();
+                expr.vars(&mut vars);
+                let Some(var) = vars.first() else {
+                    return Err(error(
+                        first.span(),
+                        "a subscript needs an index variable; constant indices are not \
+                         supported (write `a[i + 1]`, not `a[1]`)",
+                    ));
+                };
+                for v in &vars {
+                    let text = v.to_string();
+                    if text.starts_with("r#") || syn::parse_str::<Ident>(&text).is_err() {
+                        return Err(error(v.span(), format!("{expected}; `{v}` is a keyword")));
+                    }
+                }
+                indices.push((*var).clone());
+                affine.push((d, expr));
             }
         }
     }
-    Ok(indices)
+    Ok((indices, affine))
 }
 
 /// Splits at top-level commas (a trailing comma ends the list), with the

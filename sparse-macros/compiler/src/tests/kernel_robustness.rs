@@ -18,6 +18,8 @@ const KERNELS: &[&str] = &[
          c[i] += a[i] + b[i];
      }",
     "fn bad(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSC>, c: &mut tensor<?x?xf64, #CSR>) { c[i, j] = a[i, j] + b[j, i] % c[i]; }",
+    "fn conv(a: &tensor<?x?xf64, #CSR>, f: &tensor<3x3xf64>, o: &mut tensor<?x?xf64, #CSR>) { o[i, j] = a[i + k, 2 * j + l - 1] * f[k, l]; }",
+    "fn shifts(x: &tensor<?xf64, #SV>, f: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = x[i - k + 2] * f[k] + x[(i) + 3 * k] - f[-k + 2]; }",
 ];
 
 const WORDS: &[&str] = &[
@@ -25,7 +27,7 @@ const WORDS: &[&str] = &[
     "+=", "-=", "+", "-", "*", "/", "%", "as", "f64", "f32", "u8", "usize", "2", "2.0", "1e-3",
     "3u8", "true", "sqrt", "powi", "max", "sqr", ".", "abs", "|", "&", "&mut", "mut", "tensor",
     "<", ">", "?x", "?xf64", "4x4xf64", "#CSR", "#CSC", "#COO", "#NOPE", ":", "::", "->", "fn",
-    "pub", "let", "if", "!", "?", "\"s\"", "'c'", "_", "self",
+    "pub", "let", "if", "!", "?", "\"s\"", "'c'", "_", "self", "i + k", "2 * i", "floordiv", "mod",
 ];
 
 /// Closes the delimiters `prefix` leaves open, so it tokenizes.

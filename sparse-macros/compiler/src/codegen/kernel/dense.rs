@@ -2,7 +2,7 @@
 //! of sparse operands (`parent * n + i`).
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::{Gen, Pos, Scope};
 use crate::sparsifier::demap::DimPart;
@@ -41,6 +41,7 @@ impl Gen<'_> {
             return quote!(#(#copies)*);
         }
         let busy = self.busy_when(body);
+        let cursors = self.row_cursors(l, body, scope, &mut inner);
         let par = self.par.filter(|p| p.loop_id == l);
         let outer = self.chunk;
         if par.is_some() {
@@ -50,7 +51,22 @@ impl Gen<'_> {
         self.chunk = outer;
         let walk = match par {
             Some(par) => self.parallel_for(par, &var, &n, quote!(#positions #body)),
+            // With row cursors and no use of the index or of the positions
+            // it binds, the rows are counted down (`subs; bne`: one
+            // instruction less per row).
+            None if !cursors.is_empty() && !super::rows::uses_any(&body, &positions, &var) => {
+                let left = format_ident!("__sk_left_{}", self.loop_name(l));
+                quote! {
+                    #cursors
+                    let mut #left: ::core::primitive::usize = #n;
+                    while #left != 0 {
+                        #left -= 1;
+                        #body
+                    }
+                }
+            }
             None => quote! {
+                #cursors
                 for #var in 0..#n {
                     #positions
                     #body
@@ -146,8 +162,26 @@ impl Gen<'_> {
                         _ => break,
                     }
                 };
-                let var = self.var(v);
-                let n = self.size(v);
+                // An affine subscript (`a[i + k, j]`) addresses the level
+                // at its value, below the dimension's size (the prologue
+                // checked it), once all its variables are bound.
+                let (var, n) = match access.affine_dim(lvl.dim) {
+                    Some(sub) => {
+                        if !self.subscript_bound(sub, &scope.bound) {
+                            break;
+                        }
+                        let value = self.affine_value(sub, None);
+                        let n = match l {
+                            0 => TokenStream::new(),
+                            _ => self.dim_tokens(t, lvl.dim),
+                        };
+                        (value, n)
+                    }
+                    None => {
+                        let (var, n) = (self.var(v), self.size(v));
+                        (quote!(#var), quote!(#n))
+                    }
+                };
                 let name = self.tlocal(t, &format!("p{l}"));
                 out.extend(match parent {
                     None => quote!(let #name = #var;),

@@ -195,6 +195,9 @@ impl Gen<'_> {
     /// present values only).
     pub(super) fn accumulate(&mut self, value: &Expr, scope: &Scope) -> TokenStream {
         let r = acc();
+        if let Some(fused) = self.fused_accumulate(value, scope) {
+            return fused;
+        }
         match (self.reduce(), value) {
             (Some(red), Expr::Zero) => {
                 let z = self.zero_for(red.combiner, 1);
@@ -213,6 +216,37 @@ impl Gen<'_> {
                 })
             }
         }
+    }
+
+    /// Under `#[fma]`, `r += a * b` as `r = a.mul_add(b, r)` (one
+    /// rounding), for a float reduction by `+` whose factors have the
+    /// output's type; `None` for everything else.
+    fn fused_accumulate(&mut self, value: &Expr, scope: &Scope) -> Option<TokenStream> {
+        self.def.fma?;
+        let Expr::Mul(a, b) = value else { return None };
+        let elem = self.out_elem();
+        let same = |t: Option<ElemType>| t.is_none_or(|t| t == elem);
+        if self.reduce().is_some()
+            || self.produced
+            || !matches!(elem, ElemType::F32 | ElemType::F64)
+            || !same(self.expr_type(a))
+            || !same(self.expr_type(b))
+        {
+            return None;
+        }
+        let mut loaded = Loaded::new();
+        let mut loads = TokenStream::new();
+        for x in value.accesses() {
+            loads.extend(self.load(x, scope, &mut loaded));
+        }
+        let (a, _) = self.lower(a, &loaded);
+        let (b, _) = self.lower(b, &loaded);
+        let r = acc();
+        let ty = elem_type(elem);
+        Some(quote! {
+            #loads
+            #r = <#ty as ::sparse_core::__private::MulAdd>::mul_add(#a, #b, #r);
+        })
     }
 
     /// `local r<n> = 0`: the local of a scoped sum, of the summed
@@ -247,6 +281,17 @@ impl Gen<'_> {
         let target = if self.info(t).kind == Kind::Scalar {
             let y = self.info(t).ident.clone();
             (TokenStream::new(), quote!(*#y))
+        } else if let Some(slots) = scope.slots.get(&t) {
+            // The next element of a `rows.rs` output cursor.
+            let out = self.tlocal(t, "out");
+            let doc = format!(" SAFETY: one element of `{slots}` per row, in order.");
+            (
+                quote! {
+                    #[doc = #doc]
+                    let #out = unsafe { #slots.next() };
+                },
+                quote!(*#out),
+            )
         } else {
             let Some((offset, why)) = self.dense_offset(access, scope) else {
                 return TokenStream::new();
@@ -290,6 +335,37 @@ impl Gen<'_> {
         let mut offset: Option<TokenStream> = None;
         let mut bounds = Vec::new();
         for (d, &l) in a.indices.iter().enumerate() {
+            // An affine subscript (`x[i + k]`): its value, below the
+            // dimension's size (checked by the prologue).
+            if let Some(sub) = a.affine_dim(d) {
+                if !self.subscript_bound(sub, &scope.bound) {
+                    return self.internal(
+                        a.tensor,
+                        format!(
+                            "`{}` is read outside the loops of its subscript",
+                            self.k.show_access(a)
+                        ),
+                    );
+                }
+                let value = self.affine_value(sub, None);
+                let size = match self.static_dim(a.tensor, d) {
+                    Some(n) => {
+                        let n = Literal::u64_unsuffixed(n);
+                        quote!(#n)
+                    }
+                    None => self.dim_tokens(a.tensor, d),
+                };
+                bounds.push(format!(
+                    "`{}` < `{size}` (the prologue checked the subscript's range)",
+                    sub.show(self.k)
+                ));
+                offset = Some(match offset {
+                    None => value,
+                    Some(prev) if d == 1 => quote!(#prev * #size + #value),
+                    Some(prev) => quote!((#prev) * #size + #value),
+                });
+                continue;
+            }
             if !scope.bound.get(l.index()).copied().unwrap_or(false) {
                 return self.internal(
                     a.tensor,

@@ -47,9 +47,23 @@ impl Gen<'_> {
     }
 
     /// Statements binding `lo` and `hi`, the positions level `l` of `t`
-    /// stores under its parent's position; `None` (with an error recorded)
-    /// if the plan walks a level whose parent has no position.
+    /// stores under its parent's position (narrowed to the window an
+    /// affine subscript reads, see `affine.rs`); `None` (with an error
+    /// recorded) if the plan walks a level whose parent has no position.
     pub(super) fn range(
+        &mut self,
+        t: TensorId,
+        l: usize,
+        scope: &Scope,
+        lo: &Ident,
+        hi: &Ident,
+    ) -> Option<TokenStream> {
+        let whole = self.parent_range(t, l, scope, lo, hi)?;
+        let window = self.window(t, l, (lo, hi));
+        Some(quote!(#whole #window))
+    }
+
+    fn parent_range(
         &mut self,
         t: TensorId,
         l: usize,
@@ -198,9 +212,13 @@ impl Gen<'_> {
         };
         let doc = format!(" SAFETY: {why}, so `{p}` is an entry of `{name}` level {l}{tuple}.");
         let load = private("load_index");
+        // In the window of an affine subscript, relative to its start.
+        let relative = self
+            .window_offset(t, l)
+            .map(|off| quote!(.wrapping_sub(#off)));
         quote! {
             #[doc = #doc]
-            let #into = unsafe { #load(#crd, #at) };
+            let #into = unsafe { #load(#crd, #at) } #relative;
         }
     }
 
@@ -248,6 +266,22 @@ impl Gen<'_> {
             .is_some_and(|x| x.own_coordinates())
     }
 
+    /// Whether a walk over level `l` of `t` reads the values too: the last
+    /// level of a sparse input with values (the output updated in place
+    /// writes its values: no walk holds them).
+    pub(super) fn walk_has_values(&self, t: TensorId, l: usize) -> bool {
+        let info = self.info(t);
+        info.kind == Kind::Sparse
+            && l + 1 == info.levels.len()
+            && self.explicit_value(t).is_none()
+            && self.in_place != Some(t)
+    }
+
+    /// Whether `t`'s coordinates are packed (no walk steps through them).
+    pub(super) fn packed(&self, t: TensorId) -> bool {
+        self.packed_coordinates(t)
+    }
+
     /// Binds an iterator over the entries `lo..hi` of level `l` of `t` (its
     /// own coordinate buffer): `walk` yields `(p, coordinate)`; at the last
     /// level of a tensor with values `walk_values` also yields the value,
@@ -265,13 +299,28 @@ impl Gen<'_> {
     ) -> (TokenStream, Ident, TokenStream) {
         let crd = self.coordinates(t, l);
         let entries = self.tlocal(t, &format!("walk{l}"));
-        let info = self.info(t);
-        let name = info.name.clone();
-        // The output updated in place writes its values: no walk holds them.
-        let with_values = info.kind == Kind::Sparse
-            && l + 1 == info.levels.len()
-            && self.explicit_value(t).is_none()
-            && self.in_place != Some(t);
+        let name = self.info(t).name.clone();
+        let with_values = self.walk_has_values(t, l);
+        if let Some(rows) = inner.rows.get(&(t, l)).cloned() {
+            // One row of a `rows.rs` cursor: its range is the cursor's.
+            let pattern = if with_values {
+                let v = self.tlocal(t, &format!("w{l}"));
+                inner.walked.insert(t, v.clone());
+                quote!((#p, #var, #v))
+            } else {
+                quote!((#p, #var, _))
+            };
+            let doc = format!(
+                " SAFETY: the loop around asks `{rows}` for one row per entry of level {} of \
+                 `{name}`.",
+                l - 1
+            );
+            let binding = quote! {
+                #[doc = #doc]
+                let #entries = unsafe { #rows.row() };
+            };
+            return (binding, entries, pattern);
+        }
         let mut doc = format!(
             " SAFETY: `{lo}..{hi}` is the range level {l} of `{name}` stores under one parent \
              entry; a validated tensor has `{lo}` <= `{hi}` <= its entry count, the length of \
@@ -311,7 +360,10 @@ impl Gen<'_> {
         if let Some(b) = inner.bound.get_mut(l.index()) {
             *b = true;
         }
-        let is_singleton = space.level_type.format == LevelFormat::Singleton;
+        // A singleton read through an affine subscript is filtered by its
+        // window: it takes the general walk below.
+        let is_singleton = space.level_type.format == LevelFormat::Singleton
+            && self.level_subscript(t, lv).is_none();
         // A singleton under one parent entry stores exactly one coordinate.
         if is_singleton {
             if let Some(Pos::At(parent)) = scope.pos.get(&(t, lv.wrapping_sub(1))).cloned() {
@@ -424,9 +476,13 @@ impl Gen<'_> {
             let positions = self.bind_dense(&mut inner);
             let (walk, entries, pattern) = self.walk(t, lv, &p, &var, (&lo, &hi), &mut inner);
             let body = self.chunked_nodes(par, body, &inner);
+            let relative = self
+                .window_offset(t, lv)
+                .map(|off| quote!(let #var = #var.wrapping_sub(#off);));
             quote! {
                 #walk
                 for #pattern in #entries {
+                    #relative
                     #positions
                     #body
                 }
@@ -450,6 +506,8 @@ impl Gen<'_> {
                 let chunks = self.parallel_walk(par, t, (&lo, &hi), walk);
                 quote!(#range #chunks)
             }
+            // A row cursor knows the range.
+            None if scope.rows.contains_key(&(t, lv)) => walk,
             None => quote!(#range #walk),
         }
     }

@@ -26,6 +26,7 @@
 //! prologue check that keeps it in range. Generated locals all start with
 //! `__sk_`.
 
+mod affine;
 mod closures;
 mod coiterate;
 mod convert;
@@ -35,10 +36,13 @@ mod insert;
 mod iterate;
 mod operators;
 mod parallel;
+mod rows;
 mod signature;
 mod slices;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_affine;
 #[cfg(test)]
 mod tests_out;
 #[cfg(test)]
@@ -267,6 +271,11 @@ struct Scope {
     /// The sparse output whose last-level segment is open here, and the
     /// `Segment` local (see `insert.rs`).
     segment: Option<(TensorId, Ident)>,
+    /// Row cursors of compressed levels walked one row per iteration of
+    /// the enclosing dense loop (see `rows.rs`).
+    rows: BTreeMap<(TensorId, usize), Ident>,
+    /// Dense outputs written through a `slots` cursor (see `rows.rs`).
+    slots: BTreeMap<TensorId, Ident>,
 }
 
 /// The generator of one kernel.
@@ -588,6 +597,7 @@ impl<'a> Gen<'a> {
             pos: BTreeMap::new(),
             walked: BTreeMap::new(),
             segment: None,
+            ..Scope::default()
         };
         let text = format!(" {}", self.k.show_stmt(stmt));
         if sp.output.strategy == OutputStrategy::InPlace {

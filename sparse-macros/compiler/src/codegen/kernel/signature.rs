@@ -20,13 +20,13 @@ use crate::sparsifier::{LoopId, TensorId};
 /// The size of one tensor dimension: a constant from the type, or an
 /// expression read at run time.
 #[derive(Clone, Debug)]
-enum Size {
+pub(super) enum Size {
     Static(u64),
     Dynamic(TokenStream),
 }
 
 impl Size {
-    fn tokens(&self) -> TokenStream {
+    pub(super) fn tokens(&self) -> TokenStream {
         match self {
             Size::Static(n) => usize_lit(*n),
             Size::Dynamic(t) => t.clone(),
@@ -278,7 +278,7 @@ impl Gen<'_> {
     /// The size of dimension `d` of tensor `t` as the kernel indexes it:
     /// in level space for an operand a block map demapped (the block count
     /// of a blocked dimension, the block size within it).
-    fn dim_size(&self, t: TensorId, d: usize) -> Size {
+    pub(super) fn dim_size(&self, t: TensorId, d: usize) -> Size {
         let Some(part) = self.info(t).parts.as_ref().and_then(|p| p.get(d)).copied() else {
             return self.declared_dim_size(t, d);
         };
@@ -394,6 +394,10 @@ impl Gen<'_> {
             all.extend(stmt.rhs.accesses());
             for a in all {
                 for (d, l) in a.indices.iter().enumerate() {
+                    // An affine subscript's dimension does not size its variables.
+                    if !a.is_plain(d) {
+                        continue;
+                    }
                     if !seen.contains(&(a.tensor, d, *l)) {
                         seen.push((a.tensor, d, *l));
                     }
@@ -418,6 +422,46 @@ impl Gen<'_> {
         for info in &self.tensors {
             // A reordered copy has its source's sizes, checked there.
             if !matches!(info.kind, Kind::Sparse | Kind::View) || info.source.is_some() {
+                continue;
+            }
+            // A sparse parameter: one check of all its static sizes and
+            // one out-of-line call finding the first that differs.
+            if info.kind == Kind::Sparse && info.shape.iter().any(Option::is_some) {
+                let x = &info.ident;
+                let diffs: Vec<TokenStream> = info
+                    .shape
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(d, size)| {
+                        let n = usize_lit((*size)?);
+                        let d = Literal::usize_unsuffixed(d);
+                        Some(quote!(#x.dim_sizes()[#d].wrapping_sub(#n)))
+                    })
+                    .collect();
+                // `(d0 - n0) | (d1 - n1) != 0`: one branch, and on Thumb a
+                // 2-byte `subs` per size where `!= n0 || != n1` became `eor.w`.
+                let check = quote!((#(#diffs)|*) != 0);
+                let expected = info.shape.iter().map(|size| match size {
+                    Some(n) => {
+                        let n = usize_lit(*n);
+                        quote!(::core::option::Option::Some(#n))
+                    }
+                    None => quote!(::core::option::Option::None),
+                });
+                let tensor = &info.name;
+                let shared = if info.mutable {
+                    quote!(&*#x)
+                } else {
+                    quote!(#x)
+                };
+                out.extend(quote! {
+                    if #check {
+                        return #private::shapes_error(
+                            &#private::ShapesSite { tensor: #tensor, expected: &[#(#expected),*] },
+                            #shared,
+                        );
+                    }
+                });
                 continue;
             }
             for (d, size) in info.shape.iter().enumerate() {
@@ -474,9 +518,10 @@ impl Gen<'_> {
                 let tensor = self.operand_name(t);
                 let size = size.tokens();
                 let (d, d0) = (Literal::usize_unsuffixed(d), Literal::usize_unsuffixed(d0));
+                // Out of line, and the whole `Err`: a tail call.
                 out.extend(quote! {
                     if #size != #n {
-                        return ::core::result::Result::Err(#private::dimension_mismatch(
+                        return #private::dimension_error(
                             &#private::DimensionSite {
                                 tensor: #tensor,
                                 dim: #d,
@@ -486,11 +531,12 @@ impl Gen<'_> {
                             },
                             #size,
                             #n,
-                        ));
+                        );
                     }
                 });
             }
         }
+        out.extend(self.subscript_checks());
         out
     }
 }

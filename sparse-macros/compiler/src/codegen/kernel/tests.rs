@@ -27,6 +27,8 @@ pub(super) struct Def {
     pub(super) doc: Option<&'static str>,
     /// `#[parallel]` on the kernel.
     pub(super) parallel: bool,
+    /// `#[fma]` on the kernel.
+    pub(super) fma: bool,
     params: Vec<Param>,
     pub(super) k: Kernel,
 }
@@ -38,6 +40,7 @@ impl Def {
             name,
             doc: None,
             parallel: false,
+            fma: false,
             params: Vec::new(),
             k: Kernel::new(),
         }
@@ -140,6 +143,7 @@ impl Def {
             index_spans: vec![Span::call_site(); n],
             closures: Vec::new(),
             parallel: self.parallel.then(Span::call_site),
+            fma: self.fma.then(Span::call_site),
         };
         let tokens = generate_kernel(&self.model, &def, &plan);
         let file: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("{e}"));
@@ -241,14 +245,28 @@ fn spmv_bsr_walks_blocks_with_constant_inner_loops() {
 fn spmv_csr_is_a_row_loop_with_a_scalar_reduction() {
     let text = spmv(CSR, "CSR", "spmv_csr");
     snapshot("spmv_csr", &text);
-    assert!(has(&text, "for __sk_i in 0..__sk_n_i {"));
+    // Rows counted down: the body uses neither `i` nor a position bound by it.
+    assert!(has(&text, "while __sk_left_i != 0 {"));
     assert!(has(
         &text,
         "let mut __sk_acc: ::core::primitive::f64 = 0.0_f64;"
     ));
+    // A row cursor (rows.rs): one row per iteration, `y` written in order.
     assert!(has(
         &text,
-        "::sparse_core::__private::walk_values(__sk_a_crd1, __sk_a_val, __sk_a_lo1, __sk_a_hi1,)"
+        "::sparse_core::__private::rows_values(__sk_a_pos1, __sk_a_crd1, __sk_a_val)"
+    ));
+    assert!(has(
+        &text,
+        "let __sk_a_walk1 = unsafe { __sk_a_rows1.row() };"
+    ));
+    assert!(has(
+        &text,
+        "let mut __sk_y_slots = unsafe { ::sparse_core::__private::slots(__sk_y_data) };"
+    ));
+    assert!(has(
+        &text,
+        "let __sk_y_out = unsafe { __sk_y_slots.next() };"
     ));
     assert!(has(
         &text,
@@ -256,6 +274,26 @@ fn spmv_csr_is_a_row_loop_with_a_scalar_reduction() {
     ));
     assert!(has(&text, "let __sk_a_v = __sk_a_w1;"));
     assert!(has(&text, "__sk_acc += __sk_a_v * __sk_x_v;"));
+}
+
+#[test]
+fn fma_fuses_the_product_accumulation_only() {
+    let mut d = Def::new(CSR, "spmv_fma");
+    d.fma = true;
+    let a = d.sparse("a", "CSR", F32, &[None, None]);
+    let x = d.dense("x", F32, &[None], false);
+    let y = d.dense("y", F32, &[None], true);
+    let s = d.dense("s", F32, &[None], true);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(y, &[i], Expr::at(a, &[i, j]) * Expr::at(x, &[j]));
+    d.k.assign(s, &[i], Expr::at(a, &[i, j]));
+    let text = d.generate();
+    assert!(has(
+        &text,
+        "__sk_acc = <::core::primitive::f32 as ::sparse_core::__private::MulAdd>::mul_add(__sk_a_v, __sk_x_v, __sk_acc,);"
+    ));
+    // A sum of single values has nothing to fuse.
+    assert!(has(&text, "__sk_acc += __sk_a_v;"));
 }
 
 #[test]
@@ -410,7 +448,10 @@ fn static_shapes_scalar_params_and_math() {
     d.k.add_assign(y, &[i], rhs);
     let text = d.generate();
     snapshot("scale_static", &text);
-    assert!(has(&text, "shape_mismatch"));
+    assert!(has(
+        &text,
+        "(a.dim_sizes()[0].wrapping_sub(64) | a.dim_sizes()[1].wrapping_sub(200)) != 0"
+    ));
     assert!(has(&text, "x: &[::core::primitive::f32; 200]"));
     assert!(has(&text, "__sk_a_v.abs()"));
     assert!(has(

@@ -258,11 +258,12 @@ pub(super) fn check_output_read(
         }
     });
     for read in reads {
-        let same = read
-            .indices
-            .iter()
-            .map(Ident::to_string)
-            .eq(written.iter().cloned());
+        let same = read.affine.is_empty()
+            && read
+                .indices
+                .iter()
+                .map(Ident::to_string)
+                .eq(written.iter().cloned());
         let out = &stmt.lhs.tensor;
         let message = if !same {
             format!(
@@ -316,7 +317,7 @@ pub(super) fn check_sum_scopes(stmt: &StmtSyntax, errors: &mut Errors) {
                 bound.truncate(n);
             }
             ExprSyntax::Access(a) => {
-                for index in &a.indices {
+                for index in a.vars() {
                     if !bound.contains(&index) {
                         out.push((index, false));
                     }

@@ -7,6 +7,7 @@
 //! sparsifier's own limits (loop order, block levels) in
 //! [`super::kernel_plan`].
 
+mod affine;
 mod exprs;
 mod params;
 mod semiring;
@@ -72,6 +73,9 @@ struct Checker<'a> {
     /// The diagonals of the access [`Checker::check_access`] just read:
     /// `(fresh, repeated)` for each repeated index variable it renamed.
     diagonals: Vec<(LoopId, LoopId)>,
+    /// The index variables of the statement's left-hand side, which an
+    /// affine subscript's driving variable avoids.
+    lhs_loops: Vec<LoopId>,
 }
 
 /// A kernel that failed its checks.
@@ -101,6 +105,7 @@ pub(super) fn check_kernel(
         sparse_written: Vec::new(),
         closures: Vec::new(),
         diagonals: Vec::new(),
+        lhs_loops: Vec::new(),
     };
     let params = checker.check_params(model, failed, errors);
     let params_ok = errors.len() == before && !def.params_broken;
@@ -120,10 +125,12 @@ pub(super) fn check_kernel(
         .iter()
         .any(|p| matches!(p.kind, crate::model::ParamKind::Unresolved { .. }));
     let ok = errors.len() == before && !def.broken && !unresolved;
-    let (attrs, parallel) = parallel_attr(&def.attrs, errors);
+    let (attrs, parallel) = flag_attr("parallel", &def.attrs, errors);
+    let (attrs, fma) = flag_attr("fma", &attrs, errors);
     let kernel_def = KernelDef {
         attrs,
         parallel,
+        fma,
         vis: def.vis.clone(),
         name: def.name.clone(),
         params,
@@ -183,37 +190,38 @@ fn peel_sums(e: &ExprSyntax) -> (Vec<Vec<&Ident>>, &ExprSyntax) {
     }
 }
 
-/// Takes `#[parallel]` out of a kernel's attributes: its span, and the
-/// attributes left to emit on the `fn`. `#[parallel(..)]` or
-/// `#[parallel = ..]` (no arguments are defined) and a second
-/// `#[parallel]` are errors at the attribute.
-fn parallel_attr(
+/// Takes `#[name]` (`#[parallel]`, `#[fma]`) out of a kernel's
+/// attributes: its span, and the attributes left to emit on the `fn`.
+/// `#[name(..)]` or `#[name = ..]` (no arguments are defined) and a
+/// second `#[name]` are errors at the attribute.
+fn flag_attr(
+    name: &str,
     attrs: &[syn::Attribute],
     errors: &mut Errors,
 ) -> (Vec<syn::Attribute>, Option<proc_macro2::Span>) {
     use syn::spanned::Spanned;
     let mut kept = Vec::new();
-    let mut parallel = None;
+    let mut found = None;
     for a in attrs {
-        if !a.path().is_ident("parallel") {
+        if !a.path().is_ident(name) {
             kept.push(a.clone());
             continue;
         }
         if !matches!(a.meta, syn::Meta::Path(_)) {
             errors.error(
                 a.meta.span(),
-                "`#[parallel]` takes no arguments: write `#[parallel]`",
+                format!("`#[{name}]` takes no arguments: write `#[{name}]`"),
             );
-        } else if parallel.is_some() {
+        } else if found.is_some() {
             errors.error(
                 a.path().span(),
-                "`#[parallel]` is written twice on this kernel",
+                format!("`#[{name}]` is written twice on this kernel"),
             );
         } else {
-            parallel = Some(a.path().span());
+            found = Some(a.path().span());
         }
     }
-    (kept, parallel)
+    (kept, found)
 }
 
 /// The stub of a kernel the sparsifier rejected: its signature only.
@@ -280,7 +288,7 @@ fn check_bool_reduction(stmt: &StmtSyntax, elem: ElemType, errors: &mut Errors) 
     let mut reduced: Option<&Ident> = None;
     stmt.rhs.visit(&mut |e| {
         if let ExprSyntax::Access(a) = e {
-            for index in &a.indices {
+            for index in a.vars() {
                 if reduced.is_none() && !stmt.lhs.indices.contains(index) {
                     reduced = Some(index);
                 }
@@ -348,7 +356,7 @@ impl Checker<'_> {
         // This statement's index variables, in order of first use.
         let mut local: Vec<(String, LoopId)> = Vec::new();
         for access in &accesses {
-            for index in &access.indices {
+            for index in access.vars() {
                 if let Some(id) = self.index_variable(index, errors) {
                     if !local.iter().any(|(n, _)| index == n) {
                         local.push((index.to_string(), id));
@@ -356,6 +364,13 @@ impl Checker<'_> {
                 }
             }
         }
+        self.lhs_loops = stmt
+            .lhs
+            .indices
+            .iter()
+            .filter_map(|i| local.iter().find(|(n, _)| i == n).map(|(_, l)| *l))
+            .collect();
+        check_plain_uses(&accesses, errors);
         let lhs = self.check_lhs(&stmt.lhs, errors);
         // `sum(j, select(..))`: a semiring operation summed over the whole
         // right-hand side is still the statement's value.
@@ -523,6 +538,20 @@ impl Checker<'_> {
                 if lhs.brackets.is_none() {
                     return self.missing_brackets(lhs, errors);
                 }
+                // Rule: an output is written at plain index variables.
+                // `y[i + 1] = x[i]` is an error at `i + 1`.
+                if let Some((_, e)) = lhs.affine.first() {
+                    errors.error_range(
+                        e.span(),
+                        e.last_span(),
+                        format!(
+                            "the output `{name}` is written at plain index variables, one per \
+                             dimension; move the shift to the inputs, e.g. `{name}[i] = x[i + \
+                             1]` instead of `{name}[i - 1] = x[i]`"
+                        ),
+                    );
+                    return None;
+                }
                 let access = self.check_access(lhs, errors);
                 // Rule: a statement writes each output element through
                 // distinct index variables. `c[i, i] = x[i]` is an error at
@@ -573,8 +602,10 @@ impl Checker<'_> {
     /// per dimension, and each index variable's static sizes agree.
     fn check_access(&mut self, access: &AccessSyntax, errors: &mut Errors) -> Option<Access> {
         let name = &access.tensor;
-        let (id, shape) = match self.binding(name) {
-            Some(Binding::Tensor { id, shape, .. }) => (*id, shape.clone()),
+        let (id, shape, sparse) = match self.binding(name) {
+            Some(Binding::Tensor {
+                id, shape, sparse, ..
+            }) => (*id, shape.clone(), *sparse),
             Some(Binding::Broken) => return None,
             Some(Binding::Scalar { .. }) => {
                 errors.error_range(
@@ -610,8 +641,16 @@ impl Checker<'_> {
             return None;
         }
         let mut indices = Vec::new();
+        let mut affine = Vec::new();
         self.diagonals.clear();
         for (d, index) in access.indices.iter().enumerate() {
+            if let Some(e) = access.affine_dim(d) {
+                let (driving, subscript) =
+                    self.affine_subscript(name, e, &indices, sparse, errors)?;
+                indices.push(driving);
+                affine.push((d, subscript));
+                continue;
+            }
             let mut loop_id = LoopId(self.kernel.loops.iter().position(|l| index == l)? as u32);
             // A diagonal `a[i, i]`: the repeat gets a variable of its own,
             // which the right-hand side equates with `i` (see `resolve`).
@@ -636,6 +675,7 @@ impl Checker<'_> {
         Some(Access {
             tensor: id,
             indices,
+            affine,
         })
     }
 
@@ -690,6 +730,44 @@ impl Checker<'_> {
                 self.def.name
             ),
         );
+    }
+}
+
+/// Rule: every index variable of a statement indexes some tensor
+/// dimension by itself, which gives its range; one used only inside
+/// affine subscripts has none. `y[i] = x[i + k]` is an error at `k`.
+fn check_plain_uses(accesses: &[&AccessSyntax], errors: &mut Errors) {
+    let plain: Vec<&Ident> = accesses
+        .iter()
+        .flat_map(|a| {
+            a.indices
+                .iter()
+                .enumerate()
+                .filter(|(d, _)| a.affine_dim(*d).is_none())
+                .map(|(_, i)| i)
+        })
+        .collect();
+    let mut reported: Vec<&Ident> = Vec::new();
+    for a in accesses {
+        for (_, e) in &a.affine {
+            let mut vars = Vec::new();
+            e.vars(&mut vars);
+            for v in vars {
+                if plain.contains(&v) || reported.contains(&v) {
+                    continue;
+                }
+                reported.push(v);
+                errors.error(
+                    v.span(),
+                    format!(
+                        "`{v}` appears only inside subscripts (`{}`), so its range is unknown; \
+                         index a tensor with `{v}` alone too, e.g. a filter `f[{v}]` in a \
+                         convolution `y[i] = x[i + {v}] * f[{v}]`",
+                        e
+                    ),
+                );
+            }
+        }
     }
 }
 

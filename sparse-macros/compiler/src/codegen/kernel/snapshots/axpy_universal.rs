@@ -35,33 +35,29 @@ pub fn axpy(
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = 8;
     if a.dim_sizes()[0] != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "a",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "c",
-                    bound_dim: 0,
-                },
-                a.dim_sizes()[0],
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "a",
+                dim: 0,
+                index: "i",
+                bound_by: "c",
+                bound_dim: 0,
+            },
+            a.dim_sizes()[0],
+            __sk_n_i,
         );
     }
     if x.len() != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "x",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "c",
-                    bound_dim: 0,
-                },
-                x.len(),
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "x",
+                dim: 0,
+                index: "i",
+                bound_by: "c",
+                bound_dim: 0,
+            },
+            x.len(),
+            __sk_n_i,
         );
     }
     let __sk_a_crd0 = a.level(0).coordinates();

@@ -57,64 +57,56 @@ pub fn coo_add(
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if b.dim_sizes()[0] != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "b",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "a",
-                    bound_dim: 0,
-                },
-                b.dim_sizes()[0],
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "b",
+                dim: 0,
+                index: "i",
+                bound_by: "a",
+                bound_dim: 0,
+            },
+            b.dim_sizes()[0],
+            __sk_n_i,
         );
     }
     if c.dims()[0] != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "c",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "a",
-                    bound_dim: 0,
-                },
-                c.dims()[0],
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "c",
+                dim: 0,
+                index: "i",
+                bound_by: "a",
+                bound_dim: 0,
+            },
+            c.dims()[0],
+            __sk_n_i,
         );
     }
     let __sk_n_j: ::core::primitive::usize = a.dim_sizes()[1];
     if b.dim_sizes()[1] != __sk_n_j {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "b",
-                    dim: 1,
-                    index: "j",
-                    bound_by: "a",
-                    bound_dim: 1,
-                },
-                b.dim_sizes()[1],
-                __sk_n_j,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "b",
+                dim: 1,
+                index: "j",
+                bound_by: "a",
+                bound_dim: 1,
+            },
+            b.dim_sizes()[1],
+            __sk_n_j,
         );
     }
     if c.dims()[1] != __sk_n_j {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "c",
-                    dim: 1,
-                    index: "j",
-                    bound_by: "a",
-                    bound_dim: 1,
-                },
-                c.dims()[1],
-                __sk_n_j,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "c",
+                dim: 1,
+                index: "j",
+                bound_by: "a",
+                bound_dim: 1,
+            },
+            c.dims()[1],
+            __sk_n_j,
         );
     }
     let __sk_a_crd0 = a.level(0).coordinates();

@@ -31,18 +31,16 @@ pub fn dot_nu(
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if b.dim_sizes()[0] != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "b",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "a",
-                    bound_dim: 0,
-                },
-                b.dim_sizes()[0],
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "b",
+                dim: 0,
+                index: "i",
+                bound_by: "a",
+                bound_dim: 0,
+            },
+            b.dim_sizes()[0],
+            __sk_n_i,
         );
     }
     let __sk_a_crd0 = a.level(0).coordinates();

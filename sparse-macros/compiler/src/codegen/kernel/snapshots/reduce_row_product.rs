@@ -30,18 +30,16 @@ pub fn row_product(
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if x.len() != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "x",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "a",
-                    bound_dim: 0,
-                },
-                x.len(),
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "x",
+                dim: 0,
+                index: "i",
+                bound_by: "a",
+                bound_dim: 0,
+            },
+            x.len(),
+            __sk_n_i,
         );
     }
     let __sk_n_j: ::core::primitive::usize = a.dim_sizes()[1];

@@ -36,28 +36,16 @@ pub fn scale(
     x: &[::core::primitive::f32; 200],
     y: &mut [::core::primitive::f32; 64],
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
-    if a.dim_sizes()[0] != 64 {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::shape_mismatch(
-                &::sparse_core::__private::ShapeSite {
-                    tensor: "a",
-                    dim: 0,
-                },
-                a.dim_sizes()[0],
-                64,
-            ),
-        );
-    }
-    if a.dim_sizes()[1] != 200 {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::shape_mismatch(
-                &::sparse_core::__private::ShapeSite {
-                    tensor: "a",
-                    dim: 1,
-                },
-                a.dim_sizes()[1],
-                200,
-            ),
+    if (a.dim_sizes()[0].wrapping_sub(64) | a.dim_sizes()[1].wrapping_sub(200)) != 0 {
+        return ::sparse_core::__private::shapes_error(
+            &::sparse_core::__private::ShapesSite {
+                tensor: "a",
+                expected: &[
+                    ::core::option::Option::Some(64),
+                    ::core::option::Option::Some(200),
+                ],
+            },
+            a,
         );
     }
     let __sk_n_i: ::core::primitive::usize = 64;

@@ -34,34 +34,30 @@ pub fn scale<
     let c: &mut CSROut<::core::primitive::f64, __SkB0> = IsCSROut::__sk_output(c);
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if c.dim_sizes()[0] != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "c",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "a",
-                    bound_dim: 0,
-                },
-                c.dim_sizes()[0],
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "c",
+                dim: 0,
+                index: "i",
+                bound_by: "a",
+                bound_dim: 0,
+            },
+            c.dim_sizes()[0],
+            __sk_n_i,
         );
     }
     let __sk_n_j: ::core::primitive::usize = a.dim_sizes()[1];
     if c.dim_sizes()[1] != __sk_n_j {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "c",
-                    dim: 1,
-                    index: "j",
-                    bound_by: "a",
-                    bound_dim: 1,
-                },
-                c.dim_sizes()[1],
-                __sk_n_j,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "c",
+                dim: 1,
+                index: "j",
+                bound_by: "a",
+                bound_dim: 1,
+            },
+            c.dim_sizes()[1],
+            __sk_n_j,
         );
     }
     let __sk_a_crd1 = a.level(1).coordinates();

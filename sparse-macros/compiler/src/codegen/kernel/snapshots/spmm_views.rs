@@ -43,50 +43,44 @@ pub fn spmm(
     }
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if c.dims()[0] != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "c",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "a",
-                    bound_dim: 0,
-                },
-                c.dims()[0],
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "c",
+                dim: 0,
+                index: "i",
+                bound_by: "a",
+                bound_dim: 0,
+            },
+            c.dims()[0],
+            __sk_n_i,
         );
     }
     let __sk_n_j: ::core::primitive::usize = 4;
     if c.dims()[1] != __sk_n_j {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "c",
-                    dim: 1,
-                    index: "j",
-                    bound_by: "b",
-                    bound_dim: 1,
-                },
-                c.dims()[1],
-                __sk_n_j,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "c",
+                dim: 1,
+                index: "j",
+                bound_by: "b",
+                bound_dim: 1,
+            },
+            c.dims()[1],
+            __sk_n_j,
         );
     }
     let __sk_n_k: ::core::primitive::usize = a.dim_sizes()[1];
     if b.dims()[0] != __sk_n_k {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "b",
-                    dim: 0,
-                    index: "k",
-                    bound_by: "a",
-                    bound_dim: 1,
-                },
-                b.dims()[0],
-                __sk_n_k,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "b",
+                dim: 0,
+                index: "k",
+                bound_by: "a",
+                bound_dim: 1,
+            },
+            b.dims()[0],
+            __sk_n_k,
         );
     }
     let __sk_a_crd1 = a.level(1).coordinates();

@@ -57,34 +57,30 @@ pub fn spmv_2_4(
     }
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if y.len() != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "y",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "a",
-                    bound_dim: 0,
-                },
-                y.len(),
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "y",
+                dim: 0,
+                index: "i",
+                bound_by: "a",
+                bound_dim: 0,
+            },
+            y.len(),
+            __sk_n_i,
         );
     }
     let __sk_n_j__blk: ::core::primitive::usize = a.dim_sizes()[1] / 4;
     if x.len() / 4 != __sk_n_j__blk {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "x",
-                    dim: 0,
-                    index: "j__blk",
-                    bound_by: "a",
-                    bound_dim: 1,
-                },
-                x.len() / 4,
-                __sk_n_j__blk,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "x",
+                dim: 0,
+                index: "j__blk",
+                bound_by: "a",
+                bound_dim: 1,
+            },
+            x.len() / 4,
+            __sk_n_j__blk,
         );
     }
     let __sk_n_j__in: ::core::primitive::usize = 4;

@@ -83,35 +83,31 @@ pub fn spmv_bsr(
     }
     let __sk_n_i__blk: ::core::primitive::usize = a.dim_sizes()[0] / 2;
     if y.len() / 2 != __sk_n_i__blk {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "y",
-                    dim: 0,
-                    index: "i__blk",
-                    bound_by: "a",
-                    bound_dim: 0,
-                },
-                y.len() / 2,
-                __sk_n_i__blk,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "y",
+                dim: 0,
+                index: "i__blk",
+                bound_by: "a",
+                bound_dim: 0,
+            },
+            y.len() / 2,
+            __sk_n_i__blk,
         );
     }
     let __sk_n_i__in: ::core::primitive::usize = 2;
     let __sk_n_j__blk: ::core::primitive::usize = a.dim_sizes()[1] / 2;
     if x.len() / 2 != __sk_n_j__blk {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "x",
-                    dim: 0,
-                    index: "j__blk",
-                    bound_by: "a",
-                    bound_dim: 1,
-                },
-                x.len() / 2,
-                __sk_n_j__blk,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "x",
+                dim: 0,
+                index: "j__blk",
+                bound_by: "a",
+                bound_dim: 1,
+            },
+            x.len() / 2,
+            __sk_n_j__blk,
         );
     }
     let __sk_n_j__in: ::core::primitive::usize = 2;

@@ -30,34 +30,30 @@ pub fn spmv_csr_f32(
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if y.len() != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "y",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "a",
-                    bound_dim: 0,
-                },
-                y.len(),
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "y",
+                dim: 0,
+                index: "i",
+                bound_by: "a",
+                bound_dim: 0,
+            },
+            y.len(),
+            __sk_n_i,
         );
     }
     let __sk_n_j: ::core::primitive::usize = a.dim_sizes()[1];
     if x.len() != __sk_n_j {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "x",
-                    dim: 0,
-                    index: "j",
-                    bound_by: "a",
-                    bound_dim: 1,
-                },
-                x.len(),
-                __sk_n_j,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "x",
+                dim: 0,
+                index: "j",
+                bound_by: "a",
+                bound_dim: 1,
+            },
+            x.len(),
+            __sk_n_j,
         );
     }
     let __sk_a_crd1 = a.level(1).coordinates();
@@ -67,26 +63,18 @@ pub fn spmv_csr_f32(
     let __sk_y_data: &mut [::core::primitive::f32] = y;
     /// y[i] = a[i, j] * x[j]
     {
-        for __sk_i in 0..__sk_n_i {
-            let __sk_a_p0 = __sk_i;
+        /// SAFETY: `a` is validated, its level 0 is dense with one entry per row of this loop, and the loop asks its compressed level 1 for each row once, in order.
+        let mut __sk_a_rows1 = unsafe {
+            ::sparse_core::__private::rows_values(__sk_a_pos1, __sk_a_crd1, __sk_a_val)
+        };
+        /// SAFETY: the loop writes one element of `y` per row, in order, and runs over its size (checked in the prologue).
+        let mut __sk_y_slots = unsafe { ::sparse_core::__private::slots(__sk_y_data) };
+        let mut __sk_left_i: ::core::primitive::usize = __sk_n_i;
+        while __sk_left_i != 0 {
+            __sk_left_i -= 1;
             let mut __sk_acc: ::core::primitive::f32 = 0.0_f32;
-            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-            let __sk_a_lo1 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-            };
-            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-            let __sk_a_hi1 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
-            };
-            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
-            let __sk_a_walk1 = unsafe {
-                ::sparse_core::__private::walk_values(
-                    __sk_a_crd1,
-                    __sk_a_val,
-                    __sk_a_lo1,
-                    __sk_a_hi1,
-                )
-            };
+            /// SAFETY: the loop around asks `__sk_a_rows1` for one row per entry of level 0 of `a`.
+            let __sk_a_walk1 = unsafe { __sk_a_rows1.row() };
             for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
                 let __sk_a_v = __sk_a_w1;
                 /// SAFETY: `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `x`), so the row-major offset is below its length.
@@ -95,10 +83,8 @@ pub fn spmv_csr_f32(
                 };
                 __sk_acc += __sk_a_v * __sk_x_v;
             }
-            /// SAFETY: `__sk_i` < `__sk_n_i` (loop bounds and coordinates are below the sizes the prologue checked against `y`), so the row-major offset is below its length.
-            let __sk_y_out = unsafe {
-                ::sparse_core::__private::slot(__sk_y_data, __sk_i)
-            };
+            /// SAFETY: one element of `__sk_y_slots` per row, in order.
+            let __sk_y_out = unsafe { __sk_y_slots.next() };
             *__sk_y_out = __sk_acc;
         }
     }

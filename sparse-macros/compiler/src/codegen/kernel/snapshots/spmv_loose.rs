@@ -32,34 +32,30 @@ pub fn spmv_loose(
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if y.len() != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "y",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "a",
-                    bound_dim: 0,
-                },
-                y.len(),
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "y",
+                dim: 0,
+                index: "i",
+                bound_by: "a",
+                bound_dim: 0,
+            },
+            y.len(),
+            __sk_n_i,
         );
     }
     let __sk_n_j: ::core::primitive::usize = a.dim_sizes()[1];
     if x.len() != __sk_n_j {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "x",
-                    dim: 0,
-                    index: "j",
-                    bound_by: "a",
-                    bound_dim: 1,
-                },
-                x.len(),
-                __sk_n_j,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "x",
+                dim: 0,
+                index: "j",
+                bound_by: "a",
+                bound_dim: 1,
+            },
+            x.len(),
+            __sk_n_j,
         );
     }
     let __sk_a_crd1 = a.level(1).coordinates();

@@ -32,50 +32,44 @@ pub fn ttv(
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
     let __sk_n_i: ::core::primitive::usize = b.dim_sizes()[0];
     if a.dims()[0] != __sk_n_i {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "a",
-                    dim: 0,
-                    index: "i",
-                    bound_by: "b",
-                    bound_dim: 0,
-                },
-                a.dims()[0],
-                __sk_n_i,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "a",
+                dim: 0,
+                index: "i",
+                bound_by: "b",
+                bound_dim: 0,
+            },
+            a.dims()[0],
+            __sk_n_i,
         );
     }
     let __sk_n_j: ::core::primitive::usize = b.dim_sizes()[1];
     if a.dims()[1] != __sk_n_j {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "a",
-                    dim: 1,
-                    index: "j",
-                    bound_by: "b",
-                    bound_dim: 1,
-                },
-                a.dims()[1],
-                __sk_n_j,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "a",
+                dim: 1,
+                index: "j",
+                bound_by: "b",
+                bound_dim: 1,
+            },
+            a.dims()[1],
+            __sk_n_j,
         );
     }
     let __sk_n_k: ::core::primitive::usize = b.dim_sizes()[2];
     if c.len() != __sk_n_k {
-        return ::core::result::Result::Err(
-            ::sparse_core::__private::dimension_mismatch(
-                &::sparse_core::__private::DimensionSite {
-                    tensor: "c",
-                    dim: 0,
-                    index: "k",
-                    bound_by: "b",
-                    bound_dim: 2,
-                },
-                c.len(),
-                __sk_n_k,
-            ),
+        return ::sparse_core::__private::dimension_error(
+            &::sparse_core::__private::DimensionSite {
+                tensor: "c",
+                dim: 0,
+                index: "k",
+                bound_by: "b",
+                bound_dim: 2,
+            },
+            c.len(),
+            __sk_n_k,
         );
     }
     let __sk_a_data: &mut [::core::primitive::f64] = a.into_mut_slice();
