@@ -477,10 +477,32 @@ fn static_slice_parameters_are_checked_at_the_call() {
         // Sizes are the slice's: a vector of the tensor's size is refused.
         let mut y = vec![0.0; 7];
         let s = a.extract_slice([0, 0], [7, 2], [1, 2]).unwrap();
-        assert!(matches!(
+        assert_eq!(
             k::spmv_csr(&s, &[1.0; 5], &mut y, &mut ws([7, 2])),
-            Err(KernelError::DimensionMismatch { .. })
-        ));
+            Err(KernelError::DimensionMismatch {
+                tensor: "a",
+                dim: 1,
+                size: 2,
+                index: "j",
+                expected: 5,
+                bound_by: "x",
+                bound_dim: 0,
+            })
+        );
+        // Errors name the sliced operand, not its copy (`a_sliced`).
+        let mut y8 = vec![0.0; 8];
+        assert_eq!(
+            k::spmv_csr(&s, &[1.0; 2], &mut y8, &mut ws([7, 2])),
+            Err(KernelError::DimensionMismatch {
+                tensor: "a",
+                dim: 0,
+                size: 7,
+                index: "i",
+                expected: 8,
+                bound_by: "y",
+                bound_dim: 0,
+            })
+        );
     });
 }
 

@@ -372,6 +372,16 @@ impl Gen<'_> {
         })
     }
 
+    /// The parameter a size of `t` is read from, as size errors name it:
+    /// for a workspace copy (reordered or sliced), its input, whose
+    /// dimensions it has.
+    fn operand_name(&self, t: TensorId) -> String {
+        match self.info(t).source {
+            Some(source) => self.info(source).name.clone(),
+            None => self.info(t).name.clone(),
+        }
+    }
+
     /// The dimensions each index variable indexes, parameters in order.
     pub(super) fn bindings(&self) -> Vec<Vec<(TensorId, usize)>> {
         let mut out = vec![Vec::new(); self.k.loops.len()];
@@ -489,7 +499,7 @@ impl Gen<'_> {
             let first_tokens = first.tokens();
             out.extend(quote!(let #n: ::core::primitive::usize = #first_tokens;));
             let index = self.k.loop_name(l).to_string();
-            let bound_by = self.info(t0).name.clone();
+            let bound_by = self.operand_name(t0);
             for &(t, d) in &list[1..] {
                 let size = self.dim_size(t, d);
                 if let (Size::Static(a), Size::Static(b)) = (&first, &size) {
@@ -497,7 +507,7 @@ impl Gen<'_> {
                         let msg = format!(
                             "index `{index}` has size {a} from dimension {d0} of `{bound_by}` but \
                              size {b} from dimension {d} of `{}`",
-                            self.info(t).name
+                            self.operand_name(t)
                         );
                         let span = self.span_of(t);
                         self.errors
@@ -505,7 +515,7 @@ impl Gen<'_> {
                     }
                     continue;
                 }
-                let tensor = self.info(t).name.clone();
+                let tensor = self.operand_name(t);
                 let size = size.tokens();
                 let (d, d0) = (Literal::usize_unsuffixed(d), Literal::usize_unsuffixed(d0));
                 // Out of line, and the whole `Err`: a tail call.
