@@ -7,6 +7,8 @@
 #   bench/desktop/run.sh par            # #[parallel] SpMV and SpMM on 2 threads (feature rayon)
 #   bench/desktop/run.sh callgrind       # the instruction counts only
 #   BENCH_QUICK=1 bench/desktop/run.sh   # tiny sizes, < 1 min: a smoke test
+#   BENCH_BATCH_MS=20 bench/desktop/run.sh par  # calls back to back for >= 20 ms per timed batch
+#                                        # (default 0.5 ms): parallel kernels with their threads awake
 # Results go to stdout as markdown tables.
 set -euo pipefail
 cd "$(dirname "$0")"
