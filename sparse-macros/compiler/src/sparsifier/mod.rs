@@ -240,7 +240,7 @@ impl fmt::Display for SparsifyError {
             WrongRank { access, dims } => write!(f, "`{access}` needs {dims} indices, one per dimension"),
             RepeatedIndex { access, index } => write!(f, "`{access}` uses `{index}` for two dimensions of the output; a statement writes each output element through distinct index variables: write the diagonal as a choice over a dense output, e.g. `c[{index}, j] = if {index} == j {{ .. }} else {{ 0.0 }}`"),
             NotAnOutput { tensor } => write!(f, "`{tensor}` is assigned to but is not an output; declare it `&mut`"),
-            InconsistentAccess { tensor } => write!(f, "sparse tensor `{tensor}` is accessed with two different index orders in one statement; convert one use to a copy with the other order"),
+            InconsistentAccess { tensor } => write!(f, "sparse tensor `{tensor}` is accessed two different ways in one statement (other index orders or other subscripts), and a statement walks each sparse operand once; read one of them from a copy: a copy in the other order (`sparse_core::convert::convert`), or a dense copy for a shifted read such as `{tensor}[i + 1]`"),
             SparseOutputRead { tensor } => write!(f, "sparse output `{tensor}` is also read on the right-hand side; read from a separate input tensor"),
             InPlaceUpdate { tensor, reason } => write!(f, "`{tensor}` cannot be updated in place: {reason}; write the result into a separate output"),
             SparseOutputAccumulate { tensor } => write!(f, "`+=` into sparse output `{tensor}` is not supported; use `=` and add the old values as an input operand"),
