@@ -664,19 +664,14 @@ pub fn subscript_range(
     ranges: &[usize],
     size: usize,
 ) -> Result<(), KernelError> {
-    if ranges.contains(&0) {
+    let terms = site
+        .coefficients
+        .iter()
+        .zip(ranges)
+        .map(|(&c, &n)| (c, n as u64));
+    let Some((min, max)) = sparse_vocab::affine_range(terms, site.constant) else {
         return Ok(());
-    }
-    let (mut min, mut max) = (i128::from(site.constant), i128::from(site.constant));
-    for (&c, &n) in site.coefficients.iter().zip(ranges) {
-        // |c| < 2^33 and n < 2^64: the product fits in i128 many times over.
-        let reach = i128::from(c) * (n as i128 - 1);
-        if c < 0 {
-            min += reach;
-        } else {
-            max += reach;
-        }
-    }
+    };
     if min >= 0 && max < size as i128 {
         return Ok(());
     }

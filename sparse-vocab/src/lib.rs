@@ -222,6 +222,28 @@ pub enum LevelExpr {
     },
 }
 
+/// The smallest and largest value of the affine subscript `Σ cᵥ·v + c₀`
+/// (`terms` pairs each coefficient `cᵥ` with its variable's range size
+/// `nᵥ`, so `v` runs over `0..nᵥ`); `None` when some size is 0 (no
+/// iteration reads the subscript). The one rule a kernel's range check
+/// follows, at compile time for static sizes and at run time otherwise.
+/// Coefficients below 2^33 and sizes below 2^64 keep `i128` exact.
+pub fn affine_range(
+    terms: impl IntoIterator<Item = (i64, u64)>,
+    constant: i64,
+) -> Option<(i128, i128)> {
+    let (mut min, mut max) = (i128::from(constant), i128::from(constant));
+    for (c, n) in terms {
+        let reach = i128::from(c) * (i128::from(n.checked_sub(1)?));
+        if c < 0 {
+            min += reach;
+        } else {
+            max += reach;
+        }
+    }
+    Some((min, max))
+}
+
 /// Whether a map's level expressions split `dim_count` dimensions in
 /// order: each dimension in turn, stored whole (`d`) or as `d floordiv b`
 /// followed by `d mod b` before the next dimension (`(i, j floordiv 4, j
@@ -595,6 +617,14 @@ impl defmt::Format for ValueType {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn affine_range_spans_the_iteration_space() {
+        // i + k over 5 x 3: 0..=6; 2 i - k + 2 over 4 x 3: 0..=8.
+        assert_eq!(affine_range([(1, 5), (1, 3)], 0), Some((0, 6)));
+        assert_eq!(affine_range([(2, 4), (-1, 3)], 2), Some((0, 8)));
+        assert_eq!(affine_range([(1, 5), (1, 0)], 0), None);
+    }
+
     use super::*;
 
     #[test]

@@ -153,8 +153,7 @@ where
     pub fn compress(&mut self, lvl: [usize; LVL]) {
         order_added(self.ws_added.as_mut_slice(), self.ws_filled.as_slice());
         let total = self.ws_added.len();
-        let mut k = 0;
-        while k < total {
+        for k in 0..total {
             let Some(&j) = self.ws_added.as_slice().get(k) else {
                 break;
             };
@@ -164,11 +163,11 @@ where
                 *last = j;
             }
             self.insert(at, value);
-            k += 1;
             // After the segment's first entry the rest append, in order
             // and distinct: straight into the buffers when they have room
-            // for all of them (one check, not one per entry).
-            if k == 1 && k < total && self.append_rest(at, k) {
+            // for all of them (one check, not one per entry); else one by
+            // one through `insert`.
+            if k == 0 && self.append_rest(at, 1) {
                 break;
             }
         }

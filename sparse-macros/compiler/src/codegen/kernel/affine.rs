@@ -168,19 +168,26 @@ impl Gen<'_> {
                 }
             }
         }
+        // The size of each index, where a type fixes it.
+        let bindings = self.bindings();
+        let static_size = |g: &Self, l: LoopId| {
+            let &(t, d) = bindings.get(l.index())?.first()?;
+            g.static_dim(t, d)
+        };
         for (t, d, sub) in seen {
             let tensor = self.info(t).name.clone();
             let text = sub.show(self.k);
             let sizes: Vec<Option<u64>> = sub
                 .terms
                 .iter()
-                .map(|(l, _)| self.static_loop_size(*l))
+                .map(|(l, _)| static_size(self, *l))
                 .collect();
             let dim = self.dim_size(t, d);
             if let (Some(sizes), Size::Static(size)) =
                 (sizes.iter().copied().collect::<Option<Vec<u64>>>(), &dim)
             {
-                if let Some((min, max)) = static_range(&sub, &sizes) {
+                let terms = sub.terms.iter().map(|&(_, c)| c).zip(sizes);
+                if let Some((min, max)) = crate::vocab::affine_range(terms, sub.constant) {
                     if min < 0 || max >= i128::from(*size) {
                         let msg = format!(
                             "the subscript `{text}` of dimension {d} of `{tensor}` ranges over \
@@ -216,29 +223,4 @@ impl Gen<'_> {
         }
         out
     }
-
-    /// The size of index `l` when a type fixes it.
-    fn static_loop_size(&self, l: LoopId) -> Option<u64> {
-        let list = self.bindings();
-        let &(t, d) = list.get(l.index())?.first()?;
-        self.static_dim(t, d)
-    }
-}
-
-/// The smallest and largest value of `sub` over variables of `sizes`;
-/// `None` when a size is 0 (no iteration).
-fn static_range(sub: &Affine, sizes: &[u64]) -> Option<(i128, i128)> {
-    let (mut min, mut max) = (i128::from(sub.constant), i128::from(sub.constant));
-    for (&(_, c), &n) in sub.terms.iter().zip(sizes) {
-        if n == 0 {
-            return None;
-        }
-        let reach = i128::from(c) * (i128::from(n) - 1);
-        if c < 0 {
-            min += reach;
-        } else {
-            max += reach;
-        }
-    }
-    Some((min, max))
 }

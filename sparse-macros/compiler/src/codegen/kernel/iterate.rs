@@ -248,10 +248,9 @@ impl Gen<'_> {
         }
     }
 
-    /// Whether level `l` of `t` has a coordinate buffer of its own, which
-    /// `sparse_core::__private::walk` can step through.
-    /// Whether `t`'s coordinates are packed 2-bit ones (`crdWidth = 2`).
-    fn packed_coordinates(&self, t: TensorId) -> bool {
+    /// Whether `t`'s coordinates are packed 2-bit ones (`crdWidth = 2`; no
+    /// walk steps through them).
+    pub(super) fn packed_coordinates(&self, t: TensorId) -> bool {
         self.info(t)
             .encoding
             .as_ref()
@@ -259,6 +258,8 @@ impl Gen<'_> {
             .is_some_and(|enc| enc.crd_width == crate::vocab::Width::W2)
     }
 
+    /// Whether level `l` of `t` has a coordinate buffer of its own, which
+    /// `sparse_core::__private::walk` can step through.
     fn own_coordinates(&self, t: TensorId, l: usize) -> bool {
         self.info(t)
             .levels
@@ -275,11 +276,6 @@ impl Gen<'_> {
             && l + 1 == info.levels.len()
             && self.explicit_value(t).is_none()
             && self.in_place != Some(t)
-    }
-
-    /// Whether `t`'s coordinates are packed (no walk steps through them).
-    pub(super) fn packed(&self, t: TensorId) -> bool {
-        self.packed_coordinates(t)
     }
 
     /// Binds an iterator over the entries `lo..hi` of level `l` of `t` (its

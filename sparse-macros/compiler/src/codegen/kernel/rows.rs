@@ -48,7 +48,7 @@ impl Gen<'_> {
             && info.levels.get(1).is_some_and(|x| x.own_coordinates())
             && self.in_place != Some(t)
             && !self.segmented(t, 1)
-            && !self.has_slices(t)
+            && self.sliced(t).is_none()
             // Rows read through affine subscripts (`a[i + 1, j]`) start
             // elsewhere, and windows narrow them.
             && self.level_subscript(t, 0).is_none()
@@ -56,7 +56,7 @@ impl Gen<'_> {
             // Level 0 positioned by this loop (`p0 = i`), not above it.
             && !scope.pos.contains_key(&(t, 0))
             && inner.pos.contains_key(&(t, 0));
-        if !row_level || self.packed(t) {
+        if !row_level || self.packed_coordinates(t) {
             return TokenStream::new();
         }
         let mut out = TokenStream::new();
@@ -112,18 +112,7 @@ impl Gen<'_> {
         }
         out
     }
-
-    /// Whether `t`'s encoding slices a dimension.
-    fn has_slices(&self, t: TensorId) -> bool {
-        self.info(t)
-            .encoding
-            .as_ref()
-            .and_then(|e| self.model.encoding(&e.to_string()))
-            .is_some_and(|enc| enc.dims.iter().any(|d| d.slice.is_some()))
-    }
 }
-
-use crate::sparsifier::TensorId;
 
 /// Whether `tokens` name `ident` anywhere (inside groups too).
 pub(super) fn mentions(tokens: &TokenStream, ident: &Ident) -> bool {

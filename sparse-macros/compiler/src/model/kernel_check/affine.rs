@@ -37,15 +37,15 @@ impl Linear<'_> {
         self.constant = self.constant.checked_mul(k)?;
         Some(())
     }
+    /// Whether every coefficient and the constant stay below
+    /// [`MAX_COEFFICIENT`].
+    fn bounded(&self) -> bool {
+        self.constant.abs() < MAX_COEFFICIENT
+            && self.terms.iter().all(|(_, c)| c.abs() < MAX_COEFFICIENT)
+    }
 }
 
 fn linearize<'a>(e: &'a AffineExpr, errors: &mut Errors) -> Option<Linear<'a>> {
-    let too_large = |errors: &mut Errors, e: &AffineExpr| {
-        errors.error(
-            e.span(),
-            format!("the subscript `{e}` has coefficients or constants too large"),
-        );
-    };
     match e {
         AffineExpr::Var(v) => Some(Linear {
             terms: vec![(v, 1)],
@@ -72,9 +72,9 @@ fn linearize<'a>(e: &'a AffineExpr, errors: &mut Errors) -> Option<Linear<'a>> {
             lhs,
             rhs,
         } => {
-            let mut a = linearize(lhs, errors);
-            let mut b = linearize(rhs, errors);
-            match op {
+            // Both sides first, so each reports its own errors.
+            let (a, b) = (linearize(lhs, errors), linearize(rhs, errors));
+            let combined = match op {
                 BinOp::Add | BinOp::Sub => {
                     let (mut a, mut b) = (a?, b?);
                     if *op == BinOp::Sub {
@@ -87,19 +87,13 @@ fn linearize<'a>(e: &'a AffineExpr, errors: &mut Errors) -> Option<Linear<'a>> {
                         }
                     }
                     a.constant = a.constant.checked_add(b.constant)?;
-                    if a.constant.abs() >= MAX_COEFFICIENT
-                        || a.terms.iter().any(|(_, c)| c.abs() >= MAX_COEFFICIENT)
-                    {
-                        too_large(errors, e);
-                        return None;
-                    }
-                    Some(a)
+                    a
                 }
                 BinOp::Mul => {
-                    let (x, y) = (a.as_mut()?, b.as_mut()?);
-                    let (mut var, k) = match (x.terms.is_empty(), y.terms.is_empty()) {
-                        (true, _) => (b?, a?.constant),
-                        (_, true) => (a?, b?.constant),
+                    let (a, b) = (a?, b?);
+                    let (mut var, k) = match (a.terms.is_empty(), b.terms.is_empty()) {
+                        (true, _) => (b, a.constant),
+                        (_, true) => (a, b.constant),
                         _ => {
                             errors.error(
                                 *op_span,
@@ -112,14 +106,8 @@ fn linearize<'a>(e: &'a AffineExpr, errors: &mut Errors) -> Option<Linear<'a>> {
                             return None;
                         }
                     };
-                    if var.scale(k).is_none()
-                        || var.constant.abs() >= MAX_COEFFICIENT
-                        || var.terms.iter().any(|(_, c)| c.abs() >= MAX_COEFFICIENT)
-                    {
-                        too_large(errors, e);
-                        return None;
-                    }
-                    Some(var)
+                    var.scale(k)?;
+                    var
                 }
                 BinOp::FloorDiv | BinOp::CeilDiv | BinOp::Mod => {
                     errors.error(
@@ -130,9 +118,17 @@ fn linearize<'a>(e: &'a AffineExpr, errors: &mut Errors) -> Option<Linear<'a>> {
                              block format such as BSR)"
                         ),
                     );
-                    None
+                    return None;
                 }
+            };
+            if !combined.bounded() {
+                errors.error(
+                    e.span(),
+                    format!("the subscript `{e}` has coefficients or constants too large"),
+                );
+                return None;
             }
+            Some(combined)
         }
     }
 }
