@@ -76,15 +76,10 @@
 //! # Example
 //!
 //! ```
-//! use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+//! use sparse_core::levels::{compressed, d0, d1, dense};
 //! use sparse_core::{AssembleError, Buffer, Enc, Level, SparseTensor};
 //!
-//! type Csr = Enc<
-//!     u8,
-//!     u8,
-//!     { pack_level_types(&[LevelType::new(LevelFormat::Dense), LevelType::new(LevelFormat::Compressed)]) },
-//!     { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
-//! >;
+//! type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
 //!
 //! // | 1 . 2 . . . . . |
 //! // | . . . . . . . . |

@@ -3,23 +3,14 @@
 
 extern crate std;
 
+use crate::levels::{compressed, d0, d1, dense, nonunique, singleton};
 use std::string::ToString;
 use std::vec::Vec;
 
-use crate::vocab::{
-    pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType,
-};
 use crate::{AssembleError, Buffer, Enc, Level, LevelBuffersMut, SparseTensor};
 
-const DENSE: LevelType = LevelType::new(LevelFormat::Dense);
-const COMPRESSED: LevelType = LevelType::new(LevelFormat::Compressed);
-const COO_START: LevelType = LevelType::new(LevelFormat::Compressed).with(LevelProps::NONUNIQUE);
-const SINGLETON: LevelType = LevelType::new(LevelFormat::Singleton);
-const ROW: [LevelExpr; 2] = [LevelExpr::Dim(0), LevelExpr::Dim(1)];
-
-type Csr = Enc<u16, u8, { pack_level_types(&[DENSE, COMPRESSED]) }, { pack_level_exprs(&ROW) }>;
-type Coo =
-    Enc<usize, u32, { pack_level_types(&[COO_START, SINGLETON]) }, { pack_level_exprs(&ROW) }>;
+type Csr = Enc<u16, u8, (dense, compressed), (d0, d1)>;
+type Coo = Enc<usize, u32, (compressed<nonunique>, singleton), (d0, d1)>;
 
 #[test]
 fn csr_assembles_and_walks() {

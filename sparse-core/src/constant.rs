@@ -184,21 +184,11 @@ pub mod bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::levels::{compressed, d0, d1, dense};
     use crate::tensor::Level;
-    use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
     use crate::Enc;
 
-    type Csr = Enc<
-        u16,
-        u8,
-        {
-            pack_level_types(&[
-                LevelType::new(LevelFormat::Dense),
-                LevelType::new(LevelFormat::Compressed),
-            ])
-        },
-        { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
-    >;
+    type Csr = Enc<u16, u8, (dense, compressed), (d0, d1)>;
 
     static POS: [u16; 4] = [0, 1, 2, 2];
     static CRD: [u8; 2] = [0, 2];

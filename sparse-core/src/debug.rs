@@ -1,8 +1,7 @@
 //! `Debug`, `PartialEq` and `defmt::Format` for tensors and encodings.
 //!
-//! An encoding is a type whose parameters are packed codes
-//! (`Enc<u16, u8, 131072, 262144>`), which says nothing to a reader; so
-//! `Debug` spells it out as MLIR writes it, from the codes:
+//! An encoding is a type (`Enc<u16, u8, (dense, compressed), (d0, d1)>`);
+//! `Debug` spells it out as MLIR writes it, from its codes:
 //! `#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 :
 //! compressed), posWidth = 16, crdWidth = 8 }>`.
 
@@ -92,60 +91,34 @@ impl<E: Encoding> Display for EncodingText<E> {
 
 // An encoding is a zero-sized marker: every value of it is the same, with
 // no bound on its width types.
-impl<P, C, const LEVEL_TYPES: u128, const MAP: u128, const VALUES: u128> Clone
-    for Enc<P, C, LEVEL_TYPES, MAP, VALUES>
-{
+impl<P, C, L, M, const VALUES: u128> Clone for Enc<P, C, L, M, VALUES> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<P, C, const LEVEL_TYPES: u128, const MAP: u128, const VALUES: u128> Copy
-    for Enc<P, C, LEVEL_TYPES, MAP, VALUES>
-{
-}
-impl<P, C, const LEVEL_TYPES: u128, const MAP: u128, const VALUES: u128> Default
-    for Enc<P, C, LEVEL_TYPES, MAP, VALUES>
-{
+impl<P, C, L, M, const VALUES: u128> Copy for Enc<P, C, L, M, VALUES> {}
+impl<P, C, L, M, const VALUES: u128> Default for Enc<P, C, L, M, VALUES> {
     fn default() -> Self {
         Enc(PhantomData)
     }
 }
-impl<P, C, const LEVEL_TYPES: u128, const MAP: u128, const VALUES: u128> PartialEq
-    for Enc<P, C, LEVEL_TYPES, MAP, VALUES>
-{
+impl<P, C, L, M, const VALUES: u128> PartialEq for Enc<P, C, L, M, VALUES> {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
-impl<P, C, const LEVEL_TYPES: u128, const MAP: u128, const VALUES: u128> Eq
-    for Enc<P, C, LEVEL_TYPES, MAP, VALUES>
-{
-}
+impl<P, C, L, M, const VALUES: u128> Eq for Enc<P, C, L, M, VALUES> {}
 
-impl<P, C, const LEVEL_TYPES: u128, const MAP: u128, const VALUES: u128> Debug
-    for Enc<P, C, LEVEL_TYPES, MAP, VALUES>
+impl<P, C, L, M, const VALUES: u128> Debug for Enc<P, C, L, M, VALUES>
 where
     Self: Encoding,
 {
-    /// The encoding as MLIR writes it. The numbers of levels and
-    /// dimensions are not in the type: unused slots of the codes read as
-    /// `d0 : dense`, so trailing such slots are dropped once an earlier
-    /// level reads `d0` (no valid map reads it twice as a whole level).
+    /// The encoding as MLIR writes it. The number of dimensions is not in
+    /// the type: it is one more than the largest dimension the map reads.
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let unused = |l: usize| {
-            level_expr_at(MAP, l) == LevelExpr::Dim(0)
-                && level_type_at(LEVEL_TYPES, l)
-                    == Some(crate::vocab::LevelType::new(LevelFormat::Dense))
-        };
-        let mut lvls = crate::vocab::MAX_RANK;
-        while lvls > 1
-            && unused(lvls - 1)
-            && (0..lvls - 1).any(|l| level_expr_at(MAP, l).dim() == 0)
-        {
-            lvls -= 1;
-        }
+        let lvls = <Self as Encoding>::LEVELS;
         let dims = (0..lvls)
-            .map(|l| level_expr_at(MAP, l).dim() + 1)
+            .map(|l| level_expr_at(<Self as Encoding>::MAP, l).dim() + 1)
             .max()
             .unwrap_or(0);
         write!(f, "Enc({})", EncodingText::<Self>::new(dims, lvls))
@@ -242,40 +215,21 @@ mod tests {
     use std::format;
 
     use super::*;
-    use crate::vocab::{pack_level_exprs, pack_level_types, LevelType};
+    use crate::levels::{compressed, d0, d1, dense, floordiv, modulo, nonunique, singleton};
     use crate::Level;
 
     type Bsr = Enc<
         u16,
         u8,
-        {
-            pack_level_types(&[
-                LevelType::new(LevelFormat::Dense),
-                LevelType::new(LevelFormat::Compressed),
-                LevelType::new(LevelFormat::Dense),
-                LevelType::new(LevelFormat::Dense),
-            ])
-        },
-        {
-            pack_level_exprs(&[
-                LevelExpr::FloorDiv { dim: 0, divisor: 2 },
-                LevelExpr::FloorDiv { dim: 1, divisor: 2 },
-                LevelExpr::Mod { dim: 0, modulus: 2 },
-                LevelExpr::Mod { dim: 1, modulus: 2 },
-            ])
-        },
+        (dense, compressed, dense, dense),
+        (
+            floordiv<d0, 2>,
+            floordiv<d1, 2>,
+            modulo<d0, 2>,
+            modulo<d1, 2>,
+        ),
     >;
-    type Coo = Enc<
-        usize,
-        u32,
-        {
-            pack_level_types(&[
-                LevelType::new(LevelFormat::Compressed).with(LevelProps::NONUNIQUE),
-                LevelType::new(LevelFormat::Singleton),
-            ])
-        },
-        { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
-    >;
+    type Coo = Enc<usize, u32, (compressed<nonunique>, singleton), (d0, d1)>;
 
     #[test]
     fn encodings_print_as_mlir_writes_them() {

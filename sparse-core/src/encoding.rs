@@ -1,9 +1,12 @@
 //! Encodings as types: `Enc` carries the index widths, the level types, the
 //! dim→lvl map and the `explicitVal` of a tensor in its type parameters.
+//! The level types and the map are tuples of the marker types of
+//! [`crate::levels`], so they read as the encoding does.
 
 use core::marker::PhantomData;
 
 use crate::index::Index;
+use crate::levels::{DimToLvl, LevelTypes};
 use crate::vocab::{
     level_expr_at, level_type_at, values_at, ExplicitValue, LevelExpr, LevelType, Values,
 };
@@ -17,6 +20,8 @@ pub trait Encoding: 'static {
     type Pos: Index;
     /// The coordinate type (`crdWidth`).
     type Crd: Index;
+    /// The number of levels.
+    const LEVELS: usize;
     /// The level types, packed by [`crate::vocab::pack_level_types`].
     const LEVEL_TYPES: u128;
     /// The dim→lvl map, packed by [`crate::vocab::pack_level_exprs`].
@@ -53,27 +58,45 @@ pub trait Encoding: 'static {
     }
 }
 
-/// The one implementation of [`Encoding`]: widths as types, level types,
-/// map and `explicitVal` as packed codes. Two encodings that mean the same
-/// thing have the same codes, so the same type, wherever they are written.
+/// The one implementation of [`Encoding`]: the widths `P` (`posWidth`) and
+/// `C` (`crdWidth`) as index types, the level types `L` and the dim→lvl map
+/// `M` as tuples of [`crate::levels`] markers, the `explicitVal` as a packed
+/// code. Two encodings that mean the same thing are the same type,
+/// wherever they are written.
 ///
-/// `VALUES` defaults to 0 (values stored), so `Enc<P, C, LT, MAP>` is the
-/// encoding without `explicitVal`, the same type as `Enc<P, C, LT, MAP, 0>`.
-pub struct Enc<P, C, const LEVEL_TYPES: u128, const MAP: u128, const VALUES: u128 = 0>(
-    pub(crate) PhantomData<fn() -> (P, C)>,
-);
+/// ```
+/// use sparse_core::levels::{compressed, d0, d1, dense, nonunique, singleton};
+/// use sparse_core::Enc;
+///
+/// // (d0, d1) -> (d0 : dense, d1 : compressed), posWidth = 16, crdWidth = 8
+/// type Csr = Enc<u16, u8, (dense, compressed), (d0, d1)>;
+/// // (d0, d1) -> (d1 : dense, d0 : compressed)
+/// type Csc = Enc<usize, usize, (dense, compressed), (d1, d0)>;
+/// // (d0, d1) -> (d0 : compressed(nonunique), d1 : singleton)
+/// type Coo = Enc<u32, u32, (compressed<nonunique>, singleton), (d0, d1)>;
+/// ```
+///
+/// `VALUES` defaults to 0 (values stored), so `Enc<P, C, L, M>` is the
+/// encoding without `explicitVal`, the same type as `Enc<P, C, L, M, 0>`.
+pub struct Enc<P, C, L, M, const VALUES: u128 = 0>(pub(crate) PhantomData<Params<P, C, L, M>>);
 
-impl<
-        P: Index + 'static,
-        C: Index + 'static,
-        const LEVEL_TYPES: u128,
-        const MAP: u128,
-        const VALUES: u128,
-    > Encoding for Enc<P, C, LEVEL_TYPES, MAP, VALUES>
+/// `Enc`'s type parameters, held without owning values of them (`Enc` is
+/// `Send`, `Sync` and `'static` whatever they are).
+type Params<P, C, L, M> = fn() -> (P, C, L, M);
+
+impl<P: Index + 'static, C: Index + 'static, L: LevelTypes, M: DimToLvl, const VALUES: u128>
+    Encoding for Enc<P, C, L, M, VALUES>
 {
     type Pos = P;
     type Crd = C;
-    const LEVEL_TYPES: u128 = LEVEL_TYPES;
-    const MAP: u128 = MAP;
+    const LEVELS: usize = {
+        assert!(
+            L::LEVELS == M::LEVELS,
+            "an `Enc`'s level types and dim->lvl map name different numbers of levels"
+        );
+        L::LEVELS
+    };
+    const LEVEL_TYPES: u128 = L::CODE;
+    const MAP: u128 = M::CODE;
     const VALUES: u128 = VALUES;
 }

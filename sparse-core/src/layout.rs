@@ -99,6 +99,11 @@ impl<const DIM: usize, const LVL: usize> Layout<DIM, LVL> {
         if LVL > MAX_RANK || DIM > MAX_RANK {
             return Err(AssembleError::InvalidEncoding { level: MAX_RANK });
         }
+        if E::LEVELS != LVL {
+            return Err(AssembleError::InvalidEncoding {
+                level: E::LEVELS.min(LVL),
+            });
+        }
         for (l, info) in self.levels.iter().enumerate() {
             let bad = Err(AssembleError::InvalidEncoding { level: l });
             let Some(ty) = E::level_type(l) else {

@@ -74,6 +74,7 @@ pub mod interop;
 pub mod io;
 mod kernel;
 mod layout;
+pub mod levels;
 #[doc(hidden)]
 pub mod math;
 pub mod output;
@@ -133,6 +134,7 @@ macro_rules! __sk_require_rayon {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::encoding::Enc;
+    pub use crate::levels;
     // Compile-time constants (`static W: tensor<..> = sparse<..>;`).
     pub use crate::constant::{bytes, constant_level, constant_tensor};
     pub use crate::tensor::SparseTensor;

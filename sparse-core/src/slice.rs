@@ -17,10 +17,10 @@
 //! loops see an ordinary tensor of the slice's sizes.
 //!
 //! ```
-//! use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+//! use sparse_core::levels::{compressed, d0, d1, dense};
 //! use sparse_core::{Enc, Level, SparseTensor};
 //!
-//! type Csr = Enc<usize, usize, { pack_level_types(&[LevelType::new(LevelFormat::Dense), LevelType::new(LevelFormat::Compressed)]) }, { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) }>;
+//! type Csr = Enc<usize, usize, (dense, compressed), (d0, d1)>;
 //! // [[1, 0, 2, 0],
 //! //  [0, 3, 0, 4],
 //! //  [5, 0, 6, 0]]

@@ -27,15 +27,16 @@
 //!   vector holding zeros) run with `INT_HAZARDS`, on now that generated
 //!   integer arithmetic wraps and divides by zero to 0.
 
+use sparse_core::levels::{compressed, d0, d1, nonunique, singleton};
 use std::fmt::Write as _;
 
-use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat};
+use sparse_core::vocab::LevelFormat;
 use sparse_core::{
     Encoding, Fixed, Index, KernelError, Level, Owned, SparseTensor, SparseTensorOut,
 };
 
 use crate::fixture::{with_tensor, COO, CSR, LOOSE};
-use crate::reference::{Bsr22, COMPRESSED_NU, SINGLETON_NU};
+use crate::reference::Bsr22;
 
 /// Largest dimension size an all-dense encoding is fuzzed with (see the
 /// module docs: a known defect makes larger ones hang on `[n, 0]`).
@@ -222,12 +223,7 @@ type EncOf<T> = <T as HasEnc>::E;
 
 /// Sorted COO with a nonunique singleton, AoS, narrow widths: repeated
 /// `(i, j)` tuples allowed.
-type CooNuAos = sparse_core::Enc<
-    u8,
-    u8,
-    { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU]) },
-    { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
->;
+type CooNuAos = sparse_core::Enc<u8, u8, (compressed<nonunique>, singleton<nonunique>), (d0, d1)>;
 
 /// How far one input got: which encoding it picked (0..16, see [`run`]),
 /// and whether `assemble` accepted it and a dense reference was built (the

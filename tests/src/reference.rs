@@ -8,9 +8,10 @@
 //! (built as compressed, then rewritten with segments in reverse order and
 //! a free slot between them).
 
-use sparse_core::vocab::{
-    pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType,
+use sparse_core::levels::{
+    compressed, d0, d1, d2, dense, floordiv, loose_compressed, modulo, nonunique, singleton, soa,
 };
+use sparse_core::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType};
 use sparse_core::{Enc, Index, Level};
 
 /// Shorthand level types for the encodings below.
@@ -30,11 +31,6 @@ pub const SINGLETON_SOA: LevelType = LevelType::new(LevelFormat::Singleton).with
 pub const SINGLETON_NU: LevelType =
     LevelType::new(LevelFormat::Singleton).with(LevelProps::NONUNIQUE);
 
-const D0: LevelExpr = LevelExpr::Dim(0);
-const D1: LevelExpr = LevelExpr::Dim(1);
-const D2: LevelExpr = LevelExpr::Dim(2);
-const ROW: [LevelExpr; 2] = [D0, D1];
-const COL: [LevelExpr; 2] = [D1, D0];
 /// BSR with `r x c` blocks: `(i floordiv r, j floordiv c, i mod r, j mod c)`.
 pub const fn bsr_map(r: u32, c: u32) -> [LevelExpr; 4] {
     [
@@ -46,46 +42,45 @@ pub const fn bsr_map(r: u32, c: u32) -> [LevelExpr; 4] {
 }
 
 /// `(i, j) -> (i : dense, j : compressed)`.
-pub type Csr<P, C> =
-    Enc<P, C, { pack_level_types(&[DENSE, COMPRESSED]) }, { pack_level_exprs(&ROW) }>;
+pub type Csr<P, C> = Enc<P, C, (dense, compressed), (d0, d1)>;
 /// `(i, j) -> (j : dense, i : compressed)`.
-pub type Csc<P, C> =
-    Enc<P, C, { pack_level_types(&[DENSE, COMPRESSED]) }, { pack_level_exprs(&COL) }>;
+pub type Csc<P, C> = Enc<P, C, (dense, compressed), (d1, d0)>;
 /// `(i, j) -> (i : compressed, j : compressed)`.
-pub type Dcsr<P, C> =
-    Enc<P, C, { pack_level_types(&[COMPRESSED, COMPRESSED]) }, { pack_level_exprs(&ROW) }>;
+pub type Dcsr<P, C> = Enc<P, C, (compressed, compressed), (d0, d1)>;
 /// `(i, j) -> (i : compressed(nonunique), j : singleton)`: sorted COO, AoS.
-pub type Coo<P, C> =
-    Enc<P, C, { pack_level_types(&[COMPRESSED_NU, SINGLETON]) }, { pack_level_exprs(&ROW) }>;
+pub type Coo<P, C> = Enc<P, C, (compressed<nonunique>, singleton), (d0, d1)>;
 /// `(i, j) -> (i : compressed(nonunique), j : singleton(soa))`.
-pub type CooSoa<P, C> =
-    Enc<P, C, { pack_level_types(&[COMPRESSED_NU, SINGLETON_SOA]) }, { pack_level_exprs(&ROW) }>;
+pub type CooSoa<P, C> = Enc<P, C, (compressed<nonunique>, singleton<soa>), (d0, d1)>;
 /// `(i, j) -> (i : compressed(nonunique), j : singleton(nonunique))`:
 /// COO that allows repeated coordinates.
-pub type CooNu<P, C> =
-    Enc<P, C, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU]) }, { pack_level_exprs(&ROW) }>;
+pub type CooNu<P, C> = Enc<P, C, (compressed<nonunique>, singleton<nonunique>), (d0, d1)>;
 /// `(i, j) -> (i : dense, j : loose_compressed)`.
-pub type Loose<P, C> = Enc<P, C, { pack_level_types(&[DENSE, LOOSE]) }, { pack_level_exprs(&ROW) }>;
+pub type Loose<P, C> = Enc<P, C, (dense, loose_compressed), (d0, d1)>;
 /// `(i, j, k) -> (i : compressed, j : compressed, k : compressed)`.
-pub type Csf<P, C> = Enc<
-    P,
-    C,
-    { pack_level_types(&[COMPRESSED, COMPRESSED, COMPRESSED]) },
-    { pack_level_exprs(&[D0, D1, D2]) },
->;
+pub type Csf<P, C> = Enc<P, C, (compressed, compressed, compressed), (d0, d1, d2)>;
 /// BSR with 2x3 blocks.
 pub type Bsr23<P, C> = Enc<
     P,
     C,
-    { pack_level_types(&[DENSE, COMPRESSED, DENSE, DENSE]) },
-    { pack_level_exprs(&bsr_map(2, 3)) },
+    (dense, compressed, dense, dense),
+    (
+        floordiv<d0, 2>,
+        floordiv<d1, 3>,
+        modulo<d0, 2>,
+        modulo<d1, 3>,
+    ),
 >;
 /// BSR with 2x2 blocks (seed 001).
 pub type Bsr22<P, C> = Enc<
     P,
     C,
-    { pack_level_types(&[DENSE, COMPRESSED, DENSE, DENSE]) },
-    { pack_level_exprs(&bsr_map(2, 2)) },
+    (dense, compressed, dense, dense),
+    (
+        floordiv<d0, 2>,
+        floordiv<d1, 2>,
+        modulo<d0, 2>,
+        modulo<d1, 2>,
+    ),
 >;
 
 /// How the reference builder stores one level.

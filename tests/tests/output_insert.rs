@@ -5,12 +5,13 @@
 //! the checked constructor.
 
 use proptest::prelude::*;
-use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr};
+use sparse_core::levels::{compressed, d0, d1, d2, dense, nonunique, singleton};
+use sparse_core::vocab::LevelExpr;
 use sparse_core::{Encoding, Index, KernelError, Owned, SparseTensor, SparseTensorOut};
 use sparse_tests::gen::{self, Entries};
 use sparse_tests::reference::{
     bsr_map, build, fused, lvl, storage_order, to_lvl, Bsr23, Built, Coo, CooNu, CooSoa, Csc, Csf,
-    Csr, Dcsr, Kind, Loose, RefLevel, COMPRESSED, COMPRESSED_NU, DENSE, SINGLETON, SINGLETON_NU,
+    Csr, Dcsr, Kind, Loose, RefLevel,
 };
 
 const D0: LevelExpr = LevelExpr::Dim(0);
@@ -21,20 +22,11 @@ const CMP_NU: Kind = Kind::Compressed { unique: false };
 
 /// `(i, j, k) -> (i : dense, j : compressed, k : dense)`: dense rows under
 /// a compressed level, zero-filled on insertion.
-type Dcd<P, C> = sparse_core::Enc<
-    P,
-    C,
-    { pack_level_types(&[DENSE, COMPRESSED, DENSE]) },
-    { pack_level_exprs(&[D0, D1, D2]) },
->;
+type Dcd<P, C> = sparse_core::Enc<P, C, (dense, compressed, dense), (d0, d1, d2)>;
 /// 3-d sorted COO, AoS: `compressed(nonunique), singleton(nonunique),
 /// singleton`.
-type Coo3<P, C> = sparse_core::Enc<
-    P,
-    C,
-    { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU, SINGLETON]) },
-    { pack_level_exprs(&[D0, D1, D2]) },
->;
+type Coo3<P, C> =
+    sparse_core::Enc<P, C, (compressed<nonunique>, singleton<nonunique>, singleton), (d0, d1, d2)>;
 
 /// Level coordinates of `entries` in the order a kernel inserts them.
 fn insertions<const LVL: usize>(

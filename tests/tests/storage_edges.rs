@@ -2,8 +2,8 @@
 //! entry, coordinates and positions at the maximum of their widths, and the
 //! less common formats (2:4, ELL, 3-D COO, block padding, scalars).
 
-use sparse_core::vocab::{
-    pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType,
+use sparse_core::levels::{
+    compressed, counting, d0, d1, d2, dense, floordiv, modulo, nonunique, singleton, structured,
 };
 use sparse_core::{AssembleError, Buffer, Enc, Level, SparseTensor};
 use sparse_tests::reference::*;
@@ -130,24 +130,7 @@ fn positions_at_the_width_maximum() {
 #[test]
 fn nvidia_2_of_4() {
     // Seed 001's #NV_24: (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4).
-    type Nv24 = Enc<
-        u8,
-        u8,
-        {
-            pack_level_types(&[
-                DENSE,
-                DENSE,
-                LevelType::new(LevelFormat::Structured { n: 2, m: 4 }),
-            ])
-        },
-        {
-            pack_level_exprs(&[
-                LevelExpr::Dim(0),
-                LevelExpr::FloorDiv { dim: 1, divisor: 4 },
-                LevelExpr::Mod { dim: 1, modulus: 4 },
-            ])
-        },
-    >;
+    type Nv24 = Enc<u8, u8, (dense, dense, structured<2, 4>), (d0, floordiv<d1, 4>, modulo<d1, 4>)>;
     // Row 0: [0 1 0 2 | 3 0 0 4], row 1: [5 6 0 0 | 0 0 7 8].
     let crd = [1, 3, 0, 3, 0, 1, 2, 3];
     let val = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -190,18 +173,7 @@ fn nvidia_2_of_4() {
 #[test]
 fn ell_counting_level() {
     // Seed 000's #ELL: [c](i, j) -> (c * 3 * i : dense, i : dense, j : compressed).
-    type Ell = Enc<
-        usize,
-        u8,
-        { pack_level_types(&[DENSE, DENSE, COMPRESSED]) },
-        {
-            pack_level_exprs(&[
-                LevelExpr::Counting { dim: 0, slices: 3 },
-                LevelExpr::Dim(0),
-                LevelExpr::Dim(1),
-            ])
-        },
-    >;
+    type Ell = Enc<usize, u8, (dense, dense, compressed), (counting<d0, 3>, d0, d1)>;
     // 3 slices x 2 rows; slice 0 holds (0,1) and (1,0); slice 1 holds (0,2).
     let pos = [0, 1, 2, 3, 3, 3, 3];
     let crd = [1, 0, 2];
@@ -225,18 +197,8 @@ fn ell_counting_level() {
 
 #[test]
 fn three_d_coo_with_a_nonunique_middle() {
-    type Coo3 = Enc<
-        usize,
-        usize,
-        {
-            pack_level_types(&[
-                COMPRESSED_NU,
-                LevelType::new(LevelFormat::Singleton).with(LevelProps::NONUNIQUE),
-                SINGLETON,
-            ])
-        },
-        { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1), LevelExpr::Dim(2)]) },
-    >;
+    type Coo3 =
+        Enc<usize, usize, (compressed<nonunique>, singleton<nonunique>, singleton), (d0, d1, d2)>;
     let tuples = [0, 1, 0, 0, 1, 2, 1, 0, 0];
     let t = SparseTensor::<i32, Coo3, 3, 3>::assemble(
         [2, 2, 3],
@@ -307,7 +269,7 @@ fn block_padding_outside_the_dimensions_is_skipped() {
 
 #[test]
 fn a_scalar_has_one_value() {
-    type Scalar = Enc<usize, usize, 0, 0>;
+    type Scalar = Enc<usize, usize, (), ()>;
     let t = SparseTensor::<f64, Scalar, 0, 0>::assemble([], [], &[2.5]).expect("a scalar");
     assert_eq!(entries(&t), [([], 2.5)]);
     let r = SparseTensor::<f64, Scalar, 0, 0>::assemble([], [], &[]);

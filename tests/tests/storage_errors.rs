@@ -2,9 +2,7 @@
 //! error, plus the relaxations nonunique/nonordered levels allow, and
 //! `disassemble_into`'s capacity error.
 
-use sparse_core::vocab::{
-    pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType,
-};
+use sparse_core::levels::{compressed, d0, d1, dense, nonordered, nonunique, singleton};
 use sparse_core::{
     AssembleError, Buffer, CapacityError, Enc, Encoding, Level, LevelBuffersMut, SparseTensor,
 };
@@ -12,24 +10,11 @@ use sparse_tests::reference::*;
 
 use AssembleError::*;
 
-const ROW: [LevelExpr; 2] = [LevelExpr::Dim(0), LevelExpr::Dim(1)];
-const COMPRESSED_NO: LevelType =
-    LevelType::new(LevelFormat::Compressed).with(LevelProps::NONORDERED);
-const COMPRESSED_NU_NO: LevelType = COMPRESSED_NO.with(LevelProps::NONUNIQUE);
-
-type CsrNu =
-    Enc<usize, usize, { pack_level_types(&[DENSE, COMPRESSED_NU]) }, { pack_level_exprs(&ROW) }>;
-type CsrNo =
-    Enc<usize, usize, { pack_level_types(&[DENSE, COMPRESSED_NO]) }, { pack_level_exprs(&ROW) }>;
-type CsrNuNo =
-    Enc<usize, usize, { pack_level_types(&[DENSE, COMPRESSED_NU_NO]) }, { pack_level_exprs(&ROW) }>;
-type CooNo = Enc<
-    usize,
-    usize,
-    { pack_level_types(&[COMPRESSED_NU_NO, SINGLETON]) },
-    { pack_level_exprs(&ROW) },
->;
-type Dense2 = Enc<usize, usize, { pack_level_types(&[DENSE, DENSE]) }, { pack_level_exprs(&ROW) }>;
+type CsrNu = Enc<usize, usize, (dense, compressed<nonunique>), (d0, d1)>;
+type CsrNo = Enc<usize, usize, (dense, compressed<nonordered>), (d0, d1)>;
+type CsrNuNo = Enc<usize, usize, (dense, compressed<(nonunique, nonordered)>), (d0, d1)>;
+type CooNo = Enc<usize, usize, (compressed<(nonunique, nonordered)>, singleton), (d0, d1)>;
+type Dense2 = Enc<usize, usize, (dense, dense), (d0, d1)>;
 
 fn csr<E: Encoding<Pos = usize, Crd = usize>>(
     dims: [usize; 2],

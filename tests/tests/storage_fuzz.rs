@@ -4,9 +4,11 @@
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use sparse_core::vocab::{
-    pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType,
+use sparse_core::levels::{
+    batch, compressed, counting, d0, d1, d2, d5, dense, floordiv, high, loose_compressed, modulo,
+    nonordered, nonunique, singleton, soa, structured,
 };
+use sparse_core::vocab::LevelFormat;
 use sparse_core::{Enc, Encoding, Level, SparseTensor};
 use sparse_tests::reference::*;
 
@@ -78,41 +80,10 @@ fn coo_valid(rows: usize, cols: usize, pos: &[u8], tuples: &[u8], values: usize)
         && values == n
 }
 
-type CsrNo = Enc<
-    u8,
-    u8,
-    {
-        pack_level_types(&[
-            DENSE,
-            LevelType::new(LevelFormat::Compressed).with(LevelProps::NONORDERED),
-        ])
-    },
-    { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
->;
-type Nv24 = Enc<
-    u8,
-    u8,
-    {
-        pack_level_types(&[
-            DENSE,
-            DENSE,
-            LevelType::new(LevelFormat::Structured { n: 2, m: 4 }),
-        ])
-    },
-    {
-        pack_level_exprs(&[
-            LevelExpr::Dim(0),
-            LevelExpr::FloorDiv { dim: 1, divisor: 4 },
-            LevelExpr::Mod { dim: 1, modulus: 4 },
-        ])
-    },
->;
-type Coo3 = Enc<
-    u8,
-    u8,
-    { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU, SINGLETON_SOA]) },
-    { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1), LevelExpr::Dim(2)]) },
->;
+type CsrNo = Enc<u8, u8, (dense, compressed<nonordered>), (d0, d1)>;
+type Nv24 = Enc<u8, u8, (dense, dense, structured<2, 4>), (d0, floordiv<d1, 4>, modulo<d1, 4>)>;
+type Coo3 =
+    Enc<u8, u8, (compressed<nonunique>, singleton<nonunique>, singleton<soa>), (d0, d1, d2)>;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
@@ -197,17 +168,20 @@ proptest! {
     }
 }
 
-/// Hand-forged codes: garbage formats, maps out of rank, zero divisors,
-/// singletons without parents, structured levels without `mod m`. Const
-/// parameters must be constants, so `which` picks one.
+/// Hand-forged encodings: singletons without parents, maps out of rank,
+/// zero divisors, structured levels without `mod m`, counting levels that
+/// are not dense, level counts that differ from the tensor type's, the
+/// largest constants. (The level markers spell only real level formats;
+/// garbage format codes are no longer expressible.) Types must be written
+/// out, so `which` picks one.
 fn assemble_forged(which: usize, d: [usize; 2], b: &[(Vec<u8>, Vec<u8>)], values: &[u8]) -> bool {
     macro_rules! forged {
-        ($($t:expr, $m:expr);* $(;)?) => {{
+        ($($t:ty, $m:ty);* $(;)?) => {{
             let mut any = false;
             let mut i = 0usize;
             $(
                 if which == i {
-                    any |= exercise::<Enc<u8, u8, { $t }, { $m }>, 2, 3>(d, b, values);
+                    any |= exercise::<Enc<u8, u8, $t, $m>, 2, 3>(d, b, values);
                 }
                 i += 1;
             )*
@@ -216,14 +190,14 @@ fn assemble_forged(which: usize, d: [usize; 2], b: &[(Vec<u8>, Vec<u8>)], values
         }};
     }
     forged!(
-        0x7777_7777_7777, 0;
-        0x0004_0002_0004, 0x0024_0044_0024;
-        0x0002_0004_0002, 0x0004_0004_0004;
-        u128::MAX, u128::MAX;
-        0x0003_0003_0003, 0x0001_0002_0004;
-        0x0002_0002_0002, 0x0000_0002_0005;
-        0x0000_0000_0000, 0xFFFF_0001_0003;
-        0x00A5_0002_0000, 0x0082_0021_0000;
+        (singleton, singleton, singleton), (d0, d1, d0);
+        (compressed, singleton<soa>, dense), (d0, d5, d1);
+        (dense, dense, dense), (floordiv<d0, 0>, modulo<d0, 0>, d1);
+        (dense, structured<2, 4>, compressed), (d0, d1, modulo<d1, 4>);
+        (loose_compressed, loose_compressed, loose_compressed), (d0, d1, d1);
+        (compressed, compressed<nonunique>, singleton<(nonunique, soa)>), (d1, d0, counting<d0, 3>);
+        (dense, dense), (d0, d1);
+        (structured<15, 31>, batch, compressed<(nonordered, high)>), (floordiv<d1, 2047>, modulo<d1, 2047>, d0);
     )
 }
 

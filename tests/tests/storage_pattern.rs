@@ -6,11 +6,14 @@
 //! reference builder makes), every error class, and type identity of the
 //! encodings `sparse_kernel!` emits.
 
+use sparse_core::levels::{
+    compressed, d0, d1, dense, floordiv, loose_compressed, modulo, nonunique, singleton, soa,
+};
 use std::any::TypeId;
 
 use proptest::collection::btree_map;
 use proptest::prelude::*;
-use sparse_core::vocab::{pack_level_exprs, pack_level_types, ExplicitValue, LevelExpr, ValueType};
+use sparse_core::vocab::{ExplicitValue, LevelExpr, ValueType};
 use sparse_core::{AssembleError, Enc, Encoding, Level, LevelBuffersMut, Owned, SparseTensor};
 use sparse_tests::reference::*;
 
@@ -305,18 +308,8 @@ fn an_element_type_other_than_the_explicit_values_is_a_typed_error() {
     );
 }
 
-type CsrLevels = [LevelExpr; 2];
-const ROW: CsrLevels = [LevelExpr::Dim(0), LevelExpr::Dim(1)];
-const COL: CsrLevels = [LevelExpr::Dim(1), LevelExpr::Dim(0)];
-
 /// A hand-written `Enc` with any `VALUES` code.
-type Forged<const VALUES: u128> = Enc<
-    usize,
-    usize,
-    { pack_level_types(&[DENSE, COMPRESSED]) },
-    { pack_level_exprs(&ROW) },
-    VALUES,
->;
+type Forged<const VALUES: u128> = Enc<usize, usize, (dense, compressed), (d0, d1), VALUES>;
 
 #[test]
 fn an_invalid_values_code_is_a_typed_error() {
@@ -379,12 +372,7 @@ fn the_same_explicit_value_is_the_same_type_and_another_value_another_type() {
     // Floats compare by their bits, as MLIR's attributes do.
     assert!(!same::<again::NEG<'static, f64>, again::POS<'static, f64>>());
     // The stored encoding is still spelled with four parameters.
-    type Stored = Enc<
-        usize,
-        usize,
-        { pack_level_types(&[COMPRESSED, COMPRESSED]) },
-        { pack_level_exprs(&COL) },
-    >;
+    type Stored = Enc<usize, usize, (compressed, compressed), (d1, d0)>;
     assert!(same::<
         again::DCSC_STORED<'static, i64>,
         SparseTensor<'static, i64, Stored, 2, 2>,
@@ -392,8 +380,8 @@ fn the_same_explicit_value_is_the_same_type_and_another_value_another_type() {
     type Pattern = Enc<
         usize,
         usize,
-        { pack_level_types(&[COMPRESSED, COMPRESSED]) },
-        { pack_level_exprs(&COL) },
+        (compressed, compressed),
+        (d1, d0),
         { ExplicitValue::int(ValueType::I64, 1).pack() },
     >;
     assert!(same::<
@@ -491,28 +479,22 @@ where
 const I: LevelExpr = LevelExpr::Dim(0);
 const J: LevelExpr = LevelExpr::Dim(1);
 
-type PCsr<P, C> =
-    Enc<P, C, { pack_level_types(&[DENSE, COMPRESSED]) }, { pack_level_exprs(&ROW) }, XCODE>;
-type PDcsc<P, C> =
-    Enc<P, C, { pack_level_types(&[COMPRESSED, COMPRESSED]) }, { pack_level_exprs(&COL) }, XCODE>;
-type Dcsc<P, C> =
-    Enc<P, C, { pack_level_types(&[COMPRESSED, COMPRESSED]) }, { pack_level_exprs(&COL) }>;
-type PCoo<P, C> =
-    Enc<P, C, { pack_level_types(&[COMPRESSED_NU, SINGLETON]) }, { pack_level_exprs(&ROW) }, XCODE>;
-type PCooSoa<P, C> = Enc<
-    P,
-    C,
-    { pack_level_types(&[COMPRESSED_NU, SINGLETON_SOA]) },
-    { pack_level_exprs(&ROW) },
-    XCODE,
->;
-type PLoose<P, C> =
-    Enc<P, C, { pack_level_types(&[DENSE, LOOSE]) }, { pack_level_exprs(&ROW) }, XCODE>;
+type PCsr<P, C> = Enc<P, C, (dense, compressed), (d0, d1), XCODE>;
+type PDcsc<P, C> = Enc<P, C, (compressed, compressed), (d1, d0), XCODE>;
+type Dcsc<P, C> = Enc<P, C, (compressed, compressed), (d1, d0)>;
+type PCoo<P, C> = Enc<P, C, (compressed<nonunique>, singleton), (d0, d1), XCODE>;
+type PCooSoa<P, C> = Enc<P, C, (compressed<nonunique>, singleton<soa>), (d0, d1), XCODE>;
+type PLoose<P, C> = Enc<P, C, (dense, loose_compressed), (d0, d1), XCODE>;
 type PBsr22<P, C> = Enc<
     P,
     C,
-    { pack_level_types(&[DENSE, COMPRESSED, DENSE, DENSE]) },
-    { pack_level_exprs(&bsr_map(2, 2)) },
+    (dense, compressed, dense, dense),
+    (
+        floordiv<d0, 2>,
+        floordiv<d1, 2>,
+        modulo<d0, 2>,
+        modulo<d1, 2>,
+    ),
     XCODE,
 >;
 

@@ -2,6 +2,7 @@
 //! `sparse_tensor.print` text, seed 001's BSR "Stored as:" block, and the
 //! dense matrices the seeds draw.
 
+use sparse_core::levels::{compressed, d0};
 use sparse_core::{AssembleError, Level, SparseTensor};
 use sparse_tests::reference::{Bsr22, Coo, Csr};
 
@@ -174,12 +175,7 @@ fn integers_ignore_the_six_decimals() {
     static POS: [u8; 2] = [0, 5];
     static CRD: [u8; 5] = [0, 1, 2, 3, 4];
     static VAL: [i8; 5] = [-1, 2, -3, 4, -5];
-    type Vector = sparse_core::Enc<
-        u8,
-        u8,
-        { sparse_core::vocab::pack_level_types(&[sparse_tests::reference::COMPRESSED]) },
-        { sparse_core::vocab::pack_level_exprs(&[sparse_core::vocab::LevelExpr::Dim(0)]) },
-    >;
+    type Vector = sparse_core::Enc<u8, u8, (compressed,), (d0,)>;
     let t = SparseTensor::<i8, Vector, 1, 1>::assemble([5], [Level::compressed(&POS, &CRD)], &VAL)
         .map_err(|e: AssembleError| e.to_string())
         .expect("a full sparse vector is valid");

@@ -17,12 +17,10 @@ use super::ConvertError;
 ///
 /// ```
 /// use sparse_core::convert::to_dense;
-/// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+/// use sparse_core::levels::{compressed, d0, d1, dense};
 /// use sparse_core::{Enc, Level, SparseTensor};
 ///
-/// const D: LevelType = LevelType::new(LevelFormat::Dense);
-/// const C: LevelType = LevelType::new(LevelFormat::Compressed);
-/// type Csc = Enc<u8, u8, { pack_level_types(&[D, C]) }, { pack_level_exprs(&[LevelExpr::Dim(1), LevelExpr::Dim(0)]) }>;
+/// type Csc = Enc<u8, u8, (dense, compressed), (d1, d0)>;
 ///
 /// let a = SparseTensor::<i32, Csc, 2, 2>::assemble(
 ///     [2, 3],

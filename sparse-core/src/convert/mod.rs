@@ -93,13 +93,11 @@
 //!
 //! ```
 //! use sparse_core::convert::convert;
-//! use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+//! use sparse_core::levels::{compressed, d0, d1, dense};
 //! use sparse_core::{Enc, Level, SliceBuffer, Slices, SparseTensor, SparseTensorOut};
 //!
-//! const D: LevelType = LevelType::new(LevelFormat::Dense);
-//! const C: LevelType = LevelType::new(LevelFormat::Compressed);
-//! type Csr = Enc<u8, u8, { pack_level_types(&[D, C]) }, { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) }>;
-//! type Csc = Enc<u8, u8, { pack_level_types(&[D, C]) }, { pack_level_exprs(&[LevelExpr::Dim(1), LevelExpr::Dim(0)]) }>;
+//! type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
+//! type Csc = Enc<u8, u8, (dense, compressed), (d1, d0)>;
 //!
 //! // | 1 . 2 |
 //! // | . 3 . |
@@ -191,14 +189,11 @@ where
 ///
 /// ```
 /// use sparse_core::convert::convert_sum;
-/// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType};
+/// use sparse_core::levels::{compressed, d0, d1, dense, nonunique, singleton};
 /// use sparse_core::{Enc, Level, SliceBuffer, Slices, SparseTensor, SparseTensorOut};
 ///
-/// const IJ: u128 = pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]);
-/// const NU: LevelType = LevelType::new(LevelFormat::Compressed).with(LevelProps::NONUNIQUE);
-/// const SN: LevelType = LevelType::new(LevelFormat::Singleton).with(LevelProps::NONUNIQUE);
-/// type CooNu = Enc<usize, usize, { pack_level_types(&[NU, SN]) }, IJ>;
-/// type Csr = Enc<u32, u32, { pack_level_types(&[LevelType::new(LevelFormat::Dense), LevelType::new(LevelFormat::Compressed)]) }, IJ>;
+/// type CooNu = Enc<usize, usize, (compressed<nonunique>, singleton<nonunique>), (d0, d1)>;
+/// type Csr = Enc<u32, u32, (dense, compressed), (d0, d1)>;
 ///
 /// // (1, 2) is stored twice: it means 1 + 4.
 /// let coo = SparseTensor::<i64, CooNu, 2, 2>::assemble(
@@ -268,12 +263,10 @@ where
 ///
 /// ```
 /// use sparse_core::convert::from_dense;
-/// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+/// use sparse_core::levels::{compressed, d0, d1, dense};
 /// use sparse_core::{Enc, SliceBuffer, Slices, SparseTensorOut};
 ///
-/// const D: LevelType = LevelType::new(LevelFormat::Dense);
-/// const C: LevelType = LevelType::new(LevelFormat::Compressed);
-/// type Csc = Enc<u16, u16, { pack_level_types(&[D, C]) }, { pack_level_exprs(&[LevelExpr::Dim(1), LevelExpr::Dim(0)]) }>;
+/// type Csc = Enc<u16, u16, (dense, compressed), (d1, d0)>;
 ///
 /// let dense = [1.0, 0.0, 2.0,
 ///              0.0, 3.0, 0.0];
@@ -339,12 +332,10 @@ where
 ///
 /// ```
 /// use sparse_core::convert::concatenate;
-/// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+/// use sparse_core::levels::{compressed, d0, d1, dense};
 /// use sparse_core::{Enc, Level, SliceBuffer, Slices, SparseTensor, SparseTensorOut};
 ///
-/// const D: LevelType = LevelType::new(LevelFormat::Dense);
-/// const C: LevelType = LevelType::new(LevelFormat::Compressed);
-/// type Csr = Enc<u8, u8, { pack_level_types(&[D, C]) }, { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) }>;
+/// type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
 ///
 /// let a = SparseTensor::<i32, Csr, 2, 2>::assemble([1, 2], [Level::dense(), Level::compressed(&[0, 1], &[1])], &[5])?;
 /// let b = SparseTensor::<i32, Csr, 2, 2>::assemble([1, 3], [Level::dense(), Level::compressed(&[0, 1], &[0])], &[6])?;

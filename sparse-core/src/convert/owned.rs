@@ -33,10 +33,10 @@ where
     ///
     /// ```
     /// use sparse_core::convert::from_dense;
-    /// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+    /// use sparse_core::levels::{compressed, d0, d1, dense};
     /// use sparse_core::{Enc, Owned, SparseTensorOut};
     ///
-    /// type Csr = Enc<usize, usize, { pack_level_types(&[LevelType::new(LevelFormat::Dense), LevelType::new(LevelFormat::Compressed)]) }, { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) }>;
+    /// type Csr = Enc<usize, usize, (dense, compressed), (d0, d1)>;
     /// let mut a = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([2, 2])?;
     /// from_dense(&[0, 1, 2, 0], [2, 2], &mut a)?;
     /// let parts = a.into_parts();

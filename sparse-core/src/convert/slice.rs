@@ -56,12 +56,10 @@ impl<V, S: Encoding, const DIM: usize, const LS: usize> Source<V, DIM>
 ///
 /// ```
 /// use sparse_core::convert::convert_slice;
-/// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+/// use sparse_core::levels::{compressed, d0, d1, dense};
 /// use sparse_core::{Enc, Level, SliceBuffer, Slices, SparseTensor, SparseTensorOut};
 ///
-/// const D: LevelType = LevelType::new(LevelFormat::Dense);
-/// const C: LevelType = LevelType::new(LevelFormat::Compressed);
-/// type Csr = Enc<u8, u8, { pack_level_types(&[D, C]) }, { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) }>;
+/// type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
 ///
 /// // | 1 . 2 . |
 /// // | . 3 . 4 |

@@ -5,6 +5,10 @@
 
 extern crate std;
 
+use crate::levels::{
+    compressed, d0, d1, d2, dense, floordiv, loose_compressed, modulo, nonordered, nonunique,
+    singleton, soa,
+};
 use std::vec::Vec;
 
 use super::*;
@@ -13,9 +17,6 @@ use crate::error::Buffer as Which;
 use crate::index::Index;
 use crate::output::{SliceBuffer, Slices};
 use crate::tensor::Level;
-use crate::vocab::{
-    pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType,
-};
 
 /// Buffers owned by a test (no `alloc` feature needed, so Miri runs these
 /// with the default features): `n` elements each.
@@ -66,43 +67,34 @@ macro_rules! out {
     };
 }
 
-const DENSE: LevelType = LevelType::new(LevelFormat::Dense);
-const CMP: LevelType = LevelType::new(LevelFormat::Compressed);
-const CMP_NU: LevelType = LevelType::new(LevelFormat::Compressed).with(LevelProps::NONUNIQUE);
-const CMP_NO: LevelType = LevelType::new(LevelFormat::Compressed)
-    .with(LevelProps::NONUNIQUE)
-    .with(LevelProps::NONORDERED);
-const LOOSE: LevelType = LevelType::new(LevelFormat::LooseCompressed);
-const SGL: LevelType = LevelType::new(LevelFormat::Singleton);
-const SGL_NO: LevelType = LevelType::new(LevelFormat::Singleton)
-    .with(LevelProps::NONORDERED)
-    .with(LevelProps::NONUNIQUE);
-const SGL_SOA: LevelType = LevelType::new(LevelFormat::Singleton).with(LevelProps::SOA);
-const IJ: u128 = pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]);
-const JI: u128 = pack_level_exprs(&[LevelExpr::Dim(1), LevelExpr::Dim(0)]);
-
-type Csr = Enc<u8, u8, { pack_level_types(&[DENSE, CMP]) }, IJ>;
-type Csc = Enc<u8, u8, { pack_level_types(&[DENSE, CMP]) }, JI>;
-type Dcsc = Enc<u16, u16, { pack_level_types(&[CMP, CMP]) }, JI>;
-type Coo = Enc<usize, usize, { pack_level_types(&[CMP_NU, SGL]) }, IJ>;
-type CooSoa = Enc<u32, u8, { pack_level_types(&[CMP_NU, SGL_SOA]) }, IJ>;
-type CooUnordered = Enc<usize, usize, { pack_level_types(&[CMP_NO, SGL_NO]) }, IJ>;
-type LooseCsc = Enc<u8, u8, { pack_level_types(&[DENSE, LOOSE]) }, JI>;
+type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
+type Csc = Enc<u8, u8, (dense, compressed), (d1, d0)>;
+type Dcsc = Enc<u16, u16, (compressed, compressed), (d1, d0)>;
+type Coo = Enc<usize, usize, (compressed<nonunique>, singleton), (d0, d1)>;
+type CooSoa = Enc<u32, u8, (compressed<nonunique>, singleton<soa>), (d0, d1)>;
+type CooUnordered = Enc<
+    usize,
+    usize,
+    (
+        compressed<(nonunique, nonordered)>,
+        singleton<(nonunique, nonordered)>,
+    ),
+    (d0, d1),
+>;
+type LooseCsc = Enc<u8, u8, (dense, loose_compressed), (d1, d0)>;
 type Bsr = Enc<
     u8,
     u8,
-    { pack_level_types(&[DENSE, CMP, DENSE, DENSE]) },
-    {
-        pack_level_exprs(&[
-            LevelExpr::FloorDiv { dim: 0, divisor: 2 },
-            LevelExpr::FloorDiv { dim: 1, divisor: 2 },
-            LevelExpr::Mod { dim: 0, modulus: 2 },
-            LevelExpr::Mod { dim: 1, modulus: 2 },
-        ])
-    },
+    (dense, compressed, dense, dense),
+    (
+        floordiv<d0, 2>,
+        floordiv<d1, 2>,
+        modulo<d0, 2>,
+        modulo<d1, 2>,
+    ),
 >;
 /// `(i, j) -> (i : compressed, j : singleton)`: one entry per row at most.
-type RowSingleton = Enc<u8, u8, { pack_level_types(&[CMP, SGL]) }, IJ>;
+type RowSingleton = Enc<u8, u8, (compressed, singleton), (d0, d1)>;
 
 /// | 1 . 2 . |
 /// | . . . . |
@@ -304,11 +296,11 @@ fn sizes_must_match() {
 
 #[test]
 fn narrow_positions_overflow_with_a_typed_error() {
-    type Narrow = Enc<u8, u8, { pack_level_types(&[DENSE, CMP]) }, JI>;
+    type Narrow = Enc<u8, u8, (dense, compressed), (d1, d0)>;
     // 300 entries in one row: CSC has 300 entries, more than u8 counts.
     let crd: Vec<u16> = (0..300).collect();
     let val = std::vec![1i32; 300];
-    type Wide = Enc<u16, u16, { pack_level_types(&[DENSE, CMP]) }, IJ>;
+    type Wide = Enc<u16, u16, (dense, compressed), (d0, d1)>;
     let a = SparseTensor::<i32, Wide, 2, 2>::assemble(
         [1, 300],
         [Level::dense(), Level::compressed(&[0, 300], &crd)],
@@ -318,7 +310,7 @@ fn narrow_positions_overflow_with_a_typed_error() {
     let mut mem = Mem::<u8, u8, i32, 2>::new(4);
     let b = mem.out::<Narrow, 2>([300, 1]);
     assert!(b.is_err(), "300 rows do not fit u8 coordinates");
-    type NarrowPos = Enc<u8, u16, { pack_level_types(&[DENSE, CMP]) }, JI>;
+    type NarrowPos = Enc<u8, u16, (dense, compressed), (d1, d0)>;
     out!(b: NarrowPos, 2, 2, [1, 300]);
     assert!(matches!(
         convert(&a, &mut b),
@@ -449,11 +441,9 @@ fn heap_sort_orders_every_permutation_of_five() {
 fn a_unique_middle_singleton_refuses_repeated_pairs() {
     // (i : compressed(nonunique), j : singleton, k : singleton): (i, j)
     // pairs must be distinct, so (0, 0, 0) and (0, 0, 1) have no layout.
-    const IJK: u128 = pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1), LevelExpr::Dim(2)]);
-    const KIJ: u128 = pack_level_exprs(&[LevelExpr::Dim(2), LevelExpr::Dim(0), LevelExpr::Dim(1)]);
-    type Coo3 = Enc<u8, u8, { pack_level_types(&[CMP_NU, SGL, SGL]) }, IJK>;
-    type Csf = Enc<u8, u8, { pack_level_types(&[CMP, CMP, CMP]) }, IJK>;
-    type CsfKij = Enc<u8, u8, { pack_level_types(&[CMP, CMP, CMP]) }, KIJ>;
+    type Coo3 = Enc<u8, u8, (compressed<nonunique>, singleton, singleton), (d0, d1, d2)>;
+    type Csf = Enc<u8, u8, (compressed, compressed, compressed), (d0, d1, d2)>;
+    type CsfKij = Enc<u8, u8, (compressed, compressed, compressed), (d2, d0, d1)>;
     let a = SparseTensor::<i32, Csf, 3, 3>::assemble(
         [1, 1, 2],
         [
@@ -485,8 +475,8 @@ fn a_pattern_source_converts_with_its_explicit_value() {
     type PatternCsr = Enc<
         u8,
         u8,
-        { pack_level_types(&[DENSE, CMP]) },
-        IJ,
+        (dense, compressed),
+        (d0, d1),
         { ExplicitValue::int(ValueType::I32, 7).pack() },
     >;
     let a = SparseTensor::<i32, PatternCsr, 2, 2>::assemble(
@@ -508,14 +498,20 @@ fn a_pattern_source_converts_with_its_explicit_value() {
 
 // ---- the count-and-scatter fast path (`fast.rs`)
 
-type CscNu = Enc<u16, u8, { pack_level_types(&[DENSE, CMP_NU]) }, JI>;
-type CsrNu = Enc<u8, u16, { pack_level_types(&[DENSE, CMP_NU]) }, IJ>;
-const SGL_NU: LevelType = LevelType::new(LevelFormat::Singleton).with(LevelProps::NONUNIQUE);
-const SGL_SOA_NU: LevelType = SGL_NU.with(LevelProps::SOA);
+type CscNu = Enc<u16, u8, (dense, compressed<nonunique>), (d1, d0)>;
+type CsrNu = Enc<u8, u16, (dense, compressed<nonunique>), (d0, d1)>;
 /// Sorted COO keeping repeats: AoS row-major, SoA column-major.
-type CooNu = Enc<u8, u8, { pack_level_types(&[CMP_NU, SGL_NU]) }, IJ>;
-type CooSoaCol = Enc<u16, u16, { pack_level_types(&[CMP_NU, SGL_SOA_NU]) }, JI>;
-type CooUnorderedCol = Enc<u8, u8, { pack_level_types(&[CMP_NO, SGL_NO]) }, JI>;
+type CooNu = Enc<u8, u8, (compressed<nonunique>, singleton<nonunique>), (d0, d1)>;
+type CooSoaCol = Enc<u16, u16, (compressed<nonunique>, singleton<(nonunique, soa)>), (d1, d0)>;
+type CooUnorderedCol = Enc<
+    u8,
+    u8,
+    (
+        compressed<(nonunique, nonordered)>,
+        singleton<(nonunique, nonordered)>,
+    ),
+    (d1, d0),
+>;
 
 /// An output's buffers, as `usize` positions and coordinates per level and
 /// the values.

@@ -28,28 +28,15 @@ use std::string::String;
 
 use crate::encoding::Enc;
 use crate::error::AssembleError;
+use crate::levels::{compressed, d0, d1, dense};
 use crate::tensor::SparseTensor;
-use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
-
-const DENSE: LevelType = LevelType::new(LevelFormat::Dense);
-const COMPRESSED: LevelType = LevelType::new(LevelFormat::Compressed);
 
 /// `(i, j) -> (i : dense, j : compressed)` with `usize` positions and
 /// coordinates (`posWidth = 0, crdWidth = 0`).
-pub type NativeCsrEnc = Enc<
-    usize,
-    usize,
-    { pack_level_types(&[DENSE, COMPRESSED]) },
-    { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
->;
+pub type NativeCsrEnc = Enc<usize, usize, (dense, compressed), (d0, d1)>;
 /// `(i, j) -> (j : dense, i : compressed)` with `usize` positions and
 /// coordinates.
-pub type NativeCscEnc = Enc<
-    usize,
-    usize,
-    { pack_level_types(&[DENSE, COMPRESSED]) },
-    { pack_level_exprs(&[LevelExpr::Dim(1), LevelExpr::Dim(0)]) },
->;
+pub type NativeCscEnc = Enc<usize, usize, (dense, compressed), (d1, d0)>;
 /// A native-width CSR matrix.
 pub type NativeCsr<'a, V> = SparseTensor<'a, V, NativeCsrEnc, 2, 2>;
 /// A native-width CSC matrix.

@@ -58,10 +58,10 @@ where
 ///
 /// ```
 /// use sparse_core::interop::sprs::csr_view;
-/// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+/// use sparse_core::levels::{compressed, d0, d1, dense};
 /// use sparse_core::{Enc, SparseTensor};
 ///
-/// type Csr32 = Enc<u32, u32, { pack_level_types(&[LevelType::new(LevelFormat::Dense), LevelType::new(LevelFormat::Compressed)]) }, { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) }>;
+/// type Csr32 = Enc<u32, u32, (dense, compressed), (d0, d1)>;
 /// let m = sprs::CsMatI::<f32, u32>::new((2, 2), vec![0, 1, 2], vec![1, 0], vec![1.0, 2.0]);
 /// let a: SparseTensor<'_, f32, Csr32, 2, 2> = csr_view(&m)?;
 /// assert_eq!(a.level(1).coordinates(), &[1, 0]);

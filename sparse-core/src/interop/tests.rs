@@ -2,6 +2,7 @@
 
 extern crate std;
 
+use crate::levels::{compressed, d0, d1, dense};
 use std::vec::Vec;
 
 use proptest::prelude::*;
@@ -113,18 +114,8 @@ fn u32_sprs_matrices_view_as_32_bit_encodings() {
     use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
     const D: LevelType = LevelType::new(LevelFormat::Dense);
     const C: LevelType = LevelType::new(LevelFormat::Compressed);
-    type Csr32 = crate::Enc<
-        u32,
-        u32,
-        { pack_level_types(&[D, C]) },
-        { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
-    >;
-    type Csc32 = crate::Enc<
-        u32,
-        u32,
-        { pack_level_types(&[D, C]) },
-        { pack_level_exprs(&[LevelExpr::Dim(1), LevelExpr::Dim(0)]) },
-    >;
+    type Csr32 = crate::Enc<u32, u32, (dense, compressed), (d0, d1)>;
+    type Csc32 = crate::Enc<u32, u32, (dense, compressed), (d1, d0)>;
     let m = ::sprs::CsMatI::<i64, u32>::new(
         (2, 3),
         std::vec![0, 2, 3],

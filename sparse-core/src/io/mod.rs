@@ -23,10 +23,10 @@
 //!
 //! ```
 //! use sparse_core::io::{read_matrix_market, write_matrix_market};
-//! use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+//! use sparse_core::levels::{compressed, d0, d1, dense};
 //! use sparse_core::Enc;
 //!
-//! type Csr = Enc<u32, u32, { pack_level_types(&[LevelType::new(LevelFormat::Dense), LevelType::new(LevelFormat::Compressed)]) }, { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) }>;
+//! type Csr = Enc<u32, u32, (dense, compressed), (d0, d1)>;
 //!
 //! let file = "%%MatrixMarket matrix coordinate real symmetric\n\
 //!             % a 3x3 example\n\

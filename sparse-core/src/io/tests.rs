@@ -3,34 +3,17 @@
 
 extern crate std;
 
+use crate::levels::{compressed, d0, d1, d2, dense};
 use std::string::String;
 use std::vec::Vec;
 
 use super::*;
 use crate::convert::to_dense;
 use crate::encoding::Enc;
-use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
 
-const DENSE: LevelType = LevelType::new(LevelFormat::Dense);
-const CMP: LevelType = LevelType::new(LevelFormat::Compressed);
-type Csr = Enc<
-    u8,
-    u8,
-    { pack_level_types(&[DENSE, CMP]) },
-    { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
->;
-type Csc = Enc<
-    u8,
-    u8,
-    { pack_level_types(&[DENSE, CMP]) },
-    { pack_level_exprs(&[LevelExpr::Dim(1), LevelExpr::Dim(0)]) },
->;
-type Csf = Enc<
-    u16,
-    u16,
-    { pack_level_types(&[CMP, CMP, CMP]) },
-    { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1), LevelExpr::Dim(2)]) },
->;
+type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
+type Csc = Enc<u8, u8, (dense, compressed), (d1, d0)>;
+type Csf = Enc<u16, u16, (compressed, compressed, compressed), (d0, d1, d2)>;
 
 fn mtx<V: FileValue + core::ops::Add<Output = V>>(text: &str) -> Result<Vec<V>, IoError> {
     let t = read_matrix_market::<V, Csc, _, 2>(text.as_bytes())?;

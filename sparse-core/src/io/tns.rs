@@ -23,11 +23,10 @@ use super::{FileValue, IoError, ParseErrorKind};
 ///
 /// ```
 /// use sparse_core::io::read_frostt;
-/// use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+/// use sparse_core::levels::{compressed, d0, d1, d2};
 /// use sparse_core::Enc;
 ///
-/// const C: LevelType = LevelType::new(LevelFormat::Compressed);
-/// type Csf = Enc<u32, u32, { pack_level_types(&[C, C, C]) }, { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1), LevelExpr::Dim(2)]) }>;
+/// type Csf = Enc<u32, u32, (compressed, compressed, compressed), (d0, d1, d2)>;
 ///
 /// let file = "# extended FROSTT\n3 2\n2 3 4\n1 1 1 1.5\n2 3 4 -2\n";
 /// let t = read_frostt::<f64, Csf, _, 3, 3>(file.as_bytes())?;

@@ -108,15 +108,10 @@
 //! # Example: a CSR output built by insertions
 //!
 //! ```
-//! use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
+//! use sparse_core::levels::{compressed, d0, d1, dense};
 //! use sparse_core::{Enc, SliceBuffer, Slices, SparseTensorOut};
 //!
-//! type Csr = Enc<
-//!     u8,
-//!     u8,
-//!     { pack_level_types(&[LevelType::new(LevelFormat::Dense), LevelType::new(LevelFormat::Compressed)]) },
-//!     { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
-//! >;
+//! type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
 //!
 //! let (mut pos, mut crd, mut val) = ([0u8; 5], [0u8; 8], [0.0f64; 8]);
 //! let mut c = SparseTensorOut::<f64, Csr, Slices<'_>, 2, 2>::new(

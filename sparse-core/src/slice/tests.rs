@@ -4,6 +4,7 @@
 
 extern crate std;
 
+use crate::levels::{compressed, d0, d1, d2, dense, floordiv, modulo, nonunique, singleton};
 use std::string::ToString;
 use std::vec;
 use std::vec::Vec;
@@ -15,28 +16,22 @@ use crate::convert::{convert_slice, convert_slice_sum, from_dense, to_dense};
 use crate::encoding::Enc;
 use crate::output::{SliceBuffer, Slices, SparseTensorOut};
 use crate::tensor::Level;
-use crate::vocab::{
-    pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType,
-};
 
-const D: LevelType = LevelType::new(LevelFormat::Dense);
-const C: LevelType = LevelType::new(LevelFormat::Compressed);
-const CN: LevelType = LevelType::new(LevelFormat::Compressed).with(LevelProps::NONUNIQUE);
-const S: LevelType = LevelType::new(LevelFormat::Singleton);
-const SN: LevelType = LevelType::new(LevelFormat::Singleton).with(LevelProps::NONUNIQUE);
-const IJ: u128 = pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1)]);
-const JI: u128 = pack_level_exprs(&[LevelExpr::Dim(1), LevelExpr::Dim(0)]);
-const BSR_MAP: u128 = pack_level_exprs(&[
-    LevelExpr::FloorDiv { dim: 0, divisor: 2 },
-    LevelExpr::FloorDiv { dim: 1, divisor: 2 },
-    LevelExpr::Mod { dim: 0, modulus: 2 },
-    LevelExpr::Mod { dim: 1, modulus: 2 },
-]);
-type Csr = Enc<u8, u8, { pack_level_types(&[D, C]) }, IJ>;
-type Csc = Enc<u16, u16, { pack_level_types(&[D, C]) }, JI>;
-type Dcsr = Enc<usize, usize, { pack_level_types(&[C, C]) }, IJ>;
-type Coo = Enc<u32, u32, { pack_level_types(&[CN, SN]) }, IJ>;
-type Bsr = Enc<usize, usize, { pack_level_types(&[D, C, D, D]) }, BSR_MAP>;
+type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
+type Csc = Enc<u16, u16, (dense, compressed), (d1, d0)>;
+type Dcsr = Enc<usize, usize, (compressed, compressed), (d0, d1)>;
+type Coo = Enc<u32, u32, (compressed<nonunique>, singleton<nonunique>), (d0, d1)>;
+type Bsr = Enc<
+    usize,
+    usize,
+    (dense, compressed, dense, dense),
+    (
+        floordiv<d0, 2>,
+        floordiv<d1, 2>,
+        modulo<d0, 2>,
+        modulo<d1, 2>,
+    ),
+>;
 
 /// Test-owned buffers of `n` elements each.
 struct Mem<const L: usize> {
@@ -99,9 +94,9 @@ fn visited<E: Encoding>(s: &SliceView<'_, i64, E, 2, 2>) -> Vec<i64> {
     out
 }
 
-type UsizeCsr = Enc<usize, usize, { pack_level_types(&[D, C]) }, IJ>;
-type UsizeCsc = Enc<usize, usize, { pack_level_types(&[D, C]) }, JI>;
-type UsizeCoo = Enc<usize, usize, { pack_level_types(&[CN, S]) }, IJ>;
+type UsizeCsr = Enc<usize, usize, (dense, compressed), (d0, d1)>;
+type UsizeCsc = Enc<usize, usize, (dense, compressed), (d1, d0)>;
+type UsizeCoo = Enc<usize, usize, (compressed<nonunique>, singleton), (d0, d1)>;
 
 /// Checks every query and both conversions of one slice of `t` against
 /// `want`, the dense slice.
@@ -209,7 +204,7 @@ proptest! {
     fn slices_match_dense_slicing((dense, dims, off, size, stride) in matrix_and_slice()) {
         check_format::<UsizeCsr, 2>(&dense, dims, off, size, stride);
         check_format::<UsizeCsc, 2>(&dense, dims, off, size, stride);
-        check_format::<Enc<usize, usize, { pack_level_types(&[C, C]) }, IJ>, 2>(&dense, dims, off, size, stride);
+        check_format::<Enc<usize, usize, (compressed, compressed), (d0, d1)>, 2>(&dense, dims, off, size, stride);
         check_format::<UsizeCoo, 2>(&dense, dims, off, size, stride);
         // BSR: padding of partial blocks lies outside the tensor.
         check_format::<Bsr, 4>(&dense, dims, off, size, stride);
@@ -360,7 +355,7 @@ fn converting_needs_the_slice_sizes() {
 fn pattern_tensors_hand_out_their_explicit_value() {
     use crate::vocab::{ExplicitValue, ValueType};
     const ONE: u128 = ExplicitValue::int(ValueType::I64, 1).pack();
-    type Pattern = Enc<u8, u8, { pack_level_types(&[D, C]) }, IJ, ONE>;
+    type Pattern = Enc<u8, u8, (dense, compressed), (d0, d1), ONE>;
     // The pattern of `matrix()`.
     let a = SparseTensor::<i64, Pattern, 2, 2>::assemble(
         [3, 4],
@@ -381,8 +376,7 @@ fn pattern_tensors_hand_out_their_explicit_value() {
 
 #[test]
 fn vectors_and_three_dimensional_tensors_take_the_general_walk() {
-    const I: u128 = pack_level_exprs(&[LevelExpr::Dim(0)]);
-    type Sv = Enc<u8, u8, { pack_level_types(&[C]) }, I>;
+    type Sv = Enc<u8, u8, (compressed,), (d0,)>;
     let v = SparseTensor::<i64, Sv, 1, 1>::assemble(
         [6],
         [Level::compressed(&[0, 3], &[1, 3, 5])],
@@ -393,8 +387,7 @@ fn vectors_and_three_dimensional_tensors_take_the_general_walk() {
     let mut seen = Vec::new();
     s.for_each(|c, x| seen.push((c, *x)));
     assert_eq!(seen, [([0], 1), ([1], 2), ([2], 3)]);
-    const IJK: u128 = pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1), LevelExpr::Dim(2)]);
-    type Dcc = Enc<u8, u8, { pack_level_types(&[D, C, C]) }, IJK>;
+    type Dcc = Enc<u8, u8, (dense, compressed, compressed), (d0, d1, d2)>;
     let t = SparseTensor::<i64, Dcc, 3, 3>::assemble(
         [2, 2, 3],
         [

@@ -7,8 +7,11 @@
 //! ```text
 //! /// ... `#CSR = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>`
 //! pub type CSR<'a, V> = ::sparse_core::__private::SparseTensor<'a, V,
-//!     ::sparse_core::__private::Enc<usize, usize, { 131072u128 }, { 262144u128 }>, 2, 2>;
+//!     ::sparse_core::__private::Enc<usize, usize, (dense, compressed), (d0, d1)>, 2, 2>;
 //! ```
+//!
+//! (the level and map markers written with their full paths,
+//! `::sparse_core::__private::levels::dense`; `encoding_type.rs`).
 //!
 //! Next to it comes `CSROut<V, B>`, the `SparseTensorOut` kernels write
 //! for `&mut tensor<..., #CSR>` (buffers of the family `B`).
@@ -16,12 +19,14 @@
 //! An encoding with `explicitVal` (a pattern tensor, no values array) gets
 //! a fifth `Enc` parameter, the value packed with its type
 //! (`vocab::ExplicitValue::pack`): `explicitVal = 1 : i64` is
-//! `Enc<usize, usize, { .. }, { .. }, { 110680464442257309697u128 }>`.
+//! `Enc<usize, usize, (..), (..), { 110680464442257309697u128 }>`.
 //! Without `explicitVal` the parameter is left to its default (0), so those
 //! aliases are spelled as before.
 //!
-//! The codes are computed by the same `const fn`s the runtime decodes them
-//! with (`vocab`), so an encoding written anywhere is the same type.
+//! Each encoding has one spelling, so an encoding written anywhere is the
+//! same type; the markers' codes are packed by the same `const fn`s the
+//! runtime decodes them with (`vocab`).
+//!
 //! Generated code reaches the runtime only through `::sparse_core::__private`
 //! and names primitive types through `::core::primitive`, so user items
 //! called `f32` or `Enc` cannot capture it. Aliases allow non-camel-case
@@ -36,7 +41,10 @@ use crate::syntax::LiteralValue;
 use crate::vocab::{ExplicitValue, ValueType, Width};
 
 pub mod constant;
+mod encoding_type;
 pub mod kernel;
+
+pub(crate) use encoding_type::enc_type;
 
 /// Generates the aliases of every item that storage can represent, and
 /// records an error for each item it cannot represent yet.
@@ -119,6 +127,19 @@ pub(crate) fn index_type(width: Width) -> TokenStream {
     quote!(::core::primitive::#ident)
 }
 
+/// The `Enc` type of `enc` (see `encoding_type.rs`).
+fn encoding_type(enc: &Encoding) -> TokenStream {
+    let pos = index_type(enc.pos_width);
+    let crd = index_type(enc.crd_width);
+    enc_type(
+        &pos,
+        &crd,
+        &enc.level_types(),
+        &enc.dim_to_lvl(),
+        &values_param(enc),
+    )
+}
+
 /// The `Enc` parameter after the map: nothing for stored values (the
 /// default, 0), the packed `explicitVal` for a pattern encoding.
 fn values_param(enc: &Encoding) -> TokenStream {
@@ -163,14 +184,10 @@ fn elem_type(elem: ElemType) -> TokenStream {
     quote!(::core::primitive::#ident)
 }
 
-/// `SparseTensor<'a, V, Enc<P, C, {LEVEL_TYPES}, {MAP}>, DIM, LVL>`, or
+/// `SparseTensor<'a, V, Enc<P, C, (levels..), (map..)>, DIM, LVL>`, or
 /// `SliceView<..>` with the same parameters for a sliced encoding.
 fn storage_type(enc: &Encoding, value: TokenStream) -> TokenStream {
-    let pos = index_type(enc.pos_width);
-    let crd = index_type(enc.crd_width);
-    let level_types = Literal::u128_suffixed(enc.level_types_code());
-    let map = Literal::u128_suffixed(enc.map_code());
-    let values = values_param(enc);
+    let enc_ty = encoding_type(enc);
     let dim = Literal::usize_unsuffixed(enc.dims.len());
     let lvl = Literal::usize_unsuffixed(enc.levels.len());
     // A sliced encoding is a view of a slice of a tensor stored with the
@@ -184,7 +201,7 @@ fn storage_type(enc: &Encoding, value: TokenStream) -> TokenStream {
         ::sparse_core::__private::#ty<
             'a,
             #value,
-            ::sparse_core::__private::Enc<#pos, #crd, { #level_types }, { #map } #values>,
+            #enc_ty,
             #dim,
             #lvl,
         >
@@ -324,11 +341,7 @@ fn output_traits(enc: &Encoding) -> TokenStream {
 /// for `&mut tensor<..., #CSR>`.
 fn out_alias(enc: &Encoding, text: &str) -> TokenStream {
     let name = quote::format_ident!("{}Out", enc.name, span = enc.name.span());
-    let pos = index_type(enc.pos_width);
-    let crd = index_type(enc.crd_width);
-    let level_types = Literal::u128_suffixed(enc.level_types_code());
-    let map = Literal::u128_suffixed(enc.map_code());
-    let values = values_param(enc);
+    let enc_ty = encoding_type(enc);
     let dim = Literal::usize_unsuffixed(enc.dims.len());
     let lvl = Literal::usize_unsuffixed(enc.levels.len());
     let summary = format!(
@@ -343,7 +356,7 @@ fn out_alias(enc: &Encoding, text: &str) -> TokenStream {
         #[allow(non_camel_case_types)]
         pub type #name<V, B> = ::sparse_core::__private::SparseTensorOut<
             V,
-            ::sparse_core::__private::Enc<#pos, #crd, { #level_types }, { #map } #values>,
+            #enc_ty,
             B,
             #dim,
             #lvl,

@@ -3,65 +3,73 @@
 
 use proptest::prelude::*;
 use sparse_core::convert::{convert, convert_sum, to_dense, ConvertError};
-use sparse_core::vocab::{
-    pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelProps, LevelType,
+use sparse_core::levels::{
+    compressed, d0, d1, dense, floordiv, loose_compressed, modulo, nonordered, nonunique,
+    singleton, soa,
 };
+use sparse_core::vocab::{LevelExpr, LevelFormat, LevelType};
 use sparse_core::{Enc, Encoding, Fixed, Level, Owned, SliceBuffer, Slices, SparseTensor};
 use sparse_core::{Index, SparseTensorOut};
-use sparse_tests::reference::{
-    bsr_map, COMPRESSED, COMPRESSED_NU, DENSE, LOOSE, SINGLETON, SINGLETON_NU, SINGLETON_SOA,
-};
 
 pub const D0: LevelExpr = LevelExpr::Dim(0);
 pub const D1: LevelExpr = LevelExpr::Dim(1);
-pub const IJ: u128 = pack_level_exprs(&[D0, D1]);
-pub const JI: u128 = pack_level_exprs(&[D1, D0]);
-pub const NONORDERED_NU: LevelType = LevelType::new(LevelFormat::Compressed)
-    .with(LevelProps::NONUNIQUE)
-    .with(LevelProps::NONORDERED);
-pub const SINGLETON_NO_NU: LevelType = LevelType::new(LevelFormat::Singleton)
-    .with(LevelProps::NONUNIQUE)
-    .with(LevelProps::NONORDERED);
 
-pub type Csr = Enc<u8, u8, { pack_level_types(&[DENSE, COMPRESSED]) }, IJ>;
-pub type Csc = Enc<u16, u32, { pack_level_types(&[DENSE, COMPRESSED]) }, JI>;
-pub type Dcsr = Enc<u32, u16, { pack_level_types(&[COMPRESSED, COMPRESSED]) }, IJ>;
-pub type Dcsc = Enc<usize, usize, { pack_level_types(&[COMPRESSED, COMPRESSED]) }, JI>;
-pub type Coo = Enc<u16, u8, { pack_level_types(&[COMPRESSED_NU, SINGLETON]) }, IJ>;
-pub type CooSoa = Enc<u8, u64, { pack_level_types(&[COMPRESSED_NU, SINGLETON_SOA]) }, IJ>;
+pub type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
+pub type Csc = Enc<u16, u32, (dense, compressed), (d1, d0)>;
+pub type Dcsr = Enc<u32, u16, (compressed, compressed), (d0, d1)>;
+pub type Dcsc = Enc<usize, usize, (compressed, compressed), (d1, d0)>;
+pub type Coo = Enc<u16, u8, (compressed<nonunique>, singleton), (d0, d1)>;
+pub type CooSoa = Enc<u8, u64, (compressed<nonunique>, singleton<soa>), (d0, d1)>;
 /// COO that keeps repeated coordinates.
-pub type CooNu = Enc<u32, u32, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU]) }, IJ>;
+pub type CooNu = Enc<u32, u32, (compressed<nonunique>, singleton<nonunique>), (d0, d1)>;
 /// Column-major COO keeping repeats.
-pub type CooNuCol = Enc<u32, u8, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU]) }, JI>;
-pub type CooUnordered =
-    Enc<usize, u16, { pack_level_types(&[NONORDERED_NU, SINGLETON_NO_NU]) }, IJ>;
-pub type LooseRows = Enc<u8, u8, { pack_level_types(&[DENSE, LOOSE]) }, IJ>;
-pub type LooseCols = Enc<u16, u16, { pack_level_types(&[DENSE, LOOSE]) }, JI>;
-pub type Dense2 = Enc<u8, u8, { pack_level_types(&[DENSE, DENSE]) }, IJ>;
-pub type Dense2Col = Enc<u8, u8, { pack_level_types(&[DENSE, DENSE]) }, JI>;
+pub type CooNuCol = Enc<u32, u8, (compressed<nonunique>, singleton<nonunique>), (d1, d0)>;
+pub type CooUnordered = Enc<
+    usize,
+    u16,
+    (
+        compressed<(nonunique, nonordered)>,
+        singleton<(nonunique, nonordered)>,
+    ),
+    (d0, d1),
+>;
+pub type LooseRows = Enc<u8, u8, (dense, loose_compressed), (d0, d1)>;
+pub type LooseCols = Enc<u16, u16, (dense, loose_compressed), (d1, d0)>;
+pub type Dense2 = Enc<u8, u8, (dense, dense), (d0, d1)>;
+pub type Dense2Col = Enc<u8, u8, (dense, dense), (d1, d0)>;
 /// `(i : compressed, j : dense)`: stored rows, each dense.
-pub type RowSparse = Enc<u8, u8, { pack_level_types(&[COMPRESSED, DENSE]) }, IJ>;
+pub type RowSparse = Enc<u8, u8, (compressed, dense), (d0, d1)>;
 /// `(i : dense, j : compressed(nonunique))`: rows whose columns may repeat.
-pub type CsrNu = Enc<u16, u16, { pack_level_types(&[DENSE, COMPRESSED_NU]) }, IJ>;
+pub type CsrNu = Enc<u16, u16, (dense, compressed<nonunique>), (d0, d1)>;
 pub type Bsr22 = Enc<
     u8,
     u8,
-    { pack_level_types(&[DENSE, COMPRESSED, DENSE, DENSE]) },
-    { pack_level_exprs(&bsr_map(2, 2)) },
+    (dense, compressed, dense, dense),
+    (
+        floordiv<d0, 2>,
+        floordiv<d1, 2>,
+        modulo<d0, 2>,
+        modulo<d1, 2>,
+    ),
 >;
 pub type Bsr23Dcsr = Enc<
     u16,
     u8,
-    { pack_level_types(&[COMPRESSED, COMPRESSED, DENSE, DENSE]) },
-    { pack_level_exprs(&bsr_map(2, 3)) },
+    (compressed, compressed, dense, dense),
+    (
+        floordiv<d0, 2>,
+        floordiv<d1, 3>,
+        modulo<d0, 2>,
+        modulo<d1, 3>,
+    ),
 >;
 /// `(i : compressed, j : loose_compressed)`: a loose level below a sparse one.
-pub type DcsrLoose = Enc<u16, u8, { pack_level_types(&[COMPRESSED, LOOSE]) }, IJ>;
+pub type DcsrLoose = Enc<u16, u8, (compressed, loose_compressed), (d0, d1)>;
 /// `(j : compressed(nonunique), i : compressed)`: every entry its own column
 /// entry (as insertion makes them).
-pub type NuThenC = Enc<u8, u16, { pack_level_types(&[COMPRESSED_NU, COMPRESSED]) }, JI>;
+pub type NuThenC = Enc<u8, u16, (compressed<nonunique>, compressed), (d1, d0)>;
 /// `(i : compressed(nonunique), j : singleton)` column-major, unique.
-pub type CooCol = Enc<usize, u32, { pack_level_types(&[COMPRESSED_NU, SINGLETON]) }, JI>;
+pub type CooCol = Enc<usize, u32, (compressed<nonunique>, singleton), (d1, d0)>;
 
 /// Whether a target keeps repeated coordinates as separate entries (every
 /// level from the first non-unique compressed one on is non-unique).

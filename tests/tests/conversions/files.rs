@@ -2,39 +2,23 @@
 //! symmetric and array files against their dense meaning, corrupted
 //! coordinates located by line and column.
 
+use sparse_core::levels::{compressed, d0, d1, d2, nonunique, singleton};
 use std::io::BufReader;
 
 use proptest::prelude::*;
 use sparse_core::io::{
     read_frostt, read_matrix_market, write_frostt, write_matrix_market, IoError, ParseErrorKind,
 };
-use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr};
 use sparse_core::{Enc, Encoding};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{self, with_tensor};
 use sparse_tests::gen::{sparse, Entries};
-use sparse_tests::reference::{COMPRESSED, COMPRESSED_NU, SINGLETON};
 
 use super::common::*;
 
-type Csf = Enc<
-    u16,
-    u16,
-    { pack_level_types(&[COMPRESSED, COMPRESSED, COMPRESSED]) },
-    { pack_level_exprs(&[LevelExpr::Dim(0), LevelExpr::Dim(1), LevelExpr::Dim(2)]) },
->;
-type Coo3 = Enc<
-    usize,
-    usize,
-    {
-        pack_level_types(&[
-            COMPRESSED_NU,
-            sparse_tests::reference::SINGLETON_NU,
-            SINGLETON,
-        ])
-    },
-    { pack_level_exprs(&[LevelExpr::Dim(2), LevelExpr::Dim(0), LevelExpr::Dim(1)]) },
->;
+type Csf = Enc<u16, u16, (compressed, compressed, compressed), (d0, d1, d2)>;
+type Coo3 =
+    Enc<usize, usize, (compressed<nonunique>, singleton<nonunique>, singleton), (d2, d0, d1)>;
 
 /// The file's dense meaning, read as `T`.
 fn read_as<T: Encoding, const L: usize>(text: &str) -> Result<Vec<i64>, IoError> {

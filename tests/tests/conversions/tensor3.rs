@@ -1,50 +1,52 @@
 //! 3-D tensors across level permutations and formats.
 
 use proptest::prelude::*;
-use sparse_core::vocab::{pack_level_exprs, pack_level_types, LevelExpr};
+use sparse_core::levels::{
+    compressed, d0, d1, d2, dense, loose_compressed, nonunique, singleton, soa,
+};
+use sparse_core::vocab::LevelExpr;
 use sparse_core::{Enc, Encoding, SparseTensor};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{self, with_tensor};
 use sparse_tests::gen::{sparse, sparse_with_duplicates, Entries};
-use sparse_tests::reference::{
-    fused, lvl, Kind, RefLevel, COMPRESSED, COMPRESSED_NU, DENSE, LOOSE, SINGLETON, SINGLETON_NU,
-    SINGLETON_SOA,
-};
+use sparse_tests::reference::{fused, lvl, Kind, RefLevel};
 
 use super::common::*;
 
 const I: LevelExpr = LevelExpr::Dim(0);
 const J: LevelExpr = LevelExpr::Dim(1);
 const K: LevelExpr = LevelExpr::Dim(2);
-const IJK: u128 = pack_level_exprs(&[I, J, K]);
-const KIJ: u128 = pack_level_exprs(&[K, I, J]);
-const JKI: u128 = pack_level_exprs(&[J, K, I]);
-const IKJ: u128 = pack_level_exprs(&[I, K, J]);
 
-type Csf = Enc<u8, u8, { pack_level_types(&[COMPRESSED, COMPRESSED, COMPRESSED]) }, IJK>;
-type CsfKij = Enc<u16, u8, { pack_level_types(&[COMPRESSED, COMPRESSED, COMPRESSED]) }, KIJ>;
-type DccJki = Enc<u32, u16, { pack_level_types(&[DENSE, COMPRESSED, COMPRESSED]) }, JKI>;
-type DdcIkj = Enc<u8, u8, { pack_level_types(&[DENSE, DENSE, COMPRESSED]) }, IKJ>;
-type Dcc = Enc<u8, u8, { pack_level_types(&[DENSE, COMPRESSED, COMPRESSED]) }, IJK>;
+type Csf = Enc<u8, u8, (compressed, compressed, compressed), (d0, d1, d2)>;
+type CsfKij = Enc<u16, u8, (compressed, compressed, compressed), (d2, d0, d1)>;
+type DccJki = Enc<u32, u16, (dense, compressed, compressed), (d1, d2, d0)>;
+type DdcIkj = Enc<u8, u8, (dense, dense, compressed), (d0, d2, d1)>;
+type Dcc = Enc<u8, u8, (dense, compressed, compressed), (d0, d1, d2)>;
 /// MLIR's 3-D COO: `(i : compressed(nonunique), j : singleton(nonunique),
 /// k : singleton)` (a unique middle singleton would forbid two entries
 /// with the same `(i, j)`).
-type Coo3 = Enc<usize, u8, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU, SINGLETON]) }, IJK>;
-type Coo3Kij =
-    Enc<u16, u16, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU_SOA, SINGLETON_SOA]) }, KIJ>;
+type Coo3 = Enc<usize, u8, (compressed<nonunique>, singleton<nonunique>, singleton), (d0, d1, d2)>;
+type Coo3Kij = Enc<
+    u16,
+    u16,
+    (
+        compressed<nonunique>,
+        singleton<(nonunique, soa)>,
+        singleton<soa>,
+    ),
+    (d2, d0, d1),
+>;
 /// `(j : compressed(nonunique), k : singleton(nonunique), i :
 /// singleton(soa))`: one AoS pair and one SoA level.
 type Coo3Mixed =
-    Enc<u8, u32, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU, SINGLETON_SOA]) }, JKI>;
-const SINGLETON_NU_SOA: sparse_core::vocab::LevelType =
-    SINGLETON_NU.with(sparse_core::vocab::LevelProps::SOA);
+    Enc<u8, u32, (compressed<nonunique>, singleton<nonunique>, singleton<soa>), (d1, d2, d0)>;
 /// `(j : compressed, k : dense, i : compressed)`: a dense level between
 /// two sparse ones (empty entries get positions).
-type CdcMiddle = Enc<u16, u8, { pack_level_types(&[COMPRESSED, DENSE, COMPRESSED]) }, JKI>;
+type CdcMiddle = Enc<u16, u8, (compressed, dense, compressed), (d1, d2, d0)>;
 /// `(i : compressed, j : loose_compressed, k : loose_compressed)`.
-type LooseCsf = Enc<u8, u8, { pack_level_types(&[COMPRESSED, LOOSE, LOOSE]) }, IJK>;
+type LooseCsf = Enc<u8, u8, (compressed, loose_compressed, loose_compressed), (d0, d1, d2)>;
 /// `(i : dense, j : compressed, k : dense)`: a dense level below a sparse one.
-type Cdc = Enc<u8, u8, { pack_level_types(&[DENSE, COMPRESSED, DENSE]) }, KIJ>;
+type Cdc = Enc<u8, u8, (dense, compressed, dense), (d2, d0, d1)>;
 
 fn target<S: Encoding, T: Encoding, const LS: usize, const LT: usize>(
     a: &SparseTensor<'_, i64, S, 3, LS>,
@@ -103,7 +105,7 @@ proptest! {
 
     #[test]
     fn from_coo3_with_repeats((dims, e) in sparse_with_duplicates::<i64, 3>(3, 10)) {
-        type Coo3Nu = Enc<u32, u32, { pack_level_types(&[COMPRESSED_NU, SINGLETON_NU, SINGLETON_NU]) }, IJK>;
+        type Coo3Nu = Enc<u32, u32, (compressed<nonunique>, singleton<nonunique>, singleton<nonunique>), (d0, d1, d2)>;
         into_every_3d::<Coo3Nu, 3>(&COO3, dims, &e)?;
     }
 }

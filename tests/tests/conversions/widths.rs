@@ -4,21 +4,20 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 use sparse_core::convert::{convert, ConvertError};
-use sparse_core::vocab::pack_level_types;
+use sparse_core::levels::{compressed, d0, d1, dense, nonunique, singleton};
 use sparse_core::{AssembleError, Buffer, Enc, Encoding, Owned, SparseTensor, SparseTensorOut};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{self, with_tensor};
-use sparse_tests::reference::{COMPRESSED, COMPRESSED_NU, DENSE, SINGLETON};
 
 use super::common::*;
 
-type Csr8 = Enc<u8, u8, { pack_level_types(&[DENSE, COMPRESSED]) }, IJ>;
-type Csr16 = Enc<u16, u16, { pack_level_types(&[DENSE, COMPRESSED]) }, IJ>;
-type Csc8 = Enc<u8, u8, { pack_level_types(&[DENSE, COMPRESSED]) }, JI>;
-type CscNarrowPos = Enc<u8, u16, { pack_level_types(&[DENSE, COMPRESSED]) }, JI>;
-type Dcsc8 = Enc<u8, u8, { pack_level_types(&[COMPRESSED, COMPRESSED]) }, JI>;
-type Coo8 = Enc<u8, u8, { pack_level_types(&[COMPRESSED_NU, SINGLETON]) }, JI>;
-type RowSparse8 = Enc<u8, u8, { pack_level_types(&[COMPRESSED, DENSE]) }, IJ>;
+type Csr8 = Enc<u8, u8, (dense, compressed), (d0, d1)>;
+type Csr16 = Enc<u16, u16, (dense, compressed), (d0, d1)>;
+type Csc8 = Enc<u8, u8, (dense, compressed), (d1, d0)>;
+type CscNarrowPos = Enc<u8, u16, (dense, compressed), (d1, d0)>;
+type Dcsc8 = Enc<u8, u8, (compressed, compressed), (d1, d0)>;
+type Coo8 = Enc<u8, u8, (compressed<nonunique>, singleton), (d1, d0)>;
+type RowSparse8 = Enc<u8, u8, (compressed, dense), (d0, d1)>;
 
 fn into<S: Encoding, T: Encoding>(
     a: &SparseTensor<'_, i64, S, 2, 2>,

@@ -1,9 +1,10 @@
 // A kernel's sparse parameters have their encoding in their type. A CSC
-// output passed where the kernel writes CSR names both in words (the output
-// goes through `IsCSROut`); a CSC operand passed where it reads CSR is a
-// plain type mismatch, whose types rustc prints with the packed codes (see
-// the diagnostics catalogue: an input keeps its alias type so that kernels
-// still coerce to `fn` pointers and infer their operands' encoding).
+// output passed where the kernel writes CSR names `#CSR` in words (the
+// output goes through `IsCSROut`); a CSC operand passed where it reads CSR
+// is a plain type mismatch, whose types spell both encodings as MLIR does:
+// `(dense, compressed), (d0, d1)` against `(dense, compressed), (d1, d0)`
+// (an input keeps its alias type so that kernels still coerce to `fn`
+// pointers and infer their operands' encoding).
 use sparse_core::{sparse_kernel, Owned};
 
 sparse_kernel! {

@@ -1,6 +1,7 @@
 //! Capacity, width, order and range errors, and the workspace.
 
 use super::*;
+use crate::levels::{compressed, d0, d1, singleton};
 
 #[test]
 fn capacity_errors_name_the_exact_need_and_leave_a_reusable_output() {
@@ -331,7 +332,7 @@ fn fixed_buffers_name_positions_and_values() {
 
 #[test]
 fn a_singleton_below_a_unique_level_holds_one_entry_per_parent() {
-    type Cs = Enc<u8, u8, { pack_level_types(&[CMP, SGL]) }, { pack_level_exprs(&[D0, D1]) }>;
+    type Cs = Enc<u8, u8, (compressed, singleton), (d0, d1)>;
     let mut m = Mem::<u8, u8, f64, 2>::new(2, 6, 3, 0);
     let mut c = out::<f64, Cs, 2, 2>([3, 4], &mut m).unwrap();
     c.begin();

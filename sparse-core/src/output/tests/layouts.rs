@@ -1,6 +1,7 @@
 //! Layouts built by insertion, checked against hand-worked buffers.
 
 use super::*;
+use crate::levels::{compressed, d0, d1, nonunique, singleton};
 
 #[test]
 fn csr_by_insertion_matches_seed_layout() {
@@ -155,17 +156,7 @@ fn explicit_zeros_are_stored() {
 
 #[test]
 fn repeats_where_every_level_below_allows_them() {
-    type CooNu = Enc<
-        u8,
-        u8,
-        {
-            pack_level_types(&[
-                CMP_NU,
-                LevelType::new(LevelFormat::Singleton).with(LevelProps::NONUNIQUE),
-            ])
-        },
-        { pack_level_exprs(&[D0, D1]) },
-    >;
+    type CooNu = Enc<u8, u8, (compressed<nonunique>, singleton<nonunique>), (d0, d1)>;
     let mut m = Mem::<u8, u8, f64, 2>::new(2, 6, 3, 0);
     let mut c = out::<f64, CooNu, 2, 2>([3, 4], &mut m).unwrap();
     c.begin();

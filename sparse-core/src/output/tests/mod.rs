@@ -6,43 +6,33 @@
 
 extern crate std;
 
+use crate::levels::{
+    compressed, d0, d1, dense, floordiv, loose_compressed, modulo, nonunique, singleton, soa,
+};
 use std::vec::Vec;
 
 use super::*;
 use crate::encoding::Enc;
 use crate::kernel::KernelError;
-use crate::vocab::{pack_level_exprs, pack_level_types, LevelProps, LevelType};
 
-const DENSE: LevelType = LevelType::new(LevelFormat::Dense);
-const CMP: LevelType = LevelType::new(LevelFormat::Compressed);
-const CMP_NU: LevelType = LevelType::new(LevelFormat::Compressed).with(LevelProps::NONUNIQUE);
-const LOOSE: LevelType = LevelType::new(LevelFormat::LooseCompressed);
-const SGL: LevelType = LevelType::new(LevelFormat::Singleton);
-const SGL_SOA: LevelType = LevelType::new(LevelFormat::Singleton).with(LevelProps::SOA);
-const D0: LevelExpr = LevelExpr::Dim(0);
-const D1: LevelExpr = LevelExpr::Dim(1);
-
-type Csr = Enc<u8, u8, { pack_level_types(&[DENSE, CMP]) }, { pack_level_exprs(&[D0, D1]) }>;
-type Dcsr = Enc<u16, u16, { pack_level_types(&[CMP, CMP]) }, { pack_level_exprs(&[D0, D1]) }>;
-type Coo = Enc<usize, u8, { pack_level_types(&[CMP_NU, SGL]) }, { pack_level_exprs(&[D0, D1]) }>;
-type CooSoa =
-    Enc<u32, u32, { pack_level_types(&[CMP_NU, SGL_SOA]) }, { pack_level_exprs(&[D0, D1]) }>;
-type Loose = Enc<u8, u8, { pack_level_types(&[DENSE, LOOSE]) }, { pack_level_exprs(&[D0, D1]) }>;
+type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
+type Dcsr = Enc<u16, u16, (compressed, compressed), (d0, d1)>;
+type Coo = Enc<usize, u8, (compressed<nonunique>, singleton), (d0, d1)>;
+type CooSoa = Enc<u32, u32, (compressed<nonunique>, singleton<soa>), (d0, d1)>;
+type Loose = Enc<u8, u8, (dense, loose_compressed), (d0, d1)>;
 type Bsr = Enc<
     u8,
     u8,
-    { pack_level_types(&[DENSE, CMP, DENSE, DENSE]) },
-    {
-        pack_level_exprs(&[
-            LevelExpr::FloorDiv { dim: 0, divisor: 2 },
-            LevelExpr::FloorDiv { dim: 1, divisor: 2 },
-            LevelExpr::Mod { dim: 0, modulus: 2 },
-            LevelExpr::Mod { dim: 1, modulus: 2 },
-        ])
-    },
+    (dense, compressed, dense, dense),
+    (
+        floordiv<d0, 2>,
+        floordiv<d1, 2>,
+        modulo<d0, 2>,
+        modulo<d1, 2>,
+    ),
 >;
-type Dense2 = Enc<u8, u8, { pack_level_types(&[DENSE, DENSE]) }, { pack_level_exprs(&[D0, D1]) }>;
-type Wide = Enc<u8, u8, { pack_level_types(&[DENSE, CMP]) }, { pack_level_exprs(&[D0, D1]) }>;
+type Dense2 = Enc<u8, u8, (dense, dense), (d0, d1)>;
+type Wide = Enc<u8, u8, (dense, compressed), (d0, d1)>;
 
 /// Buffers of `n` elements each, owned by the test.
 struct Mem<P, C, V, const LVL: usize> {

@@ -4,50 +4,16 @@
 //! `KernelError::GroupOverflow` naming it.
 
 use super::*;
+use crate::levels::{compressed, d0, d1, dense, floordiv, modulo, structured};
 use proptest::prelude::*;
 
-const NM24: LevelType = LevelType::new(LevelFormat::Structured { n: 2, m: 4 });
-const NM13: LevelType = LevelType::new(LevelFormat::Structured { n: 1, m: 3 });
-
 /// NVIDIA's 2:4 over dense rows and dense groups.
-type Nv24 = Enc<
-    u8,
-    u8,
-    { pack_level_types(&[DENSE, DENSE, NM24]) },
-    {
-        pack_level_exprs(&[
-            D0,
-            LevelExpr::FloorDiv { dim: 1, divisor: 4 },
-            LevelExpr::Mod { dim: 1, modulus: 4 },
-        ])
-    },
->;
+type Nv24 = Enc<u8, u8, (dense, dense, structured<2, 4>), (d0, floordiv<d1, 4>, modulo<d1, 4>)>;
 /// 2:4 groups stored only where a row has entries (compressed groups).
-type Nv24c = Enc<
-    u8,
-    u8,
-    { pack_level_types(&[DENSE, CMP, NM24]) },
-    {
-        pack_level_exprs(&[
-            D0,
-            LevelExpr::FloorDiv { dim: 1, divisor: 4 },
-            LevelExpr::Mod { dim: 1, modulus: 4 },
-        ])
-    },
->;
+type Nv24c =
+    Enc<u8, u8, (dense, compressed, structured<2, 4>), (d0, floordiv<d1, 4>, modulo<d1, 4>)>;
 /// 1:3 groups.
-type Nv13 = Enc<
-    u16,
-    u16,
-    { pack_level_types(&[DENSE, DENSE, NM13]) },
-    {
-        pack_level_exprs(&[
-            D0,
-            LevelExpr::FloorDiv { dim: 1, divisor: 3 },
-            LevelExpr::Mod { dim: 1, modulus: 3 },
-        ])
-    },
->;
+type Nv13 = Enc<u16, u16, (dense, dense, structured<1, 3>), (d0, floordiv<d1, 3>, modulo<d1, 3>)>;
 
 /// Inserts the nonzeros of `m` in level order (row, group, offset).
 fn insert_rows<E: Encoding, B: OutputBuffers<E::Pos, E::Crd, f64>>(

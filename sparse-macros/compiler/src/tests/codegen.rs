@@ -12,7 +12,7 @@ fn expand_str(src: &str) -> String {
 }
 
 #[test]
-fn csr_alias_spells_the_documented_codes() {
+fn csr_alias_spells_the_encoding_as_level_markers() {
     let out = expand_str(seeds::CSR);
     let expected = quote! {
         #[doc = " A sparse tensor with the encoding `#CSR`, values of type `V`:"]
@@ -25,8 +25,11 @@ fn csr_alias_spells_the_documented_codes() {
             ::sparse_core::__private::Enc<
                 ::core::primitive::usize,
                 ::core::primitive::usize,
-                { 131072u128 },
-                { 262144u128 }
+                (
+                    ::sparse_core::__private::levels::dense,
+                    ::sparse_core::__private::levels::compressed,
+                ),
+                (::sparse_core::__private::levels::d0, ::sparse_core::__private::levels::d1,)
             >,
             2,
             2,
@@ -40,8 +43,11 @@ fn csr_alias_spells_the_documented_codes() {
             ::sparse_core::__private::Enc<
                 ::core::primitive::usize,
                 ::core::primitive::usize,
-                { 131072u128 },
-                { 262144u128 }
+                (
+                    ::sparse_core::__private::levels::dense,
+                    ::sparse_core::__private::levels::compressed,
+                ),
+                (::sparse_core::__private::levels::d0, ::sparse_core::__private::levels::d1,)
             >,
             B,
             2,

@@ -86,14 +86,16 @@ impl Gen<'_> {
             .as_ref()
             .map(|e| self.widths(e))
             .unwrap_or_default();
-        let lt = proc_macro2::Literal::u128_suffixed(enc.level_types_code());
-        let map = proc_macro2::Literal::u128_suffixed(crate::vocab::pack_level_exprs(&exprs));
         // Literals need no braces as const arguments (and get an
         // `unused_braces` warning with them in expression position).
-        let values = enc.explicit_val.as_ref().map(|v| {
-            let code = proc_macro2::Literal::u128_suffixed(crate::codegen::values_code(v));
-            quote!(, #code)
-        });
+        let values = match enc.explicit_val.as_ref() {
+            Some(v) => {
+                let code = proc_macro2::Literal::u128_suffixed(crate::codegen::values_code(v));
+                quote!(, #code)
+            }
+            None => quote!(),
+        };
+        let enc_ty = crate::codegen::enc_type(&pos, &crd, &enc.level_types(), &exprs, &values);
         let perm = perm
             .iter()
             .map(|&p| proc_macro2::Literal::usize_unsuffixed(p));
@@ -101,9 +103,7 @@ impl Gen<'_> {
             ::sparse_core::__private::convert_into(
                 #a,
                 [#(#perm),*],
-                ::core::marker::PhantomData::<
-                    ::sparse_core::__private::Enc<#pos, #crd, #lt, #map #values>,
-                >,
+                ::core::marker::PhantomData::<#enc_ty>,
                 #c,
                 #name,
                 #merge,

@@ -229,7 +229,7 @@ impl Gen<'_> {
         }
     }
 
-    /// `Enc<P, C, {LEVEL_TYPES}, {MAP}>` of the reordered copy `t` of an
+    /// `Enc<P, C, (levels..), (map..)>` of the reordered copy `t` of an
     /// input with encoding `encoding`: the source's widths, the copy's
     /// levels, values stored (an `explicitVal` source's value is copied
     /// into each entry: sparse outputs store their values).
@@ -243,9 +243,7 @@ impl Gen<'_> {
             .map_or(&[][..], |d| &d.levels[..]);
         let types: Vec<_> = levels.iter().map(|&(ty, _)| ty).collect();
         let exprs: Vec<_> = levels.iter().map(|&(_, e)| e).collect();
-        let lt = Literal::u128_suffixed(crate::vocab::pack_level_types(&types));
-        let map = Literal::u128_suffixed(crate::vocab::pack_level_exprs(&exprs));
-        quote!(::sparse_core::__private::Enc<#pos, #crd, { #lt }, { #map }>)
+        crate::codegen::enc_type(&pos, &crd, &types, &exprs, &quote!())
     }
 
     /// The prologue's second part, after every size check: each reordering

@@ -68,8 +68,14 @@ pub fn transpose_csr<
                 ::sparse_core::__private::Enc<
                     ::core::primitive::u16,
                     ::core::primitive::u8,
-                    131072u128,
-                    4u128,
+                    (
+                        ::sparse_core::__private::levels::dense,
+                        ::sparse_core::__private::levels::compressed,
+                    ),
+                    (
+                        ::sparse_core::__private::levels::d1,
+                        ::sparse_core::__private::levels::d0,
+                    ),
                 >,
             >,
             c,
