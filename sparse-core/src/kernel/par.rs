@@ -141,24 +141,10 @@ fn split<T, W, R, F>(
     R: Fn(usize) -> Option<usize> + Sync,
     F: Fn(usize, usize, usize, &mut [T]) + Sync,
 {
-    let start = (cut.work)(lo);
-    let total = (cut.work)(hi).saturating_sub(start);
-    if total <= cut.grain || hi.saturating_sub(lo) < 2 {
+    let Some(mid) = halfway(lo, hi, cut) else {
         body(lo, hi, row_lo, out);
         return;
-    }
-    // The first boundary in `lo + 1..hi` with half the work before it.
-    let target = start + total / 2;
-    let (mut a, mut z) = (lo + 1, hi - 1);
-    while a < z {
-        let m = a + (z - a) / 2;
-        if (cut.work)(m) < target {
-            a = m + 1;
-        } else {
-            z = m;
-        }
-    }
-    let mid = a;
+    };
     // Rows `row_lo..row_mid` go left; every cut is checked, and a loop
     // that cannot be cut here runs whole (never out of its rows).
     let halves = (cut.row)(mid)
@@ -172,6 +158,31 @@ fn split<T, W, R, F>(
         ),
         None => body(lo, hi, row_lo, out),
     }
+}
+
+/// Where to cut the iterations `lo..hi`: the first boundary in
+/// `lo + 1..hi` with half the work before it; `None` when the chunk is at
+/// most the grain (or a single iteration).
+fn halfway<W, R>(lo: usize, hi: usize, cut: &Cut<'_, W, R>) -> Option<usize>
+where
+    W: Fn(usize) -> usize,
+{
+    let start = (cut.work)(lo);
+    let total = (cut.work)(hi).saturating_sub(start);
+    if total <= cut.grain || hi.saturating_sub(lo) < 2 {
+        return None;
+    }
+    let target = start + total / 2;
+    let (mut a, mut z) = (lo + 1, hi - 1);
+    while a < z {
+        let m = a + (z - a) / 2;
+        if (cut.work)(m) < target {
+            a = m + 1;
+        } else {
+            z = m;
+        }
+    }
+    Some(a)
 }
 
 /// The grain for `total` units of work whose rows hold `scale` output
@@ -305,6 +316,11 @@ pub fn compressed<T, P, C, F>(
     };
     split(out, lo, hi, 0, &cut, &body);
 }
+
+#[cfg(feature = "alloc")]
+mod sparse;
+#[cfg(feature = "alloc")]
+pub use sparse::{sparse_compressed, sparse_dense};
 
 #[cfg(test)]
 mod tests {

@@ -149,6 +149,8 @@
 //! ```
 
 mod buffer;
+#[cfg(feature = "alloc")]
+mod chunk;
 mod in_place;
 mod insert;
 mod segment;
@@ -161,6 +163,9 @@ pub use buffer::Fixed;
 #[cfg(feature = "alloc")]
 pub use buffer::Owned;
 pub use buffer::{Buffer, OutputBuffers, SliceBuffer, Slices};
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub use chunk::{Chunk, ChunkOut, Wide};
 #[doc(hidden)]
 pub use in_place::InPlace;
 pub use segment::Segment;
