@@ -31,6 +31,9 @@
 //! each chunk's rows lie inside its own range. Every position is checked
 //! to fit `posWidth` before anything is written.
 
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::any::Any;
 use core::marker::PhantomData;
 
 use crate::encoding::Encoding;
@@ -60,6 +63,13 @@ impl<E: Encoding> Encoding for Wide<E> {
 pub type ChunkOut<V, E, const DIM: usize, const LVL: usize> =
     SparseTensorOut<V, Wide<E>, Owned, DIM, LVL>;
 
+/// The chunk outputs an output keeps between `#[parallel]` calls, so that
+/// the next call writes into memory already allocated (and paged in)
+/// instead of growing fresh `Vec`s: about the size of the last result,
+/// freed with the output.
+#[derive(Default)]
+pub(crate) struct Scratch(Option<Box<dyn Any + Send + Sync>>);
+
 /// One chunk's output and the output row its row 0 is.
 #[doc(hidden)]
 pub struct Chunk<V, E: Encoding, const DIM: usize, const LVL: usize> {
@@ -75,7 +85,7 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    /// An empty chunk output holding `rows` rows (first dimension, at most
+    /// A started (`begin`) chunk output holding `rows` rows (first dimension, at most
     /// this output's) of this output; every other dimension as here.
     ///
     /// Built from this output's checked layout rather than through
@@ -85,15 +95,7 @@ where
     /// against that width (if fewer rows did not shrink every level size,
     /// the chunk takes this output's sizes); its positions are `usize`.
     pub(crate) fn chunk_out(&self, rows: usize) -> ChunkOut<V, E, DIM, LVL> {
-        let mut dim_sizes = self.dim_sizes;
-        if let Some(d) = dim_sizes.first_mut() {
-            *d = rows.min(*d);
-        }
-        let mut lvl_sizes = self.layout.lvl_sizes(&dim_sizes);
-        if lvl_sizes.iter().zip(&self.lvl_sizes).any(|(a, b)| a > b) {
-            dim_sizes = self.dim_sizes;
-            lvl_sizes = self.lvl_sizes;
-        }
+        let (dim_sizes, lvl_sizes) = self.chunk_sizes(rows);
         let mut out = SparseTensorOut {
             dim_sizes,
             lvl_sizes,
@@ -114,10 +116,69 @@ where
             groups: self.groups,
             appends: self.appends,
             appendable: false,
+            scratch: Scratch::default(),
         };
-        // The empty tensor, as `new` leaves it (`Vec`s never run out).
-        out.clear();
+        // Started: until the chunk's `finish`, its view is the empty
+        // tensor (`begin` is O(levels); `clear` would close every row).
+        out.begin();
         out
+    }
+
+    /// The sizes of a chunk of `rows` rows (see [`chunk_out`](Self::chunk_out)).
+    fn chunk_sizes(&self, rows: usize) -> ([usize; DIM], [usize; LVL]) {
+        let mut dim_sizes = self.dim_sizes;
+        if let Some(d) = dim_sizes.first_mut() {
+            *d = rows.min(*d);
+        }
+        let lvl_sizes = self.layout.lvl_sizes(&dim_sizes);
+        if lvl_sizes.iter().zip(&self.lvl_sizes).any(|(a, b)| a > b) {
+            return (self.dim_sizes, self.lvl_sizes);
+        }
+        (dim_sizes, lvl_sizes)
+    }
+
+    /// A chunk output for `rows` rows, reusing the memory of `old` (a
+    /// chunk output of this output from an earlier call) when there is one.
+    pub(crate) fn chunk_out_from(
+        &self,
+        rows: usize,
+        old: Option<ChunkOut<V, E, DIM, LVL>>,
+    ) -> ChunkOut<V, E, DIM, LVL> {
+        let Some(mut part) = old else {
+            return self.chunk_out(rows);
+        };
+        // Made by `chunk_out` of this output (same layout and derived
+        // fields, which depend on the encoding only): only the sizes
+        // change. The workspace keeps its length and is reset where a
+        // chunk left entries (a row it did not finish).
+        (part.dim_sizes, part.lvl_sizes) = self.chunk_sizes(rows);
+        part.reset_workspace();
+        part.begin();
+        part
+    }
+}
+
+impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
+where
+    V: Default + Send + Sync + 'static,
+    E: Encoding,
+    E::Crd: Send + Sync,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// The chunk outputs kept from the last `#[parallel]` call (none the
+    /// first time).
+    pub(crate) fn take_chunks(&mut self) -> Vec<ChunkOut<V, E, DIM, LVL>> {
+        self.scratch
+            .0
+            .take()
+            .and_then(|b| b.downcast::<Vec<ChunkOut<V, E, DIM, LVL>>>().ok())
+            .map_or_else(Vec::new, |b| *b)
+    }
+
+    /// Keeps `chunks` for the next call (their entries are dropped then,
+    /// by `begin`; their memory is reused).
+    pub(crate) fn keep_chunks(&mut self, chunks: Vec<ChunkOut<V, E, DIM, LVL>>) {
+        self.scratch.0 = Some(Box::new(chunks));
     }
 }
 

@@ -276,6 +276,10 @@ pub struct SparseTensorOut<
     /// previous insertion accepted. Loop-invariant across a kernel's
     /// insertions, so it is kept rather than re-derived per call.
     appendable: bool,
+    /// The chunk outputs of the last `#[parallel]` call, kept (emptied,
+    /// memory kept) for the next one.
+    #[cfg(feature = "alloc")]
+    pub(crate) scratch: chunk::Scratch,
 }
 
 impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
@@ -354,6 +358,8 @@ where
             groups,
             appends,
             appendable: false,
+            #[cfg(feature = "alloc")]
+            scratch: chunk::Scratch::default(),
         };
         out.begin();
         out.finalize();

@@ -111,24 +111,28 @@ fn run<V, E, B, F>(
     body: F,
 ) -> Result<(), KernelError>
 where
-    V: Default + Clone + Send,
+    V: Default + Clone + Send + Sync + 'static,
     E: Encoding,
-    E::Crd: Send,
+    E::Crd: Send + Sync,
     B: OutputBuffers<E::Pos, E::Crd, V>,
     F: Fn(Span, &mut ChunkOut<V, E, 2, 2>) -> Result<(), KernelError> + Sync,
 {
+    // The chunk outputs of the last call, reused: their memory is
+    // allocated and paged in already.
+    let mut kept = out.take_chunks();
     let mut chunks: Vec<Task<V, E>> = spans
         .iter()
         .map(|&s| {
+            let rows = s.row_hi.saturating_sub(s.row_lo);
             let chunk = Chunk {
                 row0: s.row_lo,
-                out: out.chunk_out(s.row_hi.saturating_sub(s.row_lo)),
+                out: out.chunk_out_from(rows, kept.pop()),
             };
             (s, chunk, Ok(()))
         })
         .collect();
+    // Each chunk output is started (`begin`) already.
     let fill = |(s, chunk, result): &mut Task<V, E>| {
-        chunk.out.begin();
         *result = body(*s, &mut chunk.out).and_then(|()| chunk.out.finish("output"));
     };
     #[cfg(feature = "rayon")]
@@ -143,15 +147,25 @@ where
     #[cfg(not(feature = "rayon"))]
     chunks.iter_mut().for_each(fill);
     let mut joined = Vec::with_capacity(chunks.len());
+    let mut failed = None;
     for (_, chunk, result) in chunks {
-        if let Err(e) = result {
-            out.clear();
-            return Err(e);
+        if let (Err(e), None) = (result, &failed) {
+            failed = Some(e);
         }
         joined.push(chunk);
     }
-    out.concat_rows(&joined);
-    Ok(())
+    let done = match failed {
+        Some(e) => {
+            out.clear();
+            Err(e)
+        }
+        None => {
+            out.concat_rows(&joined);
+            Ok(())
+        }
+    };
+    out.keep_chunks(joined.into_iter().map(|c| c.out).collect());
+    done
 }
 
 /// A parallel dense outer loop `for i in 0..n` whose iteration `i` inserts
@@ -173,9 +187,9 @@ pub fn sparse_dense<V, E, B, P, F>(
     body: F,
 ) -> Result<(), KernelError>
 where
-    V: Default + Clone + Send,
+    V: Default + Clone + Send + Sync + 'static,
     E: Encoding,
-    E::Crd: Send,
+    E::Crd: Send + Sync,
     B: OutputBuffers<E::Pos, E::Crd, V>,
     P: Index + Sync,
     F: Fn(usize, usize, &mut ChunkOut<V, E, 2, 2>) -> Result<(), KernelError> + Sync,
@@ -211,9 +225,9 @@ pub fn sparse_compressed<V, E, B, P, C, F>(
     body: F,
 ) -> Result<(), KernelError>
 where
-    V: Default + Clone + Send,
+    V: Default + Clone + Send + Sync + 'static,
     E: Encoding,
-    E::Crd: Send,
+    E::Crd: Send + Sync,
     B: OutputBuffers<E::Pos, E::Crd, V>,
     P: Index + Sync,
     C: Index + Sync,
