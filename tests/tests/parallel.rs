@@ -23,7 +23,7 @@
 //!   several elements).
 //! - `sparse_out`: sparse outputs written per row (CSR, DCSR): scaling,
 //!   sparse + sparse, SpGEMM (a workspace per chunk), SDDMM, over CSR and
-//!   DCSR inputs, into `Owned` and `Fixed` outputs, with the sequential
+//!   DCSR inputs, into `Owned`, `Fixed` and `Slices` outputs, with the sequential
 //!   kernels' capacity and `posWidth` errors.
 //! - `snapshots`: the compiler's parallel codegen snapshots, compiled as
 //!   they are and run against the sequential kernels.

@@ -1,7 +1,7 @@
 //! Parallel kernels into sparse outputs written per row (CSR and DCSR):
 //! scaling, sparse + sparse (co-iteration inside the row), SpGEMM (a
 //! workspace per chunk) and SDDMM; over CSR and DCSR inputs (a dense and a
-//! compressed outer loop), into `Owned` and `Fixed` outputs. Each parallel
+//! compressed outer loop), into `Owned`, `Fixed` and `Slices` outputs. Each parallel
 //! kernel's storage (positions, coordinates, value bits) is the sequential
 //! kernel's, and with exact values the result is the dense reference's.
 //! Capacity and `posWidth` errors are the sequential kernel's too, with
@@ -10,11 +10,11 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use sparse_core::{DenseView, Encoding, Fixed, Index, KernelError, Owned, SparseTensor};
+use sparse_core::{DenseView, Encoding, Fixed, Index, KernelError, Owned, Slices, SparseTensor};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{with_tensor, CSR, DCSR};
 use sparse_tests::gen::Entries;
-use sparse_tests::sparse_out::{check_output, map_values, stored, union, Stored};
+use sparse_tests::sparse_out::{check_output, map_values, stored, union, Caps, SliceStore, Stored};
 
 use super::common::{on_threads, random, rough, roughen, shapes, small, vector};
 
@@ -446,6 +446,46 @@ fn fixed_outputs_and_errors() {
             );
             assert_eq!(c.view().number_of_entries(), 0);
         });
+    });
+}
+
+/// `Slices` outputs (caller memory): with room, the `Owned` result; with a
+/// short values buffer, the sequential kernel's error and an empty output.
+#[test]
+fn slice_outputs() {
+    let s = shapes(rough)
+        .into_iter()
+        .find(|s| s.name == "skewed rows")
+        .expect("the skewed shape");
+    let (dims, e) = (s.dims, &s.entries);
+    type Store = SliceStore<u32, u16, f64, 2>;
+    with_tensor(&CSR, dims, e, |a| {
+        for (val, ok) in [(64, true), (e.len() - 1, false)] {
+            let mut caps = Caps::<2>::uniform(64);
+            caps.val = val;
+            let (mut s1, mut s2) = (Store::new(caps), Store::new(caps));
+            let seq: k::CSROut<f64, Slices<'_>> = s1.out(dims);
+            let par: k::CSROut<f64, Slices<'_>> = s2.out(dims);
+            let (got, c) = both!(
+                "Slices",
+                seq,
+                par,
+                |c| k::scale_csr(a, c),
+                k::par_scale_csr(a, c)
+            );
+            if ok {
+                assert_eq!(got, Ok(()));
+                let mut owned = k::CSROut::<f64, Owned>::with_dims(dims).unwrap();
+                k::scale_csr(a, &mut owned).unwrap();
+                assert_eq!(storage(&c.view()), storage(&owned.view()));
+            } else {
+                assert!(
+                    matches!(got, Err(KernelError::Capacity { tensor: "c", capacity, .. }) if capacity == val),
+                    "{got:?}"
+                );
+                assert_eq!(c.view().number_of_entries(), 0);
+            }
+        }
     });
 }
 
