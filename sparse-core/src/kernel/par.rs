@@ -2,7 +2,7 @@
 //! its outermost loop in chunks (feature `rayon`).
 //!
 //! The code generator splits a statement's outermost loop when it is
-//! parallel (its index is the first index of a dense output, so two
+//! parallel (its index is the first index of the output, so two
 //! iterations never write the same element) and walks a dense range
 //! (`dense`) or the ordered coordinates of a compressed level 0
 //! (`compressed`). The iteration range is cut into chunks of about equal
@@ -10,6 +10,9 @@
 //! its positions, plus one per iteration), the output into the matching
 //! disjoint `&mut` runs of rows with `split_at_mut`, and the chunks run
 //! under `rayon::join`. No locks, no `unsafe`: each task owns its rows.
+//! A sparse output stored by rows (CSR, DCSR) is written in two passes
+//! instead, each chunk into an output of its own, then joined in row order
+//! (`sparse_dense`, `sparse_compressed`; see `par/sparse.rs`).
 //!
 //! Every element of the output is computed by exactly the code the
 //! sequential kernel runs for it, in the same order, so the result is the

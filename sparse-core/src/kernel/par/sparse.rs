@@ -7,7 +7,8 @@
 //! chunk runs the kernel's loop body, unchanged, into a chunk output of its
 //! own ([`ChunkOut`]: the output's encoding with `usize` positions over
 //! `Vec`s, with its own workspace), inserting row `i` as `i - row0`. The
-//! chunks share nothing but the (read-only) operands.
+//! chunks share nothing but the (read-only) operands. The output keeps the
+//! chunk outputs for its next call, whose chunks reuse their memory.
 //!
 //! Pass 2, on the calling thread: the chunk outputs, in row order, are
 //! joined into the real output (`SparseTensorOut::concat_rows`): counts
