@@ -336,6 +336,8 @@ miri_core() {
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
         cargo +nightly miri test -p sparse-core --lib
+    # The chunk outputs of `#[parallel]` sparse outputs need `alloc`.
+    cargo +nightly miri test -p sparse-core --features std --lib output::tests::chunk
 }
 
 # `__private::walk_values` walks by pointer on Arm and by index elsewhere;

@@ -21,6 +21,10 @@
 //!   as a value, a `reduce` over `unary` closures, wrapping `i64` with
 //!   `-=`, a CSF tensor-times-vector (compressed outer level, rows of
 //!   several elements).
+//! - `sparse_out`: sparse outputs written per row (CSR, DCSR): scaling,
+//!   sparse + sparse, SpGEMM (a workspace per chunk), SDDMM, over CSR and
+//!   DCSR inputs, into `Owned`, `Fixed` and `Slices` outputs, with the sequential
+//!   kernels' capacity and `posWidth` errors.
 //! - `snapshots`: the compiler's parallel codegen snapshots, compiled as
 //!   they are and run against the sequential kernels.
 #![cfg(feature = "rayon")]
@@ -30,5 +34,6 @@ mod parallel {
     mod dense_out;
     mod forms;
     mod snapshots;
+    mod sparse_out;
     mod spmv;
 }

@@ -81,4 +81,19 @@ sparse_core::sparse_kernel! {
     pub fn par_spmm_f64(a: &tensor<?x?xf64, #PCSR32>, b: &tensor<?x?xf64>, c: &mut tensor<?x?xf64>) {
         c[i, j] = a[i, k] * b[k, j];
     }
+    // Sparse outputs written per row.
+    pub fn seq_add_f64(a: &tensor<?x?xf64, #PCSR32>, b: &tensor<?x?xf64, #PCSR32>, c: &mut tensor<?x?xf64, #PCSR32>) {
+        c[i, j] = a[i, j] + b[i, j];
+    }
+    #[parallel]
+    pub fn par_add_f64(a: &tensor<?x?xf64, #PCSR32>, b: &tensor<?x?xf64, #PCSR32>, c: &mut tensor<?x?xf64, #PCSR32>) {
+        c[i, j] = a[i, j] + b[i, j];
+    }
+    pub fn seq_spgemm_f64(a: &tensor<?x?xf64, #PCSR32>, b: &tensor<?x?xf64, #PCSR32>, c: &mut tensor<?x?xf64, #PCSR32>) {
+        c[i, j] = a[i, k] * b[k, j];
+    }
+    #[parallel]
+    pub fn par_spgemm_f64(a: &tensor<?x?xf64, #PCSR32>, b: &tensor<?x?xf64, #PCSR32>, c: &mut tensor<?x?xf64, #PCSR32>) {
+        c[i, j] = a[i, k] * b[k, j];
+    }
 }

@@ -215,6 +215,21 @@ fn main() {
                 for (name, a) in mats.list.iter().chain([&l3]) {
                     par::spmm(name, a, 16, &b);
                 }
+                // Sparse outputs written per row: sparse add and SpGEMM
+                // (the partners of the `add` and `spgemm` sections).
+                let slow = Budget {
+                    total: b.total * 2,
+                    min_rounds: b.min_rounds.min(7),
+                    max_rounds: b.max_rounds,
+                };
+                for (name, a) in mats.list.iter().chain([&l3]) {
+                    let bm = ops::partner(name, a);
+                    par::sparse_out(par::SparseOp::Add, name, a, &bm, &b);
+                }
+                for (name, a) in mats.list.iter().chain([&l3]) {
+                    let bm = ops::partner(name, a);
+                    par::sparse_out(par::SparseOp::Spgemm, name, a, &bm, &slow);
+                }
             }
             _ => {}
         }

@@ -14,7 +14,7 @@ use crate::kernels;
 use crate::report::{table, Work};
 use faer::sparse::{SparseRowMatRef, SymbolicSparseRowMatRef};
 use faer::{Accum, Par};
-use sparse_core::{DenseView, DenseViewMut, Level};
+use sparse_core::{DenseView, DenseViewMut, Level, Owned};
 use std::cell::RefCell;
 use std::hint::black_box;
 use std::num::NonZeroUsize;
@@ -318,4 +318,85 @@ pub fn triad(n: usize, budget: &Budget) {
         t[0].median / t[1].median,
         t[0].min / t[1].min
     );
+}
+
+/// Which sparse-output kernel [`sparse_out`] times.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum SparseOp {
+    /// `C = A + B` (both CSR, the same shape).
+    Add,
+    /// `C = A B` (Gustavson, a workspace per chunk).
+    Spgemm,
+}
+
+/// A `#[parallel]` kernel into a sparse CSR output (each chunk into an
+/// output of its own, joined in row order) against the same kernel on one
+/// thread, both into an `Owned` output reused across calls; the parallel
+/// output must be the sequential one bit for bit.
+pub fn sparse_out(op: SparseOp, name: &str, a: &Csr, b: &Csr, budget: &Budget) {
+    let (m, n) = (a.rows, b.cols);
+    let (av, bv) = (a.val_f64(), b.val_f64());
+    let ta = kernels::PCSR32::<f64>::assemble(
+        [a.rows, a.cols],
+        [Level::dense(), Level::compressed(&a.pos, &a.crd)],
+        &av,
+    )
+    .expect("valid CSR");
+    let tb = kernels::PCSR32::<f64>::assemble(
+        [b.rows, b.cols],
+        [Level::dense(), Level::compressed(&b.pos, &b.crd)],
+        &bv,
+    )
+    .expect("valid CSR");
+    type Out = kernels::PCSR32Out<f64, Owned>;
+    let run =
+        |par: bool, ta: &kernels::PCSR32<'_, f64>, tb: &kernels::PCSR32<'_, f64>, c: &mut Out| {
+            match (op, par) {
+                (SparseOp::Add, false) => kernels::seq_add_f64(ta, tb, c),
+                (SparseOp::Add, true) => kernels::par_add_f64(ta, tb, c),
+                (SparseOp::Spgemm, false) => kernels::seq_spgemm_f64(ta, tb, c),
+                (SparseOp::Spgemm, true) => kernels::par_spgemm_f64(ta, tb, c),
+            }
+            .expect("ok")
+        };
+    let outs: Vec<Rc<RefCell<Out>>> = (0..2)
+        .map(|_| Rc::new(RefCell::new(Out::with_dims([m, n]).expect("dims"))))
+        .collect();
+    let mut comps: Vec<Competitor<'_>> = Vec::new();
+    for (par, c) in [false, true].into_iter().zip(&outs) {
+        let label = if par { par_label() } else { SEQ.to_string() };
+        let (c, ta, tb) = (c.clone(), &ta, &tb);
+        comps.push(Competitor::ours(label, move || {
+            run(par, black_box(ta), black_box(tb), &mut c.borrow_mut())
+        }));
+    }
+    let timings = measure_where_asked(comps, budget);
+    let storage = |c: &Out| {
+        let v = c.view();
+        let l = v.level(1);
+        let vals: Vec<u64> = v.values().iter().map(|x| x.to_bits()).collect();
+        (l.positions().to_vec(), l.coordinates().to_vec(), vals)
+    };
+    let (seq, par) = (storage(&outs[0].borrow()), storage(&outs[1].borrow()));
+    assert!(
+        seq == par,
+        "{name}: the parallel output differs from the sequential one"
+    );
+    let nnz_out = seq.2.len();
+    let (title, nnz) = match op {
+        SparseOp::Add => (
+            format!(
+                "C = A + B into CSR, {name} ({} + {} nnz → {nnz_out} nnz)",
+                a.nnz(),
+                b.nnz()
+            ),
+            a.nnz() + b.nnz(),
+        ),
+        SparseOp::Spgemm => (
+            format!("SpGEMM C = A B into CSR, {name} (→ {nnz_out} nnz; per A nonzero)"),
+            a.nnz(),
+        ),
+    };
+    table(&title, &timings, &Work { nnz, bytes: None }, None);
+    speedups(&timings, SEQ);
 }

@@ -2,7 +2,7 @@
 //! its outermost loop in chunks (feature `rayon`).
 //!
 //! The code generator splits a statement's outermost loop when it is
-//! parallel (its index is the first index of a dense output, so two
+//! parallel (its index is the first index of the output, so two
 //! iterations never write the same element) and walks a dense range
 //! (`dense`) or the ordered coordinates of a compressed level 0
 //! (`compressed`). The iteration range is cut into chunks of about equal
@@ -10,6 +10,9 @@
 //! its positions, plus one per iteration), the output into the matching
 //! disjoint `&mut` runs of rows with `split_at_mut`, and the chunks run
 //! under `rayon::join`. No locks, no `unsafe`: each task owns its rows.
+//! A sparse output stored by rows (CSR, DCSR) is written in two passes
+//! instead, each chunk into an output of its own, then joined in row order
+//! (`sparse_dense`, `sparse_compressed`; see `par/sparse.rs`).
 //!
 //! Every element of the output is computed by exactly the code the
 //! sequential kernel runs for it, in the same order, so the result is the
@@ -141,24 +144,10 @@ fn split<T, W, R, F>(
     R: Fn(usize) -> Option<usize> + Sync,
     F: Fn(usize, usize, usize, &mut [T]) + Sync,
 {
-    let start = (cut.work)(lo);
-    let total = (cut.work)(hi).saturating_sub(start);
-    if total <= cut.grain || hi.saturating_sub(lo) < 2 {
+    let Some(mid) = halfway(lo, hi, cut) else {
         body(lo, hi, row_lo, out);
         return;
-    }
-    // The first boundary in `lo + 1..hi` with half the work before it.
-    let target = start + total / 2;
-    let (mut a, mut z) = (lo + 1, hi - 1);
-    while a < z {
-        let m = a + (z - a) / 2;
-        if (cut.work)(m) < target {
-            a = m + 1;
-        } else {
-            z = m;
-        }
-    }
-    let mid = a;
+    };
     // Rows `row_lo..row_mid` go left; every cut is checked, and a loop
     // that cannot be cut here runs whole (never out of its rows).
     let halves = (cut.row)(mid)
@@ -172,6 +161,31 @@ fn split<T, W, R, F>(
         ),
         None => body(lo, hi, row_lo, out),
     }
+}
+
+/// Where to cut the iterations `lo..hi`: the first boundary in
+/// `lo + 1..hi` with half the work before it; `None` when the chunk is at
+/// most the grain (or a single iteration).
+fn halfway<W, R>(lo: usize, hi: usize, cut: &Cut<'_, W, R>) -> Option<usize>
+where
+    W: Fn(usize) -> usize,
+{
+    let start = (cut.work)(lo);
+    let total = (cut.work)(hi).saturating_sub(start);
+    if total <= cut.grain || hi.saturating_sub(lo) < 2 {
+        return None;
+    }
+    let target = start + total / 2;
+    let (mut a, mut z) = (lo + 1, hi - 1);
+    while a < z {
+        let m = a + (z - a) / 2;
+        if (cut.work)(m) < target {
+            a = m + 1;
+        } else {
+            z = m;
+        }
+    }
+    Some(a)
 }
 
 /// The grain for `total` units of work whose rows hold `scale` output
@@ -305,6 +319,11 @@ pub fn compressed<T, P, C, F>(
     };
     split(out, lo, hi, 0, &cut, &body);
 }
+
+#[cfg(feature = "alloc")]
+mod sparse;
+#[cfg(feature = "alloc")]
+pub use sparse::{sparse_compressed, sparse_dense};
 
 #[cfg(test)]
 mod tests {

@@ -59,6 +59,18 @@ pub trait Buffer<T> {
     {
         self.extend_fill(n, value)
     }
+    /// Appends clones of `src` if all of them fit (`true`); otherwise
+    /// changes nothing (`false`). The provided version pushes one at a
+    /// time; the buffers of this crate copy in bulk.
+    fn extend_from_slice(&mut self, src: &[T]) -> bool
+    where
+        T: Clone,
+    {
+        if self.capacity().saturating_sub(self.len()) < src.len() {
+            return false;
+        }
+        src.iter().all(|x| self.push(x.clone()).is_ok())
+    }
 }
 
 /// A [`Buffer`] over a caller's `&mut [T]`: the slice is the capacity, the
@@ -153,6 +165,23 @@ impl<T> Buffer<T> for SliceBuffer<'_, T> {
             _ => false,
         }
     }
+    #[inline]
+    fn extend_from_slice(&mut self, src: &[T]) -> bool
+    where
+        T: Clone,
+    {
+        let Some(end) = self.len.checked_add(src.len()) else {
+            return false;
+        };
+        match self.data.get_mut(self.len..end) {
+            Some(room) => {
+                room.clone_from_slice(src);
+                self.len = end;
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 #[cfg(feature = "heapless")]
@@ -194,6 +223,13 @@ impl<T, const N: usize> Buffer<T> for heapless::Vec<T, N> {
             Some(end) => self.resize(end, value).is_ok(),
             None => false,
         }
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, src: &[T]) -> bool
+    where
+        T: Clone,
+    {
+        heapless::Vec::extend_from_slice(self, src).is_ok()
     }
 }
 
@@ -244,6 +280,14 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
             }
             None => false,
         }
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, src: &[T]) -> bool
+    where
+        T: Clone,
+    {
+        alloc::vec::Vec::extend_from_slice(self, src);
+        true
     }
 }
 

@@ -144,6 +144,8 @@
 //! ```
 
 mod buffer;
+#[cfg(feature = "alloc")]
+mod chunk;
 mod in_place;
 mod insert;
 mod segment;
@@ -156,6 +158,9 @@ pub use buffer::Fixed;
 #[cfg(feature = "alloc")]
 pub use buffer::Owned;
 pub use buffer::{Buffer, OutputBuffers, SliceBuffer, Slices};
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub use chunk::{Chunk, ChunkOut, Wide};
 #[doc(hidden)]
 pub use in_place::InPlace;
 pub use segment::Segment;
@@ -266,6 +271,10 @@ pub struct SparseTensorOut<
     /// previous insertion accepted. Loop-invariant across a kernel's
     /// insertions, so it is kept rather than re-derived per call.
     appendable: bool,
+    /// The chunk outputs of the last `#[parallel]` call, kept (emptied,
+    /// memory kept) for the next one.
+    #[cfg(feature = "alloc")]
+    pub(crate) scratch: chunk::Scratch,
 }
 
 impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
@@ -344,6 +353,8 @@ where
             groups,
             appends,
             appendable: false,
+            #[cfg(feature = "alloc")]
+            scratch: chunk::Scratch::default(),
         };
         out.begin();
         out.finalize();

@@ -131,6 +131,8 @@ fn is_empty_and_valid<
     reassembles(c);
 }
 
+#[cfg(feature = "alloc")]
+mod chunk;
 mod errors;
 mod layouts;
 mod segment;

@@ -141,16 +141,30 @@ impl Gen<'_> {
 
     /// The level coordinates of output element `access`, from the loop
     /// variables through the output's dim→lvl permutation.
+    ///
+    /// Inside a chunk of a `#[parallel]` loop writing a sparse output, the
+    /// output is the chunk's, whose row 0 is the chunk's first row: the
+    /// row coordinate is `i - row0`.
     pub(super) fn level_coords(&self, access: &Access) -> Vec<TokenStream> {
+        let chunk = self
+            .chunk
+            .filter(|c| c.sparse && c.output == access.tensor)
+            .map(|c| self.chunk_row(c));
         self.info(access.tensor)
             .levels
             .iter()
-            .map(|lvl| match access.indices.get(lvl.dim) {
-                Some(&l) => {
+            .map(|lvl| match (access.indices.get(lvl.dim), &chunk) {
+                // Parenthesised: clippy's `possible_missing_comma` reads
+                // `[i - row0, ..]` in a macro expansion as a missing comma.
+                (Some(&l), Some(row0)) if lvl.dim == 0 => {
+                    let v = self.var(l);
+                    quote!((#v - #row0))
+                }
+                (Some(&l), _) => {
                     let v = self.var(l);
                     quote!(#v)
                 }
-                None => quote!(0),
+                (None, _) => quote!(0),
             })
             .collect()
     }

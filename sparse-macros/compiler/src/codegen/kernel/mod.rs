@@ -575,9 +575,15 @@ impl<'a> Gen<'a> {
             let shown = self.k.show_stmt(stmt);
             match self.parallel_loop(sp, stmt) {
                 Ok(par) => {
+                    let how = if par.sparse {
+                        " (each chunk inserts its rows into an output of its own; the chunks \
+                         are joined in row order)"
+                    } else {
+                        ""
+                    };
                     self.par_notes.push(format!(
                         "`{shown}`: the loop over `{}` runs in chunks of rows of `{}`, in \
-                         parallel.",
+                         parallel{how}.",
                         self.k.loop_name(par.loop_id),
                         self.info(par.output).name
                     ));

@@ -25,13 +25,22 @@ use super::{elem_type, Gen, Kind};
 use crate::sparsifier::{LoopId, Node, OutputStrategy, Role, Stmt, StmtPlan, TensorId};
 use crate::vocab::LevelFormat;
 
+/// The return type of a chunk of a sparse output: its body may return the
+/// output's error (`return c.finish("c")` when a workspace cannot be had).
+fn chunk_result() -> TokenStream {
+    quote!(::core::result::Result<(), ::sparse_core::__private::KernelError>)
+}
+
 /// The loop of one statement that runs in chunks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct ParLoop {
     /// The loop split.
     pub loop_id: LoopId,
-    /// The dense output whose rows the chunks own.
+    /// The output whose rows the chunks own.
     pub output: TensorId,
+    /// Whether that output is sparse (CSR or DCSR written per row): each
+    /// chunk inserts into a chunk output of its own, joined in row order.
+    pub sparse: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -40,14 +49,22 @@ impl<'a> Gen<'a> {
     pub(super) fn parallel_loop(&self, sp: &StmtPlan, stmt: &Stmt) -> Result<ParLoop, String> {
         let out = stmt.lhs.tensor;
         let info = self.info(out);
-        if !matches!(sp.output.strategy, OutputStrategy::DenseStore { .. }) {
-            return Err(format!(
-                "its output `{}` is not a dense tensor written directly (sparse and scalar \
-                 outputs run on one thread)",
-                info.name
-            ));
-        }
-        if self.level_space || !matches!(info.kind, Kind::Slice | Kind::Array | Kind::View) {
+        let sparse = match sp.output.strategy {
+            OutputStrategy::DenseStore { .. } => false,
+            OutputStrategy::SparseInsert => true,
+            OutputStrategy::SparseExpand { level } if level.index() == 1 => true,
+            _ => {
+                return Err(format!(
+                    "its output `{}` is neither a dense tensor written directly nor a sparse \
+                     one built by insertion (scalar outputs and in-place updates run on one \
+                     thread)",
+                    info.name
+                ))
+            }
+        };
+        if sparse {
+            self.sparse_rows_output(out)?;
+        } else if self.level_space || !matches!(info.kind, Kind::Slice | Kind::Array | Kind::View) {
             return Err(format!(
                 "its output `{}` is not a plain row-major dense tensor",
                 info.name
@@ -102,7 +119,41 @@ impl<'a> Gen<'a> {
         Ok(ParLoop {
             loop_id,
             output: out,
+            sparse,
         })
+    }
+
+    /// Whether sparse output `out` can be written per row by chunks: a
+    /// matrix whose level 0 is its rows, dense or compressed (CSR, DCSR),
+    /// and whose level 1 is its columns, compressed, both unique, with
+    /// coordinates of their own (what `par::sparse_dense` and
+    /// `par::sparse_compressed` join directly); else why not.
+    fn sparse_rows_output(&self, out: TensorId) -> Result<(), String> {
+        let info = self.info(out);
+        let rows = |l: &super::Lvl, dim: usize| {
+            l.dim == dim && l.ty.is_unique() && l.own_coordinates() && l.ty.is_ordered()
+        };
+        let ok = match (info.levels.as_slice(), info.shape.len()) {
+            ([l0, l1], 2) => {
+                let first =
+                    l0.ty.format == LevelFormat::Dense || l0.ty.format == LevelFormat::Compressed;
+                first
+                    && rows(l0, 0)
+                    && rows(l1, 1)
+                    && l1.ty.format == LevelFormat::Compressed
+                    && !self.level_space
+            }
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "its sparse output `{}` is not a matrix stored by rows with a compressed, \
+                 unique and ordered column level (CSR or DCSR), which chunks of rows can write",
+                info.name
+            ))
+        }
     }
 
     /// The output elements per iteration of the split loop: the product of
@@ -178,12 +229,25 @@ impl<'a> Gen<'a> {
         n: &Ident,
         body: TokenStream,
     ) -> TokenStream {
-        let (row0, data, ty) = self.chunk_names(par);
         let hi = format_ident!("__sk_{}_hi", self.loop_name(par.loop_id));
-        let stride = self.row_stride(par.output);
         let weights = self.weights(par.loop_id, None);
-        let zero = self.chunk_zero(par);
         let run = private("par");
+        if par.sparse {
+            let row0 = self.chunk_row(par);
+            let c = self.info(par.output).ident.clone();
+            let (usize_ty, result) = (quote!(::core::primitive::usize), chunk_result());
+            return quote! {
+                #run::sparse_dense(#c, #n, #weights, |#row0: #usize_ty, #hi: #usize_ty, #c| -> #result {
+                    for #var in #row0..#hi {
+                        #body
+                    }
+                    ::core::result::Result::Ok(())
+                })?;
+            };
+        }
+        let (row0, data, ty) = self.chunk_names(par);
+        let stride = self.row_stride(par.output);
+        let zero = self.chunk_zero(par);
         quote! {
             #run::dense(#data, #stride, #n, #weights, |#row0: ::core::primitive::usize, #hi: ::core::primitive::usize, #data: #ty| {
                 #zero
@@ -205,8 +269,6 @@ impl<'a> Gen<'a> {
         (lo, hi): (&Ident, &Ident),
         walk: TokenStream,
     ) -> TokenStream {
-        let (row0, data, ty) = self.chunk_names(par);
-        let stride = self.row_stride(par.output);
         let weights = self.weights(par.loop_id, Some(t));
         let n = self.size(par.loop_id);
         let crd = self.coordinates(t, 0);
@@ -216,9 +278,29 @@ impl<'a> Gen<'a> {
             .first()
             .map_or((1, 0), |x| (x.stride, x.offset));
         let (cs, co) = (Literal::usize_unsuffixed(cs), Literal::usize_unsuffixed(co));
-        let zero = self.chunk_zero(par);
         let run = private("par");
         let usize_ty = quote!(::core::primitive::usize);
+        if par.sparse {
+            let row0 = self.chunk_row(par);
+            let c = self.info(par.output).ident.clone();
+            let result = chunk_result();
+            return quote! {
+                #run::sparse_compressed(
+                    #c,
+                    #n,
+                    #run::Coordinates { crd: #crd, stride: #cs, offset: #co },
+                    (#lo, #hi),
+                    #weights,
+                    |#lo: #usize_ty, #hi: #usize_ty, #row0: #usize_ty, #c| -> #result {
+                        #walk
+                        ::core::result::Result::Ok(())
+                    },
+                )?;
+            };
+        }
+        let (row0, data, ty) = self.chunk_names(par);
+        let stride = self.row_stride(par.output);
+        let zero = self.chunk_zero(par);
         quote! {
             #run::compressed(
                 #data,

@@ -141,3 +141,134 @@ fn ttv_over_csf_runs_chunks_of_its_stored_outer_slices() {
         "the loop over `i` runs in chunks of rows of `c`, in parallel"
     ));
 }
+
+// ---- sparse outputs written per row ----------------------------------
+
+/// Where `needle` first occurs in `text`, whitespace ignored (as `has`).
+fn at(text: &str, needle: &str) -> usize {
+    let squash = |s: &str| s.split_whitespace().collect::<String>();
+    squash(text)
+        .find(&squash(needle))
+        .unwrap_or_else(|| panic!("no `{needle}` in\n{text}"))
+}
+
+/// The chunk closure of a sparse output: its rows' output replaces `c`.
+const SPARSE_CHUNK: &str = "|__sk_i_row0: ::core::primitive::usize, __sk_i_hi: \
+     ::core::primitive::usize, c, | -> ::core::result::Result<(), \
+     ::sparse_core::__private::KernelError> {";
+
+#[test]
+fn sparse_add_into_csr_inserts_each_chunk_into_its_own_rows() {
+    let mut d = Def::new(CSR, "add_csr_par");
+    d.parallel = true;
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let b = d.sparse("b", "CSR", F64, &[None, None]);
+    let c = d.sparse_out("c", "CSR", F64, &[None, None]);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, j]) + Expr::at(b, &[i, j]));
+    let text = d.generate();
+    snapshot("sparse_add_csr_par", &text);
+    assert!(has(&text, "::sparse_core::__private::require_rayon!();"));
+    // The output is started before the chunks and finished after them;
+    // in between, the chunks run into outputs of their own.
+    let begin = at(&text, "c.begin();");
+    let chunks = at(
+        &text,
+        "::sparse_core::__private::par::sparse_dense(c, __sk_n_i, \
+         ::core::option::Option::Some(__sk_a_pos1),",
+    );
+    let finish = at(&text, "c.finish(\"c\")?;");
+    assert!(begin < chunks && chunks < finish);
+    assert!(has(&text, SPARSE_CHUNK));
+    assert!(has(&text, "for __sk_i in __sk_i_row0..__sk_i_hi {"));
+    // Rows are inserted relative to the chunk's first row; the columns
+    // and the values as in the sequential kernel.
+    assert!(has(&text, "c.segment([(__sk_i - __sk_i_row0), 0]);"));
+    assert!(has(&text, "__sk_c_seg.push(__sk_j, __sk_a_v + __sk_b_v);"));
+    assert!(has(
+        &text,
+        "::core::result::Result::Ok(()) }, )?; c.finish(\"c\")?;"
+    ));
+    assert!(has(
+        &text,
+        "the loop over `i` runs in chunks of rows of `c`, in parallel (each chunk inserts its \
+         rows into an output of its own; the chunks are joined in row order)."
+    ));
+}
+
+#[test]
+fn spgemm_chunks_expand_into_their_own_workspaces() {
+    let mut d = Def::new(CSR, "spgemm_csr_par");
+    d.parallel = true;
+    let a = d.sparse("a", "CSR", F64, &[None, None]);
+    let b = d.sparse("b", "CSR", F64, &[None, None]);
+    let c = d.sparse_out("c", "CSR", F64, &[None, None]);
+    let (i, j, k) = (d.index("i"), d.index("j"), d.index("k"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, k]) * Expr::at(b, &[k, j]));
+    let text = d.generate();
+    snapshot("spgemm_csr_par", &text);
+    // The output's workspace is sized before the chunks (the same capacity
+    // error as the sequential kernel); inside, `c` is the chunk's output,
+    // whose workspace each row borrows and compresses.
+    let setup = at(&text, "let _ = match c.workspace(__sk_n_j)");
+    let chunks = at(&text, "par::sparse_dense(c,");
+    let expand = at(&text, "let mut __sk_ws = match c.workspace(__sk_n_j)");
+    assert!(setup < chunks && chunks < expand);
+    assert!(has(&text, "c.compress([(__sk_i - __sk_i_row0), 0]);"));
+    assert!(has(&text, "return c.finish(\"c\")"));
+}
+
+#[test]
+fn scaling_dcsr_runs_chunks_of_stored_rows_into_dcsr() {
+    let mut d = Def::new(DCSR, "scale_dcsr_par");
+    d.parallel = true;
+    let a = d.sparse("a", "DCSR", F64, &[None, None]);
+    let c = d.sparse_out("c", "DCSR", F64, &[None, None]);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, j]) * Expr::lit("2.0"));
+    let text = d.generate();
+    snapshot("sparse_scale_dcsr_par", &text);
+    assert!(has(
+        &text,
+        "::sparse_core::__private::par::sparse_compressed(c, __sk_n_i,"
+    ));
+    assert!(has(
+        &text,
+        "::sparse_core::__private::par::Coordinates { crd: __sk_a_crd0, stride: 1, offset: 0, }"
+    ));
+    assert!(has(
+        &text,
+        "|__sk_a_lo0: ::core::primitive::usize, __sk_a_hi0: ::core::primitive::usize, \
+         __sk_i_row0: ::core::primitive::usize, c, |"
+    ));
+    assert!(has(&text, "c.segment([(__sk_i - __sk_i_row0), 0]);"));
+    assert!(has(&text, "__sk_c_seg.push(__sk_j, __sk_a_v * 2.0);"));
+}
+
+#[test]
+fn sparse_outputs_not_stored_by_rows_stay_sequential_and_say_why() {
+    // CSC output: its level 0 holds the columns.
+    let mut d = Def::new(&format!("{CSR} {CSC}"), "scale_csc_par");
+    d.parallel = true;
+    let a = d.sparse("a", "CSC", F64, &[None, None]);
+    let c = d.sparse_out("c", "CSC", F64, &[None, None]);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, j]) * Expr::lit("2.0"));
+    let text = d.generate();
+    assert!(!has(&text, "par::"), "{text}");
+    assert!(has(&text, "runs on one thread:"));
+    // COO output: a singleton column level.
+    let mut d = Def::new(COO, "scale_coo_par");
+    d.parallel = true;
+    let a = d.sparse("a", "COO", F64, &[None, None]);
+    let c = d.sparse_out("c", "COO", F64, &[None, None]);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, j]) * Expr::lit("2.0"));
+    let text = d.generate();
+    assert!(!has(&text, "par::"));
+    assert!(has(
+        &text,
+        "its sparse output `c` is not a matrix stored by rows with a compressed, unique and \
+         ordered column level (CSR or DCSR), which chunks of rows can write."
+    ));
+}
