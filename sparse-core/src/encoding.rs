@@ -13,8 +13,10 @@ use crate::vocab::{
 
 /// A sparse tensor encoding (MLIR's `#sparse_tensor.encoding`) as a type.
 ///
-/// Implemented only by [`Enc`]; `sparse_kernel!` writes the `Enc` for each
-/// `#NAME = #sparse_tensor.encoding<{...}>` it reads.
+/// Implemented by [`Enc`] (and by a hidden wrapper giving an encoding
+/// native positions, for the chunk outputs of `#[parallel]` kernels);
+/// `sparse_kernel!` writes the `Enc` for each `#NAME =
+/// #sparse_tensor.encoding<{...}>` it reads.
 pub trait Encoding: 'static {
     /// The position type (`posWidth`).
     type Pos: Index;

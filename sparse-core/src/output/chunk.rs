@@ -53,6 +53,7 @@ pub struct Wide<E>(PhantomData<E>);
 impl<E: Encoding> Encoding for Wide<E> {
     type Pos = usize;
     type Crd = E::Crd;
+    const LEVELS: usize = E::LEVELS;
     const LEVEL_TYPES: u128 = E::LEVEL_TYPES;
     const MAP: u128 = E::MAP;
     const VALUES: u128 = E::VALUES;
