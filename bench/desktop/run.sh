@@ -4,7 +4,9 @@
 #   bench/desktop/run.sh                 # everything (~10 min on 2 cores)
 #   bench/desktop/run.sh spmv csc        # some timed sections only (no callgrind):
 #                                        # spmv spmv16 csc add spgemm sddmm transpose coo par
-#   bench/desktop/run.sh par            # #[parallel] SpMV and SpMM on 2 threads (feature rayon)
+#   bench/desktop/run.sh par            # #[parallel] SpMV, SpMM, sparse add, SpGEMM and SDDMM
+#                                        # on 2 threads (feature rayon)
+#   bench/desktop/run.sh par-sddmm      # the SDDMM rows of `par` alone
 #   bench/desktop/run.sh callgrind       # the instruction counts only
 #   BENCH_QUICK=1 bench/desktop/run.sh   # tiny sizes, < 1 min: a smoke test
 #   BENCH_BATCH_MS=20 bench/desktop/run.sh par  # calls back to back for >= 20 ms per timed batch

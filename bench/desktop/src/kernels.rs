@@ -96,4 +96,11 @@ sparse_core::sparse_kernel! {
     pub fn par_spgemm_f64(a: &tensor<?x?xf64, #PCSR32>, b: &tensor<?x?xf64, #PCSR32>, c: &mut tensor<?x?xf64, #PCSR32>) {
         c[i, j] = a[i, k] * b[k, j];
     }
+    pub fn seq_sddmm_f64(s: &tensor<?x?xf64, #PCSR32>, u: &tensor<?x?xf64>, vt: &tensor<?x?xf64>, c: &mut tensor<?x?xf64, #PCSR32>) {
+        c[i, j] = s[i, j] * (u[i, k] * vt[j, k]);
+    }
+    #[parallel]
+    pub fn par_sddmm_f64(s: &tensor<?x?xf64, #PCSR32>, u: &tensor<?x?xf64>, vt: &tensor<?x?xf64>, c: &mut tensor<?x?xf64, #PCSR32>) {
+        c[i, j] = s[i, j] * (u[i, k] * vt[j, k]);
+    }
 }

@@ -2,7 +2,8 @@
 //! nalgebra-sparse, faer and C -O3. See RESULTS.md and run.sh.
 //!
 //! Usage: `sparse-bench-desktop [SECTION...]` with sections `spmv`,
-//! `spmv16`, `csc`, `add`, `spgemm`, `sddmm`, `transpose`, `coo` (default: all), or
+//! `spmv16`, `csc`, `add`, `spgemm`, `sddmm`, `transpose`, `coo`, `par`
+//! (default: all), `par-sddmm` (the parallel SDDMM rows of `par`), or
 //! `sparse-bench-desktop callgrind IMPL REPS` (one SpMV implementation on
 //! the small matrix, REPS times, for instruction counting).
 //! `BENCH_QUICK=1` shrinks every matrix and the time budget (a smoke test).
@@ -95,10 +96,12 @@ fn main() {
     } else {
         args.iter().map(String::as_str).collect()
     };
+    // Sections run only when named (parts of a default section).
+    let extra = ["par-sddmm"];
     for s in &sections {
         assert!(
-            all.contains(s),
-            "unknown section `{s}` (known: {all:?}, or `callgrind IMPL REPS`)"
+            all.contains(s) || extra.contains(s),
+            "unknown section `{s}` (known: {all:?}, {extra:?}, or `callgrind IMPL REPS`)"
         );
     }
     let b = budget();
@@ -229,6 +232,25 @@ fn main() {
                 for (name, a) in mats.list.iter().chain([&l3]) {
                     let bm = ops::partner(name, a);
                     par::sparse_out(par::SparseOp::Spgemm, name, a, &bm, &slow);
+                }
+                for (name, a) in mats.list.iter().chain([&l3]) {
+                    par::sddmm(name, a, 32, &slow);
+                }
+            }
+            "par-sddmm" => {
+                // The SDDMM rows of `par` alone.
+                println!(
+                    "\n### #[parallel] SDDMM on {} threads (sparse-core feature `rayon`)",
+                    par::threads()
+                );
+                par::global_pool();
+                let slow = Budget {
+                    total: b.total * 2,
+                    min_rounds: b.min_rounds.min(7),
+                    max_rounds: b.max_rounds,
+                };
+                for (name, a) in &mats.list {
+                    par::sddmm(name, a, 32, &slow);
                 }
             }
             _ => {}

@@ -400,3 +400,63 @@ pub fn sparse_out(op: SparseOp, name: &str, a: &Csr, b: &Csr, budget: &Budget) {
     table(&title, &timings, &Work { nnz, bytes: None }, None);
     speedups(&timings, SEQ);
 }
+
+/// SDDMM `C = S ⊙ (U Vᵀ)` (`K` columns in `U` and `V`) into a sparse CSR
+/// output with `S`'s pattern, `#[parallel]` against the same kernel on one
+/// thread, both into an `Owned` output reused across calls; the parallel
+/// output must be the sequential one bit for bit (each entry's `k` sum
+/// stays in one chunk).
+pub fn sddmm(name: &str, s: &Csr, k: usize, budget: &Budget) {
+    let (m, n) = (s.rows, s.cols);
+    let u = crate::gen::dense(m * k, 21);
+    let vt = crate::gen::dense(n * k, 22);
+    let sv = s.val_f64();
+    let ts = kernels::PCSR32::<f64>::assemble(
+        [m, n],
+        [Level::dense(), Level::compressed(&s.pos, &s.crd)],
+        &sv,
+    )
+    .expect("valid CSR");
+    let du = DenseView::new(&u[..], [m, k]).expect("u");
+    let dv = DenseView::new(&vt[..], [n, k]).expect("vt");
+    type Out = kernels::PCSR32Out<f64, Owned>;
+    let outs: Vec<Rc<RefCell<Out>>> = (0..2)
+        .map(|_| Rc::new(RefCell::new(Out::with_dims([m, n]).expect("dims"))))
+        .collect();
+    let mut comps: Vec<Competitor<'_>> = Vec::new();
+    for (par, c) in [false, true].into_iter().zip(&outs) {
+        let label = if par { par_label() } else { SEQ.to_string() };
+        let (c, ts) = (c.clone(), &ts);
+        comps.push(Competitor::ours(label, move || {
+            let c = &mut *c.borrow_mut();
+            if par {
+                kernels::par_sddmm_f64(black_box(ts), black_box(du), black_box(dv), c)
+            } else {
+                kernels::seq_sddmm_f64(black_box(ts), black_box(du), black_box(dv), c)
+            }
+            .expect("ok")
+        }));
+    }
+    let timings = measure_where_asked(comps, budget);
+    let storage = |c: &Out| {
+        let v = c.view();
+        let l = v.level(1);
+        let vals: Vec<u64> = v.values().iter().map(|x| x.to_bits()).collect();
+        (l.positions().to_vec(), l.coordinates().to_vec(), vals)
+    };
+    let (seq, par) = (storage(&outs[0].borrow()), storage(&outs[1].borrow()));
+    assert!(
+        seq == par,
+        "{name}: the parallel SDDMM differs from the sequential one"
+    );
+    table(
+        &format!("SDDMM C = S ⊙ (U Vᵀ) into CSR, K = {k}, {name} ({} nnz)", s.nnz()),
+        &timings,
+        &Work {
+            nnz: s.nnz(),
+            bytes: None,
+        },
+        None,
+    );
+    speedups(&timings, SEQ);
+}

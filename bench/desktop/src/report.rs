@@ -45,8 +45,14 @@ pub fn table(title: &str, t: &[Timing], work: &Work, triad: Option<f64>) {
         } else {
             ""
         };
+        // A table of our kernels alone (sequential against parallel) has
+        // no peer to divide by.
+        let (ratio, ratio_min) = match best {
+            Some(_) => (format!("{ratio:.3}"), format!("{:.3}", r.min / best_min)),
+            None => ("—".to_string(), "—".to_string()),
+        };
         print!(
-            "| {}{} | {:.1} | {:.3} | {:.3}{} | {:.1} | {:.3} |",
+            "| {}{} | {:.1} | {:.3} | {}{} | {:.1} | {} |",
             r.name,
             tag,
             r.median * 1e6,
@@ -54,7 +60,7 @@ pub fn table(title: &str, t: &[Timing], work: &Work, triad: Option<f64>) {
             ratio,
             mark,
             r.min * 1e6,
-            r.min / best_min
+            ratio_min
         );
         if let (Some(bytes), Some(triad)) = (work.bytes, triad) {
             let gbs = bytes / r.median;
