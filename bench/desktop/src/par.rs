@@ -450,7 +450,10 @@ pub fn sddmm(name: &str, s: &Csr, k: usize, budget: &Budget) {
         "{name}: the parallel SDDMM differs from the sequential one"
     );
     table(
-        &format!("SDDMM C = S ⊙ (U Vᵀ) into CSR, K = {k}, {name} ({} nnz)", s.nnz()),
+        &format!(
+            "SDDMM C = S ⊙ (U Vᵀ) into CSR, K = {k}, {name} ({} nnz)",
+            s.nnz()
+        ),
         &timings,
         &Work {
             nnz: s.nnz(),

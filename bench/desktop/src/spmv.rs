@@ -260,9 +260,18 @@ macro_rules! spmv_bench {
                         )
                     }));
                     let y = slot!();
-                    comps.push(Competitor::reference("Rust scalar loop (C's shape, no SLP)", move || {
-                        $scalar(&a.pos, &a.crd, val, black_box(x), black_box(&mut y.borrow_mut()[..]))
-                    }));
+                    comps.push(Competitor::reference(
+                        "Rust scalar loop (C's shape, no SLP)",
+                        move || {
+                            $scalar(
+                                &a.pos,
+                                &a.crd,
+                                val,
+                                black_box(x),
+                                black_box(&mut y.borrow_mut()[..]),
+                            )
+                        },
+                    ));
                     if let Some(shape) = $shape {
                         let y = slot!();
                         comps.push(Competitor::reference(
@@ -554,10 +563,15 @@ pub mod shapes {
                 // SAFETY: as `ptr_shape`.
                 unsafe {
                     for (i, yi) in y.iter_mut().enumerate() {
-                        let (lo, hi) = (*pos.get_unchecked(i) as usize, *pos.get_unchecked(i + 1) as usize);
+                        let (lo, hi) = (
+                            *pos.get_unchecked(i) as usize,
+                            *pos.get_unchecked(i + 1) as usize,
+                        );
                         let mut s: $t = 0.0;
                         for p in lo..hi {
-                            let xj = core::ptr::read_volatile(x.as_ptr().add(*crd.get_unchecked(p) as usize));
+                            let xj = core::ptr::read_volatile(
+                                x.as_ptr().add(*crd.get_unchecked(p) as usize),
+                            );
                             s += *val.get_unchecked(p) * xj;
                         }
                         *yi = s;
