@@ -9,6 +9,12 @@ sparse_core::sparse_kernel! {
     pub fn spmv(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
         y[i] = a[i, j] * x[j];
     }
+
+    // A sparse output written per row: the same one error.
+    #[parallel]
+    pub fn scale(a: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+        c[i, j] = a[i, j] * 2.0;
+    }
 }
 
 fn main() {}
