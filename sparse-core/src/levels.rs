@@ -308,3 +308,78 @@ tuples!(5: A, B, C, D, E);
 tuples!(6: A, B, C, D, E, F);
 tuples!(7: A, B, C, D, E, F, G);
 tuples!(8: A, B, C, D, E, F, G, H);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::{level_expr_at, level_type_at};
+
+    /// Every marker packs to what it names, at its level.
+    #[test]
+    fn markers_pack_to_the_codes_they_name() {
+        type L = (
+            dense,
+            batch,
+            compressed<(nonunique, nonordered)>,
+            loose_compressed<high>,
+            singleton<(nonunique, soa)>,
+            structured<2, 4>,
+            compressed,
+            singleton<(nonunique, nonordered, soa, high)>,
+        );
+        type M = (
+            d7,
+            floordiv<d1, 2047>,
+            modulo<d1, 2047>,
+            counting<d0, 3>,
+            d2,
+            d3,
+            d4,
+            d5,
+        );
+        let cmp = LevelType::new(LevelFormat::Compressed);
+        let sgl = LevelType::new(LevelFormat::Singleton);
+        let all = LevelProps::NONUNIQUE
+            .union(LevelProps::NONORDERED)
+            .union(LevelProps::SOA)
+            .union(LevelProps::HIGH);
+        let types = [
+            LevelType::new(LevelFormat::Dense),
+            LevelType::new(LevelFormat::Batch),
+            cmp.with(LevelProps::NONUNIQUE.union(LevelProps::NONORDERED)),
+            LevelType::new(LevelFormat::LooseCompressed).with(LevelProps::HIGH),
+            sgl.with(LevelProps::NONUNIQUE.union(LevelProps::SOA)),
+            LevelType::new(LevelFormat::Structured { n: 2, m: 4 }),
+            cmp,
+            sgl.with(all),
+        ];
+        let exprs = [
+            LevelExpr::Dim(7),
+            LevelExpr::FloorDiv {
+                dim: 1,
+                divisor: 2047,
+            },
+            LevelExpr::Mod {
+                dim: 1,
+                modulus: 2047,
+            },
+            LevelExpr::Counting { dim: 0, slices: 3 },
+            LevelExpr::Dim(2),
+            LevelExpr::Dim(3),
+            LevelExpr::Dim(4),
+            LevelExpr::Dim(5),
+        ];
+        assert_eq!((L::LEVELS, M::LEVELS), (8, 8));
+        assert_eq!(L::CODE, pack_level_types(&types));
+        assert_eq!(M::CODE, pack_level_exprs(&exprs));
+        for l in 0..8 {
+            assert_eq!(level_type_at(L::CODE, l), Some(types[l]));
+            assert_eq!(level_expr_at(M::CODE, l), exprs[l]);
+        }
+        assert_eq!(<() as LevelTypes>::LEVELS, 0);
+        assert_eq!(
+            <(d0,) as DimToLvl>::CODE,
+            pack_level_exprs(&[LevelExpr::Dim(0)])
+        );
+    }
+}
