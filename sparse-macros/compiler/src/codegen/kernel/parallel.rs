@@ -187,11 +187,14 @@ impl<'a> Gen<'a> {
     /// iteration), else of the first sparse input whose level 0 is dense and
     /// indexed by the loop; `None` (typed) to balance by iterations.
     fn weights(&mut self, l: LoopId, walked: Option<TensorId>) -> TokenStream {
+        // A slice walked in place starts its rows at an offset: its
+        // positions do not weigh the loop's rows.
         let compressed_below = |g: &Gen<'_>, t: TensorId| {
             g.info(t)
                 .levels
                 .get(1)
                 .is_some_and(|x| x.ty.format == LevelFormat::Compressed)
+                && g.sliced(t).is_none()
         };
         let chosen = match walked {
             Some(t) => compressed_below(self, t).then_some(t),

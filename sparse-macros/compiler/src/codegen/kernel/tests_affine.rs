@@ -13,6 +13,7 @@ fn shifted(t: TensorId, (x, y): (LoopId, LoopId), (z, w): (LoopId, LoopId)) -> E
     let sum = |a: LoopId, b: LoopId| Affine {
         terms: vec![(a, 1), (b, 1)],
         constant: 0,
+        slice: None,
     };
     Expr::Access(Access {
         tensor: t,
