@@ -148,6 +148,12 @@ impl Display for SliceParam {
 /// take such operands by reference: the block's static slice parameters
 /// are checked at the call (`KernelError::SliceMismatch`), the `?` ones
 /// are free.
+///
+/// Invariant (the fields are private, and `extract_slice` is the only
+/// constructor): in every dimension the last coordinate of the slice,
+/// `offset + (size - 1) * stride`, is below the tensor's size. Kernels that
+/// walk a stride-1 slice in place read the tensor's storage at `offset +
+/// i` for `i < size` without further checks on that basis.
 pub struct SliceView<'a, V, E: Encoding, const DIM: usize, const LVL: usize> {
     tensor: SparseTensor<'a, V, E, DIM, LVL>,
     offsets: [usize; DIM],
