@@ -96,6 +96,16 @@ impl<'a> Gen<'a> {
                         space.level.index()
                     ));
                 }
+                // The chunks take the level's coordinates as the output's
+                // rows; a window (a slice walked in place, `i + offset`)
+                // stores them shifted.
+                if self.window_offset(space.tensor, 0).is_some() {
+                    return Err(format!(
+                        "its outer loop walks `{}` level 0 through a window (a slice or an \
+                         affine subscript), whose coordinates are not the output's rows",
+                        self.info(space.tensor).name
+                    ));
+                }
                 (*loop_id, *role)
             }
             _ => {
