@@ -84,6 +84,11 @@ mod k {
         pub fn spgemm2(a: &tensor<?x?xf64, #DCSR_U>, b: &tensor<?x?xf64, #CSR_U>, c: &mut tensor<?x?xf64, #CSR>) {
             c[i, j] = a[i, k] * b[k, j];
         }
+        /// The diagonal of a slice (`a[i, i]`: `i` against `j` in slice
+        /// coordinates).
+        pub fn diagonal(a: &tensor<?x?xf64, #CSR_U>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, i];
+        }
         pub fn sum(a: &tensor<?x?xf64, #DCSR_U>, s: &mut tensor<f64>) {
             s[] = a[i, j];
         }
@@ -313,6 +318,21 @@ proptest! {
     ) {
         check_spmvs(dims, &e, slice, &xs[..slice.1[1]]);
         check_spmv_cd(dims, &e, slice, &xs[..slice.1[1]]);
+    }
+
+    /// The diagonal of a square slice, anywhere in the matrix.
+    #[test]
+    fn diagonal_of_a_slice((dims, e, slice) in case(false)) {
+        let (off, size) = slice;
+        let n = size[0].min(size[1]);
+        let want_a = dense_slice(dims, &e, (off, [n, n]));
+        let want: Vec<f64> = (0..n).map(|i| want_a.at(&[i, i])).collect();
+        let mut y = vec![f64::NAN; n];
+        with_tensor(&CSR, dims, &e, |a| {
+            k::diagonal(&a.extract_slice(off, [n, n], [1, 1]).unwrap(), &mut y)
+        })
+        .unwrap();
+        prop_assert_eq!(y, want);
     }
 
     /// COO with repeated coordinates (sorted): the slice means their sum.

@@ -210,11 +210,19 @@ fn read_slices_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>, sliced
 /// Gives every access of `source` in `e` the subscript `i + offset_d` on
 /// each sliced dimension `d` of `dims` (see [`read_slices_through_copies`]);
 /// `false`, with `e` partly rewritten, if an access already has an affine
-/// subscript there (the copy path serves it).
+/// subscript there, or uses one variable in two dimensions (one driving
+/// variable for two windows; the model reads `a[i, i]` as `a[i, j]`
+/// filtered by `j == i`, so only kernels built otherwise get here): the
+/// copy path serves those.
 fn subscript_slices(e: &mut Expr, source: TensorId, dims: &[usize]) -> bool {
     let mut ok = true;
     accesses_mut(e, &mut |a| {
         if a.tensor != source {
+            return;
+        }
+        let repeated = (1..a.indices.len()).any(|d| a.indices[..d].contains(&a.indices[d]));
+        if repeated {
+            ok = false;
             return;
         }
         for &d in dims {

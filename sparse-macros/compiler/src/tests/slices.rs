@@ -271,3 +271,12 @@ fn other_slices_keep_their_copy() {
         );
     }
 }
+#[test]
+fn a_diagonal_of_a_slice_is_walked_in_place() {
+    // The model reads `a[i, i]` as `a[i, j]` filtered by `j == i`: two
+    // variables, each over its own window, compared in slice coordinates.
+    let def = kernel(
+        "pub fn f(a: &tensor<?x?xf64, #CSR_UNIT>, y: &mut tensor<?xf64>) { y[i] = a[i, i]; }",
+    );
+    assert!(workspaces(&def).is_empty());
+}
