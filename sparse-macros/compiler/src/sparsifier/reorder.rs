@@ -33,8 +33,10 @@
 //! ELL inputs (counting levels) are always read through such a copy, one
 //! without the counting level (`read_counting_through_copies`). So are
 //! sliced inputs (`#sparse_tensor<slice(..)>` dimensions), through a copy
-//! with their own levels holding only the slice
-//! (`read_slices_through_copies`, run by [`resolve_with_slices`]).
+//! with their own levels holding only the slice, except stride-1 slices
+//! over ordered levels, which are walked in place through subscripts
+//! `i + offset` (`read_slices_through_copies`, run by
+//! [`resolve_with_slices`]).
 
 use super::kernel::{Access, Expr, Kernel, Stmt, TensorDesc};
 use super::{LoopId, SparsifyError, TensorId};
