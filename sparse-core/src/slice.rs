@@ -11,8 +11,11 @@
 //! (a dense level over a compressed one) only the slice's rows are opened,
 //! each from the slice's first column on (binary search where ordered),
 //! so a walk costs the slice; for other formats it costs the tensor's
-//! stored entries. Kernels read a sliced
-//! operand through a compact copy their prologue makes
+//! stored entries. Kernels walk a sliced operand whose strides are all 1
+//! in its encoding in place, over [`SliceView::tensor`]'s storage from
+//! [`SliceView::offsets`] (relying on `offset + size` being within the
+//! tensor, which [`SparseTensor::extract_slice`] checks); other slices
+//! they read through a compact copy their prologue makes
 //! ([`convert::convert_slice`](crate::convert::convert_slice)), so their
 //! loops see an ordinary tensor of the slice's sizes.
 //!
@@ -145,6 +148,12 @@ impl Display for SliceParam {
 /// take such operands by reference: the block's static slice parameters
 /// are checked at the call (`KernelError::SliceMismatch`), the `?` ones
 /// are free.
+///
+/// Invariant (the fields are private, and `extract_slice` is the only
+/// constructor): in every dimension the last coordinate of the slice,
+/// `offset + (size - 1) * stride`, is below the tensor's size. Kernels that
+/// walk a stride-1 slice in place read the tensor's storage at `offset +
+/// i` for `i < size` without further checks on that basis.
 pub struct SliceView<'a, V, E: Encoding, const DIM: usize, const LVL: usize> {
     tensor: SparseTensor<'a, V, E, DIM, LVL>,
     offsets: [usize; DIM],

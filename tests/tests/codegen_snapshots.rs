@@ -24,6 +24,7 @@ mod k {
         #CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed), crdWidth = 16 }>
         #BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
         #NV24 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4), crdWidth = 8 }>
+        #CSR_U = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(?, ?, 1)>) -> (i : dense, j : compressed) }>
     }
     macro_rules! snapshot {
         ($name:literal) => {
@@ -59,6 +60,7 @@ mod k {
     snapshot!("reduce_row_product");
     snapshot!("conv2d_csr");
     snapshot!("conv2d_dcsr_csr");
+    snapshot!("spmv_slice");
 }
 
 /// BSR with 2x2 blocks: a 4x6 matrix with blocks (0, 0), (0, 2) and (1, 1)
@@ -139,6 +141,34 @@ fn vector(n: usize, entries: &Entries<f64>) -> Vec<f64> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// `spmv_slice`: a stride-1 slice of a CSR tensor walked in place,
+    /// against the product with the dense slice.
+    #[test]
+    fn spmv_over_a_slice_in_place(
+        (dims, e) in sparse::<f64, 2>(9),
+        corner in (0usize..9, 0usize..9),
+        extent in (1usize..=9, 1usize..=9),
+    ) {
+        // A slice has sizes of at least 1.
+        prop_assume!(dims[0] > 0 && dims[1] > 0);
+        let off = [corner.0 % dims[0], corner.1 % dims[1]];
+        let size = [1 + (extent.0 - 1) % (dims[0] - off[0]), 1 + (extent.1 - 1) % (dims[1] - off[1])];
+        let a = Dense::from_entries(&dims, &e);
+        let mut s = Dense::zeros(&size);
+        for i in 0..size[0] {
+            for j in 0..size[1] {
+                *s.at_mut(&[i, j]) = a.at(&[off[0] + i, off[1] + j]);
+            }
+        }
+        let x: Vec<f64> = (0..size[1]).map(|j| j as f64 * 0.5 - 1.0).collect();
+        let mut y = vec![777.25; size[0]];
+        with_tensor(&CSR, dims, &e, |t| {
+            k::spmv_slice(&t.extract_slice(off, size, [1, 1]).unwrap(), &x, &mut y)
+        })
+        .unwrap();
+        prop_assert_eq!(y, matvec(&s, &x));
+    }
 
     #[test]
     fn spmv_in_five_formats((dims, e) in sparse::<f64, 2>(9), seed in 0u64..1000) {

@@ -10,9 +10,13 @@
 //!   of CSR, CSC, DCSR and COO tensors) in SpMV, a sparse add, SpGEMM and
 //!   copies, static, dynamic and mixed parameters, against the dense
 //!   slice; `SliceMismatch` and workspace capacity errors.
+//! - `slices_in_place`: stride-1 slices walked in place (no workspace) in
+//!   SpMV, SpMM, sparse adds (with a whole tensor too) and SpGEMM, over
+//!   random, edge and empty slices, against the dense slice.
 
 mod formats {
     mod block;
     mod slices;
+    mod slices_in_place;
     mod structured_out;
 }

@@ -13,7 +13,8 @@
 //!
 //! - `spmv`: SpMV with `a` in CSR, DCSR, sorted COO (AoS, SoA, nonunique),
 //!   loose compressed (in chunks) and CSC (stays sequential: its outer
-//!   loop is a reduction); `=` and `+=`.
+//!   loop is a reduction); `=` and `+=`; stride-1 slices walked in place
+//!   (CSR in chunks, DCSR on one thread).
 //! - `dense_out`: kernels with rows of several elements — SpMM
 //!   (`c = a b`, CSR and DCSR), SDDMM into a dense matrix, sparse + dense
 //!   into dense, a two-statement kernel.

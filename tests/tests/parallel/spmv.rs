@@ -56,6 +56,17 @@ mod k {
         #[parallel]
         pub fn par_loose(a: &tensor<?x?xf64, #LOOSE>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }
 
+        // Stride-1 slices walked in place: CSR rows in chunks, DCSR (rows
+        // through a window) on one thread.
+        #CSR_U = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(?, ?, 1)>) -> (i : dense, j : compressed), posWidth = 16 }>
+        #DCSR_U = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(?, ?, 1)>) -> (i : compressed, j : compressed), crdWidth = 16 }>
+        pub fn csr_u(a: &tensor<?x?xf64, #CSR_U>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }
+        #[parallel]
+        pub fn par_csr_u(a: &tensor<?x?xf64, #CSR_U>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }
+        pub fn dcsr_u(a: &tensor<?x?xf64, #DCSR_U>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }
+        #[parallel]
+        pub fn par_dcsr_u(a: &tensor<?x?xf64, #DCSR_U>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }
+
         pub fn csc(a: &tensor<?x?xf64, #CSC>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }
         #[parallel]
         pub fn par_csc(a: &tensor<?x?xf64, #CSC>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }
@@ -201,4 +212,43 @@ fn size_mismatch_is_the_sequential_error() {
         assert_eq!(on_threads(|| k::par_csr(a, &[1.0; 4], &mut y)), want);
         assert_eq!(y, [9.0; 2], "the output is untouched");
     });
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Stride-1 slices walked in place, parallel against sequential (bit
+    /// for bit) and against the dense product of the slice (exact values).
+    #[test]
+    fn slices_walked_in_place(
+        (dims, e) in random(),
+        corner in (0usize..16, 0usize..16),
+        extent in (1usize..=16, 1usize..=16),
+    ) {
+        prop_assume!(dims[0] > 0 && dims[1] > 0);
+        let off = [corner.0 % dims[0], corner.1 % dims[1]];
+        let size = [1 + (extent.0 - 1) % (dims[0] - off[0]), 1 + (extent.1 - 1) % (dims[1] - off[1])];
+        let e: Entries<f64> = e.iter().enumerate().map(|(n, (c, _))| (c.clone(), small(n))).collect();
+        let x = vector(size[1], small);
+        let full = Dense::from_entries(&dims, &e);
+        let dense: Vec<f64> = (0..size[0])
+            .map(|i| (0..size[1]).map(|j| full.at(&[off[0] + i, off[1] + j]) * x[j]).sum())
+            .collect();
+        let (mut want, mut got) = (vec![777.25; size[0]], vec![-555.5; size[0]]);
+        with_tensor(&CSR, dims, &e, |a| {
+            let s = a.extract_slice(off, size, [1, 1]).unwrap();
+            assert_eq!(k::csr_u(&s, &x, &mut want), Ok(()));
+            assert_eq!(on_threads(|| k::par_csr_u(&s, &x, &mut got)), Ok(()));
+        });
+        prop_assert_eq!(bits(&got), bits(&want));
+        prop_assert_eq!(&got, &dense);
+        let (mut want, mut got) = (vec![777.25; size[0]], vec![-555.5; size[0]]);
+        with_tensor(&DCSR, dims, &e, |a| {
+            let s = a.extract_slice(off, size, [1, 1]).unwrap();
+            assert_eq!(k::dcsr_u(&s, &x, &mut want), Ok(()));
+            assert_eq!(on_threads(|| k::par_dcsr_u(&s, &x, &mut got)), Ok(()));
+        });
+        prop_assert_eq!(bits(&got), bits(&want));
+        prop_assert_eq!(&got, &dense);
+    }
 }

@@ -8,7 +8,7 @@ use super::kernel::{KernelDef, ParamKind};
 use super::kernel_check::StmtSpans;
 use super::Model;
 use crate::errors::Errors;
-use crate::sparsifier::{reorder, sparsify, SparsifyError, TensorId};
+use crate::sparsifier::{reorder, sparsify, SparsifyError};
 
 /// Rewrites `def` to read reordered copies where the sparsifier needs
 /// them, appending one workspace parameter per copy (the copies are the
@@ -17,6 +17,8 @@ use crate::sparsifier::{reorder, sparsify, SparsifyError, TensorId};
 fn add_reorderings(def: &mut KernelDef, model: &Model) {
     let (kernel, made) = reorder::resolve_with_slices(&def.kernel, &sliced_inputs(def, model));
     if made.is_empty() {
+        // Slices walked in place rewrite statements without copies.
+        def.kernel = kernel;
         return;
     }
     let mut params = Vec::new();
@@ -47,9 +49,11 @@ fn add_reorderings(def: &mut KernelDef, model: &Model) {
 }
 
 /// The tensors of `def`'s sparse inputs whose encoding slices a
-/// dimension (`#sparse_tensor<slice(..)>`): the kernel reads them through
-/// compact copies of the slice.
-fn sliced_inputs(def: &KernelDef, model: &Model) -> Vec<TensorId> {
+/// dimension (`#sparse_tensor<slice(..)>`), with their sliced dimensions
+/// when every slice's stride is 1 at compile time: the kernel walks those
+/// in place where it can, and reads the rest through compact copies of
+/// the slice.
+fn sliced_inputs(def: &KernelDef, model: &Model) -> Vec<reorder::SlicedInput> {
     def.params
         .iter()
         .filter_map(|p| match &p.kind {
@@ -61,7 +65,20 @@ fn sliced_inputs(def: &KernelDef, model: &Model) -> Vec<TensorId> {
             } => model
                 .encoding(&encoding.to_string())
                 .filter(|e| e.is_sliced())
-                .map(|_| *tensor),
+                .map(|e| {
+                    let slices = e
+                        .dims
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(d, dim)| Some((d, dim.slice?)));
+                    let unit_stride = slices
+                        .map(|(d, s)| (s.stride == Some(1)).then_some(d))
+                        .collect::<Option<Vec<usize>>>();
+                    reorder::SlicedInput {
+                        tensor: *tensor,
+                        unit_stride,
+                    }
+                }),
             _ => None,
         })
         .collect()

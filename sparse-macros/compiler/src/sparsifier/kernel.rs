@@ -91,6 +91,12 @@ pub struct Affine {
     pub terms: Vec<(LoopId, i64)>,
     /// The constant term.
     pub constant: i64,
+    /// A run-time part of the constant: the offset of dimension `d` of the
+    /// sliced operand `t` (`SliceView::offsets()[d]`), for the subscript
+    /// `i + offset` a stride-1 slice is walked in place through
+    /// (`reorder::read_slices_through_copies`). `None` for every subscript
+    /// the kernel writes.
+    pub slice: Option<(TensorId, usize)>,
 }
 
 impl Affine {
@@ -130,6 +136,9 @@ impl Affine {
                 out.push_str(&format!(" {sign} {}", self.constant.unsigned_abs()));
             }
         }
+        if let Some((t, d)) = self.slice {
+            out.push_str(&format!(" + {}.offset{d}", kernel.tensor_name(t)));
+        }
         out
     }
 }
@@ -160,9 +169,12 @@ impl Access {
         }
         out
     }
-    /// Whether dimension `d` is indexed by a plain variable.
+    /// Whether dimension `d` is indexed by a plain variable, as far as
+    /// sizes go: a slice walked in place (`i + a.offset0`, see
+    /// [`Affine::slice`]) is indexed by `i` over the slice's size, so it
+    /// sizes `i` as a plain access does.
     pub fn is_plain(&self, d: usize) -> bool {
-        self.affine_dim(d).is_none()
+        self.affine_dim(d).is_none_or(|a| a.slice.is_some())
     }
 }
 

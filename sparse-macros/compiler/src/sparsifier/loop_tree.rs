@@ -378,10 +378,13 @@ impl Builder<'_> {
     }
 
     /// Whether the statement reads a sparse input through an affine
-    /// subscript (`a[i + k, j]` with `a` sparse).
+    /// subscript (`a[i + k, j]` with `a` sparse). A slice walked in place
+    /// (`Affine::slice`) does not count: its windows hold exactly the
+    /// entries the compact copy would, so the output stores what it would
+    /// store reading the copy.
     fn reads_through_subscripts(&self) -> bool {
         self.stmt.rhs.accesses().iter().any(|a| {
-            !a.affine.is_empty()
+            a.affine.iter().any(|(_, sub)| sub.slice.is_none())
                 && self
                     .kernel
                     .tensors

@@ -33,10 +33,12 @@
 //! ELL inputs (counting levels) are always read through such a copy, one
 //! without the counting level (`read_counting_through_copies`). So are
 //! sliced inputs (`#sparse_tensor<slice(..)>` dimensions), through a copy
-//! with their own levels holding only the slice
-//! (`read_slices_through_copies`, run by [`resolve_with_slices`]).
+//! with their own levels holding only the slice, except stride-1 slices
+//! over ordered levels, which are walked in place through subscripts
+//! `i + offset` (`read_slices_through_copies`, run by
+//! [`resolve_with_slices`]).
 
-use super::kernel::{Expr, Kernel, Stmt, TensorDesc};
+use super::kernel::{Access, Expr, Kernel, Stmt, TensorDesc};
 use super::{LoopId, SparsifyError, TensorId};
 use crate::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType};
 
@@ -87,33 +89,73 @@ pub fn resolve(kernel: &Kernel) -> (Kernel, Vec<Reordering>) {
     (k, made)
 }
 
+/// A sparse input whose encoding slices dimensions
+/// (`#sparse_tensor<slice(..)>`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlicedInput {
+    /// The input.
+    pub tensor: TensorId,
+    /// The sliced dimensions when every slice has stride 1 known at
+    /// compile time (`slice(off, size, 1)`, `off` and `size` may be `?`):
+    /// such an input may be walked in place; `None` reads it through a
+    /// copy.
+    pub unit_stride: Option<Vec<usize>>,
+}
+
 /// [`resolve`], then every statement that still reads a tensor of
 /// `sliced` (inputs whose encoding slices dimensions) through the loops
-/// reads a compact copy of the slice instead
-/// ([`read_slices_through_copies`]). The copies reordering made from a
-/// sliced input are made from the slice already (the prologue converts
-/// the slice view), so they need nothing more.
-pub fn resolve_with_slices(kernel: &Kernel, sliced: &[TensorId]) -> (Kernel, Vec<Reordering>) {
+/// walks it in place where it can, else reads a compact copy of the
+/// slice ([`read_slices_through_copies`]). The copies reordering made
+/// from a sliced input are made from the slice already (the prologue
+/// converts the slice view), so they need nothing more.
+pub fn resolve_with_slices(kernel: &Kernel, sliced: &[SlicedInput]) -> (Kernel, Vec<Reordering>) {
     let (mut k, mut made) = resolve(kernel);
     read_slices_through_copies(&mut k, &mut made, sliced);
     (k, made)
 }
 
 /// A sliced input is stored as its whole tensor: the kernel's loops
-/// cannot walk it as a tensor of the slice's sizes. Each statement that
-/// reads it through loops reads instead a copy with the same level types
-/// (over plain dimensions; `nonordered` dropped, levels above a singleton
-/// `nonunique`, as every copy) that the prologue fills with the entries
-/// inside the slice, renumbered (`sparse_core::__private::reorder_slice`):
-/// the copy `<name>_sliced`, one per input, shared by the statements.
-/// MLIR's sparsifier can walk slices in place, filtering coordinates;
-/// this is the simplest correct lowering, at the cost of one conversion
-/// and a workspace. A statement the sparsifier plans as a conversion into
-/// a sparse output (a plain copy, `Convert`) converts the slice directly
-/// and reads no copy. Sliced inputs with block or counting maps are
-/// refused at their parameter, so the levels here are plain dimensions.
-fn read_slices_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>, sliced: &[TensorId]) {
-    for &source in sliced {
+/// cannot walk it as a tensor of the slice's sizes without help.
+///
+/// *In place* (MLIR's lowering), for a slice whose strides are all 1 at
+/// compile time, over ordered levels that are plain dimensions, with at
+/// least one level storing coordinates: each access `a[i, j]` becomes
+/// `a[i + a.offset0, j + a.offset1]` over its sliced dimensions, an
+/// affine subscript whose constant is the view's offset, a run-time
+/// value ([`super::Affine::slice`]). The affine machinery then does the
+/// rest: dense levels are addressed at `offset + i` (over the whole
+/// tensor's level sizes), compressed and singleton levels are walked over
+/// the window of coordinates `offset .. offset + size` found by binary
+/// search (the levels are ordered), coordinates read relative to
+/// `offset`; the index variables keep the slice's sizes
+/// ([`super::Access::is_plain`]). No copy, no workspace, no conversion.
+/// A statement the rewrite does not plan (the sparsifier refuses it, or
+/// it already has affine subscripts on the input) reads the copy below.
+///
+/// *Through a copy*, for every other slice (a stride other than 1 or `?`,
+/// whose walk would need a divisibility filter; `nonordered` levels, which
+/// have no window; all-dense encodings, read as dense tensors), and in
+/// kernels with block operands (planned in level space): each statement
+/// that reads the input through loops reads instead a copy with the same
+/// level types (over plain dimensions; `nonordered` dropped, levels above
+/// a singleton `nonunique`, as every copy) that the prologue fills with
+/// the entries inside the slice, renumbered
+/// (`sparse_core::__private::reorder_slice`): the copy `<name>_sliced`,
+/// one per input, shared by the statements. A statement the sparsifier
+/// plans as a conversion into a sparse output (a plain copy, `Convert`)
+/// converts the slice directly and reads neither. Sliced inputs with
+/// block or counting maps are refused at their parameter, so the levels
+/// here are plain dimensions.
+fn read_slices_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>, sliced: &[SlicedInput]) {
+    // Block operands plan the kernel in level space, where subscripts
+    // cannot follow their split variables (`demap.rs`).
+    let blocked = k.tensors.iter().any(|d| {
+        d.levels
+            .iter()
+            .any(|(_, e)| !matches!(e, LevelExpr::Dim(_)))
+    });
+    for input in sliced {
+        let source = input.tensor;
         let Some(desc) = k.tensors.get(source.index()) else {
             continue;
         };
@@ -127,6 +169,15 @@ fn read_slices_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>, sliced
         if !plain || written || desc.is_output {
             continue;
         }
+        let walkable = desc.is_sparse()
+            && desc.levels.iter().all(|(ty, _)| {
+                ty.is_ordered()
+                    && matches!(
+                        ty.format,
+                        LevelFormat::Dense | LevelFormat::Compressed | LevelFormat::Singleton
+                    )
+            });
+        let in_place = input.unit_stride.as_ref().filter(|_| walkable && !blocked);
         let levels = copy_levels(desc.levels.iter().map(|&(ty, e)| (ty, e.dim())));
         let mut copy = None;
         for n in 0..k.stmts.len() {
@@ -142,11 +193,59 @@ fn read_slices_through_copies(k: &mut Kernel, made: &mut Vec<Reordering>, sliced
             if converted {
                 continue;
             }
+            if let Some(dims) = in_place {
+                let mut walked = stmt.clone();
+                if subscript_slices(&mut walked.rhs, source, dims)
+                    && super::sparsify(&k.with_only(&walked)).is_ok()
+                {
+                    k.stmts[n] = walked;
+                    continue;
+                }
+            }
             let to =
                 *copy.get_or_insert_with(|| copy_named(k, made, source, levels.clone(), "sliced"));
             retarget(&mut k.stmts[n].rhs, source, to);
         }
     }
+}
+
+/// Gives every access of `source` in `e` the subscript `i + offset_d` on
+/// each sliced dimension `d` of `dims` (see [`read_slices_through_copies`]);
+/// `false`, with `e` partly rewritten, if an access already has an affine
+/// subscript there, or uses one variable in two dimensions (one driving
+/// variable for two windows; the model reads `a[i, i]` as `a[i, j]`
+/// filtered by `j == i`, so only kernels built otherwise get here): the
+/// copy path serves those.
+fn subscript_slices(e: &mut Expr, source: TensorId, dims: &[usize]) -> bool {
+    let mut ok = true;
+    accesses_mut(e, &mut |a| {
+        if a.tensor != source {
+            return;
+        }
+        let repeated = (1..a.indices.len()).any(|d| a.indices[..d].contains(&a.indices[d]));
+        if repeated {
+            ok = false;
+            return;
+        }
+        for &d in dims {
+            let Some(&driving) = a.indices.get(d) else {
+                ok = false;
+                continue;
+            };
+            if a.affine_dim(d).is_some() {
+                ok = false;
+                continue;
+            }
+            let sub = super::Affine {
+                terms: vec![(driving, 1)],
+                constant: 0,
+                slice: Some((source, d)),
+            };
+            let at = a.affine.partition_point(|(x, _)| *x < d);
+            a.affine.insert(at, (d, sub));
+        }
+    });
+    ok
 }
 
 /// ELL inputs (a counting level, `c * K * i`) read through a copy without
@@ -468,29 +567,34 @@ fn copy_named(
 
 /// Points every access of `from` in `e` at `to`.
 fn retarget(e: &mut Expr, from: TensorId, to: TensorId) {
-    match e {
-        Expr::Access(a) => {
-            if a.tensor == from {
-                a.tensor = to;
-            }
+    accesses_mut(e, &mut |a| {
+        if a.tensor == from {
+            a.tensor = to;
         }
+    });
+}
+
+/// Calls `f` on every access of `e`.
+fn accesses_mut(e: &mut Expr, f: &mut impl FnMut(&mut Access)) {
+    match e {
+        Expr::Access(a) => f(a),
         Expr::Literal(_) | Expr::Index(_) | Expr::Zero | Expr::Absent | Expr::Local(_) => {}
         Expr::Neg(x) | Expr::Cast(x, _) | Expr::Select(_, x) | Expr::Sum(_, x) => {
-            retarget(x, from, to)
+            accesses_mut(x, f)
         }
         Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
-            retarget(l, from, to);
-            retarget(r, from, to);
+            accesses_mut(l, f);
+            accesses_mut(r, f);
         }
         Expr::Call(_, args) | Expr::Apply(_, args) => {
             for x in args {
-                retarget(x, from, to);
+                accesses_mut(x, f);
             }
         }
         Expr::Binary(b) => {
-            retarget(&mut b.x, from, to);
-            retarget(&mut b.y, from, to);
+            accesses_mut(&mut b.x, f);
+            accesses_mut(&mut b.y, f);
         }
-        Expr::Unary(u) => retarget(&mut u.x, from, to),
+        Expr::Unary(u) => accesses_mut(&mut u.x, f),
     }
 }

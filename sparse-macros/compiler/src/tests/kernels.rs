@@ -414,14 +414,27 @@ fn expand_generates_kernels_and_stubs() {
     ));
     assert!(ok.contains("pub fn spmv"), "{ok}");
     assert!(!ok.contains("compile_error"), "{ok}");
-    // A sliced operand is read through a compact copy of the slice.
+    // A sliced operand of stride 2 is read through a compact copy of the
+    // slice.
     let sliced = expansion(
-        "#P = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(0, 4, 1)>) -> (i : compressed) }>
+        "#P = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(0, 4, 2)>) -> (i : compressed) }>
          pub fn copy(a: &tensor<?xf64, #P>, y: &mut tensor<?xf64>) { y[i] = a[i]; }",
     );
     assert!(sliced.contains("fn copy"), "{sliced}");
     assert!(sliced.contains("a_sliced"), "{sliced}");
     assert!(sliced.contains("reorder_slice"), "{sliced}");
+    assert!(!sliced.contains("compile_error"), "{sliced}");
+    // Of stride 1, it is walked in place: the window of the whole
+    // tensor's coordinates from the view's offset, no copy.
+    let sliced = expansion(
+        "#P = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(0, 4, 1)>) -> (i : compressed) }>
+         pub fn copy(a: &tensor<?xf64, #P>, y: &mut tensor<?xf64>) { y[i] = a[i]; }",
+    );
+    assert!(!sliced.contains("a_sliced"), "{sliced}");
+    assert!(!sliced.contains("reorder_slice"), "{sliced}");
+    assert!(sliced.contains("a . tensor () . level (0)"), "{sliced}");
+    assert!(sliced.contains("a . offsets () [0]"), "{sliced}");
+    assert!(sliced.contains("lower_bound"), "{sliced}");
     assert!(!sliced.contains("compile_error"), "{sliced}");
     let broken = expansion(&format!(
         "{ENCODINGS} pub fn spmv(a: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) {{ y[i] = b[i]; }}"

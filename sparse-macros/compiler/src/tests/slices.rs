@@ -14,6 +14,9 @@ const SLICES: &str = "
     #CSC_SLICE = #sparse_tensor.encoding<{
         map = (i : #sparse_tensor<slice(?, ?, ?)>, j : #sparse_tensor<slice(?, ?, ?)>) -> (j : dense, i : compressed)
     }>
+    #CSR_UNIT = #sparse_tensor.encoding<{
+        map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(2, ?, 1)>) -> (i : dense, j : compressed)
+    }>
     #BSR_SLICE = #sparse_tensor.encoding<{
         map = (i : #sparse_tensor<slice(?, ?, ?)>, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense)
     }>
@@ -186,4 +189,94 @@ fn sliced_outputs_blocks_and_sizes_are_spanned_errors() {
     let e = errors("static W: tensor<4x8xf64, #CSR_SLICE> = sparse<[[0, 0]], [1.0]>;");
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].contains("a constant is a whole tensor"), "{e:?}");
+}
+
+#[test]
+fn a_stride_1_slice_is_walked_in_place() {
+    let def = kernel(
+        "pub fn spmv(a: &tensor<?x?xf64, #CSR_UNIT>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+             y[i] = a[i, j] * x[j];
+         }",
+    );
+    assert!(workspaces(&def).is_empty());
+    let plan = sparsify(&def.kernel).expect("plans");
+    assert_text(
+        &plan.text(&def.kernel),
+        "
+y[i] = a[i + a.offset0, j + a.offset1] * x[j]
+order i (parallel), j (reduction)
+output y: dense, stored directly: every element is visited once
+for i in 0..y.dim0  // parallel
+  local r = 0
+  iterate j in a.lvl1 compressed at j + a.offset1  // reduction
+    r += a[i + a.offset0, j + a.offset1] * x[j]
+  y[i] = r
+",
+    );
+    let out = expand(
+        "pub fn spmv(a: &tensor<?x?xf64, #CSR_UNIT>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+             y[i] = a[i, j] * x[j];
+         }",
+    );
+    assert!(!out.contains("compile_error"), "{out}");
+    // No copy: the whole tensor's storage, from the view's offsets.
+    assert!(!out.contains("a_sliced"), "{out}");
+    assert!(!out.contains("reorder_slice"), "{out}");
+    assert!(
+        out.contains("a . tensor () . level (1) . coordinates ()"),
+        "{out}"
+    );
+    assert!(out.contains("a . offsets () [0]"), "{out}");
+    assert!(out.contains("a . offsets () [1]"), "{out}");
+    // Rows at `offset0 + i`, over the whole tensor's row count; columns in
+    // the window `offset1 .. offset1 + n_j`, read relative to its start.
+    assert!(
+        out.contains("__sk_i . wrapping_add (__sk_a_slice_off0)"),
+        "{out}"
+    );
+    assert_eq!(out.matches("lower_bound").count(), 2, "{out}");
+    assert!(out.contains("wrapping_sub (__sk_a_off1)"), "{out}");
+    // The static parameters are still checked: `j`'s offset 2, both strides.
+    assert_eq!(out.matches("slice_mismatch").count(), 3, "{out}");
+    // No range check of the slice's subscripts: the view guarantees them.
+    assert!(!out.contains("subscript_range"), "{out}");
+}
+
+#[test]
+fn other_slices_keep_their_copy() {
+    // A `?` stride, a nonordered level, an all-dense encoding: copies.
+    let matrix = "pub fn f(a: &tensor<?x?xf64, #S>, y: &mut tensor<?xf64>) { y[i] = a[i, j]; }";
+    let vector = "pub fn f(a: &tensor<?xf64, #S>, y: &mut tensor<?xf64>) { y[i] = a[i]; }";
+    for (enc, kernel) in [
+        (
+            "(i : #sparse_tensor<slice(?, ?, ?)>, j) -> (i : dense, j : compressed)",
+            matrix,
+        ),
+        (
+            "(i : #sparse_tensor<slice(?, ?, 1)>, j) -> (i : dense, j : compressed(nonordered))",
+            matrix,
+        ),
+        (
+            "(i : #sparse_tensor<slice(?, ?, 1)>) -> (i : dense)",
+            vector,
+        ),
+    ] {
+        let model = super::model(&format!(
+            "#S = #sparse_tensor.encoding<{{ map = {enc} }}>\n{kernel}"
+        ));
+        assert_eq!(
+            workspaces(&model.kernels[0]),
+            [("a_sliced".to_string(), "a".to_string())],
+            "{enc}"
+        );
+    }
+}
+#[test]
+fn a_diagonal_of_a_slice_is_walked_in_place() {
+    // The model reads `a[i, i]` as `a[i, j]` filtered by `j == i`: two
+    // variables, each over its own window, compared in slice coordinates.
+    let def = kernel(
+        "pub fn f(a: &tensor<?x?xf64, #CSR_UNIT>, y: &mut tensor<?xf64>) { y[i] = a[i, i]; }",
+    );
+    assert!(workspaces(&def).is_empty());
 }

@@ -57,6 +57,15 @@ impl Gen<'_> {
                 Some(acc) => quote!(#acc.wrapping_add(#t)),
             });
         }
+        // A slice walked in place: the view's offset, a local the
+        // prologue binds (`slices.rs`, `slice_offsets`).
+        if let Some((t, d)) = sub.slice {
+            let off = self.slice_offset(t, d);
+            out = Some(match out {
+                None => quote!(#off),
+                Some(acc) => quote!(#acc.wrapping_add(#off)),
+            });
+        }
         if sub.constant > 0 {
             let c = sub.constant.unsigned_abs();
             out = Some(match out {
@@ -161,6 +170,11 @@ impl Gen<'_> {
             all.extend(stmt.rhs.accesses());
             for a in all {
                 for (d, sub) in &a.affine {
+                    // A slice's subscript `i + offset` is in range by the
+                    // view's invariant (`slices.rs`), not by sizes.
+                    if sub.slice.is_some() {
+                        continue;
+                    }
                     let key = (a.tensor, *d, sub.clone());
                     if !seen.contains(&key) {
                         seen.push(key);

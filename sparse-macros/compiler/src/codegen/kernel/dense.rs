@@ -171,8 +171,11 @@ impl Gen<'_> {
                             break;
                         }
                         let value = self.affine_value(sub, None);
-                        let n = match l {
-                            0 => TokenStream::new(),
+                        // A slice walked in place linearizes over the
+                        // whole tensor's level size, not the slice's.
+                        let n = match (l, sub.slice) {
+                            (0, _) => TokenStream::new(),
+                            (_, Some(_)) => self.whole_dim(t, lvl.dim),
                             _ => self.dim_tokens(t, lvl.dim),
                         };
                         (value, n)

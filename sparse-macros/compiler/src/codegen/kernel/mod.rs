@@ -723,6 +723,11 @@ impl<'a> Gen<'a> {
         if self.in_place == Some(t) {
             let parts = self.tlocal(t, "ip");
             quote!(#parts.levels[#l])
+        } else if self.sliced(t).is_some() {
+            // A slice walked in place: the whole tensor's storage
+            // (`slices.rs`).
+            let a = self.info(t).ident.clone();
+            quote!(#a.tensor().level(#l))
         } else {
             let a = self.info(t).ident.clone();
             quote!(#a.level(#l))
@@ -749,6 +754,9 @@ impl<'a> Gen<'a> {
             return self.declare(name, None, quote!(#parts.values));
         }
         let a = self.info(t).ident.clone();
+        if self.sliced(t).is_some() {
+            return self.declare(name, None, quote!(#a.tensor().values()));
+        }
         self.declare(name, None, quote!(#a.values()))
     }
     /// The row-major elements of dense tensor `t` (rank ≥ 1) as a slice.

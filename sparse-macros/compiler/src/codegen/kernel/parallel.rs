@@ -96,6 +96,16 @@ impl<'a> Gen<'a> {
                         space.level.index()
                     ));
                 }
+                // The chunks take the level's coordinates as the output's
+                // rows; a window (a slice walked in place, `i + offset`)
+                // stores them shifted.
+                if self.window_offset(space.tensor, 0).is_some() {
+                    return Err(format!(
+                        "its outer loop walks `{}` level 0 through a window (a slice or an \
+                         affine subscript), whose coordinates are not the output's rows",
+                        self.info(space.tensor).name
+                    ));
+                }
                 (*loop_id, *role)
             }
             _ => {
@@ -187,11 +197,14 @@ impl<'a> Gen<'a> {
     /// iteration), else of the first sparse input whose level 0 is dense and
     /// indexed by the loop; `None` (typed) to balance by iterations.
     fn weights(&mut self, l: LoopId, walked: Option<TensorId>) -> TokenStream {
+        // A slice walked in place starts its rows at an offset: its
+        // positions do not weigh the loop's rows.
         let compressed_below = |g: &Gen<'_>, t: TensorId| {
             g.info(t)
                 .levels
                 .get(1)
                 .is_some_and(|x| x.ty.format == LevelFormat::Compressed)
+                && g.sliced(t).is_none()
         };
         let chosen = match walked {
             Some(t) => compressed_below(self, t).then_some(t),

@@ -486,6 +486,7 @@ impl Gen<'_> {
             }
         }
         out.extend(self.slice_checks());
+        out.extend(self.slice_offsets());
         out.extend(self.block_checks());
         for (l, list) in self.bindings().into_iter().enumerate() {
             let l = LoopId(l as u32);

@@ -4,14 +4,29 @@
 //!
 //! The prologue checks every static slice parameter against the view
 //! (`KernelError::SliceMismatch`; `?` ones are free, and the sizes are the
-//! view's `dim_sizes`, checked like any operand's), then converts the
-//! slice into the compact workspace copy the loops read
-//! (`__private::reorder_slice`, see `sparsifier::reorder`). A statement
-//! that only copies a slice into a sparse output converts it there
-//! (`__private::convert_slice_into`).
+//! view's `dim_sizes`, checked like any operand's). Then either:
+//! - the slice is walked in place (stride 1, see
+//!   `sparsifier::reorder::read_slices_through_copies`): its accesses
+//!   carry the subscript `i + offset` on each sliced dimension
+//!   (`Affine::slice`), the prologue binds each offset to a local
+//!   (`slice_offsets`), and the loops read the view's underlying tensor
+//!   (`a.tensor()`), whose level sizes are the whole tensor's. No read
+//!   leaves the tensor: `extract_slice` guarantees `offset + size <= n`
+//!   for the whole dimension size `n`, the index variable `i` runs below
+//!   the slice's size (the view's `dim_sizes`, checked like any
+//!   operand's), so a dense level is addressed at `offset + i < n`, and a
+//!   compressed level is walked over the positions whose coordinates lie
+//!   in `offset .. offset + size` (`affine.rs`, `window`), where
+//!   `c - offset < size`;
+//! - or the prologue converts the slice into the compact workspace copy
+//!   the loops read (`__private::reorder_slice`, see `sparsifier::reorder`).
+//!
+//! A statement that only copies a slice into a sparse output converts it
+//! there (`__private::convert_slice_into`).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
+use syn::Ident;
 
 use super::Gen;
 use crate::model::{ElemType, Encoding, KernelDef, Model, Param, ParamKind};
@@ -73,6 +88,55 @@ impl Gen<'_> {
         }
         let enc = self.model.encoding(&info.encoding.as_ref()?.to_string())?;
         enc.is_sliced().then_some(enc)
+    }
+
+    /// The local holding the offset of dimension `d` of the slice `t`
+    /// walked in place (bound by [`Gen::slice_offsets`]).
+    pub(super) fn slice_offset(&self, t: TensorId, d: usize) -> Ident {
+        self.tlocal(t, &format!("slice_off{d}"))
+    }
+
+    /// The size of dimension `d` of the tensor the slice `t` views: the
+    /// size of its level storing `d` (levels are plain dimensions here).
+    pub(super) fn whole_dim(&mut self, t: TensorId, d: usize) -> TokenStream {
+        let x = self.info(t).ident.clone();
+        let name = self.tlocal(t, &format!("whole_dim{d}"));
+        let dl = Literal::usize_unsuffixed(d);
+        let name = self.declare(
+            name,
+            Some(quote!(::core::primitive::usize)),
+            quote!(#x.tensor().dim_sizes()[#dl]),
+        );
+        quote!(#name)
+    }
+
+    /// Binds the offset of every sliced dimension some statement walks in
+    /// place (a subscript with `Affine::slice`), after the checks of
+    /// [`Gen::slice_checks`].
+    pub(super) fn slice_offsets(&self) -> TokenStream {
+        let mut seen: Vec<(TensorId, usize)> = Vec::new();
+        for (n, stmt) in self.k.stmts.iter().enumerate() {
+            if self.unbound_stmts.contains(&n) {
+                continue;
+            }
+            for a in stmt.rhs.accesses() {
+                for (_, sub) in &a.affine {
+                    if let Some(key) = sub.slice {
+                        if !seen.contains(&key) {
+                            seen.push(key);
+                        }
+                    }
+                }
+            }
+        }
+        let mut out = TokenStream::new();
+        for (t, d) in seen {
+            let x = &self.info(t).ident;
+            let off = self.slice_offset(t, d);
+            let dl = Literal::usize_unsuffixed(d);
+            out.extend(quote!(let #off: ::core::primitive::usize = #x.offsets()[#dl];));
+        }
+        out
     }
 
     /// The checks of every static slice parameter of every sliced operand:

@@ -272,3 +272,50 @@ fn sparse_outputs_not_stored_by_rows_stay_sequential_and_say_why() {
          ordered column level (CSR or DCSR), which chunks of rows can write."
     ));
 }
+
+/// `#[parallel]` SpMV over a stride-1 slice walked in place: the rows of a
+/// sliced CSR still run in chunks (the loop variable is the slice's row,
+/// balanced by iterations: the positions start at the slice's offset); a
+/// sliced DCSR walks its rows through a window, whose coordinates are not
+/// the output's rows, so it runs on one thread and says why.
+#[test]
+fn sliced_operands_walked_in_place_chunk_only_dense_rows() {
+    use crate::sparsifier::{Access, Affine, LoopId};
+    for (enc, levels, chunked) in [("CSR_U", "dense", true), ("DCSR_U", "compressed", false)] {
+        let encoding = format!(
+            "#{enc} = #sparse_tensor.encoding<{{ map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(?, ?, 1)>) -> (i : {levels}, j : compressed) }}>"
+        );
+        let mut d = Def::new(&encoding, "spmv_slice_par");
+        d.parallel = true;
+        let a = d.sparse("a", enc, F64, &[None, None]);
+        let x = d.dense("x", F64, &[None], false);
+        let y = d.dense("y", F64, &[None], true);
+        let (i, j) = (d.index("i"), d.index("j"));
+        let offset = |l: LoopId, dim: usize| Affine {
+            terms: vec![(l, 1)],
+            constant: 0,
+            slice: Some((a, dim)),
+        };
+        let read = Expr::Access(Access {
+            tensor: a,
+            indices: vec![i, j],
+            affine: vec![(0, offset(i, 0)), (1, offset(j, 1))],
+        });
+        d.k.assign(y, &[i], read * Expr::at(x, &[j]));
+        let text = d.generate();
+        if chunked {
+            assert!(has(
+                &text,
+                "::sparse_core::__private::par::dense(__sk_y_data, 1usize, __sk_n_i, \
+                 ::core::option::Option::None::<&[::core::primitive::usize]>,"
+            ));
+            assert!(has(&text, "__sk_i.wrapping_add(__sk_a_slice_off0)"));
+        } else {
+            assert!(!has(&text, "par::"), "{text}");
+            assert!(has(
+                &text,
+                "runs on one thread: its outer loop walks `a` level 0 through a window"
+            ));
+        }
+    }
+}

@@ -211,6 +211,7 @@ impl Checker<'_> {
             Affine {
                 terms: terms.iter().map(|&(l, c, _)| (l, c)).collect(),
                 constant: linear.constant,
+                slice: None,
             },
         ))
     }
