@@ -227,6 +227,8 @@ build_no_default() {
 
 doc_core() {
     RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps
+    # The other published crates' docs (docs.rs builds them too).
+    RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-compiler -p sparse-macros -p sparse-vocab --no-deps
 }
 
 firmware_clippy() {
@@ -386,7 +388,7 @@ for t in "${THUMB_TARGETS[@]}"; do
     run "build sparse-core (with macros) for $t" build_thumb "$t"
 done
 run "build sparse-core --no-default-features --features heapless,micromath (thumbv7em)" build_no_default
-run "cargo doc -p sparse-core (RUSTDOCFLAGS=-D warnings)" doc_core
+run "cargo doc of the published crates (RUSTDOCFLAGS=-D warnings)" doc_core
 run "cargo publish --dry-run (sparse-vocab, sparse-compiler, sparse-macros, sparse-core)" package_crates
 run "MSRV: cargo check with the rust-version of Cargo.toml" msrv_check
 run "firmware: clippy (thumbv7em-none-eabihf, thumbv6m-none-eabi)" firmware_clippy

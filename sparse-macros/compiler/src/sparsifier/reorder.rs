@@ -105,7 +105,7 @@ pub struct SlicedInput {
 /// [`resolve`], then every statement that still reads a tensor of
 /// `sliced` (inputs whose encoding slices dimensions) through the loops
 /// walks it in place where it can, else reads a compact copy of the
-/// slice ([`read_slices_through_copies`]). The copies reordering made
+/// slice (`read_slices_through_copies`). The copies reordering made
 /// from a sliced input are made from the slice already (the prologue
 /// converts the slice view), so they need nothing more.
 pub fn resolve_with_slices(kernel: &Kernel, sliced: &[SlicedInput]) -> (Kernel, Vec<Reordering>) {

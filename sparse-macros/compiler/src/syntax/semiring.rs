@@ -120,7 +120,7 @@ impl SemiringSyntax {
     }
 }
 
-/// The most tokens one closure may hold (see [`check_closure_size`]).
+/// The most tokens one closure may hold (see `check_closure_size`).
 pub const MAX_CLOSURE_TOKENS: usize = 512;
 
 /// Rust tokens as compact text: `|x, y| x + y`, `(x == y) as i8`.
