@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 use crate::encoding::{Enc, Encoding};
 use crate::index::Index;
 use crate::tensor::SparseTensor;
-use crate::vocab::{level_expr_at, level_type_at, LevelExpr, LevelFormat, LevelProps};
+use crate::vocab::{level_expr_at, level_type_at, LevelExpr, LevelFormat};
 
 /// The MLIR text of encoding `E` with `dims` dimensions and `lvls` levels,
 /// decoded from its type.
@@ -59,19 +59,11 @@ impl<E: Encoding> Display for EncodingText<E> {
                         LevelFormat::Structured { n, m } => write!(f, "structured[{n}, {m}]")?,
                         other => f.write_str(other.name())?,
                     }
-                    let props = [
-                        (LevelProps::NONUNIQUE, "nonunique"),
-                        (LevelProps::NONORDERED, "nonordered"),
-                        (LevelProps::SOA, "soa"),
-                        (LevelProps::HIGH, "high"),
-                    ];
                     let mut first = true;
-                    for (p, name) in props {
-                        if ty.props.contains(p) {
-                            f.write_str(if first { "(" } else { ", " })?;
-                            f.write_str(name)?;
-                            first = false;
-                        }
+                    for name in ty.props.names() {
+                        f.write_str(if first { "(" } else { ", " })?;
+                        f.write_str(name)?;
+                        first = false;
                     }
                     if !first {
                         f.write_str(")")?;

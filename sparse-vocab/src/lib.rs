@@ -97,6 +97,22 @@ impl LevelProps {
     pub const fn union(self, other: LevelProps) -> LevelProps {
         LevelProps(self.0 | other.0)
     }
+    /// Each property with its name in the encoding syntax, in the order
+    /// encodings are printed (and the level markers spell them).
+    pub const NAMED: [(LevelProps, &'static str); 4] = [
+        (LevelProps::NONUNIQUE, "nonunique"),
+        (LevelProps::NONORDERED, "nonordered"),
+        (LevelProps::SOA, "soa"),
+        (LevelProps::HIGH, "high"),
+    ];
+    /// The names of the properties set here, in [`LevelProps::NAMED`]'s
+    /// order.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        LevelProps::NAMED
+            .into_iter()
+            .filter(move |&(p, _)| self.contains(p))
+            .map(|(_, name)| name)
+    }
 }
 
 /// A level's format together with its properties.
@@ -617,6 +633,18 @@ impl defmt::Format for ValueType {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn property_names_in_encoding_order() {
+        use super::LevelProps;
+        let all = LevelProps::HIGH
+            .union(LevelProps::SOA)
+            .union(LevelProps::NONORDERED)
+            .union(LevelProps::NONUNIQUE);
+        assert!(all.names().eq(["nonunique", "nonordered", "soa", "high"]));
+        assert_eq!(LevelProps::NONE.names().count(), 0);
+        assert!(LevelProps::SOA.names().eq(["soa"]));
+    }
+
     #[test]
     fn affine_range_spans_the_iteration_space() {
         // i + k over 5 x 3: 0..=6; 2 i - k + 2 over 4 x 3: 0..=8.

@@ -329,6 +329,24 @@ pub enum SparseOp {
     Spgemm,
 }
 
+/// The sparse CSR output both the sequential and the parallel kernel
+/// write, one each, reused across calls.
+type Out = kernels::PCSR32Out<f64, Owned>;
+
+fn sparse_output(m: usize, n: usize) -> Rc<RefCell<Out>> {
+    Rc::new(RefCell::new(Out::with_dims([m, n]).expect("dims")))
+}
+
+/// An output's storage, values as bits: what must be equal bit for bit.
+type Storage = (Vec<u32>, Vec<u32>, Vec<u64>);
+
+fn storage(c: &Out) -> Storage {
+    let v = c.view();
+    let l = v.level(1);
+    let vals = v.values().iter().map(|x| x.to_bits()).collect();
+    (l.positions().to_vec(), l.coordinates().to_vec(), vals)
+}
+
 /// A `#[parallel]` kernel into a sparse CSR output (each chunk into an
 /// output of its own, joined in row order) against the same kernel on one
 /// thread, both into an `Owned` output reused across calls; the parallel
@@ -348,7 +366,6 @@ pub fn sparse_out(op: SparseOp, name: &str, a: &Csr, b: &Csr, budget: &Budget) {
         &bv,
     )
     .expect("valid CSR");
-    type Out = kernels::PCSR32Out<f64, Owned>;
     let run =
         |par: bool, ta: &kernels::PCSR32<'_, f64>, tb: &kernels::PCSR32<'_, f64>, c: &mut Out| {
             match (op, par) {
@@ -359,9 +376,7 @@ pub fn sparse_out(op: SparseOp, name: &str, a: &Csr, b: &Csr, budget: &Budget) {
             }
             .expect("ok")
         };
-    let outs: Vec<Rc<RefCell<Out>>> = (0..2)
-        .map(|_| Rc::new(RefCell::new(Out::with_dims([m, n]).expect("dims"))))
-        .collect();
+    let outs = [sparse_output(m, n), sparse_output(m, n)];
     let mut comps: Vec<Competitor<'_>> = Vec::new();
     for (par, c) in [false, true].into_iter().zip(&outs) {
         let label = if par { par_label() } else { SEQ.to_string() };
@@ -371,12 +386,6 @@ pub fn sparse_out(op: SparseOp, name: &str, a: &Csr, b: &Csr, budget: &Budget) {
         }));
     }
     let timings = measure_where_asked(comps, budget);
-    let storage = |c: &Out| {
-        let v = c.view();
-        let l = v.level(1);
-        let vals: Vec<u64> = v.values().iter().map(|x| x.to_bits()).collect();
-        (l.positions().to_vec(), l.coordinates().to_vec(), vals)
-    };
     let (seq, par) = (storage(&outs[0].borrow()), storage(&outs[1].borrow()));
     assert!(
         seq == par,
@@ -419,10 +428,7 @@ pub fn sddmm(name: &str, s: &Csr, k: usize, budget: &Budget) {
     .expect("valid CSR");
     let du = DenseView::new(&u[..], [m, k]).expect("u");
     let dv = DenseView::new(&vt[..], [n, k]).expect("vt");
-    type Out = kernels::PCSR32Out<f64, Owned>;
-    let outs: Vec<Rc<RefCell<Out>>> = (0..2)
-        .map(|_| Rc::new(RefCell::new(Out::with_dims([m, n]).expect("dims"))))
-        .collect();
+    let outs = [sparse_output(m, n), sparse_output(m, n)];
     let mut comps: Vec<Competitor<'_>> = Vec::new();
     for (par, c) in [false, true].into_iter().zip(&outs) {
         let label = if par { par_label() } else { SEQ.to_string() };
@@ -438,12 +444,6 @@ pub fn sddmm(name: &str, s: &Csr, k: usize, budget: &Budget) {
         }));
     }
     let timings = measure_where_asked(comps, budget);
-    let storage = |c: &Out| {
-        let v = c.view();
-        let l = v.level(1);
-        let vals: Vec<u64> = v.values().iter().map(|x| x.to_bits()).collect();
-        (l.positions().to_vec(), l.coordinates().to_vec(), vals)
-    };
     let (seq, par) = (storage(&outs[0].borrow()), storage(&outs[1].borrow()));
     assert!(
         seq == par,

@@ -224,10 +224,7 @@ where
     P: Index + Sync,
     F: Fn(usize, usize, &mut [T]) + Sync,
 {
-    let work = |b: usize| {
-        let entries = weights.map_or(0, |w| w.get(b).map_or(0, |p| p.as_usize()));
-        entries.saturating_add(b)
-    };
+    let work = work_of(weights);
     let Some(grain) = grain(work(n).saturating_sub(work(0)), stride) else {
         body(0, n, out);
         return;
@@ -255,6 +252,39 @@ pub struct Coordinates<'a, C> {
     pub stride: usize,
     /// This level's slot in an entry's tuple.
     pub offset: usize,
+}
+
+/// The work done before iteration (or entry) `b`: `b` plus, with
+/// `weights` (the positions array of the level below), the entries below
+/// the first `b`. Chunks are cut where half of it is done.
+fn work_of<P: Index>(weights: Option<&[P]>) -> impl Fn(usize) -> usize + '_ {
+    move |b| {
+        let entries = weights.map_or(0, |w| w.get(b).map_or(0, |p| p.as_usize()));
+        entries.saturating_add(b)
+    }
+}
+
+/// The output row a chunk starting at entry `b` of a compressed level 0
+/// begins with, `None` where no chunk may start: a chunk may start at `b`
+/// only if its coordinate is larger than the previous entry's (a
+/// duplicate segment is never cut) and within the output's `n_rows` rows.
+fn row_starts<C: Index>(
+    coordinates: Coordinates<'_, C>,
+    n_rows: usize,
+) -> impl Fn(usize) -> Option<usize> + '_ {
+    let Coordinates {
+        crd,
+        stride: cs,
+        offset: co,
+    } = coordinates;
+    let at = move |p: usize| {
+        let k = p.checked_mul(cs)?.checked_add(co)?;
+        Some(crd.get(k)?.as_usize())
+    };
+    move |b| {
+        let (prev, here) = (at(b.checked_sub(1)?)?, at(b)?);
+        (prev < here && here <= n_rows).then_some(here)
+    }
 }
 
 /// A parallel walk over the entries `lo..hi` of a compressed level 0 whose
@@ -287,30 +317,13 @@ pub fn compressed<T, P, C, F>(
     C: Index + Sync,
     F: Fn(usize, usize, usize, &mut [T]) + Sync,
 {
-    let work = |b: usize| {
-        let entries = weights.map_or(0, |w| w.get(b).map_or(0, |p| p.as_usize()));
-        entries.saturating_add(b)
-    };
+    let work = work_of(weights);
     let hi = hi.max(lo);
     let Some(grain) = grain(work(hi).saturating_sub(work(lo)), stride) else {
         body(lo, hi, 0, out);
         return;
     };
-    let Coordinates {
-        crd,
-        stride: cs,
-        offset: co,
-    } = coordinates;
-    let at = |p: usize| {
-        let k = p.checked_mul(cs)?.checked_add(co)?;
-        Some(crd.get(k)?.as_usize())
-    };
-    // A chunk may start at entry `b` only if its coordinate is larger than
-    // the previous entry's and within the output's rows.
-    let row = |b: usize| {
-        let (prev, here) = (at(b.checked_sub(1)?)?, at(b)?);
-        (prev < here && here <= n_rows).then_some(here)
-    };
+    let row = row_starts(coordinates, n_rows);
     let cut = Cut {
         stride,
         work: &work,

@@ -108,7 +108,7 @@ fn ws<E: sparse_core::Encoding>(dims: [usize; 2]) -> SparseTensorOut<f64, E, Own
 }
 
 /// Offsets, sizes and strides of a slice inside `dims` (each size ≥ 1).
-type Slice = ([usize; 2], [usize; 2], [usize; 2]);
+pub(super) type Slice = ([usize; 2], [usize; 2], [usize; 2]);
 
 fn slice_of(dims: [usize; 2]) -> impl Strategy<Value = Slice> {
     let axis = |n: usize| {
@@ -135,7 +135,11 @@ fn case(repeats: bool) -> impl Strategy<Value = ([usize; 2], Entries<f64>, Slice
 }
 
 /// The dense slice of `entries` (repeats summed), computed directly.
-fn dense_slice(dims: [usize; 2], entries: &Entries<f64>, (off, size, stride): Slice) -> Dense<f64> {
+pub(super) fn dense_slice(
+    dims: [usize; 2],
+    entries: &Entries<f64>,
+    (off, size, stride): Slice,
+) -> Dense<f64> {
     let full = Dense::from_entries(&dims, entries);
     let mut s = Dense::zeros(&size);
     for i in 0..size[0] {
@@ -147,20 +151,25 @@ fn dense_slice(dims: [usize; 2], entries: &Entries<f64>, (off, size, stride): Sl
 }
 
 /// Whether `(i, j)` of the slice is a stored coordinate of `entries`.
-fn stored_in_slice(entries: &Entries<f64>, (off, size, stride): Slice, i: usize, j: usize) -> bool {
+pub(super) fn stored_in_slice(
+    entries: &Entries<f64>,
+    (off, size, stride): Slice,
+    i: usize,
+    j: usize,
+) -> bool {
     let (r, c) = (off[0] + i * stride[0], off[1] + j * stride[1]);
     i < size[0] && j < size[1] && entries.iter().any(|(d, _)| d[0] == r && d[1] == c)
 }
 
 /// `y = a x` on the dense slice.
-fn dense_spmv(a: &Dense<f64>, x: &[f64]) -> Vec<f64> {
+pub(super) fn dense_spmv(a: &Dense<f64>, x: &[f64]) -> Vec<f64> {
     (0..a.dims[0])
         .map(|i| (0..a.dims[1]).map(|j| a.at(&[i, j]) * x[j]).sum())
         .collect()
 }
 
 /// A sparse output's dense form and its stored coordinates.
-fn read<E: sparse_core::Encoding>(
+pub(super) fn read<E: sparse_core::Encoding>(
     c: &SparseTensor<'_, f64, E, 2, 2>,
 ) -> (Dense<f64>, Vec<[usize; 2]>) {
     let mut d = Dense::zeros(&c.dim_sizes());

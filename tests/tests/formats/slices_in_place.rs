@@ -9,10 +9,12 @@
 //! (edges included), slices holding no entry, static parameters.
 
 use proptest::prelude::*;
-use sparse_core::{KernelError, Level, Owned, SliceParam, SparseTensor};
+use sparse_core::{KernelError, Level, Owned, SliceParam};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{with_tensor, COO, CSC, CSR, DCSR};
 use sparse_tests::gen::{dense_vec, entries, entries_with_duplicates, Entries};
+
+use super::slices::{dense_spmv, read};
 
 mod k {
     sparse_core::sparse_kernel! {
@@ -116,29 +118,19 @@ fn case(repeats: bool) -> impl Strategy<Value = ([usize; 2], Entries<f64>, Slice
     })
 }
 
+/// The slice as `slices.rs` spells slices, with its strides.
+fn strided((off, size): Slice) -> super::slices::Slice {
+    (off, size, [1, 1])
+}
+
 /// The dense slice of `entries` (repeats summed), computed directly.
-fn dense_slice(dims: [usize; 2], entries: &Entries<f64>, (off, size): Slice) -> Dense<f64> {
-    let full = Dense::from_entries(&dims, entries);
-    let mut s = Dense::zeros(&size);
-    for i in 0..size[0] {
-        for j in 0..size[1] {
-            *s.at_mut(&[i, j]) = full.at(&[off[0] + i, off[1] + j]);
-        }
-    }
-    s
+fn dense_slice(dims: [usize; 2], entries: &Entries<f64>, s: Slice) -> Dense<f64> {
+    super::slices::dense_slice(dims, entries, strided(s))
 }
 
 /// Whether `(i, j)` of the slice is a stored coordinate of `entries`.
-fn stored_in_slice(entries: &Entries<f64>, (off, size): Slice, i: usize, j: usize) -> bool {
-    let (r, c) = (off[0] + i, off[1] + j);
-    i < size[0] && j < size[1] && entries.iter().any(|(d, _)| d[0] == r && d[1] == c)
-}
-
-/// `y = a x` on a dense matrix.
-fn dense_spmv(a: &Dense<f64>, x: &[f64]) -> Vec<f64> {
-    (0..a.dims[0])
-        .map(|i| (0..a.dims[1]).map(|j| a.at(&[i, j]) * x[j]).sum())
-        .collect()
+fn stored_in_slice(entries: &Entries<f64>, s: Slice, i: usize, j: usize) -> bool {
+    super::slices::stored_in_slice(entries, strided(s), i, j)
 }
 
 /// `a b` on dense matrices.
@@ -150,20 +142,6 @@ fn dense_matmul(a: &Dense<f64>, b: &Dense<f64>) -> Dense<f64> {
         }
     }
     c
-}
-
-/// A sparse output's dense form and its stored coordinates.
-fn read<E: sparse_core::Encoding>(
-    c: &SparseTensor<'_, f64, E, 2, 2>,
-) -> (Dense<f64>, Vec<[usize; 2]>) {
-    let mut d = Dense::zeros(&c.dim_sizes());
-    let mut stored = Vec::new();
-    c.for_each(|[i, j], v| {
-        *d.at_mut(&[i, j]) = *v;
-        stored.push([i, j]);
-    });
-    stored.sort_unstable();
-    (d, stored)
 }
 
 /// Every SpMV kernel over the slice `(off, size)` of `e` against the

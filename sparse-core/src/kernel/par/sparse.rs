@@ -24,7 +24,7 @@
 
 use alloc::vec::Vec;
 
-use super::{grain, halfway, Coordinates, Cut};
+use super::{grain, halfway, row_starts, work_of, Coordinates, Cut};
 use crate::encoding::Encoding;
 use crate::index::Index;
 use crate::kernel::KernelError;
@@ -195,10 +195,7 @@ where
     P: Index + Sync,
     F: Fn(usize, usize, &mut ChunkOut<V, E, 2, 2>) -> Result<(), KernelError> + Sync,
 {
-    let work = |b: usize| {
-        let entries = weights.map_or(0, |w| w.get(b).map_or(0, |p| p.as_usize()));
-        entries.saturating_add(b)
-    };
+    let work = work_of(weights);
     let row = |b: usize| Some(b);
     let spans = spans(0, n, n, &work, &row);
     run(out, &spans, |s, part| body(s.lo, s.hi, part))
@@ -234,23 +231,8 @@ where
     C: Index + Sync,
     F: Fn(usize, usize, usize, &mut ChunkOut<V, E, 2, 2>) -> Result<(), KernelError> + Sync,
 {
-    let work = |b: usize| {
-        let entries = weights.map_or(0, |w| w.get(b).map_or(0, |p| p.as_usize()));
-        entries.saturating_add(b)
-    };
-    let Coordinates {
-        crd,
-        stride: cs,
-        offset: co,
-    } = coordinates;
-    let at = |p: usize| {
-        let k = p.checked_mul(cs)?.checked_add(co)?;
-        Some(crd.get(k)?.as_usize())
-    };
-    let row = |b: usize| {
-        let (prev, here) = (at(b.checked_sub(1)?)?, at(b)?);
-        (prev < here && here <= n_rows).then_some(here)
-    };
+    let work = work_of(weights);
+    let row = row_starts(coordinates, n_rows);
     let spans = spans(lo, hi.max(lo), n_rows, &work, &row);
     run(out, &spans, |s, part| body(s.lo, s.hi, s.row_lo, part))
 }

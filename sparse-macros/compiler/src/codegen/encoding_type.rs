@@ -10,7 +10,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType};
+use crate::vocab::{LevelExpr, LevelFormat, LevelType};
 
 /// `::sparse_core::__private::Enc<P, C, (levels..), (map..) VALUES>`;
 /// `values` is empty or `, { code }`.
@@ -43,16 +43,7 @@ fn level_type(ty: LevelType) -> TokenStream {
         }
         other => marker(other.name()),
     };
-    let props: Vec<_> = [
-        (LevelProps::NONUNIQUE, "nonunique"),
-        (LevelProps::NONORDERED, "nonordered"),
-        (LevelProps::SOA, "soa"),
-        (LevelProps::HIGH, "high"),
-    ]
-    .into_iter()
-    .filter(|&(p, _)| ty.props.contains(p))
-    .map(|(_, name)| marker(name))
-    .collect();
+    let props: Vec<_> = ty.props.names().map(marker).collect();
     match props.as_slice() {
         [] => format,
         [one] => quote!(#format<#one>),
@@ -76,6 +67,7 @@ fn level_expr(expr: LevelExpr) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocab::LevelProps;
 
     #[test]
     fn spells_levels_and_maps_as_mlir_does() {

@@ -7,7 +7,7 @@ use std::fmt;
 
 use super::{Encoding, Slice, TensorType, Value};
 use crate::syntax::LiteralValue;
-use crate::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType, Width};
+use crate::vocab::{LevelExpr, LevelFormat, LevelType, Width};
 
 impl fmt::Display for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -155,16 +155,7 @@ fn write_level_type(f: &mut fmt::Formatter<'_>, ty: LevelType) -> fmt::Result {
         LevelFormat::Structured { n, m } => write!(f, "structured[{n}, {m}]")?,
         format => write!(f, "{}", format.name())?,
     }
-    let props: Vec<&str> = [
-        (LevelProps::NONUNIQUE, "nonunique"),
-        (LevelProps::NONORDERED, "nonordered"),
-        (LevelProps::HIGH, "high"),
-        (LevelProps::SOA, "soa"),
-    ]
-    .into_iter()
-    .filter(|(bit, _)| ty.props.contains(*bit))
-    .map(|(_, name)| name)
-    .collect();
+    let props: Vec<&str> = ty.props.names().collect();
     if !props.is_empty() {
         write!(f, "({})", props.join(", "))?;
     }

@@ -33,7 +33,7 @@ use syn::{Attribute, Ident, Visibility};
 
 use crate::errors::Errors;
 use crate::syntax::{Block, Item, LiteralValue};
-use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelType, Width};
+use crate::vocab::{LevelExpr, LevelType, Width};
 
 pub use constant::{ConstData, Constant, ConstantStub, SparseStorage, StoredLevel};
 pub use constant_value::{elem_bytes, Scalar};
@@ -178,14 +178,6 @@ impl Encoding {
     /// The dim→lvl map, one expression per level.
     pub fn dim_to_lvl(&self) -> Vec<LevelExpr> {
         self.levels.iter().map(|l| l.expr).collect()
-    }
-    /// The packed level types, the `LEVEL_TYPES` parameter of `Enc`.
-    pub fn level_types_code(&self) -> u128 {
-        pack_level_types(&self.level_types())
-    }
-    /// The packed dim→lvl map, the `MAP` parameter of `Enc`.
-    pub fn map_code(&self) -> u128 {
-        pack_level_exprs(&self.dim_to_lvl())
     }
     /// Whether some dimension has a slice (`#sparse_tensor<slice(..)>`).
     pub fn is_sliced(&self) -> bool {

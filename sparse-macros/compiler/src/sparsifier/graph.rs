@@ -269,21 +269,11 @@ pub fn format_name(types: &[LevelType], perm: &[usize]) -> Option<&'static str> 
 
 /// A level type as written in an encoding: `compressed(nonunique)`.
 pub fn level_type_text(t: LevelType) -> String {
-    use crate::vocab::LevelProps;
     let base = match t.format {
         LevelFormat::Structured { n, m } => format!("structured[{n}, {m}]"),
         f => f.name().to_string(),
     };
-    let props: Vec<&str> = [
-        (LevelProps::NONUNIQUE, "nonunique"),
-        (LevelProps::NONORDERED, "nonordered"),
-        (LevelProps::SOA, "soa"),
-        (LevelProps::HIGH, "high"),
-    ]
-    .iter()
-    .filter(|(p, _)| t.props.contains(*p))
-    .map(|&(_, s)| s)
-    .collect();
+    let props: Vec<&str> = t.props.names().collect();
     if props.is_empty() {
         base
     } else {

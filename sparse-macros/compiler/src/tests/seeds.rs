@@ -176,8 +176,13 @@ fn csr_and_its_codes() {
         e.levels,
         [level(Dim(0), lt(Dense)), level(Dim(1), lt(Compressed))]
     );
-    // The codes docs/ARCHITECTURE.md documents for CSR.
-    assert_eq!((e.level_types_code(), e.map_code()), (131072, 262144));
+    // The codes the runtime decodes for CSR (the `levels` markers'
+    // `(dense, compressed)` and `(d0, d1)`).
+    let codes = (
+        crate::vocab::pack_level_types(&e.level_types()),
+        crate::vocab::pack_level_exprs(&e.dim_to_lvl()),
+    );
+    assert_eq!(codes, (131072, 262144));
 }
 
 #[test]
@@ -249,8 +254,8 @@ fn bsr_explicit_means_bsr() {
     let explicit = encoding(BSR_EXPLICIT);
     let inferred = encoding(BSR);
     assert!(explicit.same_meaning(&inferred));
-    assert_eq!(explicit.level_types_code(), inferred.level_types_code());
-    assert_eq!(explicit.map_code(), inferred.map_code());
+    assert_eq!(explicit.level_types(), inferred.level_types());
+    assert_eq!(explicit.dim_to_lvl(), inferred.dim_to_lvl());
     assert_eq!(explicit.to_string(), inferred.to_string());
 }
 
