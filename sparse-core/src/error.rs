@@ -229,6 +229,10 @@ impl fmt::Display for AssembleError {
             AssembleError::TooLarge { level } => {
                 write!(f, "level {level}: the number of entries overflows usize")
             }
+            AssembleError::Capacity { level, buffer, needed, capacity } if capacity == usize::MAX => write!(
+                f,
+                "level {level}: could not allocate the {needed} elements of the {buffer} buffer the empty tensor needs"
+            ),
             AssembleError::Capacity { level, buffer, needed, capacity } => write!(
                 f,
                 "level {level}: the {buffer} buffer holds {capacity} but the empty tensor needs {needed}"

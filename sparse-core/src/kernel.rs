@@ -166,10 +166,11 @@ pub enum KernelError {
         dim: usize,
         /// The subscript, as written.
         subscript: &'static str,
-        /// The smallest value the subscript takes.
-        min: i64,
+        /// The smallest value the subscript takes (exact: sizes up to
+        /// `usize::MAX` times coefficients of `i64` fit `i128`).
+        min: i128,
         /// The largest value the subscript takes.
-        max: i64,
+        max: i128,
         /// The size of the dimension.
         size: usize,
     },
@@ -251,6 +252,17 @@ impl fmt::Display for KernelError {
                 f,
                 "dimension {dim} of `{tensor}` has size {size}, not a multiple of the block \
                  size {block} the kernel walks it in"
+            ),
+            KernelError::Capacity {
+                tensor,
+                level,
+                buffer,
+                needed,
+                capacity,
+            } if capacity == usize::MAX => write!(
+                f,
+                "output `{tensor}`: could not allocate the {needed} elements the {buffer} \
+                 buffer of level {level} needs"
             ),
             KernelError::Capacity {
                 tensor,
@@ -353,7 +365,7 @@ where
     E: crate::encoding::Encoding,
     B: crate::output::OutputBuffers<E::Pos, E::Crd, V>,
 {
-    convert_named(src, copy, name, None)?;
+    convert_named(src, copy, name, crate::convert::Merge::Refuse)?;
     Ok(copy.view())
 }
 
@@ -406,7 +418,7 @@ where
     E: crate::encoding::Encoding,
     B: crate::output::OutputBuffers<E::Pos, E::Crd, V>,
 {
-    convert_named(src, out, name, Some(merge))
+    convert_named(src, out, name, crate::convert::Merge::Total(merge))
 }
 
 /// `convert` (repeats merged by `merge`, or kept / refused without one)
@@ -675,13 +687,12 @@ pub fn subscript_range(
     if min >= 0 && max < size as i128 {
         return Ok(());
     }
-    let clamp = |v: i128| i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
     Err(KernelError::SubscriptRange {
         tensor: site.tensor,
         dim: site.dim,
         subscript: site.subscript,
-        min: clamp(min),
-        max: clamp(max),
+        min,
+        max,
         size,
     })
 }

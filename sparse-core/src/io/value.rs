@@ -13,7 +13,7 @@ mod sealed {
 /// type must be integral and in range, an `integer` value into any type
 /// must be in range; `pattern` entries are 1.
 pub trait FileValue:
-    sealed::Sealed + Clone + Default + PartialEq + Add<Output = Self> + Display
+    sealed::Sealed + Clone + Default + PartialEq + Add<Output = Self> + Display + 'static
 {
     /// Whether the type is written as Matrix Market's `integer` field
     /// (else `real`).

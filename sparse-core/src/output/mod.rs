@@ -538,7 +538,9 @@ where
     E: Encoding,
 {
     /// An empty tensor of these dimension sizes over `Vec`s that grow as
-    /// needed. Errors as [`new`](Self::new) (never `Capacity`).
+    /// needed. Errors as [`new`](Self::new); `Capacity` only when memory for
+    /// the empty tensor cannot be allocated (a CSR of `n` rows holds `n + 1`
+    /// positions), never an abort.
     pub fn with_dims(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError> {
         Self::with_empty_buffers(dim_sizes)
     }

@@ -225,6 +225,43 @@ fn workspace_expands_and_compresses_a_row() {
     reassembles(&c);
 }
 
+/// A coordinate listed twice through `parts()` (breaking the workspace's
+/// invariant) never becomes a tensor with a repeated coordinate: the bulk
+/// append refuses it and `insert` reports it, on the short (insertion
+/// sort) and long (scan) orderings alike.
+#[test]
+fn workspace_parts_listing_a_coordinate_twice_is_an_error() {
+    for listed in [
+        &[3usize, 1, 3][..],
+        &[
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 17,
+        ],
+    ] {
+        let n = 20;
+        let mut m = Mem::<u8, u8, f64, 2>::new(4, 2 * n, 2 * n, 2 * n);
+        let mut c = out::<f64, Csr, 2, 2>([2, n], &mut m).unwrap();
+        c.begin();
+        {
+            let mut ws = c.workspace(n).unwrap();
+            let (values, filled, added) = ws.parts();
+            for &j in listed {
+                values[j] = 1.0;
+                filled[j] = true;
+                added.push(j).unwrap();
+            }
+        }
+        c.compress([0, 0]);
+        let err = c.finish("c").unwrap_err();
+        assert!(
+            matches!(err, KernelError::InsertOutOfOrder { level: 1, .. }),
+            "{listed:?}: {err:?}"
+        );
+        // Emptied, valid and reusable.
+        assert_eq!(c.number_of_entries(), 0);
+        reassembles(&c);
+    }
+}
+
 #[test]
 fn workspace_too_small_is_a_capacity_error() {
     let mut m = Mem::<u8, u8, f64, 2>::new(5, 8, 8, 3);
