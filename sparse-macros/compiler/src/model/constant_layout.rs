@@ -32,7 +32,13 @@ use crate::syntax::{LiteralValue, ScalarLit};
 use crate::vocab::{LevelExpr, LevelFormat, Width};
 
 /// The most stored entries (values, padding included) a constant may have.
-pub(super) const MAX_STORED: usize = 1 << 26;
+/// Sized by rustc's memory, not by the targets (2^21 `f32` values are 8
+/// MiB, more than a microcontroller's flash): the macro holds a few
+/// hundred bytes per entry while it reads, sorts and lays a constant out
+/// (a value with its origin span, coordinates, nodes, the emitted byte
+/// strings), so 2^21 entries keep a build well below 1 GB of rustc
+/// memory, where 2^26 made rustc die on allocation failure.
+pub(super) const MAX_STORED: usize = 1 << 21;
 
 /// Builds the storage of `entries` (dimension sizes `dims`) under `enc`.
 /// `dynamic[d]` says dimension `d` was `?` in the type (its size came from

@@ -72,6 +72,7 @@ pub(super) fn read_npy(bytes: &[u8], elem: ElemType) -> Result<FileData, String>
             "unsupported dtype `{descr}`; expected f4, f8, i1..i8, u1..u8 or b1"
         ));
     }
+    super::constant_file::check_dense_shape(&shape)?;
     let count = shape
         .iter()
         .try_fold(1u64, |acc, &n| acc.checked_mul(n))
@@ -212,5 +213,12 @@ mod tests {
              `|` (bytes) or `=`, e.g. `<f4` or `|b1`"
         );
         assert!(err(b"PK\x03\x04", ElemType::F32).contains("not a NumPy file"));
+        // A size no element backs (beside a 0) would reach rustc as an
+        // array type of that length: refused here, with the reason.
+        let e = err(&npy("<f4", "(0, 18446744073709551615)", &[]), ElemType::F32);
+        assert!(
+            e.contains("a dense file of shape 0x18446744073709551615 is too large"),
+            "{e}"
+        );
     }
 }
