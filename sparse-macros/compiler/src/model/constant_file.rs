@@ -116,6 +116,24 @@ pub(super) fn read(
     }
 }
 
+/// Runs the `.mtx` (`npy == false`) or `.npy` reader on `bytes` as a
+/// `file(..)` constant of element type `elem` would, without a file on
+/// disk: the number of values or entries read, or the message. For the
+/// `file_readers` fuzz target.
+#[doc(hidden)]
+pub fn read_bytes(bytes: &[u8], npy: bool, elem: ElemType) -> Result<usize, String> {
+    let data = if npy {
+        super::constant_npy::read_npy(bytes, elem)?
+    } else {
+        let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+        read_mtx(text, elem, Span::call_site())?
+    };
+    Ok(match data {
+        FileData::Dense { values, .. } => values.len(),
+        FileData::Coo { entries, .. } | FileData::Array { entries, .. } => entries.len(),
+    })
+}
+
 /// The header of a Matrix Market file.
 #[derive(Clone, Copy, PartialEq)]
 enum Field {
