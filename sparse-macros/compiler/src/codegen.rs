@@ -37,6 +37,7 @@ use quote::{format_ident, quote};
 
 use crate::errors::Errors;
 use crate::model::{ElemType, Encoding, Model, ParamKind, TensorType, Value};
+use crate::plan::Program;
 use crate::syntax::LiteralValue;
 use crate::vocab::{ExplicitValue, ValueType, Width};
 
@@ -46,9 +47,11 @@ pub mod kernel;
 
 pub(crate) use encoding_type::enc_type;
 
-/// Generates the aliases of every item that storage can represent, and
-/// records an error for each item it cannot represent yet.
-pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {
+/// Generates the aliases of every item that storage can represent and the
+/// kernels as planned, and records an error for each item it cannot
+/// represent yet.
+pub fn generate(program: &Program, errors: &mut Errors) -> TokenStream {
+    let model = &program.model;
     let mut out = TokenStream::new();
     let mut generated = Vec::new();
     for enc in &model.encodings {
@@ -72,6 +75,9 @@ pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {
         }
     }
     out.extend(constant::generate(model, &generated));
+    for planned in program.kernels.iter().chain(&program.stubs) {
+        out.extend(kernel::generate_kernel(planned));
+    }
     out
 }
 

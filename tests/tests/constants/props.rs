@@ -61,7 +61,7 @@ fn build(k: usize, dims: Dims, entries: &[(Dims, i32)]) -> Built {
                 e.iter().map(|e| e.to_string()).collect::<Vec<_>>()
             )
         });
-    let ConstData::Sparse(storage) = &model.constants[0].data else {
+    let ConstData::Sparse(storage) = &model.model.constants[0].data else {
         panic!("expected sparse storage");
     };
     let leak = |v: &[u64]| -> &'static [u64] { Box::leak(v.to_vec().into_boxed_slice()) };

@@ -545,7 +545,7 @@ impl Gen<'_> {
     /// element type, if the encoding has one (a pattern tensor).
     pub(super) fn explicit_value(&self, t: TensorId) -> Option<TokenStream> {
         let info = self.info(t);
-        let enc = self.model.encoding(&info.encoding.as_ref()?.to_string())?;
+        let enc = self.kp.encoding_named(info.encoding.as_ref()?)?;
         let value = enc.explicit_val.as_ref()?;
         Some(typed_literal(value.literal, info.elem))
     }

@@ -254,7 +254,7 @@ impl Gen<'_> {
         self.info(t)
             .encoding
             .as_ref()
-            .and_then(|e| self.model.encoding(&e.to_string()))
+            .and_then(|e| self.kp.encoding_named(e))
             .is_some_and(|enc| enc.crd_width == crate::vocab::Width::W2)
     }
 

@@ -57,7 +57,8 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
-use crate::model::{ElemType, KernelDef, Model, ParamKind};
+use crate::model::{ElemType, KernelDef, ParamKind};
+use crate::plan::KernelPlan;
 use crate::sparsifier::demap::{Demap, DimPart};
 use crate::sparsifier::{
     Access, Kernel, LoopId, Node, OutputStrategy, Plan, Stmt, StmtPlan, TensorId,
@@ -69,17 +70,16 @@ use crate::vocab::{LevelFormat, LevelType};
 /// inconsistent input) becomes a `compile_error!` spanned on the
 /// parameter, inside an otherwise well-formed function, so call sites
 /// still check.
-pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStream {
-    let (k, demap) = match &plan.level_space {
-        Some((k, demap)) => (k, Some(demap)),
-        None => (&def.kernel, None),
-    };
-    let mut g = Gen::new(model, def, k, demap);
+pub fn generate_kernel(kp: &KernelPlan) -> TokenStream {
+    let (def, plan) = (&kp.def, &kp.loops);
+    let k = kp.kernel();
+    let demap = plan.level_space.as_ref().map(|(_, demap)| demap);
+    let mut g = Gen::new(kp, k, demap);
     let params = g.params();
     let generics = g.generics();
     let rebind = g.rebind_outputs();
     let body = g.body(plan);
-    let mut doc = doc_lines(model, def, k, plan);
+    let mut doc = doc_lines(kp, k);
     let par = g.parallel_docs();
     doc.extend(quote!(#(#[doc = #par])*));
     let attrs = &def.attrs;
@@ -110,7 +110,8 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
 }
 
 /// The user's docs, a blank line, then the loop tree in a text block.
-fn doc_lines(model: &Model, def: &KernelDef, k: &Kernel, plan: &Plan) -> TokenStream {
+fn doc_lines(kp: &KernelPlan, k: &Kernel) -> TokenStream {
+    let (def, plan) = (&kp.def, &kp.loops);
     let has_docs = def.attrs.iter().any(|a| a.path().is_ident("doc"));
     let mut lines = Vec::new();
     if has_docs {
@@ -123,13 +124,14 @@ fn doc_lines(model: &Model, def: &KernelDef, k: &Kernel, plan: &Plan) -> TokenSt
         lines.push(format!(" {line}"));
     }
     lines.push(" ```".to_string());
-    lines.extend(workspace_docs(model, def));
+    lines.extend(workspace_docs(kp));
     quote!(#(#[doc = #lines])*)
 }
 
 /// A paragraph per reordering workspace: what it holds, why, and what to
 /// pass.
-fn workspace_docs(model: &Model, def: &KernelDef) -> Vec<String> {
+fn workspace_docs(kp: &KernelPlan) -> Vec<String> {
+    let def = &kp.def;
     use crate::sparsifier::graph::{format_name, map_text};
     let mut lines = Vec::new();
     for p in &def.params {
@@ -146,7 +148,7 @@ fn workspace_docs(model: &Model, def: &KernelDef) -> Vec<String> {
         let types: Vec<LevelType> = copy.levels.iter().map(|&(t, _)| t).collect();
         let named = format_name(&types, &dims).map_or(String::new(), |n| format!(" ({n})"));
         lines.push(String::new());
-        if let Some(text) = slices::copy_doc(model, def, p, *source, copy, &named) {
+        if let Some(text) = slices::copy_doc(kp, p, *source, copy, &named) {
             lines.push(text);
             continue;
         }
@@ -280,7 +282,7 @@ struct Scope {
 
 /// The generator of one kernel.
 struct Gen<'a> {
-    model: &'a Model,
+    kp: &'a KernelPlan,
     def: &'a KernelDef,
     k: &'a Kernel,
     tensors: Vec<TensorInfo>,
@@ -326,7 +328,8 @@ struct Gen<'a> {
 }
 
 impl<'a> Gen<'a> {
-    fn new(model: &'a Model, def: &'a KernelDef, k: &'a Kernel, demap: Option<&Demap>) -> Gen<'a> {
+    fn new(kp: &'a KernelPlan, k: &'a Kernel, demap: Option<&Demap>) -> Gen<'a> {
+        let def = &kp.def;
         let mut tensors: Vec<Option<TensorInfo>> = vec![None; k.tensors.len()];
         for p in &def.params {
             let (tensor, elem, shape, mutable, encoding) = match &p.kind {
@@ -425,7 +428,7 @@ impl<'a> Gen<'a> {
             }
         }
         let mut g = Gen {
-            model,
+            kp,
             def,
             k,
             tensors: Vec::new(),
@@ -551,7 +554,7 @@ impl<'a> Gen<'a> {
         }
         for info in &self.tensors {
             if let Some(enc) = &info.encoding {
-                if self.model.encoding(&enc.to_string()).is_none() {
+                if self.kp.encoding_named(enc).is_none() {
                     let msg = format!("no encoding `#{enc}` is defined in this block");
                     self.errors
                         .push(quote_spanned!(enc.span()=> ::core::compile_error!(#msg);));

@@ -216,7 +216,7 @@ impl Gen<'_> {
 
     /// The position and coordinate types of encoding `encoding`.
     pub(super) fn widths(&self, encoding: &syn::Ident) -> (TokenStream, TokenStream) {
-        match self.model.encoding(&encoding.to_string()) {
+        match self.kp.encoding_named(encoding) {
             Some(enc) => (
                 crate::codegen::index_type(enc.pos_width),
                 crate::codegen::index_type(enc.crd_width),

@@ -10,13 +10,15 @@ use syn::{parse_quote, Ident};
 
 use super::generate_kernel;
 use crate::model::{ElemType, KernelDef, Model, Param, ParamKind};
-use crate::sparsifier::{sparsify, Expr, Kernel, LoopId, TensorDesc, TensorId};
+use crate::sparsifier::{Expr, Kernel, LoopId, TensorDesc, TensorId};
 
 use ElemType::{F32, F64};
 
 fn model(src: &str) -> Model {
     let tokens: TokenStream = src.parse().expect("tokens");
-    crate::parse_and_check(tokens).unwrap_or_else(|e| panic!("{e:?}"))
+    crate::parse_and_check(tokens)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .model
 }
 
 /// A kernel under construction: parameters in order, statements through
@@ -125,7 +127,6 @@ impl Def {
         self.k.index(name)
     }
     pub(super) fn generate(self) -> String {
-        let plan = sparsify(&self.k).unwrap_or_else(|e| panic!("{e:?}"));
         let attrs = self
             .doc
             .map(|d| {
@@ -144,8 +145,12 @@ impl Def {
             closures: Vec::new(),
             parallel: self.parallel.then(Span::call_site),
             fma: self.fma.then(Span::call_site),
+            stmt_spans: Vec::new(),
         };
-        let tokens = generate_kernel(&self.model, &def, &plan);
+        // Built as the planner's copies leave it: sparsified as is.
+        let planned =
+            crate::plan::sparsify_kernel(def, &self.model).unwrap_or_else(|(_, e)| panic!("{e:?}"));
+        let tokens = generate_kernel(&planned);
         let file: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("{e}"));
         prettyplease::unparse(&file)
     }

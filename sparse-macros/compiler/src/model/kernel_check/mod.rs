@@ -4,8 +4,9 @@
 //!
 //! One rule per function, each with a comment giving the rule and an
 //! example. Element types are checked in [`super::kernel_types`], the
-//! sparsifier's own limits (loop order, block levels) in
-//! [`super::kernel_plan`].
+//! sparsifier's own limits (loop order, block levels) by the planner
+//! ([`crate::plan`]), which places its errors with the statement spans
+//! recorded here.
 
 mod affine;
 mod exprs;
@@ -18,7 +19,7 @@ use std::collections::HashMap;
 use proc_macro2::Span;
 use syn::Ident;
 
-use super::kernel::{ClosureDef, KernelDef};
+use super::kernel::{ClosureDef, KernelDef, StmtSpans};
 use super::kernel_types::{self, Leaf};
 use super::{ElemType, Model};
 use crate::errors::Errors;
@@ -28,16 +29,6 @@ use crate::syntax::{
     AccessSyntax, AssignSyntax, ExprSyntax, KernelSyntax, SemiringKind, StmtSyntax,
 };
 use exprs::check_output_read;
-
-/// The spans of one checked statement, for the sparsifier's errors.
-#[derive(Clone, Debug)]
-pub(super) struct StmtSpans {
-    /// Every access, left-hand side first: tensor name, text as written,
-    /// first and last span.
-    pub accesses: Vec<(String, String, Span, Span)>,
-    /// The whole statement.
-    pub range: (Span, Span),
-}
 
 /// What a parameter name stands for inside the body.
 #[derive(Clone, Debug)]
@@ -94,7 +85,7 @@ pub(super) fn check_kernel(
     model: &Model,
     failed: &[String],
     errors: &mut Errors,
-) -> Result<(KernelDef, Vec<StmtSpans>), Failed> {
+) -> Result<KernelDef, Failed> {
     let before = errors.len();
     let mut checker = Checker {
         def,
@@ -137,9 +128,10 @@ pub(super) fn check_kernel(
         kernel: checker.kernel,
         index_spans: checker.index_spans,
         closures: checker.closures,
+        stmt_spans: spans,
     };
     if ok {
-        return Ok((kernel_def, spans));
+        return Ok(kernel_def);
     }
     if !params_ok {
         return Err(Failed::Broken);
@@ -224,13 +216,15 @@ fn flag_attr(
     (kept, found)
 }
 
-/// The stub of a kernel the sparsifier rejected: its signature only.
-pub(super) fn stub(mut def: KernelDef) -> KernelDef {
+/// The stub of a kernel whose statements were rejected: its signature
+/// only.
+pub fn stub(mut def: KernelDef) -> KernelDef {
     def.kernel.stmts.clear();
     def.kernel.loops.clear();
     def.kernel.funcs.clear();
     def.closures.clear();
     def.index_spans.clear();
+    def.stmt_spans.clear();
     def
 }
 
