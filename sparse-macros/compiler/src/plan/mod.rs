@@ -8,6 +8,9 @@
 
 mod copies;
 mod errors;
+mod tensors;
+
+pub use tensors::{Kind, Lvl, TensorInfo};
 
 use crate::errors::Errors;
 use crate::model::{Encoding, KernelDef, Model, ParamKind};
@@ -25,6 +28,10 @@ pub struct KernelPlan {
     /// by [`TensorId`] (a reordered copy has none: its levels are its
     /// tensor's in the kernel).
     pub encodings: Vec<Option<Encoding>>,
+    /// Each tensor of [`KernelPlan::kernel`] as the loops read it, by
+    /// [`TensorId`]; `None` for one without a parameter (only on
+    /// inconsistent input, which codegen reports).
+    pub tensors: Vec<Option<TensorInfo>>,
 }
 
 impl KernelPlan {
@@ -52,6 +59,7 @@ impl KernelPlan {
     fn stub(def: KernelDef, model: &Model) -> KernelPlan {
         let def = crate::model::stub(def);
         let encodings = encodings(&def, model);
+        let tensors = tensors::operands(&def, &def.kernel, None);
         KernelPlan {
             def,
             loops: Plan {
@@ -59,6 +67,7 @@ impl KernelPlan {
                 level_space: None,
             },
             encodings,
+            tensors,
         }
     }
 
@@ -122,10 +131,15 @@ pub(crate) fn sparsify_kernel(
     match sparsify(&def.kernel) {
         Ok(loops) => {
             let encodings = encodings(&def, model);
+            let tensors = match &loops.level_space {
+                Some((k, demap)) => tensors::operands(&def, k, Some(demap)),
+                None => tensors::operands(&def, &def.kernel, None),
+            };
             Ok(KernelPlan {
                 def,
                 loops,
                 encodings,
+                tensors,
             })
         }
         Err(found) => Err((def, found)),

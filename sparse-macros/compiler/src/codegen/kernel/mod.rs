@@ -58,12 +58,12 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
 use crate::model::{ElemType, KernelDef, ParamKind};
-use crate::plan::KernelPlan;
-use crate::sparsifier::demap::{Demap, DimPart};
+use crate::plan::{KernelPlan, Kind, Lvl, TensorInfo};
+use crate::sparsifier::demap::Demap;
 use crate::sparsifier::{
     Access, Kernel, LoopId, Node, OutputStrategy, Plan, Stmt, StmtPlan, TensorId,
 };
-use crate::vocab::{LevelFormat, LevelType};
+use crate::vocab::LevelType;
 
 /// Generates the kernel `def` as one `fn` item following `plan` (the
 /// sparsifier's plan of `def.kernel`). What codegen cannot lower (only an
@@ -175,82 +175,6 @@ fn workspace_docs(kp: &KernelPlan) -> Vec<String> {
     lines
 }
 
-/// How a tensor parameter is passed, which decides how its elements and
-/// sizes are reached.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    /// A `SparseTensor` (the encoding alias).
-    Sparse,
-    /// Rank 0: `&T` / `&mut T`.
-    Scalar,
-    /// Rank 1, dynamic: `&[T]`.
-    Slice,
-    /// All sizes static: `&[T; N]`, `&[[T; N1]; N0]`, ...
-    Array,
-    /// Rank ≥ 2 with a dynamic size: `DenseView` / `DenseViewMut`.
-    View,
-}
-
-/// One storage level of a tensor as the loops read it.
-#[derive(Clone, Copy, Debug)]
-struct Lvl {
-    ty: LevelType,
-    /// The dimension it stores (plain permutation levels only).
-    dim: usize,
-    /// Coordinates per entry in its buffer (AoS COO tuples).
-    stride: usize,
-    /// This level's slot in the tuple.
-    offset: usize,
-}
-
-impl Lvl {
-    /// Whether the level has a coordinate buffer of its own (one
-    /// coordinate per entry, not a slot of a shared COO tuple).
-    fn own_coordinates(&self) -> bool {
-        self.stride == 1 && self.offset == 0
-    }
-}
-
-/// A tensor parameter.
-#[derive(Clone, Debug)]
-struct TensorInfo {
-    name: String,
-    ident: Ident,
-    elem: ElemType,
-    kind: Kind,
-    shape: Vec<Option<u64>>,
-    mutable: bool,
-    levels: Vec<Lvl>,
-    /// The encoding alias, for sparse tensors.
-    encoding: Option<Ident>,
-    /// Where each dimension the kernel indexes comes from, when a block
-    /// operand put the kernel in level space (see `sparsifier::demap`):
-    /// `shape` stays the declared one.
-    parts: Option<Vec<DimPart>>,
-    /// For a reordered copy of an input (a workspace parameter), the
-    /// input: its sizes are the copy's, checked before the copy is made.
-    source: Option<TensorId>,
-}
-
-impl TensorInfo {
-    /// A stand-in for a tensor the kernel lacks (an internal error already
-    /// reported), so generation can go on and report everything at once.
-    fn missing(name: String, ident: Ident) -> TensorInfo {
-        TensorInfo {
-            name,
-            ident,
-            elem: ElemType::F64,
-            kind: Kind::Scalar,
-            shape: Vec::new(),
-            mutable: false,
-            levels: Vec::new(),
-            encoding: None,
-            parts: None,
-            source: None,
-        }
-    }
-}
-
 /// What a storage level's position is at a point of the loop nest.
 #[derive(Clone, Debug)]
 enum Pos {
@@ -330,103 +254,7 @@ struct Gen<'a> {
 impl<'a> Gen<'a> {
     fn new(kp: &'a KernelPlan, k: &'a Kernel, demap: Option<&Demap>) -> Gen<'a> {
         let def = &kp.def;
-        let mut tensors: Vec<Option<TensorInfo>> = vec![None; k.tensors.len()];
-        for p in &def.params {
-            let (tensor, elem, shape, mutable, encoding) = match &p.kind {
-                ParamKind::Sparse {
-                    tensor,
-                    encoding,
-                    elem,
-                    shape,
-                    mutable,
-                } => (*tensor, *elem, shape, *mutable, Some(encoding.clone())),
-                ParamKind::Dense {
-                    tensor,
-                    elem,
-                    shape,
-                    mutable,
-                } => (*tensor, *elem, shape, *mutable, None),
-                ParamKind::Unresolved { tensor, .. } => {
-                    // Only stubs have one, and their bodies read no tensor.
-                    let name = p.name.to_string();
-                    let ident = format_ident!("__sk_unresolved_{}", tensor.index());
-                    if let Some(slot) = tensors.get_mut(tensor.index()) {
-                        *slot = Some(TensorInfo::missing(name, ident));
-                    }
-                    continue;
-                }
-                ParamKind::Reordered {
-                    tensor,
-                    source,
-                    elem,
-                    ..
-                } => {
-                    // Read through the view the prologue makes of the
-                    // filled workspace; sized like its source.
-                    let name = p.name.to_string();
-                    let ident = format_ident!("__sk_{}_view", name.trim_start_matches("r#"));
-                    let shape = def
-                        .params
-                        .iter()
-                        .find_map(|q| match &q.kind {
-                            ParamKind::Sparse { tensor, shape, .. } if tensor == source => {
-                                Some(shape.clone())
-                            }
-                            _ => None,
-                        })
-                        .unwrap_or_default();
-                    let levels = k
-                        .tensors
-                        .get(tensor.index())
-                        .map_or_else(Vec::new, |d| storage_levels(&d.levels));
-                    if let Some(slot) = tensors.get_mut(tensor.index()) {
-                        *slot = Some(TensorInfo {
-                            name,
-                            ident,
-                            elem: *elem,
-                            kind: Kind::Sparse,
-                            shape,
-                            mutable: false,
-                            levels,
-                            encoding: None,
-                            parts: None,
-                            source: Some(*source),
-                        });
-                    }
-                    continue;
-                }
-                ParamKind::Scalar { .. } => continue,
-            };
-            let kind = if encoding.is_some() {
-                Kind::Sparse
-            } else if shape.is_empty() {
-                Kind::Scalar
-            } else if shape.iter().all(Option::is_some) {
-                Kind::Array
-            } else if shape.len() == 1 {
-                Kind::Slice
-            } else {
-                Kind::View
-            };
-            let levels = k
-                .tensors
-                .get(tensor.index())
-                .map_or_else(Vec::new, |d| storage_levels(&d.levels));
-            if let Some(slot) = tensors.get_mut(tensor.index()) {
-                *slot = Some(TensorInfo {
-                    name: p.name.to_string(),
-                    ident: p.name.clone(),
-                    elem,
-                    kind,
-                    shape: shape.clone(),
-                    mutable,
-                    levels,
-                    encoding,
-                    parts: demap.and_then(|d| d.parts(tensor)).map(<[DimPart]>::to_vec),
-                    source: None,
-                });
-            }
-        }
+        let tensors = kp.tensors.clone();
         let mut g = Gen {
             kp,
             def,
@@ -828,37 +656,4 @@ fn zero(elem: ElemType) -> TokenStream {
             lit
         }
     }
-}
-
-/// Strides and offsets of the levels as sparse-core's storage lays them
-/// out: a compressed or loose compressed level followed by a run of
-/// singleton levels without `soa` shares one buffer of coordinate tuples
-/// (the same rule as sparse-core's `layout::mark_coo_regions`).
-fn storage_levels(levels: &[(LevelType, crate::vocab::LevelExpr)]) -> Vec<Lvl> {
-    let mut out: Vec<Lvl> = levels
-        .iter()
-        .map(|&(ty, e)| Lvl {
-            ty,
-            dim: e.dim(),
-            stride: 1,
-            offset: 0,
-        })
-        .collect();
-    let mut l = 0;
-    while l < out.len() {
-        if out[l].ty.has_positions() {
-            let run = out[l + 1..]
-                .iter()
-                .take_while(|x| x.ty.format == LevelFormat::Singleton && !x.ty.is_soa())
-                .count();
-            for (slot, lvl) in out[l..=l + run].iter_mut().enumerate() {
-                lvl.stride = run + 1;
-                lvl.offset = slot;
-            }
-            l += run + 1;
-        } else {
-            l += 1;
-        }
-    }
-    out
 }
