@@ -25,6 +25,12 @@ mod k {
         #BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
         #NV24 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4), crdWidth = 8 }>
         #CSR_U = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(?, ?, 1)>) -> (i : dense, j : compressed) }>
+
+        // The attribute through the macro, next to its snapshots.
+        #[unroll(4)]
+        pub fn spmv_dcsr_unrolled(a: &tensor<?x?xf64, #DCSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
     }
     macro_rules! snapshot {
         ($name:literal) => {
@@ -61,6 +67,8 @@ mod k {
     snapshot!("conv2d_csr");
     snapshot!("conv2d_dcsr_csr");
     snapshot!("spmv_slice");
+    snapshot!("spmv_csr_unroll4");
+    snapshot!("spmv_loose_unroll3");
 }
 
 /// BSR with 2x2 blocks: a 4x6 matrix with blocks (0, 0), (0, 2) and (1, 1)
@@ -185,6 +193,21 @@ proptest! {
         prop_assert_eq!(&run(&|y| with_tensor(&COO, dims, &e, |t| k::spmv_coo(t, &x, y))), &want);
         prop_assert_eq!(&run(&|y| with_tensor(&LOOSE, dims, &e, |t| k::spmv_loose(t, &x, y))), &want);
         prop_assert_eq!(&run(&|y| with_tensor(&DCSR, dims, &e, |t| k::spmv_dcsr(t, &x, y))), &want);
+    }
+
+    #[test]
+    fn unrolled_walks_equal_the_plain_kernels((dims, e) in sparse::<f64, 2>(11), seed in 0u64..1000) {
+        // Rows of 0..=11 entries: whole steps of 3 and 4 and every remainder.
+        let x: Vec<f64> = (0..dims[1]).map(|j| ((j as u64 * 5 + seed) % 7) as f64 - 3.0).collect();
+        let want = matvec(&Dense::from_entries(&dims, &e), &x);
+        let run = |f: &dyn Fn(&mut [f64]) -> Result<(), KernelError>| {
+            let mut y = vec![777.25; dims[0]];
+            f(&mut y).unwrap();
+            y
+        };
+        prop_assert_eq!(&run(&|y| with_tensor(&CSR, dims, &e, |t| k::spmv_csr_unroll4(t, &x, y))), &want);
+        prop_assert_eq!(&run(&|y| with_tensor(&LOOSE, dims, &e, |t| k::spmv_loose_unroll3(t, &x, y))), &want);
+        prop_assert_eq!(&run(&|y| with_tensor(&DCSR, dims, &e, |t| k::spmv_dcsr_unrolled(t, &x, y))), &want);
     }
 
     #[test]

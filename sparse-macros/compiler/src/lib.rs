@@ -21,6 +21,7 @@ pub mod codegen;
 mod errors;
 pub mod model;
 pub mod plan;
+pub mod schedule;
 pub mod sparsifier;
 mod suggest;
 pub mod syntax;

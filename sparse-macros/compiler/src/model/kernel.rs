@@ -45,6 +45,10 @@ pub struct KernelDef {
     /// (`sparse_core::__private::MulAdd`), rounded once instead of twice.
     /// Taken out of [`KernelDef::attrs`].
     pub fma: Option<Span>,
+    /// `#[unroll(n)]` written on the `fn`: the factor and the attribute's
+    /// span. Innermost walks over compressed levels run `n` entries per
+    /// step (see `schedule::unroll`). Taken out of [`KernelDef::attrs`].
+    pub unroll: Option<(u32, Span)>,
     /// Where each statement of [`KernelDef::kernel`] is written, for the
     /// planner's errors (one entry per statement; empty for stubs).
     pub stmt_spans: Vec<StmtSpans>,

@@ -14,6 +14,7 @@ pub use tensors::{Kind, Lvl, TensorInfo};
 
 use crate::errors::Errors;
 use crate::model::{Encoding, KernelDef, Model, ParamKind};
+use crate::schedule::Schedule;
 use crate::sparsifier::{sparsify, Kernel, Plan, SparsifyError, TensorId};
 
 /// One kernel, planned: what codegen lowers.
@@ -32,6 +33,8 @@ pub struct KernelPlan {
     /// [`TensorId`]; `None` for one without a parameter (only on
     /// inconsistent input, which codegen reports).
     pub tensors: Vec<Option<TensorInfo>>,
+    /// How each loop runs, decided by the schedule pass over this plan.
+    pub schedule: Schedule,
 }
 
 impl KernelPlan {
@@ -68,6 +71,7 @@ impl KernelPlan {
             },
             encodings,
             tensors,
+            schedule: Schedule::default(),
         }
     }
 
@@ -135,12 +139,15 @@ pub(crate) fn sparsify_kernel(
                 Some((k, demap)) => tensors::operands(&def, k, Some(demap)),
                 None => tensors::operands(&def, &def.kernel, None),
             };
-            Ok(KernelPlan {
+            let mut kp = KernelPlan {
                 def,
                 loops,
                 encodings,
                 tensors,
-            })
+                schedule: Schedule::default(),
+            };
+            kp.schedule = crate::schedule::schedule(&kp);
+            Ok(kp)
         }
         Err(found) => Err((def, found)),
     }

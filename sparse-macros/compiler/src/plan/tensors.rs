@@ -40,6 +40,23 @@ pub struct Lvl {
     pub offset: usize,
 }
 
+impl TensorInfo {
+    /// Whether level `l` is walked by duplicate segments: a non-unique
+    /// level that is the last (its duplicates' values add up) or is
+    /// followed by a singleton level (which walks the segment). The
+    /// sparsifier's `walks::splits_duplicates` mirrors this (plus
+    /// `nonordered`, whose duplicates need not be adjacent) to reject the
+    /// plans that would need any other nonunique level grouped.
+    pub fn segmented(&self, l: usize) -> bool {
+        let here = self.levels.get(l).is_some_and(|x| !x.ty.is_unique());
+        let child = match self.levels.get(l + 1) {
+            None => true,
+            Some(x) => x.ty.format == LevelFormat::Singleton,
+        };
+        here && child
+    }
+}
+
 impl Lvl {
     /// Whether the level has a coordinate buffer of its own (one
     /// coordinate per entry, not a slot of a shared COO tuple).

@@ -222,7 +222,9 @@ impl Gen<'_> {
     /// rounding), for a float reduction by `+` whose factors have the
     /// output's type; `None` for everything else.
     fn fused_accumulate(&mut self, value: &Expr, scope: &Scope) -> Option<TokenStream> {
-        self.def.fma?;
+        if !self.kp.schedule.fma {
+            return None;
+        }
         let Expr::Mul(a, b) = value else { return None };
         let elem = self.out_elem();
         let same = |t: Option<ElemType>| t.is_none_or(|t| t == elem);

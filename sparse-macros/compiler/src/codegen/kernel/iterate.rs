@@ -18,8 +18,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::Ident;
 
-use super::parallel::ParLoop;
 use super::{Gen, Kind, Pos, Scope};
+use crate::schedule::Chunks;
 use crate::sparsifier::{LoopId, Node, Space, TensorId};
 use crate::vocab::LevelFormat;
 
@@ -30,20 +30,10 @@ pub(super) fn private(name: &str) -> TokenStream {
 }
 
 impl Gen<'_> {
-    /// Whether level `l` of `t` is walked by duplicate segments: a
-    /// non-unique level that is the last (its duplicates' values add up)
-    /// or is followed by a singleton level (which walks the segment).
-    /// The sparsifier's `walks::splits_duplicates` mirrors this (plus
-    /// `nonordered`, whose duplicates need not be adjacent) to reject the
-    /// plans that would need any other nonunique level grouped.
+    /// Whether level `l` of `t` is walked by duplicate segments (see
+    /// [`TensorInfo::segmented`](crate::plan::TensorInfo::segmented)).
     pub(super) fn segmented(&self, t: TensorId, l: usize) -> bool {
-        let levels = &self.info(t).levels;
-        let here = levels.get(l).is_some_and(|x| !x.ty.is_unique());
-        let child = match levels.get(l + 1) {
-            None => true,
-            Some(x) => x.ty.format == LevelFormat::Singleton,
-        };
-        here && child
+        self.info(t).segmented(l)
     }
 
     /// Statements binding `lo` and `hi`, the positions level `l` of `t`
@@ -389,8 +379,10 @@ impl Gen<'_> {
         // An n:m level stores exactly `n` entries under each parent: with
         // a small `n` they are written out, one copy of the body per entry
         // (a loop of two entries stays a loop at opt-level `s`).
-        if let LevelFormat::Structured { n, .. } = space.level_type.format {
-            if u32::from(n) <= super::dense::MAX_UNROLLED_BLOCK {
+        let written_out = self.sched.and_then(|s| s.written_out(l));
+        if let (LevelFormat::Structured { n, .. }, Some(_)) = (space.level_type.format, written_out)
+        {
+            {
                 let name = self.info(t).name.clone();
                 let why = format!(
                     "`{p}` < `{lo}` + {n} = `{hi}`, within the {n} entries level {lv} of \
@@ -446,8 +438,11 @@ impl Gen<'_> {
         }
         // The walk of the loop that runs in chunks (`#[parallel]`): the
         // same walk over each chunk's sub-range, inside `par::compressed`.
-        let par = self.par.filter(|x| x.loop_id == l);
-        let walk = if self.segmented(t, lv) {
+        let par = self.chunks().filter(|x| x.loop_id == l);
+        let unroll = self.sched.and_then(|s| s.unroll_of(l));
+        let walk = if let Some(factor) = unroll {
+            self.unrolled_walk(t, lv, (&p, &var), (&lo, &hi), factor, body, &mut inner)
+        } else if self.segmented(t, lv) {
             let e = self.tlocal(t, &format!("e{lv}"));
             let why = format!("`{p}` < `{hi}`, the end of the walked range");
             let read = self.read_coordinate(t, lv, &p, &why, &var);
@@ -508,9 +503,59 @@ impl Gen<'_> {
         }
     }
 
+    /// The entries `lo..hi` of level `lv` of `t`, `factor` per step with the
+    /// body written out `factor` times, then the rest one at a time
+    /// (`#[unroll(n)]`, see `schedule::unroll`).
+    #[allow(clippy::too_many_arguments)]
+    fn unrolled_walk(
+        &mut self,
+        t: TensorId,
+        lv: usize,
+        (p, var): (&Ident, &Ident),
+        (lo, hi): (&Ident, &Ident),
+        factor: u32,
+        body: &[Node],
+        inner: &mut Scope,
+    ) -> TokenStream {
+        let base = self.tlocal(t, &format!("u{lv}"));
+        let n = Literal::usize_unsuffixed(factor as usize);
+        inner.pos.insert((t, lv), Pos::At(p.clone()));
+        let positions = self.bind_dense(inner);
+        let body = self.nodes(body, inner);
+        let why = format!("`{p}` < `{base}` + {factor} <= `{hi}`, the end of the walked range");
+        let read = self.read_coordinate(t, lv, p, &why, var);
+        let copies = (0..factor).map(|k| {
+            let k = Literal::usize_unsuffixed(k as usize);
+            quote! {
+                {
+                    let #p = #base + #k;
+                    #read
+                    #positions
+                    #body
+                }
+            }
+        });
+        let why = format!("`{p}` < `{hi}`, the end of the walked range");
+        let read_one = self.read_coordinate(t, lv, p, &why, var);
+        quote! {
+            let mut #base = #lo;
+            while #hi - #base >= #n {
+                #(#copies)*
+                #base += #n;
+            }
+            while #base < #hi {
+                let #p = #base;
+                #read_one
+                #positions
+                #body
+                #base += 1;
+            }
+        }
+    }
+
     /// The body of a walk, with the output's offsets relative to the
     /// chunk's first row when the walk is the loop that runs in chunks.
-    fn chunked_nodes(&mut self, par: Option<ParLoop>, body: &[Node], inner: &Scope) -> TokenStream {
+    fn chunked_nodes(&mut self, par: Option<Chunks>, body: &[Node], inner: &Scope) -> TokenStream {
         let outer = self.chunk;
         if par.is_some() {
             self.chunk = par;

@@ -48,6 +48,8 @@ mod tests_out;
 #[cfg(test)]
 mod tests_par;
 #[cfg(test)]
+mod tests_schedule;
+#[cfg(test)]
 mod tests_semiring;
 mod workspace;
 
@@ -58,8 +60,8 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
 use crate::model::{ElemType, KernelDef, ParamKind};
-use crate::plan::{KernelPlan, Kind, Lvl, TensorInfo};
-use crate::sparsifier::demap::Demap;
+use crate::plan::{KernelPlan, Kind, TensorInfo};
+use crate::schedule::{Chunks, StmtSchedule};
 use crate::sparsifier::{
     Access, Kernel, LoopId, Node, OutputStrategy, Plan, Stmt, StmtPlan, TensorId,
 };
@@ -73,8 +75,7 @@ use crate::vocab::LevelType;
 pub fn generate_kernel(kp: &KernelPlan) -> TokenStream {
     let (def, plan) = (&kp.def, &kp.loops);
     let k = kp.kernel();
-    let demap = plan.level_space.as_ref().map(|(_, demap)| demap);
-    let mut g = Gen::new(kp, k, demap);
+    let mut g = Gen::new(kp, k);
     let params = g.params();
     let generics = g.generics();
     let rebind = g.rebind_outputs();
@@ -122,6 +123,11 @@ fn doc_lines(kp: &KernelPlan, k: &Kernel) -> TokenStream {
     lines.push(" ```text".to_string());
     for line in plan.text(k).lines() {
         lines.push(format!(" {line}"));
+    }
+    let schedule = kp.schedule.text(kp);
+    if !schedule.is_empty() {
+        lines.push(" schedule".to_string());
+        lines.extend(schedule.iter().map(|s| format!("   {s}")));
     }
     lines.push(" ```".to_string());
     lines.extend(workspace_docs(kp));
@@ -228,31 +234,21 @@ struct Gen<'a> {
     sum_types: BTreeMap<u32, ElemType>,
     /// The sparse output the current statement updates in place, if any.
     in_place: Option<TensorId>,
-    /// The block size of each loop over a block's offsets that is written
-    /// out (see `dense.rs`), by `LoopId`; decided once per kernel.
-    block_extents: Vec<Option<u32>>,
     /// Statements planned as conversions next to a level-space kernel:
     /// written in dimensions over tensors the level space reshaped, so
     /// their accesses bind no index size (the conversion checks its own).
     unbound_stmts: Vec<usize>,
-    /// Whether the kernel is planned in level space (block operands).
-    level_space: bool,
-    /// The loop of the current statement that runs in chunks
-    /// (`#[parallel]`, see `parallel.rs`).
-    par: Option<parallel::ParLoop>,
-    /// Whether that statement zeroes its output first: each chunk then
-    /// zeroes its own rows (in parallel) instead.
-    par_zero: bool,
-    /// Set while the body of that loop is generated: the output's offsets
-    /// are then relative to the chunk's first row.
-    chunk: Option<parallel::ParLoop>,
-    /// For the doc comment of a `#[parallel]` kernel: per statement, which
-    /// loop runs in chunks or why none does.
-    par_notes: Vec<String>,
+    /// How the current statement's loops run (its schedule).
+    sched: Option<&'a StmtSchedule>,
+    /// The current statement's loop tree.
+    sp: Option<&'a StmtPlan>,
+    /// Set while the body of the loop that runs in chunks is generated:
+    /// the output's offsets are then relative to the chunk's first row.
+    chunk: Option<Chunks>,
 }
 
 impl<'a> Gen<'a> {
-    fn new(kp: &'a KernelPlan, k: &'a Kernel, demap: Option<&Demap>) -> Gen<'a> {
+    fn new(kp: &'a KernelPlan, k: &'a Kernel) -> Gen<'a> {
         let def = &kp.def;
         let tensors = kp.tensors.clone();
         let mut g = Gen {
@@ -268,13 +264,10 @@ impl<'a> Gen<'a> {
             sum_types: BTreeMap::new(),
             in_place: None,
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
-            block_extents: Vec::new(),
             unbound_stmts: Vec::new(),
-            level_space: demap.is_some(),
-            par: None,
-            par_zero: false,
+            sched: None,
+            sp: None,
             chunk: None,
-            par_notes: Vec::new(),
         };
         for (n, t) in tensors.into_iter().enumerate() {
             match t {
@@ -292,8 +285,24 @@ impl<'a> Gen<'a> {
                 }
             }
         }
-        g.block_extents = g.block_extents();
         g
+    }
+
+    /// The loop of the current statement that runs in chunks, if the
+    /// schedule splits one (`#[parallel]`, see `parallel.rs`).
+    fn chunks(&self) -> Option<Chunks> {
+        self.sched.and_then(StmtSchedule::chunks)
+    }
+
+    /// Whether the current statement zeroes `t`, the output its chunks
+    /// own, first: each chunk then zeroes its own rows (in parallel).
+    fn chunk_zeroes(&self, t: TensorId) -> bool {
+        let zeroes = self.sp.is_some_and(|sp| {
+            sp.tree
+                .iter()
+                .any(|n| matches!(n, Node::Zero { tensor } if *tensor == t))
+        });
+        zeroes && self.chunks().is_some_and(|c| c.output == t)
     }
 
     fn error(&mut self, span: Span, message: impl Into<String>) {
@@ -331,7 +340,8 @@ impl<'a> Gen<'a> {
             return quote!(#(#errors)*);
         }
         let mut stmts = TokenStream::new();
-        for sp in &plan.stmts {
+        for (n, sp) in plan.stmts.iter().enumerate() {
+            self.sched = self.kp.schedule.stmts.get(n);
             stmts.extend(self.statement(sp));
         }
         let mut checks = match self.def.parallel {
@@ -399,36 +409,8 @@ impl<'a> Gen<'a> {
         };
         self.stmt = Some(stmt);
         self.segment_loop = self.segment_loop(stmt, sp.output.strategy);
-        self.par = None;
-        self.par_zero = false;
+        self.sp = Some(sp);
         self.chunk = None;
-        if self.def.parallel.is_some() {
-            let shown = self.k.show_stmt(stmt);
-            match self.parallel_loop(sp, stmt) {
-                Ok(par) => {
-                    let how = if par.sparse {
-                        " (each chunk inserts its rows into an output of its own; the chunks \
-                         are joined in row order)"
-                    } else {
-                        ""
-                    };
-                    self.par_notes.push(format!(
-                        "`{shown}`: the loop over `{}` runs in chunks of rows of `{}`, in \
-                         parallel{how}.",
-                        self.k.loop_name(par.loop_id),
-                        self.info(par.output).name
-                    ));
-                    self.par = Some(par);
-                    self.par_zero = sp
-                        .tree
-                        .iter()
-                        .any(|n| matches!(n, Node::Zero { tensor } if *tensor == par.output));
-                }
-                Err(why) => self
-                    .par_notes
-                    .push(format!("`{shown}` runs on one thread: {why}.")),
-            }
-        }
         let scope = Scope {
             bound: vec![false; self.k.loops.len()],
             pos: BTreeMap::new(),
@@ -486,11 +468,7 @@ impl<'a> Gen<'a> {
         }
         match n {
             // Zeroed by each chunk (see `parallel.rs`).
-            Node::Zero { tensor }
-                if self.par_zero && self.par.is_some_and(|p| p.output == *tensor) =>
-            {
-                TokenStream::new()
-            }
+            Node::Zero { tensor } if self.chunk_zeroes(*tensor) => TokenStream::new(),
             Node::Zero { tensor } => self.zero(*tensor),
             Node::Local { init, produced } => self.local(init.as_ref(), *produced, scope),
             Node::Accumulate { value } => self.accumulate(value, scope),

@@ -382,33 +382,7 @@ impl Gen<'_> {
 
     /// The dimensions each index variable indexes, parameters in order.
     pub(super) fn bindings(&self) -> Vec<Vec<(TensorId, usize)>> {
-        let mut out = vec![Vec::new(); self.k.loops.len()];
-        let mut seen = Vec::new();
-        for (n, stmt) in self.k.stmts.iter().enumerate() {
-            if self.unbound_stmts.contains(&n) {
-                continue;
-            }
-            let mut all = vec![&stmt.lhs];
-            all.extend(stmt.rhs.accesses());
-            for a in all {
-                for (d, l) in a.indices.iter().enumerate() {
-                    // An affine subscript's dimension does not size its variables.
-                    if !a.is_plain(d) {
-                        continue;
-                    }
-                    if !seen.contains(&(a.tensor, d, *l)) {
-                        seen.push((a.tensor, d, *l));
-                    }
-                }
-            }
-        }
-        seen.sort();
-        for (t, d, l) in seen {
-            if let Some(list) = out.get_mut(l.index()) {
-                list.push((t, d));
-            }
-        }
-        out
+        crate::schedule::bindings(self.k, &self.unbound_stmts)
     }
 
     /// The size checks and the `__sk_n_<var>` sizes.

@@ -31,6 +31,8 @@ pub(super) struct Def {
     pub(super) parallel: bool,
     /// `#[fma]` on the kernel.
     pub(super) fma: bool,
+    /// `#[unroll(n)]` on the kernel.
+    pub(super) unroll: Option<u32>,
     params: Vec<Param>,
     pub(super) k: Kernel,
 }
@@ -43,6 +45,7 @@ impl Def {
             doc: None,
             parallel: false,
             fma: false,
+            unroll: None,
             params: Vec::new(),
             k: Kernel::new(),
         }
@@ -145,6 +148,7 @@ impl Def {
             closures: Vec::new(),
             parallel: self.parallel.then(Span::call_site),
             fma: self.fma.then(Span::call_site),
+            unroll: self.unroll.map(|n| (n, Span::call_site())),
             stmt_spans: Vec::new(),
         };
         // Built as the planner's copies leave it: sparsified as is.

@@ -9,6 +9,7 @@
 //! recorded here.
 
 mod affine;
+mod attrs;
 mod exprs;
 mod params;
 mod semiring;
@@ -28,6 +29,7 @@ use crate::suggest::{backquoted, did_you_mean};
 use crate::syntax::{
     AccessSyntax, AssignSyntax, ExprSyntax, KernelSyntax, SemiringKind, StmtSyntax,
 };
+use attrs::flag_attr;
 use exprs::check_output_read;
 
 /// What a parameter name stands for inside the body.
@@ -118,10 +120,12 @@ pub(super) fn check_kernel(
     let ok = errors.len() == before && !def.broken && !unresolved;
     let (attrs, parallel) = flag_attr("parallel", &def.attrs, errors);
     let (attrs, fma) = flag_attr("fma", &attrs, errors);
+    let (attrs, unroll) = attrs::unroll_attr(&attrs, errors);
     let kernel_def = KernelDef {
         attrs,
         parallel,
         fma,
+        unroll,
         vis: def.vis.clone(),
         name: def.name.clone(),
         params,
@@ -180,40 +184,6 @@ fn peel_sums(e: &ExprSyntax) -> (Vec<Vec<&Ident>>, &ExprSyntax) {
             _ => return (sums, e),
         }
     }
-}
-
-/// Takes `#[name]` (`#[parallel]`, `#[fma]`) out of a kernel's
-/// attributes: its span, and the attributes left to emit on the `fn`.
-/// `#[name(..)]` or `#[name = ..]` (no arguments are defined) and a
-/// second `#[name]` are errors at the attribute.
-fn flag_attr(
-    name: &str,
-    attrs: &[syn::Attribute],
-    errors: &mut Errors,
-) -> (Vec<syn::Attribute>, Option<proc_macro2::Span>) {
-    use syn::spanned::Spanned;
-    let mut kept = Vec::new();
-    let mut found = None;
-    for a in attrs {
-        if !a.path().is_ident(name) {
-            kept.push(a.clone());
-            continue;
-        }
-        if !matches!(a.meta, syn::Meta::Path(_)) {
-            errors.error(
-                a.meta.span(),
-                format!("`#[{name}]` takes no arguments: write `#[{name}]`"),
-            );
-        } else if found.is_some() {
-            errors.error(
-                a.path().span(),
-                format!("`#[{name}]` is written twice on this kernel"),
-            );
-        } else {
-            found = Some(a.path().span());
-        }
-    }
-    (kept, found)
 }
 
 /// The stub of a kernel whose statements were rejected: its signature
