@@ -36,7 +36,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::errors::Errors;
-use crate::model::{ElemType, Encoding, Model, ParamKind, TensorType, Value};
+use crate::model::{ElemType, Encoding, ParamKind, TensorType, Value};
 use crate::plan::Program;
 use crate::syntax::LiteralValue;
 use crate::vocab::{ExplicitValue, ValueType, Width};
@@ -60,7 +60,7 @@ pub fn generate(program: &Program, errors: &mut Errors) -> TokenStream {
             generated.push(enc.name.to_string());
         }
     }
-    pattern_outputs(model, errors);
+    pattern_outputs(program, errors);
     for ty in &model.types {
         match &ty.encoding {
             Some(name) => {
@@ -85,8 +85,9 @@ pub fn generate(program: &Program, errors: &mut Errors) -> TokenStream {
 /// kernels write outputs by inserting values, and a pattern tensor stores
 /// none. `SparseTensorOut::new` refuses such an encoding too
 /// (`AssembleError::PatternOutput`); this says so at the parameter.
-fn pattern_outputs(model: &Model, errors: &mut Errors) {
-    for def in model.kernels.iter().chain(&model.stubs) {
+fn pattern_outputs(program: &Program, errors: &mut Errors) {
+    let model = &program.model;
+    for def in program.kernels.iter().chain(&program.stubs).map(|k| &k.def) {
         for param in &def.params {
             let ParamKind::Sparse {
                 encoding,

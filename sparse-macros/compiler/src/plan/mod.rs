@@ -85,7 +85,8 @@ impl KernelPlan {
 /// types, constants).
 #[derive(Clone, Debug, Default)]
 pub struct Program {
-    /// The checked block.
+    /// The checked block: encodings, types and constants (its kernels
+    /// moved into [`Program::kernels`] and [`Program::stubs`]).
     pub model: Model,
     /// Kernels planned, in source order.
     pub kernels: Vec<KernelPlan>,
@@ -96,16 +97,18 @@ pub struct Program {
 }
 
 /// Plans every kernel of `model`.
-pub fn plan(model: Model, errors: &mut Errors) -> Program {
+/// The model keeps its encodings, types and constants; its kernels move
+/// into the plan.
+pub fn plan(mut model: Model, errors: &mut Errors) -> Program {
     let mut program = Program::default();
-    for def in &model.kernels {
-        match plan_kernel(def.clone(), &model, errors) {
+    for def in std::mem::take(&mut model.kernels) {
+        match plan_kernel(def, &model, errors) {
             Ok(planned) => program.kernels.push(planned),
             Err(stub) => program.stubs.push(*stub),
         }
     }
-    for def in &model.stubs {
-        program.stubs.push(KernelPlan::stub(def.clone(), &model));
+    for def in std::mem::take(&mut model.stubs) {
+        program.stubs.push(KernelPlan::stub(def, &model));
     }
     program.model = model;
     program
