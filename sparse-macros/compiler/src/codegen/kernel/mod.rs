@@ -62,7 +62,7 @@ use crate::sparsifier::demap::{Demap, DimPart};
 use crate::sparsifier::{
     Access, Kernel, LoopId, Node, OutputStrategy, Plan, Stmt, StmtPlan, TensorId,
 };
-use crate::vocab::{LevelFormat, LevelType};
+use crate::vocab::LevelType;
 
 /// Generates the kernel `def` as one `fn` item following `plan` (the
 /// sparsifier's plan of `def.kernel`). What codegen cannot lower (only an
@@ -830,32 +830,20 @@ fn zero(elem: ElemType) -> TokenStream {
 /// Strides and offsets of the levels as sparse-core's storage lays them
 /// out: a compressed or loose compressed level followed by a run of
 /// singleton levels without `soa` shares one buffer of coordinate tuples
-/// (the same rule as sparse-core's `layout::mark_coo_regions`).
+/// (the one storage rule, `sparse_vocab::coordinate_slot`).
 fn storage_levels(levels: &[(LevelType, crate::vocab::LevelExpr)]) -> Vec<Lvl> {
-    let mut out: Vec<Lvl> = levels
+    let types: Vec<LevelType> = levels.iter().map(|&(ty, _)| ty).collect();
+    levels
         .iter()
-        .map(|&(ty, e)| Lvl {
-            ty,
-            dim: e.dim(),
-            stride: 1,
-            offset: 0,
-        })
-        .collect();
-    let mut l = 0;
-    while l < out.len() {
-        if out[l].ty.has_positions() {
-            let run = out[l + 1..]
-                .iter()
-                .take_while(|x| x.ty.format == LevelFormat::Singleton && !x.ty.is_soa())
-                .count();
-            for (slot, lvl) in out[l..=l + run].iter_mut().enumerate() {
-                lvl.stride = run + 1;
-                lvl.offset = slot;
+        .enumerate()
+        .map(|(l, &(ty, e))| {
+            let slot = crate::vocab::coordinate_slot(&types, l);
+            Lvl {
+                ty,
+                dim: e.dim(),
+                stride: slot.stride,
+                offset: slot.offset,
             }
-            l += run + 1;
-        } else {
-            l += 1;
-        }
-    }
-    out
+        })
+        .collect()
 }
