@@ -107,7 +107,12 @@
 //!
 //! # Example: a CSR output built by insertions
 //!
+//! The calls a generated kernel makes, written out (user code fills
+//! outputs through kernels and [`convert`](crate::convert); the protocol's
+//! trait is not public API, hence the hidden import):
+//!
 //! ```
+//! # use sparse_core::__private::OutputProtocol;
 //! use sparse_core::levels::{compressed, d0, d1, dense};
 //! use sparse_core::{Enc, SliceBuffer, Slices, SparseTensorOut};
 //!

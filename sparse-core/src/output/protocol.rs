@@ -29,7 +29,8 @@ where
 }
 
 /// The calls a generated kernel makes on a sparse output of `LVL` levels
-/// holding `V` values (see the [module docs](self)). Not public API.
+/// holding `V` values: the insertion protocol, described in the
+/// [`output`](crate::output) module docs. Not public API.
 pub trait OutputProtocol<V, const LVL: usize>: sealed::Sealed {
     /// The open segment of the last level, from [`segment`](Self::segment).
     type Segment<'a>

@@ -22,7 +22,7 @@ use super::buffer::{Buffer, OutputBuffers};
 use super::SparseTensorOut;
 
 /// The entries of the last level under one parent, appended in order.
-/// Made by [`SparseTensorOut::segment`]; settles the output's lengths when
+/// Made by the protocol's `segment`; settles the output's lengths when
 /// dropped.
 pub struct Segment<'o, V, E, B, const DIM: usize, const LVL: usize>
 where
