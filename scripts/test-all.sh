@@ -351,7 +351,7 @@ miri_arm() {
         cargo +nightly miri test -p sparse-core --lib --target armv7-unknown-linux-gnueabihf kernel
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
-        cargo +nightly miri test -p sparse-tests --test codegen_snapshots \
+        cargo +nightly miri test -p sparse-tests --test kernels codegen_snapshots:: \
         --target armv7-unknown-linux-gnueabihf
 }
 
@@ -361,7 +361,7 @@ miri_arm() {
 # accepted. Reading files needs isolation off.
 miri_fuzz_corpus() {
     MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
-        cargo +nightly miri test -p sparse-tests --test storage_fuzz fuzz_corpus_replays
+        cargo +nightly miri test -p sparse-tests --test storage fuzz_corpus_replays
 }
 
 fuzz_smoke() {
@@ -375,7 +375,7 @@ miri_kernels() {
     # three-level tensors. (The full kernel suite under Miri takes ~15 min.)
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
-        cargo +nightly miri test -p sparse-tests --test codegen_snapshots
+        cargo +nightly miri test -p sparse-tests --test kernels codegen_snapshots::
 }
 
 run "cargo fmt --check (workspace and firmware)" fmt_check
@@ -408,9 +408,9 @@ if [[ "${SKIP_BOARDS:-0}" != 1 ]]; then
 fi
 if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
     run "Miri: cargo +nightly miri test -p sparse-core --lib" miri_core
-    run "Miri: generated kernels (tests/codegen_snapshots)" miri_kernels
+    run "Miri: generated kernels (tests/kernels codegen_snapshots::)" miri_kernels
     run "Miri on 32-bit Arm: the pointer walks (kernel accessors, generated kernels)" miri_arm
-    run "Miri: runtime fuzz corpus sample (tests/storage_fuzz fuzz_corpus_replays)" miri_fuzz_corpus
+    run "Miri: runtime fuzz corpus sample (tests/storage fuzz_corpus_replays)" miri_fuzz_corpus
 fi
 if [[ "${SKIP_FUZZ:-0}" != 1 ]]; then
     run "fuzz smoke: cargo fuzz, fixed seed and runs per target (scripts/fuzz-smoke.sh)" fuzz_smoke

@@ -88,9 +88,8 @@ pub use sparse_vocab as vocab;
 pub use debug::EncodingText;
 pub use dense::{DenseView, DenseViewMut};
 pub use encoding::{Enc, Encoding};
-pub use error::{AssembleError, Buffer, CapacityError};
+pub use error::{AssembleError, Buffer, CapacityError, KernelError};
 pub use index::{Index, Packed2};
-pub use kernel::KernelError;
 #[cfg(feature = "heapless")]
 pub use output::Fixed;
 #[cfg(feature = "alloc")]
@@ -140,6 +139,7 @@ pub mod __private {
     pub use crate::tensor::SparseTensor;
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};
+    pub use crate::error::KernelError;
     pub use crate::kernel::fma::MulAdd;
     pub use crate::kernel::rows::{rows, rows_values, slots};
     pub use crate::kernel::unchecked::{
@@ -148,8 +148,7 @@ pub mod __private {
     pub use crate::kernel::{
         convert_into, convert_same, convert_slice_into, dimension_error, dimension_mismatch,
         partial_block, reorder, reorder_slice, shape_mismatch, shapes_error, slice_mismatch,
-        subscript_range, BlockSite, DimensionSite, KernelError, ShapeSite, ShapesSite, SliceSite,
-        SubscriptSite,
+        subscript_range, BlockSite, DimensionSite, ShapeSite, ShapesSite, SliceSite, SubscriptSite,
     };
     pub use crate::math;
     pub use crate::slice::{SliceParam, SliceView};
@@ -158,5 +157,5 @@ pub mod __private {
     pub use crate::__sk_require_rayon as require_rayon;
     pub use crate::kernel::par;
     // Sparse outputs.
-    pub use crate::output::{InPlace, OutputBuffers, SparseTensorOut, Workspace};
+    pub use crate::output::{InPlace, OutputBuffers, OutputProtocol, SparseTensorOut, Workspace};
 }

@@ -29,7 +29,7 @@ use super::constant_value::Scalar;
 use super::{ElemType, Encoding};
 use crate::errors::Errors;
 use crate::syntax::{LiteralValue, ScalarLit};
-use crate::vocab::{LevelExpr, LevelFormat, Width};
+use crate::vocab::{coordinate_slot, LevelExpr, LevelFormat, Width};
 
 /// The most stored entries (values, padding included) a constant may have.
 pub(super) const MAX_STORED: usize = 1 << 26;
@@ -433,38 +433,34 @@ fn width_bits(width: Width) -> u32 {
 
 /// MLIR's AoS COO: a compressed or loose level followed by a run of
 /// singletons without `soa` keeps the run's coordinates as tuples in its
-/// own buffer; the singletons own no buffer and read their slot (the rule
-/// of sparse-core's `layout::mark_coo_regions`).
+/// own buffer; the singletons own no buffer and read their slot (the one
+/// storage rule, `sparse_vocab::coordinate_slot`, which sparse-core's
+/// layout and codegen read too).
 fn fuse_coo_regions(enc: &Encoding, levels: &mut [StoredLevel]) {
-    let mut l = 0;
-    while l < levels.len() {
-        let ty = enc.levels[l].ty;
-        if !ty.has_positions() {
-            l += 1;
+    let types: Vec<_> = enc.levels.iter().map(|x| x.ty).collect();
+    for l in 0..levels.len() {
+        let slot = coordinate_slot(&types, l);
+        // Only a region's start gathers the tuples; its singletons were
+        // set with it.
+        if slot.stride == 1 || slot.is_fused() {
             continue;
         }
-        let run = enc.levels[l + 1..]
-            .iter()
-            .take_while(|x| x.ty.format == LevelFormat::Singleton && !x.ty.is_soa())
-            .count();
-        if run > 0 {
-            let count = levels[l].coordinates.len();
-            let mut tuples = Vec::with_capacity(count * (run + 1));
-            for p in 0..count {
-                for level in &levels[l..=l + run] {
-                    tuples.push(level.coordinates[p]);
-                }
-            }
-            levels[l].coordinates = tuples;
-            for (slot, level) in levels[l..=l + run].iter_mut().enumerate() {
-                level.stride = run + 1;
-                level.offset = slot;
-                if slot > 0 {
-                    level.coordinates.clear();
-                }
+        let run = slot.stride - 1;
+        let count = levels[l].coordinates.len();
+        let mut tuples = Vec::with_capacity(count * (run + 1));
+        for p in 0..count {
+            for level in &levels[l..=l + run] {
+                tuples.push(level.coordinates[p]);
             }
         }
-        l += run + 1;
+        levels[l].coordinates = tuples;
+        for (slot, level) in levels[l..=l + run].iter_mut().enumerate() {
+            level.stride = run + 1;
+            level.offset = slot;
+            if slot > 0 {
+                level.coordinates.clear();
+            }
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use syn::Ident;
 use crate::model::{ElemType, KernelDef, ParamKind};
 use crate::sparsifier::demap::{Demap, DimPart};
 use crate::sparsifier::{Kernel, TensorId};
-use crate::vocab::{LevelFormat, LevelType};
+use crate::vocab::LevelType;
 
 /// How a tensor parameter is passed, which decides how its elements and
 /// sizes are reached.
@@ -48,12 +48,9 @@ impl TensorInfo {
     /// `nonordered`, whose duplicates need not be adjacent) to reject the
     /// plans that would need any other nonunique level grouped.
     pub fn segmented(&self, l: usize) -> bool {
-        let here = self.levels.get(l).is_some_and(|x| !x.ty.is_unique());
-        let child = match self.levels.get(l + 1) {
-            None => true,
-            Some(x) => x.ty.format == LevelFormat::Singleton,
-        };
-        here && child
+        self.levels.get(l).is_some_and(|x| {
+            crate::vocab::groups_duplicates(x.ty, self.levels.get(l + 1).map(|y| y.ty))
+        })
     }
 }
 
@@ -224,32 +221,20 @@ pub(crate) fn operands(
 /// Strides and offsets of the levels as sparse-core's storage lays them
 /// out: a compressed or loose compressed level followed by a run of
 /// singleton levels without `soa` shares one buffer of coordinate tuples
-/// (the same rule as sparse-core's `layout::mark_coo_regions`).
+/// (the one storage rule, `sparse_vocab::coordinate_slot`).
 pub(crate) fn storage_levels(levels: &[(LevelType, crate::vocab::LevelExpr)]) -> Vec<Lvl> {
-    let mut out: Vec<Lvl> = levels
+    let types: Vec<LevelType> = levels.iter().map(|&(ty, _)| ty).collect();
+    levels
         .iter()
-        .map(|&(ty, e)| Lvl {
-            ty,
-            dim: e.dim(),
-            stride: 1,
-            offset: 0,
-        })
-        .collect();
-    let mut l = 0;
-    while l < out.len() {
-        if out[l].ty.has_positions() {
-            let run = out[l + 1..]
-                .iter()
-                .take_while(|x| x.ty.format == LevelFormat::Singleton && !x.ty.is_soa())
-                .count();
-            for (slot, lvl) in out[l..=l + run].iter_mut().enumerate() {
-                lvl.stride = run + 1;
-                lvl.offset = slot;
+        .enumerate()
+        .map(|(l, &(ty, e))| {
+            let slot = crate::vocab::coordinate_slot(&types, l);
+            Lvl {
+                ty,
+                dim: e.dim(),
+                stride: slot.stride,
+                offset: slot.offset,
             }
-            l += run + 1;
-        } else {
-            l += 1;
-        }
-    }
-    out
+        })
+        .collect()
 }

@@ -21,7 +21,7 @@ use syn::Ident;
 use super::{Gen, Kind, Pos, Scope};
 use crate::schedule::Chunks;
 use crate::sparsifier::{LoopId, Node, Space, TensorId};
-use crate::vocab::LevelFormat;
+use crate::vocab::{LevelFormat, ParentRange};
 
 /// The load helpers generated code calls.
 pub(super) fn private(name: &str) -> TokenStream {
@@ -99,57 +99,62 @@ impl Gen<'_> {
             );
         };
         let load = private("load_index");
-        // Level 0 reads fixed slots: `pos[0]..pos[1]`, not `pos[0]..pos[0 + 1]`.
-        let (next, pair_lo, pair_hi) = if l == 0 {
-            (quote!(1), quote!(0), quote!(1))
-        } else {
-            (quote!(#p + 1), quote!(2 * #p), quote!(2 * #p + 1))
+        // Which positions the level stores under `p`: the storage rule of
+        // `sparse_vocab::parent_range`; dense levels are not walked here.
+        let range = match lvl.ty.format {
+            LevelFormat::Dense | LevelFormat::Batch => None,
+            LevelFormat::Singleton if l == 0 => None,
+            format => Some(crate::vocab::parent_range(format, 0)),
         };
-        match lvl.ty.format {
-            LevelFormat::Compressed => {
+        match range {
+            // `pos[k * p]..pos[k * p + 1]`; level 0 reads fixed slots:
+            // `pos[0]..pos[1]`, not `pos[0]..pos[0 + 1]`.
+            Some(ParentRange::Positions { per_parent }) => {
+                let (at_lo, at_hi) = match (l, per_parent) {
+                    (0, _) => (quote!(0), quote!(1)),
+                    (_, 1) => (quote!(#p), quote!(#p + 1)),
+                    (_, k) => {
+                        let k = Literal::usize_unsuffixed(k);
+                        (quote!(#k * #p), quote!(#k * #p + 1))
+                    }
+                };
                 let pos = self.positions(t, l);
-                let doc = format!(
-                    " SAFETY: {why}, and compressed level {l} stores one position per parent \
-                     entry plus one."
-                );
+                let doc = if per_parent == 1 {
+                    format!(
+                        " SAFETY: {why}, and compressed level {l} stores one position per \
+                         parent entry plus one."
+                    )
+                } else {
+                    format!(
+                        " SAFETY: {why}, and loose compressed level {l} stores a lo/hi pair \
+                         per parent entry."
+                    )
+                };
                 Some(quote! {
                     #[doc = #doc]
-                    let #lo = unsafe { #load(#pos, #p) };
+                    let #lo = unsafe { #load(#pos, #at_lo) };
                     #[doc = #doc]
-                    let #hi = unsafe { #load(#pos, #next) };
+                    let #hi = unsafe { #load(#pos, #at_hi) };
                 })
             }
-            LevelFormat::LooseCompressed => {
-                let pos = self.positions(t, l);
-                let doc = format!(
-                    " SAFETY: {why}, and loose compressed level {l} stores a lo/hi pair per \
-                     parent entry."
-                );
-                Some(quote! {
-                    #[doc = #doc]
-                    let #lo = unsafe { #load(#pos, #pair_lo) };
-                    #[doc = #doc]
-                    let #hi = unsafe { #load(#pos, #pair_hi) };
-                })
-            }
-            // An n:m level stores exactly `n` coordinates per parent entry,
-            // at positions `p * n .. p * n + n`.
-            LevelFormat::Structured { n, .. } => {
-                let n = proc_macro2::Literal::usize_unsuffixed(usize::from(n));
+            // A singleton level stores one entry per parent entry, an n:m
+            // level exactly `n`, at positions `p * n .. p * n + n`.
+            Some(ParentRange::Fixed { count: 1 }) => Some(quote! {
+                let #lo = #p;
+                let #hi = #p + 1;
+            }),
+            Some(ParentRange::Fixed { count }) => {
+                let n = Literal::usize_unsuffixed(count);
                 Some(quote! {
                     let #lo = #p * #n;
                     let #hi = #lo + #n;
                 })
             }
-            LevelFormat::Singleton if l > 0 => Some(quote! {
-                let #lo = #p;
-                let #hi = #p + 1;
-            }),
-            format => self.internal(
+            None => self.internal(
                 t,
                 format!(
                     "level {l} of `{name}` ({}) cannot be walked here",
-                    format.name()
+                    lvl.ty.format.name()
                 ),
             ),
         }

@@ -146,7 +146,8 @@ impl Gen<'_> {
     }
 
     /// The sparse outputs as their alias types, first thing in the body:
-    /// `let c: &mut CSROut<f32, __SkB0> = IsCSROut::__sk_output(c);`. The
+    /// `let c: &mut CSROut<f32, __SkB0> = IsCSROut::__sk_output(c);`, after
+    /// the `use` of the insertion protocol's trait. The
     /// signature takes them through the `IsCSROut` traits for readable type
     /// errors (see `codegen::output_traits`); the call is an inlined
     /// identity.
@@ -172,6 +173,16 @@ impl Gen<'_> {
             out.extend(quote! {
                 let #name: &mut #alias<#elem, #b> = #is::__sk_output(#name);
             });
+        }
+        // The insertion protocol (`c.begin()`, `c.insert(..)`, ...) is a
+        // sealed trait of `__private`, not public methods of the output
+        // (unused when the output is only converted into or updated in place).
+        if sparse_outputs > 0 {
+            out = quote! {
+                #[allow(unused_imports)]
+                use ::sparse_core::__private::OutputProtocol as _;
+                #out
+            };
         }
         out
     }

@@ -2,7 +2,7 @@
 //! model of real encoding text, the statements through the sparsifier's
 //! builder), sparsified, generated and pretty-printed. The snapshots in
 //! `snapshots/` are reviewed by hand and compiled and run against dense
-//! references by `tests/tests/codegen_snapshots.rs`. Regenerate with
+//! references by `tests/tests/kernels/codegen_snapshots.rs`. Regenerate with
 //! `UPDATE_SNAPSHOTS=1 cargo test -p sparse-compiler codegen::kernel`.
 
 use proc_macro2::{Span, TokenStream};

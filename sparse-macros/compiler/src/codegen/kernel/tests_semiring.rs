@@ -2,7 +2,7 @@
 //! front end: closures called in place with their parameter and result
 //! types, index variables bound around them, a `select` guarding its
 //! store, and a custom reduction starting from its identity. The snapshots
-//! are compiled and run by `tests/tests/codegen_snapshots.rs` (and Miri).
+//! are compiled and run by `tests/tests/kernels/codegen_snapshots.rs` (and Miri).
 
 use super::generate_kernel;
 use super::tests::{has, snapshot, CSR, DCSR, SV};

@@ -5,6 +5,8 @@
 //! sorted, in-range insertions, the view holds exactly what was inserted.
 
 use proptest::prelude::*;
+// The insertion protocol generated kernels drive, called here by hand.
+use sparse_core::__private::OutputProtocol;
 use sparse_core::{
     Encoding, Fixed, KernelError, OutputBuffers, Owned, SparseTensor, SparseTensorOut,
 };

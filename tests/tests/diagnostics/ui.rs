@@ -1,7 +1,7 @@
 //! Compile-fail tests: one per diagnostic class of `sparse_kernel!`, with the
 //! expected message and span in the `.stderr` next to each `.rs`. The
 //! `.stderr` files are pinned to Rust 1.95.0 (see `tests/README.md`);
-//! regenerate them with `TRYBUILD=overwrite cargo test -p sparse-tests --test ui`.
+//! regenerate them with `TRYBUILD=overwrite cargo test -p sparse-tests --test diagnostics diagnostics::ui`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -4,6 +4,8 @@
 //! left empty and valid, and it must work again afterwards.
 
 use proptest::prelude::*;
+// The insertion protocol generated kernels drive, called here by hand.
+use sparse_core::__private::OutputProtocol;
 use sparse_core::{
     AssembleError, Buffer, Encoding, Index, KernelError, SliceBuffer, Slices, SparseTensor,
     SparseTensorOut,

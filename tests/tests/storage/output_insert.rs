@@ -5,6 +5,8 @@
 //! the checked constructor.
 
 use proptest::prelude::*;
+// The insertion protocol generated kernels drive, called here by hand.
+use sparse_core::__private::OutputProtocol;
 use sparse_core::levels::{compressed, d0, d1, d2, dense, nonunique, singleton};
 use sparse_core::vocab::LevelExpr;
 use sparse_core::{Encoding, Index, KernelError, Owned, SparseTensor, SparseTensorOut};

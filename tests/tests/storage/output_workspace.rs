@@ -4,6 +4,8 @@
 //! workspace too small for the rows.
 
 use proptest::prelude::*;
+// The insertion protocol generated kernels drive, called here by hand.
+use sparse_core::__private::OutputProtocol;
 use sparse_core::vocab::LevelExpr;
 use sparse_core::{
     Buffer, KernelError, OutputBuffers, Owned, SliceBuffer, Slices, SparseTensor, SparseTensorOut,
