@@ -12,8 +12,10 @@ use crate::error::Buffer;
 ///
 /// Tensors and index variables are named as the kernel's source writes
 /// them; dimensions are numbered from 0 in dimension (not storage) order.
+///
+/// With the `defmt` feature, `defmt::Format` writes the same sentence as
+/// `Display`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum KernelError {
     /// A dimension indexed by an index variable has a different size than
@@ -462,6 +464,8 @@ fn convert_error(tensor: &'static str, error: crate::convert::ConvertError) -> K
 
 /// The unchecked reads and writes generated kernels use in their loops.
 pub mod fma;
+#[cfg(feature = "defmt")]
+mod format;
 pub mod par;
 pub mod rows;
 mod slice;
