@@ -93,6 +93,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for row in &dense {
         println!("  {row:?}");
     }
+    // The pattern as a picture: `{:#}` one character per element, `{}`
+    // braille (2x4 elements per character) for larger matrices.
+    println!("  spy plot ({{:#}} and {{}}):");
+    for line in format!("{:#}", csr.spy(8, 4)).lines() {
+        println!("    {line}");
+    }
+    println!("    {}", csr.spy(8, 4).to_string().trim_end());
 
     println!("\n# The same matrix by columns (CSC)");
     let csc = CSC::<f32>::assemble(
