@@ -10,7 +10,7 @@
 //! - `defmt::Format` (feature `defmt`): the braille lines, one frame each,
 //!   for firmware logging over RTT or semihosting.
 //!
-//! With `std`, [`SparseTensor::spy_svg`] writes an SVG document, one unit
+//! With `std`, `SparseTensor::spy_svg` writes an SVG document, one unit
 //! square per stored entry, for docs and reports.
 //!
 //! A plot shows what is *stored*: explicit zeros, and the zeros a dense
