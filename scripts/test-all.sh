@@ -227,6 +227,8 @@ build_no_default() {
 
 doc_core() {
     RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps
+    # What docs.rs builds (`all-features = true`) and the README tells users to run.
+    RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps --all-features
     # The other published crates' docs (docs.rs builds them too).
     RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-compiler -p sparse-macros -p sparse-vocab --no-deps
 }
@@ -401,6 +403,8 @@ for t in "${FW_TARGETS[@]}"; do
 done
 run "firmware apps (MLP in CSR/BSR/2:4, Kalman, PageRank) on M4F and M0 under QEMU, negative run (scripts/firmware-apps.sh)" \
     bash "$ROOT/scripts/firmware-apps.sh"
+run "firmware template (templates/firmware) copied out of the repository: host tests, M4F and M0 under QEMU, negative run (scripts/template-check.sh)" \
+    bash "$ROOT/scripts/template-check.sh"
 if [[ "${SKIP_BOARDS:-0}" != 1 ]]; then
     # Build only (no board here); the steps run one at a time, so both cores.
     run "board crates (STM32F4, nRF52840, RP2040): cargo build --release, flash/RAM sizes (scripts/boards.sh)" \

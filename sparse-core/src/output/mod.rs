@@ -149,6 +149,7 @@
 //! ```
 
 mod buffer;
+mod build;
 #[cfg(feature = "alloc")]
 mod chunk;
 mod in_place;
@@ -164,6 +165,7 @@ pub use buffer::Fixed;
 #[cfg(feature = "alloc")]
 pub use buffer::Owned;
 pub use buffer::{Buffer, OutputBuffers, SliceBuffer, Slices};
+pub use build::OutputBuilder;
 #[cfg(feature = "alloc")]
 #[doc(hidden)]
 pub use chunk::{Chunk, ChunkOut, Wide};

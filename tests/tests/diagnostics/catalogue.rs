@@ -1,5 +1,5 @@
 //! The diagnostics catalogue of the crate docs
-//! (`sparse-core/docs/diagnostics.md`, `sparse_core::diagnostics`) lists
+//! (`sparse-core/docs/diagnostics.md`, `sparse_core::guide::diagnostics`) lists
 //! every message a UI test pins, one line each, with the test. The list is
 //! generated from the `.stderr` files; this test fails when it is out of
 //! date (a UI test added, removed or regenerated without the catalogue).

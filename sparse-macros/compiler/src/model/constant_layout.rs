@@ -24,6 +24,8 @@
 //! nodes, coordinates come from in-range entries in sorted order, and
 //! uniqueness was checked. Sizes and counts are checked against the widths.
 
+use proc_macro2::Span;
+
 use super::constant::{ConstContext, Entries, SparseStorage, StoredLevel};
 use super::constant_value::Scalar;
 use super::{ElemType, Encoding};
@@ -255,6 +257,9 @@ pub(super) fn build(
                 }
             }
             LevelFormat::Structured { n: keep, m } => {
+                // Groups with too many entries: (span, the group in words).
+                let mut overflow: Vec<(Span, String)> = Vec::new();
+                let d = level.expr.dim();
                 for &(a, b) in &nodes {
                     let present = groups(a, b);
                     if present.len() > usize::from(keep) {
@@ -264,22 +269,19 @@ pub(super) fn build(
                             .iter()
                             .map(|&(s, _)| entries.describe(order[s as usize] as usize))
                             .collect();
-                        let d = level.expr.dim();
                         let first = entries.crd(extra).get(d).copied().unwrap_or(0);
                         let start = first - first % u64::from(m);
-                        errors.error(
+                        overflow.push((
                             origin.span,
                             format!(
                                 "the group of dimension {d} coordinates {start}..{} holds {} \
-                                 entries ({}){}, but level {l} of `#{}` is `structured[{keep}, \
-                                 {m}]`: at most {keep} per group of {m}",
+                                 entries ({}){}",
                                 start + u64::from(m),
                                 present.len(),
                                 listed.join(", "),
                                 ctx.line(origin),
-                                enc.name
                             ),
-                        );
+                        ));
                         continue;
                     }
                     let used: Vec<u64> = present.iter().map(|&(s, _)| crd(s, l)).collect();
@@ -298,6 +300,13 @@ pub(super) fn build(
                         next.push(range);
                     }
                 }
+                report_overflow(
+                    &overflow,
+                    &format!("level {l} of `#{}`", enc.name),
+                    keep,
+                    m,
+                    errors,
+                );
             }
         }
         if level.ty.has_positions() {
@@ -486,4 +495,46 @@ impl ConstContext {
             n => format!(" ({}:{n})", self.file.as_deref().unwrap_or("file")),
         }
     }
+}
+
+/// Groups listed one by one before the rest are only counted: an unpruned
+/// layer overflows nearly every group, and a page of near-identical errors
+/// hides what to do.
+const OVERFLOW_LISTED: usize = 3;
+
+/// Rule: a `structured[n, m]` level holds at most `n` entries per group of
+/// `m`. A few overflowing groups are one error each, at the entry that did
+/// not fit; more are one error at the first, with the count, the first
+/// groups and the fix (pruning).
+fn report_overflow(overflow: &[(Span, String)], level: &str, keep: u8, m: u8, errors: &mut Errors) {
+    let rule = format!("{level} is `structured[{keep}, {m}]`: at most {keep} per group of {m}");
+    if overflow.len() <= OVERFLOW_LISTED {
+        for (span, group) in overflow {
+            errors.error(*span, format!("{group}, but {rule}"));
+        }
+        return;
+    }
+    let Some((span, _)) = overflow.first() else {
+        return;
+    };
+    let listed: Vec<&str> = overflow
+        .iter()
+        .take(OVERFLOW_LISTED)
+        .map(|(_, g)| g.as_str())
+        .collect();
+    let fix = if (keep, m) == (2, 4) {
+        "; prune the weights first: `prune_2_4(dense<...>)` keeps the two largest \
+         magnitudes of each group"
+    } else {
+        "; prune the weights first"
+    };
+    errors.error(
+        *span,
+        format!(
+            "{} groups hold more than {keep} entries, but {rule}; the first {OVERFLOW_LISTED}: \
+             {}{fix}",
+            overflow.len(),
+            listed.join("; ")
+        ),
+    );
 }
