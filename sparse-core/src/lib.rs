@@ -38,6 +38,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod assemble;
+mod assemble_capacity;
 mod constant;
 #[doc = include_str!("../docs/constants.md")]
 pub mod constants {}

@@ -12,7 +12,8 @@
 //! | [`concatenate`], [`concatenate_sum`] | tensors of one type joined along a dimension |
 //! | [`convert_slice`], [`convert_slice_sum`] | a [`SliceView`](crate::SliceView) (MLIR's `extract_slice`) into a compact tensor of the slice's sizes, in any encoding |
 //! | [`reorder_coo`] | MLIR's `reorder_coo`: `convert` between two encodings with the same map |
-//! | [`sort_coo_aos`], [`sort_coo_soa`] | MLIR's `sort`: COO coordinate buffers and their values sorted in place |
+//! | [`sort_coo_aos`], [`sort_coo_soa`] | COO coordinate buffers and their values sorted in place |
+//! | [`sort`] | MLIR's `sort` in full: key permutation (`perm_map`), `ny` payload values per tuple, arrays sorted jointly, the four algorithms |
 //!
 //! The output's dimension sizes are fixed when it is made
 //! ([`SparseTensorOut::new`] or `with_dims`), and a conversion checks them
@@ -131,7 +132,8 @@ mod fast;
 #[cfg(feature = "alloc")]
 mod owned;
 pub(crate) mod slice;
-mod sort;
+pub(crate) mod sort;
+pub(crate) mod sort_keys;
 pub(crate) mod source;
 mod stage;
 #[cfg(test)]
@@ -145,6 +147,7 @@ pub use error::ConvertError;
 pub use owned::OwnedParts;
 pub use slice::{convert_slice, convert_slice_sum};
 pub use sort::{sort_coo_aos, sort_coo_soa, SortError};
+pub use sort_keys::{sort, Jointly, SortAlgorithm};
 
 use crate::dense::DenseView;
 use crate::encoding::Encoding;

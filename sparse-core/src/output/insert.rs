@@ -81,7 +81,11 @@ where
     ///
     /// Until [`finish`](Self::finish), [`view`](Self::view) shows an empty
     /// tensor of dimension sizes 0.
-    #[doc(hidden)]
+    ///
+    /// This is the ordered protocol generated kernels use: insertions in
+    /// strictly increasing lexicographic order of level coordinates, each
+    /// written straight into the level buffers. For insertions in any
+    /// order see [`begin_unordered`](Self::begin_unordered).
     pub fn begin(&mut self) {
         for b in &mut self.positions {
             b.clear();
@@ -132,7 +136,6 @@ where
     /// `finish` can say exactly how much room the result needs.
     ///
     /// Outside `begin`..`finish` an insertion does nothing.
-    #[doc(hidden)]
     #[inline]
     pub fn insert(&mut self, lvl: [usize; LVL], value: V) {
         match self.appends_in_row(&lvl) {
@@ -444,7 +447,6 @@ where
     /// Ends the kernel: closes every trailing parent (MLIR's `hasInserts`
     /// finalization) so the output is a valid tensor, or on any recorded
     /// fault empties it (still valid) and returns the error for `name`.
-    #[doc(hidden)]
     pub fn finish(&mut self, name: &'static str) -> Result<(), KernelError> {
         if self.state == State::Writing {
             self.check_settled();

@@ -148,6 +148,7 @@ mod buffer;
 mod chunk;
 mod in_place;
 mod insert;
+mod insert_any;
 mod segment;
 mod workspace;
 
@@ -163,6 +164,7 @@ pub use buffer::{Buffer, OutputBuffers, SliceBuffer, Slices};
 pub use chunk::{Chunk, ChunkOut, Wide};
 #[doc(hidden)]
 pub use in_place::InPlace;
+pub use insert_any::Repeats;
 pub use segment::Segment;
 pub use workspace::Workspace;
 
@@ -184,6 +186,10 @@ pub(crate) enum State {
     /// A call failed early (workspace too small): the buffers hold the
     /// empty tensor, the fault waits for `finish`.
     Failed,
+    /// Between `begin_unordered` and `finish_unordered`: the level buffers
+    /// hold the empty tensor, the workspace the staged insertions
+    /// (`insert_any.rs`).
+    Staging,
 }
 
 /// The first thing that went wrong in a call; `finish` reports it.
