@@ -80,6 +80,7 @@ pub mod levels;
 pub mod math;
 pub mod output;
 mod print;
+pub mod reshape;
 mod slice;
 mod tensor;
 mod value;

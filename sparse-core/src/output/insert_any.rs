@@ -92,6 +92,38 @@ where
     /// Starts insertions in any order: empties the tensor (a valid empty
     /// tensor until [`finish_unordered`](Self::finish_unordered)) and the
     /// workspace, which will stage the insertions.
+    ///
+    /// ```
+    /// use sparse_core::levels::{compressed, d0, d1, dense};
+    /// use sparse_core::output::Repeats;
+    /// use sparse_core::{Enc, SliceBuffer, Slices, SparseTensorOut};
+    ///
+    /// type Csc = Enc<u8, u8, (dense, compressed), (d1, d0)>;
+    /// // Caller memory: the result's buffers, and a workspace staging up
+    /// // to 4 insertions (4 values, 4 * (levels + 1) indices).
+    /// let (mut pos, mut crd, mut val) = ([0u8; 4], [0u8; 4], [0i32; 4]);
+    /// let (mut ws_val, mut ws_added) = ([0i32; 4], [0usize; 12]);
+    /// let mut c = SparseTensorOut::<i32, Csc, Slices<'_>, 2, 2>::new(
+    ///     [2, 3],
+    ///     [SliceBuffer::default(), SliceBuffer::new(&mut pos)],
+    ///     [SliceBuffer::default(), SliceBuffer::new(&mut crd)],
+    ///     SliceBuffer::new(&mut val),
+    ///     SliceBuffer::new(&mut ws_val),
+    ///     SliceBuffer::default(),
+    ///     SliceBuffer::new(&mut ws_added),
+    /// )?;
+    /// c.begin_unordered();
+    /// // Level coordinates of CSC: (column, row); any order, a repeat.
+    /// for (i, j, v) in [(1, 2, 5), (0, 0, 1), (1, 0, 3), (1, 2, 6)] {
+    ///     let lvl = c.view().dim_to_lvl([i, j]);
+    ///     c.insert_unordered(lvl, v);
+    /// }
+    /// c.finish_unordered("c", Repeats::Combine(|a, b| a + b))?;
+    /// assert_eq!(c.view().level(1).positions(), &[0, 2, 2, 3]);
+    /// assert_eq!(c.view().level(1).coordinates(), &[0, 1, 1]);
+    /// assert_eq!(c.view().values(), &[1, 3, 11]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn begin_unordered(&mut self) {
         self.clear();
         self.ws_added.clear();
