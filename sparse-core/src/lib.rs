@@ -27,8 +27,9 @@
 //!   numbers and how to reproduce them.
 //!
 //! At run time, [`convert`] converts between encodings (and dense arrays)
-//! without an allocator; with `std`, `io` reads and writes Matrix Market
-//! and FROSTT files.
+//! without an allocator, concatenates, reshapes and sorts; [`reshape`]
+//! has the zero-copy reshapes; with `std`, `io` reads and writes Matrix
+//! Market and FROSTT files.
 #![no_std]
 #![deny(missing_docs)]
 

@@ -278,7 +278,12 @@ impl<V: Default + PartialEq, const DIM: usize> Source<V, DIM> for Mixed<'_, '_, 
 
 /// MLIR's `sparse_tensor.concatenate` with operands of any kinds: the
 /// operands, in order, joined along dimension `dim` into `out`, which
-/// stores the nonzero elements (see the [module docs](self)). Every
+/// stores the nonzero elements of the result, as MLIR's does: a dense
+/// operand's zeros, the explicit zeros of a sparse one and the zero
+/// padding of its dense levels are not copied. It streams when `out`'s
+/// levels are the plain dimensions, the first being `dim`, and every
+/// operand can be walked in that order; otherwise it stages (see the
+/// [module docs](super)). Every
 /// operand has `out`'s sizes except along `dim`, where `out`'s size is the
 /// sum of theirs ([`ConvertError::DimensionMismatch`]; `dim >= DIM` is
 /// [`ConvertError::ConcatDimension`]). An element an operand lists twice

@@ -237,3 +237,39 @@ fn sizes_are_checked_and_the_output_left_valid() {
     concatenate_mixed(&inputs, 0, &mut out).unwrap();
     assert_eq!(dense_of(&out.view()), [1, 0, 0, 2, 3, 4]);
 }
+
+/// `tests/oracle/concatenate.py`: CSR operands storing explicit zeros,
+/// concatenated by rows and by columns; upstream keeps the nonzeros only.
+#[test]
+fn oracle_explicit_zeros() {
+    type CsrF = Enc<usize, usize, (dense, compressed), (d0, d1)>;
+    let a = sparse_core::SparseTensor::<f64, CsrF, 2, 2>::assemble(
+        [2, 3],
+        [
+            sparse_core::Level::dense(),
+            sparse_core::Level::compressed(&[0, 2, 2], &[1, 2]),
+        ],
+        &[0.0, 5.0],
+    )
+    .unwrap();
+    let b = sparse_core::SparseTensor::<f64, CsrF, 2, 2>::assemble(
+        [2, 3],
+        [
+            sparse_core::Level::dense(),
+            sparse_core::Level::compressed(&[0, 0, 2], &[0, 1]),
+        ],
+        &[0.0, 7.0],
+    )
+    .unwrap();
+    let inputs: [&dyn ConcatInput<f64, 2>; 2] = [&a, &b];
+    let mut rows = SparseTensorOut::<f64, CsrF, Owned, 2, 2>::with_dims([4, 3]).unwrap();
+    concatenate_mixed(&inputs, 0, &mut rows).unwrap();
+    assert_eq!(rows.view().level(1).positions(), &[0, 1, 1, 1, 2]);
+    assert_eq!(rows.view().level(1).coordinates(), &[2, 1]);
+    assert_eq!(rows.view().values(), &[5.0, 7.0]);
+    let mut cols = SparseTensorOut::<f64, CsrF, Owned, 2, 2>::with_dims([2, 6]).unwrap();
+    concatenate_mixed(&inputs, 1, &mut cols).unwrap();
+    assert_eq!(cols.view().level(1).positions(), &[0, 1, 2]);
+    assert_eq!(cols.view().level(1).coordinates(), &[2, 4]);
+    assert_eq!(cols.view().values(), &[5.0, 7.0]);
+}
