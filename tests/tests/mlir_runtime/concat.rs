@@ -273,3 +273,95 @@ fn oracle_explicit_zeros() {
     assert_eq!(cols.view().level(1).coordinates(), &[2, 4]);
     assert_eq!(cols.view().values(), &[5.0, 7.0]);
 }
+
+/// `concatenate_dim_0_permute.mlir`: operands and results in permuted
+/// encodings (`#MAT_C_C_P = (d1 : compressed, d0 : compressed)`,
+/// `#MAT_C_D_P = (d1 : compressed, d0 : dense)`, `#MAT_D_C_P = (d1 :
+/// dense, d0 : compressed)`) stacked by rows.
+#[test]
+fn mlir_concatenate_dim_0_permute() {
+    type MatCCP = Enc<usize, usize, (compressed, compressed), (d1, d0)>;
+    type MatCDP = Enc<usize, usize, (compressed, dense), (d1, d0)>;
+    type MatDCP = Enc<usize, usize, (dense, compressed), (d1, d0)>;
+    let m24 = [1.0, 0.0, 3.0, 0.0, 0.0, 2.0, 0.0, 0.0];
+    let m34 = [1.0, 0.0, 1.0, 1.0, 0.0, 0.5, 0.0, 0.0, 1.0, 5.0, 2.0, 0.0];
+    let m44 = [
+        0.0, 0.0, 1.5, 1.0, 0.0, 3.5, 0.0, 0.0, 1.0, 5.0, 2.0, 0.0, 1.0, 0.5, 0.0, 0.0,
+    ];
+    let expected = [
+        1.0, 0.0, 3.0, 0.0, 0.0, 2.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.5, 0.0, 0.0, 1.0, 5.0,
+        2.0, 0.0, 0.0, 0.0, 1.5, 1.0, 0.0, 3.5, 0.0, 0.0, 1.0, 5.0, 2.0, 0.0, 1.0, 0.5, 0.0, 0.0,
+    ];
+    let sm24ccp = f64_owned::<MatCCP>([2, 4], &m24);
+    let sm34cd = f64_owned::<MatCD>([3, 4], &m34);
+    let sm34cdp = f64_owned::<MatCDP>([3, 4], &m34);
+    let sm44dc = f64_owned::<MatDC>([4, 4], &m44);
+    let sm44dcp = f64_owned::<MatDCP>([4, 4], &m44);
+    let d24 = DenseView::new(&m24, [2, 4]).unwrap();
+    let (a, b, bp, c, cp) = (
+        sm24ccp.view(),
+        sm34cd.view(),
+        sm34cdp.view(),
+        sm44dc.view(),
+        sm44dcp.view(),
+    );
+
+    let inputs: [&dyn ConcatInput<f64, 2>; 3] = [&a, &b, &c];
+    let mut out = SparseTensorOut::<f64, MatCCP, Owned, 2, 2>::with_dims([9, 4]).unwrap();
+    concatenate_mixed(&inputs, 0, &mut out).unwrap();
+    let v = out.view();
+    assert_eq!((v.number_of_entries(), v.lvl_sizes()), (18, [4, 9]));
+    assert_eq!(v.level(0).positions(), &[0, 4]);
+    assert_eq!(v.level(0).coordinates(), &[0, 1, 2, 3]);
+    assert_eq!(v.level(1).positions(), &[0, 5, 11, 16, 18]);
+    assert_eq!(
+        v.level(1).coordinates(),
+        &[0, 2, 4, 7, 8, 1, 3, 4, 6, 7, 8, 0, 2, 4, 5, 7, 2, 5]
+    );
+    assert_eq!(
+        v.values(),
+        &[
+            1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 0.5, 5.0, 3.5, 5.0, 0.5, 3.0, 1.0, 2.0, 1.5, 2.0, 1.0,
+            1.0
+        ]
+    );
+
+    let inputs: [&dyn ConcatInput<f64, 2>; 3] = [&a, &bp, &c];
+    let mut data = [9.0; 36];
+    concatenate_mixed_dense(
+        &inputs,
+        0,
+        &mut DenseViewMut::new(&mut data, [9, 4]).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(data, expected);
+
+    let inputs: [&dyn ConcatInput<f64, 2>; 3] = [&d24, &bp, &c];
+    let mut out = SparseTensorOut::<f64, MatCC, Owned, 2, 2>::with_dims([9, 4]).unwrap();
+    concatenate_mixed(&inputs, 0, &mut out).unwrap();
+    let v = out.view();
+    assert_eq!(v.number_of_entries(), 18);
+    assert_eq!(v.level(0).coordinates(), &[0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(v.level(1).positions(), &[0, 2, 3, 6, 7, 10, 12, 13, 16, 18]);
+    assert_eq!(
+        v.level(1).coordinates(),
+        &[0, 2, 1, 0, 2, 3, 1, 0, 1, 2, 2, 3, 1, 0, 1, 2, 0, 1]
+    );
+    assert_eq!(
+        v.values(),
+        &[
+            1.0, 3.0, 2.0, 1.0, 1.0, 1.0, 0.5, 1.0, 5.0, 2.0, 1.5, 1.0, 3.5, 1.0, 5.0, 2.0, 1.0,
+            0.5
+        ]
+    );
+
+    let inputs: [&dyn ConcatInput<f64, 2>; 3] = [&d24, &b, &cp];
+    let mut data = [9.0; 36];
+    concatenate_mixed_dense(
+        &inputs,
+        0,
+        &mut DenseViewMut::new(&mut data, [9, 4]).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(data, expected);
+}
