@@ -48,8 +48,13 @@
 //! The [`guide`] is a set of chapters: encodings, the kernel language,
 //! constants, sparse outputs, firmware, slices, parallel kernels,
 //! performance and every diagnostic. The other modules are the API:
-//! [`assemble`], [`convert`], [`levels`], [`output`], [`spy`], `io` (feature
+//! [`assemble`], [`convert`], [`levels`], [`output`], [`reshape`], [`spy`], `io` (feature
 //! `std`), `interop` (features `sprs`, `nalgebra-sparse`) and [`parallel`].
+//!
+//! At run time, [`convert`] converts between encodings (and dense arrays)
+//! without an allocator, concatenates, reshapes and sorts; [`reshape`]
+//! has the zero-copy reshapes; with `std`, `io` reads and writes Matrix
+//! Market and FROSTT files.
 //!
 //! # Features
 //!
@@ -73,6 +78,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod assemble;
+mod assemble_capacity;
 mod constant;
 pub mod convert;
 mod debug;
@@ -100,6 +106,7 @@ pub mod levels;
 pub mod math;
 pub mod output;
 mod print;
+pub mod reshape;
 mod slice;
 pub mod spy;
 mod tensor;

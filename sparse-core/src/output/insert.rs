@@ -81,6 +81,12 @@ where
     ///
     /// Until [`finish`](Self::finish), [`view`](Self::view) shows an empty
     /// tensor of dimension sizes 0.
+    ///
+    /// This is the ordered protocol generated kernels use (through
+    /// `__private::OutputProtocol`): insertions in strictly increasing
+    /// lexicographic order of level coordinates, each written straight
+    /// into the level buffers. For insertions in any order see
+    /// [`begin_unordered`](Self::begin_unordered).
     pub(crate) fn begin(&mut self) {
         for b in &mut self.positions {
             b.clear();

@@ -154,6 +154,7 @@ mod build;
 mod chunk;
 mod in_place;
 mod insert;
+mod insert_any;
 mod protocol;
 mod segment;
 mod workspace;
@@ -171,6 +172,7 @@ pub use build::OutputBuilder;
 pub use chunk::{Chunk, ChunkOut, Wide};
 #[doc(hidden)]
 pub use in_place::InPlace;
+pub use insert_any::Repeats;
 #[doc(hidden)]
 pub use protocol::OutputProtocol;
 pub use segment::Segment;
@@ -194,6 +196,10 @@ pub(crate) enum State {
     /// A call failed early (workspace too small): the buffers hold the
     /// empty tensor, the fault waits for `finish`.
     Failed,
+    /// Between `begin_unordered` and `finish_unordered`: the level buffers
+    /// hold the empty tensor, the workspace the staged insertions
+    /// (`insert_any.rs`).
+    Staging,
 }
 
 /// The first thing that went wrong in a call; `finish` reports it.
