@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use sparse_core::levels::{compressed, d0, d1, dense, nonunique, singleton, soa};
 use sparse_core::__private::OutputProtocol as _;
+use sparse_core::levels::{compressed, d0, d1, dense, nonunique, singleton, soa};
 use sparse_core::output::Repeats;
 use sparse_core::{
     Buffer, Enc, Encoding, KernelError, Owned, SliceBuffer, Slices, SparseTensorOut,
