@@ -77,6 +77,9 @@ where
     /// ```
     /// use sparse_core::levels::{compressed, d0, d1, dense};
     /// use sparse_core::{Enc, Slices, SparseTensorOut};
+    /// # // The ordered insertion a generated kernel performs (its protocol
+    /// # // is not public API; a user's kernel does this).
+    /// # use sparse_core::__private::OutputProtocol as _;
     ///
     /// type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
     ///

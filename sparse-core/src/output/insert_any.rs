@@ -207,11 +207,12 @@ where
     ///   level size;
     /// - [`KernelError::InsertOutOfOrder`] for a repeat under
     ///   [`Repeats::Refuse`];
-    /// - what [`finish`](Self::finish) reports for the result
+    /// - what the ordered protocol's `finish` reports for the result
     ///   (`PositionOverflow`, `GroupOverflow`, and `InsertOutOfOrder` for
     ///   two entries a singleton level cannot hold under one parent).
     ///
-    /// Called without `begin_unordered` it is [`finish`](Self::finish).
+    /// Called without `begin_unordered` it finishes like the ordered
+    /// protocol (what generated kernels call).
     pub fn finish_unordered(
         &mut self,
         name: &'static str,
