@@ -1,7 +1,7 @@
 //! Stage 3: the plan. Each checked kernel is sparsified once: its
 //! loop-order conflicts are first resolved by reordered copies
-//! ([`copies`]), then [`sparsify`] makes one loop tree per statement, and
-//! what the sparsifier rejects becomes spanned errors ([`errors`]) and a
+//! (`copies.rs`), then [`sparsify`] makes one loop tree per statement, and
+//! what the sparsifier rejects becomes spanned errors (`errors.rs`) and a
 //! stub of the kernel. The result, a [`KernelPlan`], is everything codegen
 //! reads: the kernel as planned, its loop trees, and the encodings its
 //! operands are stored in (so codegen looks nothing up by name).
