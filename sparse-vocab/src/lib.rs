@@ -17,6 +17,9 @@
 //! `explicitVal` into a third ([`ExplicitValue::pack`]). The packing is
 //! canonical, so the same encoding written twice gives the same type.
 
+mod storage;
+pub use storage::{coordinate_slot, groups_duplicates, parent_range, CoordinateSlot, ParentRange};
+
 /// The largest number of dimensions or levels a tensor may have.
 pub const MAX_RANK: usize = 8;
 

@@ -75,11 +75,8 @@ fn an_array_file_with_no_rows_costs_nothing_for_its_columns() {
     assert_eq!(t.number_of_entries(), 0);
     // A value in it is one too many.
     let more = std::format!("{text}1.0\n");
-    let (line, _, kind) = parse_kind(
-        read_matrix_market::<f64, Dcsr64, _, 2>(more.as_bytes())
-            .err()
-            .expect("an error"),
-    );
+    let (line, _, kind) =
+        parse_kind(read_matrix_market::<f64, Dcsr64, _, 2>(more.as_bytes()).expect_err("an error"));
     assert_eq!(line, 3);
     assert!(matches!(
         kind,
@@ -111,9 +108,7 @@ fn a_csr_too_large_to_allocate_is_an_error_not_an_abort() {
         usize::MAX
     );
     type NativeCsr = Enc<usize, usize, (dense, compressed), (d0, d1)>;
-    let e = read_matrix_market::<f64, NativeCsr, _, 2>(text.as_bytes())
-        .err()
-        .expect("an error");
+    let e = read_matrix_market::<f64, NativeCsr, _, 2>(text.as_bytes()).expect_err("an error");
     assert!(
         matches!(
             e,
@@ -125,20 +120,15 @@ fn a_csr_too_large_to_allocate_is_an_error_not_an_abort() {
     );
     // 2^60 rows: the count fits usize, the allocation does not.
     let text = "%%MatrixMarket matrix coordinate real general\n1152921504606846976 1 1\n1 1 1.0\n";
-    let e = read_matrix_market::<f64, NativeCsr, _, 2>(text.as_bytes())
-        .err()
-        .expect("an error");
+    let e = read_matrix_market::<f64, NativeCsr, _, 2>(text.as_bytes()).expect_err("an error");
     assert!(e.to_string().contains("could not allocate"), "{e}");
 }
 
 #[test]
 fn skew_symmetric_diagonal_entries_are_refused_as_at_compile_time() {
     let text = "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 2\n2 1 3.0\n2 2 1.0\n";
-    let (line, column, kind) = parse_kind(
-        read_matrix_market::<f64, Csr, _, 2>(text.as_bytes())
-            .err()
-            .expect("an error"),
-    );
+    let (line, column, kind) =
+        parse_kind(read_matrix_market::<f64, Csr, _, 2>(text.as_bytes()).expect_err("an error"));
     assert_eq!((line, column, kind), (4, 1, ParseErrorKind::SkewDiagonal));
     // A zero listed there is refused too: the rule is about listing.
     let zero = text.replace("2 2 1.0", "1 1 0.0");
