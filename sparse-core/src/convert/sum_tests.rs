@@ -112,3 +112,79 @@ fn to_dense_refuses_an_overflowing_sum_and_leaves_zeros() {
     assert_eq!(to_dense(&coo, &mut dense), Ok(()));
     assert_eq!(dense[6], 127);
 }
+
+/// Concatenation and reshape sum with the same rule: the overflowing
+/// element named in the result's coordinates, the output emptied (a dense
+/// one all zeros).
+#[test]
+fn concatenations_and_reshapes_refuse_an_overflowing_sum() {
+    use crate::dense::DenseViewMut;
+    use crate::reshape::ReshapeError;
+    let (pos, crd, val) = coo_buffers(100, 100);
+    let coo = SparseTensor::<i8, Coo, 2, 2>::assemble(
+        [3, 4],
+        [Level::compressed(&pos, &crd), Level::fused()],
+        &val,
+    )
+    .unwrap();
+    let (pos2, crd2, val2) = coo_buffers(100, 27);
+    let fits = SparseTensor::<i8, Coo, 2, 2>::assemble(
+        [3, 4],
+        [Level::compressed(&pos2, &crd2), Level::fused()],
+        &val2,
+    )
+    .unwrap();
+    // Along dimension 0: the second operand's (1, 2) is the result's (4, 2).
+    let mut data = [7i8; 24];
+    let mut out = DenseViewMut::new(&mut data, [6, 4]).unwrap();
+    assert_eq!(
+        concatenate_mixed_dense(&[&fits, &coo], 0, &mut out),
+        Err(at(&[4, 2]))
+    );
+    assert_eq!(data, [0; 24]);
+    let mut out = DenseViewMut::new(&mut data, [6, 4]).unwrap();
+    assert_eq!(
+        concatenate_mixed_dense(&[&fits, &fits], 0, &mut out),
+        Ok(())
+    );
+    assert_eq!((data[6], data[18]), (127, 127));
+
+    let (mut p0, mut p1, mut c0, mut c1, mut v) =
+        ([0u8; 16], [0u8; 16], [0u8; 16], [0u8; 16], [0i8; 16]);
+    let mut out = SparseTensorOut::<i8, Dcsc, Slices<'_>, 2, 2>::new(
+        [6, 4],
+        [SliceBuffer::new(&mut p0), SliceBuffer::new(&mut p1)],
+        [SliceBuffer::new(&mut c0), SliceBuffer::new(&mut c1)],
+        SliceBuffer::new(&mut v),
+        SliceBuffer::default(),
+        SliceBuffer::default(),
+        SliceBuffer::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        concatenate_mixed_sum(&[&coo, &fits], 0, &mut out),
+        Err(at(&[1, 2]))
+    );
+    assert_eq!(out.view().number_of_entries(), 0);
+
+    // 3x4 into 2x6: element (1, 2) is number 6, the result's (1, 0).
+    let mut out = SparseTensorOut::<i8, Dcsc, Slices<'_>, 2, 2>::new(
+        [2, 6],
+        [SliceBuffer::new(&mut p0), SliceBuffer::new(&mut p1)],
+        [SliceBuffer::new(&mut c0), SliceBuffer::new(&mut c1)],
+        SliceBuffer::new(&mut v),
+        SliceBuffer::default(),
+        SliceBuffer::default(),
+        SliceBuffer::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        reshape_sum(&coo, &mut out),
+        Err(ReshapeError::Convert(at(&[1, 0])))
+    );
+    assert_eq!(out.view().number_of_entries(), 0);
+    assert_eq!(reshape_sum(&fits, &mut out), Ok(()));
+    let mut dense = [0i8; 12];
+    to_dense(&out.view(), &mut dense).unwrap();
+    assert_eq!((dense[0], dense[6]), (5, 127));
+}

@@ -118,8 +118,18 @@ fn a_csr_too_large_to_allocate_is_an_error_not_an_abort() {
         ),
         "{e:?}"
     );
-    // 2^60 rows: the count fits usize, the allocation does not.
+    // 2^60 rows: the count fits usize, its 2^63 bytes no allocation.
     let text = "%%MatrixMarket matrix coordinate real general\n1152921504606846976 1 1\n1 1 1.0\n";
+    let e = read_matrix_market::<f64, NativeCsr, _, 2>(text.as_bytes()).expect_err("an error");
+    assert!(
+        matches!(
+            e,
+            IoError::Assemble(crate::AssembleError::TooLarge { level: 1 })
+        ),
+        "{e:?}"
+    );
+    // 2^58 rows: 2^61 bytes, which Rust allows and no allocator grants.
+    let text = "%%MatrixMarket matrix coordinate real general\n288230376151711744 1 1\n1 1 1.0\n";
     let e = read_matrix_market::<f64, NativeCsr, _, 2>(text.as_bytes()).expect_err("an error");
     assert!(e.to_string().contains("could not allocate"), "{e}");
 }

@@ -36,6 +36,14 @@ pub trait Buffer<T> {
     fn reserve(&mut self, additional: usize) {
         let _ = additional;
     }
+    /// Whether `additional` more elements fit: a fixed buffer has the room
+    /// or not; a `Vec` asks for it at once (`try_reserve`), so a block
+    /// too large to allocate is refused in one request instead of being
+    /// grown into by one push at a time. Nothing is appended.
+    #[inline]
+    fn make_room(&mut self, additional: usize) -> bool {
+        self.capacity().saturating_sub(self.len()) >= additional
+    }
     /// Appends `n` clones of `value` if all of them fit (`true`); otherwise
     /// changes nothing (`false`). The provided version pushes one at a
     /// time; the buffers of this crate fill in bulk.
@@ -276,6 +284,10 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
     fn reserve(&mut self, additional: usize) {
         // A hint: on failure the pushes grow (or fail) one by one.
         let _ = self.try_reserve(additional);
+    }
+    #[inline]
+    fn make_room(&mut self, additional: usize) -> bool {
+        self.try_reserve(additional).is_ok()
     }
     #[inline]
     fn extend_fill(&mut self, n: usize, value: T) -> bool

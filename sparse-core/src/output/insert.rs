@@ -603,6 +603,18 @@ where
                 *c = c.saturating_add(n);
             }
         }
+        // The block's room is asked for at once: an `Owned` output of a
+        // dense array too large for memory fails here in one request (a
+        // capacity error) rather than growing push by push into all of it.
+        if n > 0 && self.writing && !self.values.make_room(n) {
+            let capacity = self.values.capacity();
+            self.set_fault(Fault::Capacity {
+                level: LVL.saturating_sub(1),
+                buffer: Which::Values,
+                capacity,
+                needed: 0,
+            });
+        }
         let mut left = n;
         while left > 0 && self.writing {
             self.push_val(V::default());

@@ -17,7 +17,7 @@ use std::cell::Cell;
 
 use sparse_core::convert::{ConvertError, Coordinates};
 use sparse_core::io::{read_frostt, read_matrix_market, IoError, ParseErrorKind};
-use sparse_core::levels::{compressed, d0, d1, dense};
+use sparse_core::levels::{compressed, d0, d1, dense, nonunique, singleton};
 use sparse_core::Enc;
 
 type Csr = Enc<u32, u32, (dense, compressed), (d0, d1)>;
@@ -116,31 +116,95 @@ fn item1_repeated_integer_entries_that_overflow_name_the_element() {
     );
 }
 
+/// A file of two entries whose header claims `rows` rows (and 3 columns).
+fn claiming_rows(rows: u64) -> String {
+    format!("%%MatrixMarket matrix coordinate real general\n{rows} 3 2\n1 1 1.0\n{rows} 2 2.0\n")
+}
+
+/// Reads `text` as `E`, checks the two entries at rows 0 and `rows - 1`,
+/// and returns the peak heap bytes and the time it took.
+fn read_two<E>(text: &str, rows: u64) -> (usize, std::time::Duration)
+where
+    E: sparse_core::Encoding,
+{
+    let start = std::time::Instant::now();
+    let (t, peak) = peak_during(|| read_matrix_market::<f64, E, _, 2>(text.as_bytes()));
+    let t = t.unwrap_or_else(|e| panic!("{rows} rows: {e}"));
+    let mut seen = Vec::new();
+    t.view().for_each(|d, &v| seen.push((d, v)));
+    seen.sort_by_key(|e| e.0);
+    let last = usize::try_from(rows - 1).unwrap();
+    assert_eq!(seen, [([0, 0], 1.0), ([last, 1], 2.0)], "{rows} rows");
+    (peak, start.elapsed())
+}
+
+type Dcsr64Cols = Enc<u64, u64, (compressed, compressed), (d0, d1)>;
+type Coo64 = Enc<u64, u64, (compressed<nonunique>, singleton), (d0, d1)>;
+type Csc64 = Enc<u64, u64, (dense, compressed), (d1, d0)>;
+type NativeCsr = Enc<usize, usize, (dense, compressed), (d0, d1)>;
+type Dense64 = Enc<u64, u64, (dense, dense), (d0, d1)>;
+
+/// Formats that store nothing per declared row read a file claiming 10^9,
+/// 2^32 or 10^18 rows in the memory and time of its two entries.
 #[test]
-fn item2_sparse_rows_cost_nothing_and_dense_rows_never_abort() {
-    // DCSR: a billion declared rows, two entries, a few hundred bytes.
+fn item2_sparse_rows_cost_nothing_whatever_the_header_claims() {
+    for rows in [1_000_000_000, 1 << 32, 1_000_000_000_000_000_000] {
+        let text = claiming_rows(rows);
+        for (name, (peak, time)) in [
+            ("DCSR", read_two::<Dcsr64Cols>(&text, rows)),
+            ("COO", read_two::<Coo64>(&text, rows)),
+            ("CSC", read_two::<Csc64>(&text, rows)),
+        ] {
+            assert!(peak < 64 * 1024, "{name}, {rows} rows: peak {peak} bytes");
+            assert!(time.as_secs() < 2, "{name}, {rows} rows: {time:?}");
+        }
+    }
+    // The file of tests/data/hostile as a u32 DCSR.
     let (t, peak) =
         peak_during(|| read_matrix_market::<f64, Dcsr, _, 2>(reader("billion-rows.mtx")));
-    let t = t.unwrap();
-    assert_eq!(t.view().level(0).coordinates(), &[0, 999_999_999]);
+    assert_eq!(t.unwrap().view().level(0).coordinates(), &[0, 999_999_999]);
     assert!(peak < 64 * 1024, "peak {peak} bytes");
-    // A CSR of usize::MAX rows: the positions cannot exist, a typed error.
-    let text = format!(
-        "%%MatrixMarket matrix coordinate real general\n{} 1 1\n1 1 1.0\n",
-        usize::MAX
+}
+
+/// Formats whose empty tensor stores something per row (a CSR's
+/// positions, a dense array) never abort: sizes no memory can hold are
+/// `TooLarge` at `with_dims` (and in the reader), sizes no allocator
+/// grants are "could not allocate", at once.
+#[test]
+fn item2_dense_rows_no_memory_can_hold_are_typed_errors() {
+    use sparse_core::{AssembleError, Owned, SparseTensorOut};
+    let huge = [usize::MAX, 1];
+    let too_large = Some(AssembleError::TooLarge { level: 1 });
+    assert_eq!(
+        SparseTensorOut::<f64, NativeCsr, Owned, 2, 2>::with_dims(huge).err(),
+        too_large
     );
-    type NativeCsr = Enc<usize, usize, (dense, compressed), (d0, d1)>;
-    let e = read_matrix_market::<f64, NativeCsr, _, 2>(text.as_bytes()).expect_err("an error");
-    assert!(
-        matches!(e, IoError::Assemble(_) | IoError::Convert(_)),
-        "{e:?}"
+    assert_eq!(
+        SparseTensorOut::<f64, Csr, Owned, 2, 2>::with_dims(huge).err(),
+        too_large
     );
-    // 2^60 rows: the count fits, the allocation cannot: refused at once.
-    let text = "%%MatrixMarket matrix coordinate real general\n1152921504606846976 1 1\n1 1 1.0\n";
+    assert_eq!(
+        SparseTensorOut::<f64, Dense64, Owned, 2, 2>::with_dims(huge).err(),
+        too_large
+    );
+    let dcsr = SparseTensorOut::<f64, Dcsr64Cols, Owned, 2, 2>::with_dims(huge).unwrap();
+    assert_eq!(dcsr.number_of_entries(), 0);
+
     let start = std::time::Instant::now();
-    let e = read_matrix_market::<f64, NativeCsr, _, 2>(text.as_bytes()).expect_err("an error");
+    for rows in [u64::MAX, 1 << 60] {
+        let e = read_matrix_market::<f64, NativeCsr, _, 2>(claiming_rows(rows).as_bytes())
+            .expect_err("an error");
+        assert!(
+            matches!(e, IoError::Assemble(AssembleError::TooLarge { level: 1 })),
+            "{rows} rows: {e:?}"
+        );
+    }
+    // 2^58 rows: 2^61 bytes of positions, a size Rust allows and no
+    // allocator grants.
+    let e = read_matrix_market::<f64, NativeCsr, _, 2>(claiming_rows(1 << 58).as_bytes())
+        .expect_err("an error");
     assert!(e.to_string().contains("could not allocate"), "{e}");
-    assert!(start.elapsed().as_secs() < 5);
+    assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
 }
 
 /// The documented bound (`docs/SECURITY.md`): reading `n` entries of `f64`
@@ -197,19 +261,42 @@ fn item8_skew_symmetric_diagonal_is_refused_at_run_time_as_at_compile_time() {
 }
 
 /// Under `prlimit --as` (scripts/test-all.sh): a CSR of a billion rows
-/// needs 4 GB of positions; the cap refuses the allocation and the reader
-/// says so, with a typed error, instead of the process aborting. The DCSR
-/// of the same file needs a few bytes and still reads.
+/// needs 4 GB of positions, of 2^32 rows 16 GB, a dense array of them 24
+/// GB and more; the cap refuses the allocation and the reader says so,
+/// with a typed error and at once, instead of the process aborting (or
+/// being killed). DCSR, COO and CSC of the same files still read, in a few
+/// bytes.
 #[test]
 #[ignore = "run under an address-space cap by scripts/test-all.sh"]
 fn memory_capped_billion_rows() {
-    match read_matrix_market::<f64, Csr, _, 2>(reader("billion-rows.mtx")) {
-        Err(e @ (IoError::Assemble(_) | IoError::Convert(_))) => {
+    let capped = |e: IoError| match e {
+        e @ (IoError::Assemble(_) | IoError::Convert(_)) => {
             assert!(e.to_string().contains("could not allocate"), "{e}");
         }
-        Err(e) => panic!("unexpected error {e:?}"),
-        Ok(_) => panic!("4 GB of positions fit under the cap: run this under prlimit --as=2G"),
+        e => panic!("unexpected error {e:?}"),
+    };
+    let uncapped = "fit under the cap: run this under prlimit --as=2G";
+    let start = std::time::Instant::now();
+    match read_matrix_market::<f64, Csr, _, 2>(reader("billion-rows.mtx")) {
+        Err(e) => capped(e),
+        Ok(_) => panic!("4 GB of positions {uncapped}"),
     }
+    for rows in [1_000_000_000, 1 << 32] {
+        let text = claiming_rows(rows);
+        match read_matrix_market::<f64, Csr, _, 2>(text.as_bytes()) {
+            Err(e) => capped(e),
+            Ok(_) => panic!("the positions of {rows} rows {uncapped}"),
+        }
+        match read_matrix_market::<f64, Dense64, _, 2>(text.as_bytes()) {
+            Err(e) => capped(e),
+            Ok(_) => panic!("a dense array of {rows} rows {uncapped}"),
+        }
+        let (peak, _) = read_two::<Dcsr64Cols>(&text, rows);
+        assert!(peak < 64 * 1024, "peak {peak}");
+        read_two::<Coo64>(&text, rows);
+        read_two::<Csc64>(&text, rows);
+    }
+    assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
     let t = read_matrix_market::<f64, Dcsr, _, 2>(reader("billion-rows.mtx")).unwrap();
     assert_eq!(t.number_of_entries(), 2);
 }
