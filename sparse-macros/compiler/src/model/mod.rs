@@ -37,6 +37,7 @@ use crate::vocab::{LevelExpr, LevelType, Width};
 pub use constant::{ConstData, Constant, ConstantStub, SparseStorage, StoredLevel};
 #[doc(hidden)]
 pub use constant_file::read_bytes as read_constant_file;
+pub(crate) use constant_layout::MAX_STORED;
 pub use constant_value::{elem_bytes, Scalar};
 pub use elem::ElemType;
 pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind, StmtSpans};
