@@ -162,10 +162,12 @@ impl Gen<'_> {
                     }
                 };
                 let name = self.tlocal(t, &format!("p{l}"));
-                out.extend(match parent {
-                    None => quote!(let #name = #var;),
-                    Some(p) => quote!(let #name = #p * #n + #var;),
-                });
+                let Some(at) =
+                    super::levels::iterator(lvl.ty.format).locate(parent.as_ref(), var, n)
+                else {
+                    break;
+                };
+                out.extend(quote!(let #name = #at;));
                 scope.pos.insert((t, l), Pos::At(name));
             }
         }

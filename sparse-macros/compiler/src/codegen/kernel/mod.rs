@@ -34,6 +34,7 @@ mod dense;
 mod expr;
 mod insert;
 mod iterate;
+mod levels;
 mod operators;
 mod parallel;
 mod rows;
