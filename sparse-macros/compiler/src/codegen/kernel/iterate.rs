@@ -333,6 +333,14 @@ impl Gen<'_> {
             }
         };
         match par {
+            // Through a window (a slice walked in place, an affine
+            // subscript) the coordinates are shifted from the rows: chunks
+            // of rows, each walking the window's part that is its rows.
+            Some(par) if self.window_offset(t, lv).is_some() => {
+                let narrow = self.narrow_to_rows(par, t, lv, (&lo, &hi));
+                let weights = quote!(::core::option::Option::None::<&[::core::primitive::usize]>);
+                self.parallel_rows(par, weights, quote!(#range #narrow #walk))
+            }
             Some(par) => {
                 let chunks = self.parallel_walk(par, t, (&lo, &hi), walk);
                 quote!(#range #chunks)

@@ -30,7 +30,10 @@ impl Gen<'_> {
         scope: &Scope,
         inner: &mut Scope,
     ) -> TokenStream {
-        if self.chunks().is_some() || self.chunk.is_some() {
+        // Inside a chunk, only the split loop itself has cursors (from the
+        // chunk's first row); a loop nested in a chunk walks rows itself.
+        let par = self.chunks();
+        if self.chunk.is_some() || par.is_some_and(|c| c.loop_id != l) {
             return TokenStream::new();
         }
         let [Node::Local { init, .. }, Node::Iterate {
@@ -70,18 +73,39 @@ impl Gen<'_> {
         let cursor = self.tlocal(t, "rows1");
         let pos = self.positions(t, 1);
         let crd = self.coordinates(t, 1);
-        let call = if self.walk_has_values(t, 1) {
-            let val = self.values(t);
-            let f = private("rows_values");
-            quote!(#f(#pos, #crd, #val))
-        } else {
-            let f = private("rows");
-            quote!(#f(#pos, #crd))
-        };
+        let values = self.walk_has_values(t, 1).then(|| self.values(t));
         let name = self.info(t).name.clone();
+        let (call, doc) = match (par, values) {
+            (None, Some(val)) => {
+                let f = private("rows_values");
+                (quote!(#f(#pos, #crd, #val)), String::new())
+            }
+            (None, None) => {
+                let f = private("rows");
+                (quote!(#f(#pos, #crd)), String::new())
+            }
+            (Some(par), val) => {
+                let (row0, hi) = self.chunk_rows(par);
+                let call = match val {
+                    Some(val) => {
+                        let f = private("rows_values_from");
+                        quote!(#f(#pos, #crd, #val, #row0))
+                    }
+                    None => {
+                        let f = private("rows_from");
+                        quote!(#f(#pos, #crd, #row0))
+                    }
+                };
+                let doc = format!(
+                    " The chunk's rows are `{row0}..{hi}`, within the loop's, so `{row0}` < \
+                     the positions' length, and the chunk asks for `{hi} - {row0}` rows."
+                );
+                (call, doc)
+            }
+        };
         let doc = format!(
             " SAFETY: `{name}` is validated, its level 0 is dense with one entry per row of \
-             this loop, and the loop asks its compressed level 1 for each row once, in order."
+             this loop, and the loop asks its compressed level 1 for each row once, in order.{doc}"
         );
         out.extend(quote! {
             #[doc = #doc]
@@ -107,10 +131,16 @@ impl Gen<'_> {
             let data = self.data(y);
             let f = private("slots");
             let yname = yinfo.name.clone();
-            let doc = format!(
-                " SAFETY: the loop writes one element of `{yname}` per row, in order, and \
-                 runs over its size (checked in the prologue)."
-            );
+            let doc = match par {
+                None => format!(
+                    " SAFETY: the loop writes one element of `{yname}` per row, in order, and \
+                     runs over its size (checked in the prologue)."
+                ),
+                Some(_) => format!(
+                    " SAFETY: the chunk writes one element of `{yname}` per row, in order, and \
+                     runs over its rows, whose elements the chunk's part of `{yname}` holds."
+                ),
+            };
             out.extend(quote! {
                 #[doc = #doc]
                 let mut #slots = unsafe { #f(#data) };
