@@ -82,14 +82,18 @@ impl Gen<'_> {
         if universal {
             out.extend(quote!(let mut #u: ::core::primitive::usize = #start;));
         }
-        let outer = self.chunk;
-        if par.is_some() {
-            self.chunk = par;
-        }
+        let mut chunk_scope;
+        let scope = match par {
+            Some(_) => {
+                chunk_scope = scope.clone();
+                chunk_scope.chunk = par;
+                &chunk_scope
+            }
+            None => scope,
+        };
         for phase in phases {
             out.extend(self.phase(l, &var, (&start, &n), &u, universal, phase, &cursors, scope));
         }
-        self.chunk = outer;
         match par {
             // Balanced by rows: the merged levels' entries are not counted
             // per row.

@@ -36,12 +36,10 @@ impl Gen<'_> {
         let busy = self.busy_when(body);
         let cursors = self.row_cursors(l, body, scope, &mut inner);
         let par = self.chunks().filter(|p| p.loop_id == l);
-        let outer = self.chunk;
         if par.is_some() {
-            self.chunk = par;
+            inner.chunk = par;
         }
         let body = self.nodes(body, &inner);
-        self.chunk = outer;
         let walk = match par {
             Some(par) => {
                 if !cursors.is_empty() && !super::rows::uses_any(&body, &positions, &var) {

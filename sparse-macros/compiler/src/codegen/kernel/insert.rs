@@ -145,8 +145,8 @@ impl Gen<'_> {
     /// Inside a chunk of a `#[parallel]` loop writing a sparse output, the
     /// output is the chunk's, whose row 0 is the chunk's first row: the
     /// row coordinate is `i - row0`.
-    pub(super) fn level_coords(&self, access: &Access) -> Vec<TokenStream> {
-        let chunk = self
+    pub(super) fn level_coords(&self, access: &Access, scope: &Scope) -> Vec<TokenStream> {
+        let chunk = scope
             .chunk
             .filter(|c| c.sparse && c.output == access.tensor)
             .map(|c| self.chunk_row(c));
@@ -180,7 +180,7 @@ impl Gen<'_> {
     /// included.
     pub(super) fn insert(&mut self, access: &Access, value: &Value, scope: &Scope) -> TokenStream {
         let c = self.info(access.tensor).ident.clone();
-        let mut coords = self.level_coords(access);
+        let mut coords = self.level_coords(access, scope);
         let nonzero_only = self.reads_no_sparse_input();
         let zero = super::zero(self.info(access.tensor).elem);
         // The store of value `v`, behind `v != 0` for a dense-only statement.
@@ -268,7 +268,7 @@ impl Gen<'_> {
         }
         let stmt = self.stmt?;
         let c = self.info(t).ident.clone();
-        let mut coords = self.level_coords(&stmt.lhs);
+        let mut coords = self.level_coords(&stmt.lhs, scope);
         if let Some(last) = coords.last_mut() {
             *last = quote!(0);
         }

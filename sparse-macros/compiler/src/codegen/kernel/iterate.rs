@@ -404,12 +404,13 @@ impl Gen<'_> {
     /// The body of a walk, with the output's offsets relative to the
     /// chunk's first row when the walk is the loop that runs in chunks.
     fn chunked_nodes(&mut self, par: Option<Chunks>, body: &[Node], inner: &Scope) -> TokenStream {
-        let outer = self.chunk;
-        if par.is_some() {
-            self.chunk = par;
+        match par {
+            Some(par) => {
+                let mut chunk = inner.clone();
+                chunk.chunk = Some(par);
+                self.nodes(body, &chunk)
+            }
+            None => self.nodes(body, inner),
         }
-        let out = self.nodes(body, inner);
-        self.chunk = outer;
-        out
     }
 }

@@ -209,6 +209,11 @@ struct Scope {
     rows: BTreeMap<(TensorId, usize), Ident>,
     /// Dense outputs written through a `slots` cursor (see `rows.rs`).
     slots: BTreeMap<TensorId, Ident>,
+    /// Inside a chunk of the loop `#[parallel]` splits: the chunk's output
+    /// holds its rows from the chunk's first row on, so the output's row
+    /// offsets (dense) or row coordinates (sparse) are relative to it
+    /// (see `parallel.rs`).
+    chunk: Option<Chunks>,
 }
 
 /// The generator of one kernel.
@@ -243,9 +248,6 @@ struct Gen<'a> {
     sched: Option<&'a StmtSchedule>,
     /// The current statement's loop tree.
     sp: Option<&'a StmtPlan>,
-    /// Set while the body of the loop that runs in chunks is generated:
-    /// the output's offsets are then relative to the chunk's first row.
-    chunk: Option<Chunks>,
 }
 
 impl<'a> Gen<'a> {
@@ -268,7 +270,6 @@ impl<'a> Gen<'a> {
             unbound_stmts: Vec::new(),
             sched: None,
             sp: None,
-            chunk: None,
         };
         for (n, t) in tensors.into_iter().enumerate() {
             match t {
@@ -411,7 +412,6 @@ impl<'a> Gen<'a> {
         self.stmt = Some(stmt);
         self.segment_loop = self.segment_loop(stmt, sp.output.strategy);
         self.sp = Some(sp);
-        self.chunk = None;
         let scope = Scope {
             bound: vec![false; self.k.loops.len()],
             pos: BTreeMap::new(),
@@ -494,7 +494,7 @@ impl<'a> Gen<'a> {
             Node::Update { access, value } => self.update(access, value, scope),
             Node::Expand { level } => self.expand(*level),
             Node::WorkspaceAdd { index, value } => self.workspace_add(*index, value, scope),
-            Node::Compress { level } => self.compress(*level),
+            Node::Compress { level } => self.compress(*level, scope),
         }
     }
 

@@ -33,7 +33,7 @@ impl Gen<'_> {
         // Inside a chunk, only the split loop itself has cursors (from the
         // chunk's first row); a loop nested in a chunk walks rows itself.
         let par = self.chunks();
-        if self.chunk.is_some() || par.is_some_and(|c| c.loop_id != l) {
+        if scope.chunk.is_some() || par.is_some_and(|c| c.loop_id != l) {
             return TokenStream::new();
         }
         let [Node::Local { init, .. }, Node::Iterate {
