@@ -15,7 +15,7 @@ pub mod unroll;
 
 use crate::plan::KernelPlan;
 use crate::sparsifier::demap::DimPart;
-use crate::sparsifier::{Kernel, LoopId, Node, StmtPlan, TensorId};
+use crate::sparsifier::{Kernel, LoopId, Node, OutputStrategy, Stmt, StmtPlan, TensorId};
 use crate::vocab::LevelFormat;
 
 pub use parallel::Chunks;
@@ -53,6 +53,10 @@ pub struct StmtSchedule {
     pub unrolled: Vec<(LoopId, u32)>,
     /// Under `#[unroll(n)]` when no loop of the statement qualifies: why.
     pub not_unrolled: Option<String>,
+    /// The loop whose iterations each append one segment of the sparse
+    /// output's last level (a bulk append through sparse-core's `Segment`
+    /// instead of an insertion per entry), with that output.
+    pub segment_append: Option<(LoopId, TensorId)>,
 }
 
 impl StmtSchedule {
@@ -92,6 +96,7 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
             ..StmtSchedule::default()
         };
         let stmt = sp.part.as_ref().or_else(|| k.stmts.get(sp.stmt));
+        s.segment_append = stmt.and_then(|stmt| segment_append(kp, sp, stmt));
         if let (true, Some(stmt)) = (sched.parallel, stmt) {
             s.chunks = Some(parallel::chunks(kp, sp, stmt));
         }
@@ -104,6 +109,27 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
         sched.stmts.push(s);
     }
     sched
+}
+
+/// The loop whose iterations append the entries of one segment of the
+/// output's last level, when every insertion of the statement can go
+/// through a `Segment` (sparse-core's `output/segment.rs`): direct
+/// insertion, every level unique, the last compressed with its own
+/// coordinates. That loop is the one over the last level's index: the
+/// sparsifier puts the loops over output indices outermost in level
+/// order, so inside it every outer level's coordinate is fixed.
+fn segment_append(kp: &KernelPlan, sp: &StmtPlan, stmt: &Stmt) -> Option<(LoopId, TensorId)> {
+    if sp.output.strategy != OutputStrategy::SparseInsert {
+        return None;
+    }
+    let t = stmt.lhs.tensor;
+    let levels = &kp.tensors.get(t.index())?.as_ref()?.levels;
+    let last = levels.last()?;
+    let appends = levels.iter().all(|l| l.ty.is_unique())
+        && last.ty.format == LevelFormat::Compressed
+        && last.own_coordinates();
+    let l = *stmt.lhs.indices.get(last.dim)?;
+    appends.then_some((l, t))
 }
 
 /// The loops of `sp` written out: over the offsets inside a small block

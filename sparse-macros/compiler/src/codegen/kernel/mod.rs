@@ -230,9 +230,6 @@ struct Gen<'a> {
     stmt: Option<&'a Stmt>,
     /// What [`Gen::info`] gives for an id without a parameter.
     fallback: TensorInfo,
-    /// The loop over the sparse output's last level whose body appends one
-    /// segment (see `insert.rs`), for the statement being generated.
-    segment_loop: Option<(LoopId, TensorId)>,
     /// Whether the current reduction local carries the `__sk_produced` flag
     /// (see [`crate::sparsifier::loop_tree::Value::LocalIfProduced`]).
     produced: bool,
@@ -262,7 +259,6 @@ impl<'a> Gen<'a> {
             decls: BTreeMap::new(),
             errors: Vec::new(),
             stmt: None,
-            segment_loop: None,
             produced: false,
             sum_types: BTreeMap::new(),
             in_place: None,
@@ -410,7 +406,6 @@ impl<'a> Gen<'a> {
             return TokenStream::new();
         };
         self.stmt = Some(stmt);
-        self.segment_loop = self.segment_loop(stmt, sp.output.strategy);
         self.sp = Some(sp);
         let scope = Scope {
             bound: vec![false; self.k.loops.len()],
