@@ -18,6 +18,8 @@
 /// for i in 0..y.dim0  // reduction
 ///   r += y[i] * y[i]
 /// s[] = r
+/// schedule
+///   i: rows of `a` level 1 through a row cursor, `y` through a slots cursor (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,

@@ -11,6 +11,7 @@
 //! lines) and the lowering codegen gives its attribute.
 
 pub mod parallel;
+pub mod rows;
 pub mod unroll;
 
 use crate::plan::KernelPlan;
@@ -19,6 +20,7 @@ use crate::sparsifier::{Kernel, LoopId, Node, OutputStrategy, Stmt, StmtPlan, Te
 use crate::vocab::LevelFormat;
 
 pub use parallel::Chunks;
+pub use rows::RowCursor;
 
 /// The largest block size whose loop is written out (a 4x4 block's two
 /// loops become 16 copies of the innermost body): LLVM keeps such short
@@ -57,6 +59,8 @@ pub struct StmtSchedule {
     /// output's last level (a bulk append through sparse-core's `Segment`
     /// instead of an insertion per entry), with that output.
     pub segment_append: Option<(LoopId, TensorId)>,
+    /// Dense loops reading their rows through a row cursor ([`rows`]).
+    pub row_cursors: Vec<RowCursor>,
 }
 
 impl StmtSchedule {
@@ -70,6 +74,11 @@ impl StmtSchedule {
         self.written_out
             .iter()
             .find_map(|&(m, n)| (m == l).then_some(n))
+    }
+
+    /// The row cursor of dense loop `l`, if it reads its rows through one.
+    pub fn row_cursor(&self, l: LoopId) -> Option<RowCursor> {
+        self.row_cursors.iter().copied().find(|c| c.loop_id == l)
     }
 
     /// The unroll factor of loop `l`, if it is unrolled.
@@ -105,6 +114,9 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
                 Ok(loops) => s.unrolled = loops.into_iter().map(|l| (l, factor)).collect(),
                 Err(why) => s.not_unrolled = Some(why),
             }
+        }
+        if let Some(stmt) = stmt {
+            s.row_cursors = rows::row_cursors(kp, sp, stmt, s.chunks(), &s.unrolled);
         }
         sched.stmts.push(s);
     }
@@ -223,6 +235,23 @@ impl Schedule {
                 lines.push(format!(
                     "{}: unrolled by {factor} (statement {}), the rest of each range one at a time",
                     k.loop_name(l),
+                    n + 1
+                ));
+            }
+            for c in &s.row_cursors {
+                let name = |t: TensorId| {
+                    kp.tensors
+                        .get(t.index())
+                        .and_then(Option::as_ref)
+                        .map_or_else(|| k.tensor_name(t).to_string(), |i| i.name.clone())
+                };
+                let slots = c.slots.map_or(String::new(), |y| {
+                    format!(", `{}` through a slots cursor", name(y))
+                });
+                lines.push(format!(
+                    "{}: rows of `{}` level 1 through a row cursor{slots} (statement {})",
+                    k.loop_name(c.loop_id),
+                    name(c.tensor),
                     n + 1
                 ));
             }

@@ -34,7 +34,7 @@ impl Gen<'_> {
             return quote!(#(#copies)*);
         }
         let busy = self.busy_when(body);
-        let cursors = self.row_cursors(l, body, scope, &mut inner);
+        let cursors = self.row_cursors(l, scope, &mut inner);
         let par = self.chunks().filter(|p| p.loop_id == l);
         if par.is_some() {
             inner.chunk = par;

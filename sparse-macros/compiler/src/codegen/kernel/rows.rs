@@ -7,66 +7,41 @@
 //! starts where the previous one ended; one position load per row) and,
 //! when the output is only written, its elements from a `slots` cursor (a
 //! post-incremented store). On the Cortex-M4F the SpMV row costs 10
-//! instructions instead of 16.
+//! instructions instead of 16. Which loops qualify is the schedule's
+//! decision (`schedule/rows.rs`); this file lowers it.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::quote;
 use syn::Ident;
 
 use super::iterate::private;
-use super::{Gen, Kind, Scope};
-use crate::sparsifier::{AssignOp, LoopId, Node, Value};
-use crate::vocab::LevelFormat;
+use super::{Gen, Scope};
+use crate::sparsifier::LoopId;
 
 impl Gen<'_> {
-    /// For the dense loop `l` with `body`, the cursors to declare before it
-    /// (recorded in `inner` for the walk and the store to use), when the
-    /// body has the shape above; empty otherwise. `scope` is the loop's
-    /// outer scope, `inner` its body's (with the dense positions bound).
+    /// For the dense loop `l`, the cursors to declare before it (recorded
+    /// in `inner` for the walk and the store to use), when the schedule
+    /// gives it a row cursor (`schedule/rows.rs`); empty otherwise.
+    /// `scope` is the loop's outer scope, `inner` its body's (with the
+    /// dense positions bound).
     pub(super) fn row_cursors(
         &mut self,
         l: LoopId,
-        body: &[Node],
         scope: &Scope,
         inner: &mut Scope,
     ) -> TokenStream {
-        // Inside a chunk, only the split loop itself has cursors (from the
-        // chunk's first row); a loop nested in a chunk walks rows itself.
-        let par = self.chunks();
-        if scope.chunk.is_some() || par.is_some_and(|c| c.loop_id != l) {
-            return TokenStream::new();
-        }
-        let [Node::Local { init, .. }, Node::Iterate {
-            space,
-            loop_id: row_loop,
-            ..
-        }, Node::Store { access, op, value }] = body
-        else {
+        let Some(decided) = self.sched.and_then(|s| s.row_cursor(l)) else {
             return TokenStream::new();
         };
-        // An unrolled row walk reads its range itself.
-        if self.sched.and_then(|s| s.unroll_of(*row_loop)).is_some() {
-            return TokenStream::new();
-        }
-        let t = space.tensor;
-        let info = self.info(t);
-        let row_level = space.level.index() == 1
-            && space.level_type.format == LevelFormat::Compressed
-            && info.kind == Kind::Sparse
-            && info.parts.is_none()
-            && info.levels.first().is_some_and(|x| x.ty.is_dense())
-            && info.levels.get(1).is_some_and(|x| x.own_coordinates())
-            && self.in_place != Some(t)
-            && !self.segmented(t, 1)
-            && self.sliced(t).is_none()
-            // Rows read through affine subscripts (`a[i + 1, j]`) start
-            // elsewhere, and windows narrow them.
-            && self.level_subscript(t, 0).is_none()
-            && self.level_subscript(t, 1).is_none()
-            // Level 0 positioned by this loop (`p0 = i`), not above it.
-            && !scope.pos.contains_key(&(t, 0))
-            && inner.pos.contains_key(&(t, 0));
-        if !row_level || self.packed_coordinates(t) {
+        let par = self.chunks().filter(|c| c.loop_id == l);
+        let t = decided.tensor;
+        // The schedule chose the loop that positions level 0 of `t`.
+        if scope.pos.contains_key(&(t, 0)) || !inner.pos.contains_key(&(t, 0)) {
+            let name = self.info(t).name.clone();
+            self.internal::<()>(
+                t,
+                format!("the row cursor of `{name}` is not positioned by its loop"),
+            );
             return TokenStream::new();
         }
         let mut out = TokenStream::new();
@@ -112,21 +87,8 @@ impl Gen<'_> {
             let mut #cursor = unsafe { #call };
         });
         inner.rows.insert((t, 1), cursor);
-        // The output written once per row and never read (not even at
-        // another index: its slice then has no other user while the
-        // cursor's pointer lives).
-        let y = access.tensor;
-        let yinfo = self.info(y).clone();
-        let reads_output = self.stmt.is_some_and(|s| s.reads_output());
-        if init.is_none()
-            && !reads_output
-            && *op == AssignOp::Assign
-            && *value == Value::Local
-            && matches!(yinfo.kind, Kind::Slice | Kind::Array)
-            && yinfo.shape.len() == 1
-            && access.indices == [l]
-            && y != t
-        {
+        if let Some(y) = decided.slots {
+            let yinfo = self.info(y).clone();
             let slots = self.tlocal(y, "slots");
             let data = self.data(y);
             let f = private("slots");
