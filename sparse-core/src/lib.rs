@@ -46,6 +46,7 @@ mod debug;
 #[doc = include_str!("../docs/diagnostics.md")]
 pub mod diagnostics {}
 mod dense;
+mod elem;
 #[doc = include_str!("../docs/encodings.md")]
 pub mod encodings {}
 #[doc = include_str!("../docs/kernel-language.md")]
@@ -82,6 +83,13 @@ mod print;
 mod slice;
 mod tensor;
 mod value;
+/// The `half` crate, whose `f16`/`bf16` are the `f16`/`bf16` elements.
+#[cfg(feature = "half")]
+pub use half;
+/// The `num_complex` crate, whose `Complex<f32>`/`Complex<f64>` are the
+/// `complex<f32>`/`complex<f64>` elements.
+#[cfg(feature = "complex")]
+pub use num_complex;
 #[doc(inline)]
 pub use sparse_vocab as vocab;
 
@@ -152,6 +160,17 @@ pub mod __private {
         SubscriptSite,
     };
     pub use crate::math;
+    // Elements beyond `core`'s primitives and the gates that name their
+    // features.
+    pub use crate::__sk_require_complex as require_complex;
+    pub use crate::__sk_require_half as require_half;
+    pub mod elem {
+        //! The element types kernels name beyond `core`'s primitives.
+        #[cfg(feature = "half")]
+        pub use half::{bf16, f16};
+        #[cfg(feature = "complex")]
+        pub use num_complex::Complex;
+    }
     pub use crate::slice::{SliceParam, SliceView};
     // Kernels marked `#[parallel]`: the chunked outer loop, and the gate
     // that makes the attribute a compile error without the `rayon` feature.

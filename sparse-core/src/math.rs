@@ -12,6 +12,9 @@
 //! kernel expressions call them as methods directly; closures of semiring
 //! operations get them as free functions ([`abs`], [`max`], [`min`]).
 
+#[cfg(feature = "complex")]
+pub mod complex;
+
 /// Floating-point math for kernel expressions.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` math functions in a sparse kernel need sparse-core's `std` feature",

@@ -86,6 +86,10 @@ pub(crate) fn decode<V>(code: u128) -> Result<Option<V>, Undecodable> {
         ValueType::U64 => as_v::<u64, V>(x),
         ValueType::Bool => as_v::<bool, V>(x),
         ValueType::Index => as_v::<usize, V>(x),
+        // `values_at` decodes no code of a type that does not pack.
+        ValueType::F16 | ValueType::BF16 | ValueType::Complex32 | ValueType::Complex64 => {
+            Err(Undecodable::Invalid)
+        }
     }
     .map(Some)
 }

@@ -28,7 +28,7 @@ use quote::{format_ident, quote};
 
 use super::index_type;
 use crate::model::{
-    elem_bytes, ConstData, Constant, ConstantStub, ElemType, Encoding, Model, Scalar,
+    elem_bytes, ConstData, Constant, ConstantStub, Encoding, Model, Scalar, ValueType,
 };
 use crate::vocab::Width;
 
@@ -55,7 +55,7 @@ pub fn generate(model: &Model, generated: &[String]) -> TokenStream {
     out
 }
 
-fn elem_type(elem: ElemType) -> TokenStream {
+fn elem_type(elem: ValueType) -> TokenStream {
     let ident = format_ident!("{}", elem.rust_name());
     quote!(::core::primitive::#ident)
 }
@@ -85,7 +85,7 @@ fn dense_static(c: &Constant, values: &[Scalar]) -> TokenStream {
         let n = Literal::u64_unsuffixed(n);
         ty = quote!([#ty; #n]);
     }
-    let init = if values.len() > BYTES_THRESHOLD && c.elem != ElemType::Index {
+    let init = if values.len() > BYTES_THRESHOLD && c.elem != ValueType::Index {
         // As sparse buffers: one byte string instead of many literals.
         let (_, width) = decoder(c.elem.rust_name());
         let mut bytes = Vec::with_capacity(values.len() * width);
@@ -394,7 +394,7 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
         report.join(", "),
         if enc.pos_width == Width::Native
             || enc.crd_width == Width::Native
-            || c.elem == ElemType::Index
+            || c.elem == ValueType::Index
         {
             ", `usize` counted as 4 B (32-bit targets)"
         } else {
@@ -546,8 +546,8 @@ fn stub_static(model: &Model, stub: &ConstantStub, generated: &[String]) -> Toke
             }
             let mut ty = elem.clone();
             let mut init = match stub.elem {
-                ElemType::F32 | ElemType::F64 => quote!(0.0),
-                ElemType::Bool => quote!(false),
+                ValueType::F32 | ValueType::F64 => quote!(0.0),
+                ValueType::Bool => quote!(false),
                 _ => quote!(0),
             };
             for size in stub.shape.iter().rev() {

@@ -26,7 +26,7 @@
 
 use super::constant::{ConstContext, Entries, SparseStorage, StoredLevel};
 use super::constant_value::Scalar;
-use super::{ElemType, Encoding};
+use super::{Encoding, ValueType};
 use crate::errors::Errors;
 use crate::syntax::{LiteralValue, ScalarLit};
 use crate::vocab::{LevelExpr, LevelFormat, Width};
@@ -41,7 +41,7 @@ pub(super) fn build(
     enc: &Encoding,
     dims: &[u64],
     dynamic: &[bool],
-    elem: ElemType,
+    elem: ValueType,
     entries: &Entries,
     ctx: &ConstContext,
     errors: &mut Errors,

@@ -4,10 +4,10 @@
 
 use super::constant_file::{int_value, FileData};
 use super::constant_value::Scalar;
-use super::ElemType;
+use super::ValueType;
 
 /// Parses a `.npy` file (dense, C order).
-pub(super) fn read_npy(bytes: &[u8], elem: ElemType) -> Result<FileData, String> {
+pub(super) fn read_npy(bytes: &[u8], elem: ValueType) -> Result<FileData, String> {
     let rest = bytes
         .strip_prefix(b"\x93NUMPY")
         .ok_or("not a NumPy file (no `\\x93NUMPY` magic)")?;
@@ -104,13 +104,13 @@ pub(super) fn read_npy(bytes: &[u8], elem: ElemType) -> Result<FileData, String>
                     f64::from_bits(raw)
                 };
                 match elem {
-                    ElemType::F32 => Ok(Scalar::F32(x as f32)),
+                    ValueType::F32 => Ok(Scalar::F32(x as f32)),
                     _ => Ok(Scalar::F64(x)),
                 }
             }
             'b' => match (elem, raw) {
-                (ElemType::Bool, 0 | 1) => Ok(Scalar::Bool(raw == 1)),
-                (ElemType::Bool, _) => Err(format!("{raw} is not a bool")),
+                (ValueType::Bool, 0 | 1) => Ok(Scalar::Bool(raw == 1)),
+                (ValueType::Bool, _) => Err(format!("{raw} is not a bool")),
                 _ => {
                     return Err(format!(
                         "the file holds booleans but the element type is `{}`; use `i1`",
@@ -174,7 +174,7 @@ mod tests {
             .flat_map(|x| x.to_le_bytes())
             .collect();
         let FileData::Dense { shape, values } =
-            read_npy(&npy("<f4", "(2, 3)", &data), ElemType::F32).unwrap()
+            read_npy(&npy("<f4", "(2, 3)", &data), ValueType::F32).unwrap()
         else {
             panic!("expected dense data");
         };
@@ -182,7 +182,7 @@ mod tests {
         let v: Vec<Scalar> = values.into_iter().map(|(v, _)| v).collect();
         assert_eq!(v, [1.0, 0.0, -2.0, 0.5, 0.0, 3.0].map(Scalar::F32));
         let FileData::Dense { values, .. } =
-            read_npy(&npy("|i1", "(2,)", &[0xFF, 7]), ElemType::I16).unwrap()
+            read_npy(&npy("|i1", "(2,)", &[0xFF, 7]), ValueType::I16).unwrap()
         else {
             panic!("expected dense data");
         };
@@ -196,21 +196,21 @@ mod tests {
             Err(m) => m,
             Ok(_) => panic!("expected an error"),
         };
-        assert!(err(&npy(">f8", "(1,)", &[0; 8]), ElemType::F64).contains("big-endian"));
-        assert!(err(&npy("<f4", "(2,)", &[0; 4]), ElemType::F32).contains("need 8"));
-        assert!(err(&npy("<i2", "(1,)", &[0x2C, 0x01]), ElemType::I8)
+        assert!(err(&npy(">f8", "(1,)", &[0; 8]), ValueType::F64).contains("big-endian"));
+        assert!(err(&npy("<f4", "(2,)", &[0; 4]), ValueType::F32).contains("need 8"));
+        assert!(err(&npy("<i2", "(1,)", &[0x2C, 0x01]), ValueType::I8)
             .contains("element 0: 300 does not fit `i8`"));
         assert_eq!(
-            err(&npy("<f4", "(1,)", &[0; 4]), ElemType::I32),
+            err(&npy("<f4", "(1,)", &[0; 4]), ValueType::I32),
             "the file holds floats (`<f4`) but the element type is `i32`; use `f32` or `f64`, or \
              save the array with an integer dtype"
         );
         // A dtype without its byte order is told what it lacks.
         assert_eq!(
-            err(&npy("f4", "(1,)", &[0; 4]), ElemType::F32),
+            err(&npy("f4", "(1,)", &[0; 4]), ValueType::F32),
             "unsupported dtype `f4`; a dtype starts with its byte order, `<` (little-endian), \
              `|` (bytes) or `=`, e.g. `<f4` or `|b1`"
         );
-        assert!(err(b"PK\x03\x04", ElemType::F32).contains("not a NumPy file"));
+        assert!(err(b"PK\x03\x04", ValueType::F32).contains("not a NumPy file"));
     }
 }

@@ -9,7 +9,7 @@
 //!   float literal is refused, even `2.0`.
 //! - `i1` takes `true`/`false` and `0`/`1`; `true`/`false` fit no other type.
 
-use crate::model::ElemType;
+use crate::model::ValueType;
 use crate::syntax::ScalarLit;
 
 /// One element of a constant, in its element type.
@@ -27,11 +27,11 @@ pub enum Scalar {
 
 impl Scalar {
     /// The zero of `elem`.
-    pub fn zero(elem: ElemType) -> Scalar {
+    pub fn zero(elem: ValueType) -> Scalar {
         match elem {
-            ElemType::F32 => Scalar::F32(0.0),
-            ElemType::F64 => Scalar::F64(0.0),
-            ElemType::Bool => Scalar::Bool(false),
+            ValueType::F32 => Scalar::F32(0.0),
+            ValueType::F64 => Scalar::F64(0.0),
+            ValueType::Bool => Scalar::Bool(false),
             _ => Scalar::Int(0),
         }
     }
@@ -57,10 +57,10 @@ impl Scalar {
     }
 
     /// Reads `lit` as an element of `elem`, or says why it cannot be one.
-    pub fn convert(lit: ScalarLit, elem: ElemType) -> Result<Scalar, String> {
+    pub fn convert(lit: ScalarLit, elem: ValueType) -> Result<Scalar, String> {
         let ty = elem.mlir_name();
         match (lit, elem) {
-            (ScalarLit::Float(x), ElemType::F32) => {
+            (ScalarLit::Float(x), ValueType::F32) => {
                 let y = x as f32;
                 if x.is_finite() && y.is_infinite() {
                     return Err(format!(
@@ -70,25 +70,25 @@ impl Scalar {
                 }
                 Ok(Scalar::F32(y))
             }
-            (ScalarLit::Float(x), ElemType::F64) => Ok(Scalar::F64(x)),
-            (ScalarLit::Hex(bits), ElemType::F32) => u32::try_from(bits)
+            (ScalarLit::Float(x), ValueType::F64) => Ok(Scalar::F64(x)),
+            (ScalarLit::Hex(bits), ValueType::F32) => u32::try_from(bits)
                 .map(|b| Scalar::F32(f32::from_bits(b)))
                 .map_err(|_| format!("0x{bits:X} is wider than the 32 bits of `f32`")),
-            (ScalarLit::Hex(bits), ElemType::F64) => u64::try_from(bits)
+            (ScalarLit::Hex(bits), ValueType::F64) => u64::try_from(bits)
                 .map(|b| Scalar::F64(f64::from_bits(b)))
                 .map_err(|_| format!("0x{bits:X} is wider than the 64 bits of `f64`")),
-            (ScalarLit::Int(n), ElemType::F32 | ElemType::F64) => Err(format!(
+            (ScalarLit::Int(n), ValueType::F32 | ValueType::F64) => Err(format!(
                 "`{n}` is an integer but `{ty}` is a floating-point type; write `{n}.0` \
                  (MLIR refuses a decimal integer for a float)"
             )),
-            (ScalarLit::Bool(b), ElemType::Bool) => Ok(Scalar::Bool(b)),
+            (ScalarLit::Bool(b), ValueType::Bool) => Ok(Scalar::Bool(b)),
             (ScalarLit::Bool(b), _) => Err(format!(
                 "`{b}` is an `i1` value but the element type is `{ty}`"
             )),
             (ScalarLit::Float(x), _) => Err(format!(
                 "`{x:?}` is a floating-point literal but `{ty}` is an integer type"
             )),
-            (ScalarLit::Int(n), ElemType::Bool) => match n {
+            (ScalarLit::Int(n), ValueType::Bool) => match n {
                 0 | 1 => Ok(Scalar::Bool(n == 1)),
                 _ => Err(format!("{n} does not fit `i1` (0 or 1, `false` or `true`)")),
             },
@@ -106,7 +106,7 @@ impl Scalar {
                         "0x{bits:X} is wider than the {width} bits of `{ty}`"
                     ));
                 }
-                if elem == ElemType::Bool {
+                if elem == ValueType::Bool {
                     return Ok(Scalar::Bool(bits == 1));
                 }
                 let (min, _) = elem.int_range().unwrap_or((0, 0));
@@ -123,23 +123,23 @@ impl Scalar {
 }
 
 /// The width in bits of an integer element type (`index` as 64).
-fn int_width(elem: ElemType) -> u32 {
+fn int_width(elem: ValueType) -> u32 {
     match elem {
-        ElemType::I8 | ElemType::U8 => 8,
-        ElemType::I16 | ElemType::U16 => 16,
-        ElemType::I32 | ElemType::U32 | ElemType::F32 => 32,
-        ElemType::Bool => 1,
+        ValueType::I8 | ValueType::U8 => 8,
+        ValueType::I16 | ValueType::U16 => 16,
+        ValueType::I32 | ValueType::U32 | ValueType::F32 => 32,
+        ValueType::Bool => 1,
         _ => 64,
     }
 }
 
 /// The bytes one element of `elem` takes in flash (`index`, a `usize`, as
 /// on 32-bit targets).
-pub fn elem_bytes(elem: ElemType) -> usize {
+pub fn elem_bytes(elem: ValueType) -> usize {
     match elem {
-        ElemType::Bool | ElemType::I8 | ElemType::U8 => 1,
-        ElemType::I16 | ElemType::U16 => 2,
-        ElemType::F32 | ElemType::I32 | ElemType::U32 | ElemType::Index => 4,
+        ValueType::Bool | ValueType::I8 | ValueType::U8 => 1,
+        ValueType::I16 | ValueType::U16 => 2,
+        ValueType::F32 | ValueType::I32 | ValueType::U32 | ValueType::Index => 4,
         _ => 8,
     }
 }
@@ -150,7 +150,7 @@ mod tests {
 
     #[test]
     fn literals_read_as_mlir_reads_them() {
-        use ElemType::*;
+        use ValueType::*;
         assert_eq!(
             Scalar::convert(ScalarLit::Float(1.5), F32),
             Ok(Scalar::F32(1.5))

@@ -7,7 +7,7 @@ use syn::Ident;
 use super::semiring::SemiringSyntax;
 
 /// The math functions a kernel may call, with their argument counts.
-pub(crate) const MATH_FUNCTIONS: [(&str, usize); 10] = [
+pub(crate) const MATH_FUNCTIONS: [(&str, usize); 13] = [
     ("sqrt", 1),
     ("abs", 1),
     ("exp", 1),
@@ -18,6 +18,16 @@ pub(crate) const MATH_FUNCTIONS: [(&str, usize); 10] = [
     ("powf", 2),
     ("max", 2),
     ("min", 2),
+    // Complex numbers only (MLIR's `complex.conj`, `complex.re`,
+    // `complex.im`).
+    ("conj", 1),
+    ("re", 1),
+    ("im", 1),
+];
+
+/// The math functions of complex operands (sparse-core's `math::complex`).
+pub(crate) const COMPLEX_FUNCTIONS: [&str; 11] = [
+    "sqrt", "abs", "exp", "ln", "sin", "cos", "tanh", "powf", "conj", "re", "im",
 ];
 
 /// What kernel expressions are made of, for "not supported" messages.
@@ -25,7 +35,7 @@ pub(crate) const SUPPORTED: &str = "kernel expressions are built from tensor acc
      index variables, scalar parameters, number literals, `+ - * /`, unary `-`, parentheses, \
      `as` casts, comparisons `== != < <= > >=`, `&& || !`, `if c { a } else { b }`, \
      `sum(j, e)`, the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, \
-     `powf`, `max`, `min`, and the semiring operations `binary`, `unary`, `select`, `reduce` \
+     `powf`, `max`, `min` (and `conj`, `re`, `im` of complex numbers), and the semiring operations `binary`, `unary`, `select`, `reduce` \
      (whose regions are Rust closures)";
 
 /// `lhs = rhs;` or `lhs += rhs;`.

@@ -273,7 +273,7 @@ fn unknown_math_function_suggests_the_closest() {
         &k,
         "sqr",
         0,
-        "unknown function `sqr`; a kernel may call the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, `powf`, `max`, `min`; did you mean `sqrt`?",
+        "unknown function `sqr`; a kernel may call the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, `powf`, `max`, `min`, `conj`, `re`, `im`; did you mean `sqrt`?",
     );
 }
 
@@ -377,7 +377,7 @@ fn operand_types_must_match_the_output() {
         k,
         "sqrt",
         0,
-        "`sqrt` is defined on `f32` and `f64`, but its arguments here are `i32`",
+        "`sqrt` is defined on floating-point and complex numbers, but its arguments here are `i32`",
     );
     let k = "fn f(a: &tensor<?xui8, #SV>, y: &mut tensor<?xui8>) { y[i] = -a[i]; }";
     assert_error_at(k, "-a", 0, "`u8` values cannot be negated");

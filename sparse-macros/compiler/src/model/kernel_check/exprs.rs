@@ -6,7 +6,7 @@ use syn::Ident;
 use super::{example_indices, Binding, Checker};
 use crate::errors::Errors;
 use crate::model::kernel_types;
-use crate::model::ElemType;
+use crate::model::ValueType;
 use crate::sparsifier::{Expr, LoopId};
 use crate::suggest::{backquoted, did_you_mean};
 use crate::syntax::{ArithOp, AssignSyntax, ExprSyntax, StmtSyntax, MATH_FUNCTIONS};
@@ -60,7 +60,7 @@ impl Checker<'_> {
                     let leaf = |e: &ExprSyntax| self.leaf(e, local);
                     let lt = kernel_types::infer_type(left, &leaf);
                     let rt = kernel_types::infer_type(right, &leaf);
-                    let typed = |e: Box<Expr>, t: Option<ElemType>| match t {
+                    let typed = |e: Box<Expr>, t: Option<ValueType>| match t {
                         Some(t) => Box::new(Expr::Cast(e, t.rust_name().to_string())),
                         None => e,
                     };
