@@ -49,3 +49,46 @@ macro_rules! __sk_require_half {
         );
     };
 }
+
+/// Writes an element as MLIR's `sparse_tensor.print` does: a complex
+/// number as the pair `( re, im )`, anything else through `Display` with
+/// the formatter's options (`{:.6}`).
+pub(crate) fn write_value<V: core::fmt::Display>(
+    f: &mut core::fmt::Formatter<'_>,
+    v: &V,
+) -> core::fmt::Result {
+    #[cfg(feature = "complex")]
+    {
+        use num_complex::Complex;
+        if let Some(z) = crate::value::downcast_ref::<V, Complex<f64>>(v) {
+            return write_pair(f, &z.re, &z.im);
+        }
+        if let Some(z) = crate::value::downcast_ref::<V, Complex<f32>>(v) {
+            return write_pair(f, &z.re, &z.im);
+        }
+    }
+    core::fmt::Display::fmt(v, f)
+}
+
+#[cfg(feature = "complex")]
+fn write_pair<T: core::fmt::Display>(
+    f: &mut core::fmt::Formatter<'_>,
+    re: &T,
+    im: &T,
+) -> core::fmt::Result {
+    f.write_str("( ")?;
+    core::fmt::Display::fmt(re, f)?;
+    f.write_str(", ")?;
+    core::fmt::Display::fmt(im, f)?;
+    f.write_str(" )")
+}
+
+/// An element displayed by [`write_value`] (so `{:.6}` applies to each part
+/// of a complex number).
+pub(crate) struct Mlir<'v, V>(pub(crate) &'v V);
+
+impl<V: core::fmt::Display> core::fmt::Display for Mlir<'_, V> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write_value(f, self.0)
+    }
+}

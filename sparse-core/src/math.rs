@@ -32,6 +32,8 @@ pub trait Real: Copy {
     fn sin(self) -> Self;
     /// Cosine (radians).
     fn cos(self) -> Self;
+    /// Hyperbolic tangent.
+    fn tanh(self) -> Self;
     /// `self^n` for a float exponent.
     fn powf(self, n: Self) -> Self;
     /// `self^n` for an integer exponent.
@@ -52,6 +54,8 @@ macro_rules! std_real {
             fn sin(self) -> Self { <$t>::sin(self) }
             #[inline(always)]
             fn cos(self) -> Self { <$t>::cos(self) }
+            #[inline(always)]
+            fn tanh(self) -> Self { <$t>::tanh(self) }
             #[inline(always)]
             fn powf(self, n: Self) -> Self { <$t>::powf(self, n) }
             #[inline(always)]
@@ -83,6 +87,12 @@ impl Real for f32 {
     #[inline(always)]
     fn cos(self) -> Self {
         micromath::F32Ext::cos(self)
+    }
+    #[inline(always)]
+    fn tanh(self) -> Self {
+        // micromath has no `tanh`: `1 - 2 / (e^2x + 1)` from its `exp`,
+        // which saturates to +-1 where `e^2x` overflows or vanishes.
+        1.0 - 2.0 / (micromath::F32Ext::exp(2.0 * self) + 1.0)
     }
     #[inline(always)]
     fn powf(self, n: Self) -> Self {
@@ -118,6 +128,11 @@ pub fn sin<T: Real>(x: T) -> T {
 #[inline(always)]
 pub fn cos<T: Real>(x: T) -> T {
     x.cos()
+}
+/// Hyperbolic tangent.
+#[inline(always)]
+pub fn tanh<T: Real>(x: T) -> T {
+    x.tanh()
 }
 /// `x^n`, float exponent.
 #[inline(always)]

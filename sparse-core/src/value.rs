@@ -106,6 +106,18 @@ fn as_v<T: Element, V>(x: ExplicitValue) -> Result<V, Undecodable> {
     Ok(unsafe { core::mem::transmute_copy::<T, V>(&t) })
 }
 
+/// `v` as a `&T` if `V` is `T` (a type without lifetimes), else `None`:
+/// how the printer finds complex values behind a `V: Display`.
+#[cfg(feature = "complex")]
+pub(crate) fn downcast_ref<V, T: 'static>(v: &V) -> Option<&T> {
+    if type_id_of::<V>() != TypeId::of::<T>() {
+        return None;
+    }
+    // SAFETY: `V` has the type id of `T`, which has no lifetimes, so `V`
+    // is `T` (see `as_v`): the reference points to a `T`.
+    Some(unsafe { &*(v as *const V).cast::<T>() })
+}
+
 /// `TypeId::of::<V>()` for a `V` that may not be `'static`, with its
 /// lifetimes taken as `'static` (the technique of the `typeid` crate).
 /// Sound for comparing against a type without lifetimes: no type with a

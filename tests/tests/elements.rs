@@ -6,4 +6,6 @@
 
 mod elements {
     mod complex;
+    mod complex_regions;
+    mod mlir_complex;
 }

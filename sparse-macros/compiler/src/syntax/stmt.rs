@@ -7,13 +7,14 @@ use syn::Ident;
 use super::semiring::SemiringSyntax;
 
 /// The math functions a kernel may call, with their argument counts.
-pub(crate) const MATH_FUNCTIONS: [(&str, usize); 13] = [
+pub(crate) const MATH_FUNCTIONS: [(&str, usize); 14] = [
     ("sqrt", 1),
     ("abs", 1),
     ("exp", 1),
     ("ln", 1),
     ("sin", 1),
     ("cos", 1),
+    ("tanh", 1),
     ("powi", 2),
     ("powf", 2),
     ("max", 2),
@@ -34,7 +35,7 @@ pub(crate) const COMPLEX_FUNCTIONS: [&str; 11] = [
 pub(crate) const SUPPORTED: &str = "kernel expressions are built from tensor accesses `a[i, j]`, \
      index variables, scalar parameters, number literals, `+ - * /`, unary `-`, parentheses, \
      `as` casts, comparisons `== != < <= > >=`, `&& || !`, `if c { a } else { b }`, \
-     `sum(j, e)`, the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, \
+     `sum(j, e)`, the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `tanh`, `powi`, \
      `powf`, `max`, `min` (and `conj`, `re`, `im` of complex numbers), and the semiring operations `binary`, `unary`, `select`, `reduce` \
      (whose regions are Rust closures)";
 

@@ -34,3 +34,44 @@ fn complex_kernels_name_num_complex_and_the_feature_gate() {
     assert!(out.contains("math :: complex :: re"), "{out}");
     assert!(out.contains("math :: complex :: abs"), "{out}");
 }
+
+#[test]
+fn operations_complex_numbers_lack_are_errors_at_the_operation() {
+    let src = format!(
+        "#SV = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed) }}>\n\
+         #PAT = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed), explicitVal = 1.0 : complex<f32> }}>\n\
+         fn ops(a: &tensor<?xcomplex<f64>, #SV>, b: &tensor<?xcomplex<f64>>, r: &tensor<?xf64>, \
+         y: &mut tensor<?xcomplex<f64>>, m: &mut tensor<?xf64>) {{\n\
+         y[i] = if a[i] < b[i] {{ a[i] }} else {{ b[i] }};\n\
+         y[i] = max(a[i], b[i]);\n\
+         m[i] = re(r[i]);\n\
+         y[i] = a[i] * 2;\n\
+         }}"
+    );
+    let found = errors(&src);
+    let has = |needle: &str, line: usize| {
+        assert!(
+            found
+                .iter()
+                .any(|(m, l, _)| m.contains(needle) && *l == line),
+            "{needle:?} at line {line} in {found:#?}"
+        )
+    };
+    has(
+        "an `explicitVal` or `implicitVal` of type `complex<f32>` is not supported",
+        2,
+    );
+    has(
+        "`<` is not defined on complex numbers (`complex<f64>`), which have no order",
+        4,
+    );
+    has(
+        "`max` is defined on real numbers, but its arguments here are `Complex<f64>`",
+        5,
+    );
+    has(
+        "`re` is defined on complex numbers, but its arguments here are `f64`",
+        6,
+    );
+    has("integer literal `2` where `Complex<f64>`", 7);
+}
