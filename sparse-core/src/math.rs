@@ -14,6 +14,8 @@
 
 #[cfg(feature = "complex")]
 pub mod complex;
+#[cfg(feature = "half")]
+mod half;
 
 /// Floating-point math for kernel expressions.
 #[diagnostic::on_unimplemented(

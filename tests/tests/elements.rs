@@ -7,5 +7,6 @@
 mod elements {
     mod complex;
     mod complex_regions;
+    mod half;
     mod mlir_complex;
 }

@@ -315,6 +315,10 @@ fn one(elem: ValueType) -> Scalar {
         ValueType::F32 => Scalar::F32(1.0),
         ValueType::F64 => Scalar::F64(1.0),
         ValueType::Bool => Scalar::Bool(true),
+        ValueType::F16 => Scalar::F16(half::f16::ONE.to_bits()),
+        ValueType::BF16 => Scalar::BF16(half::bf16::ONE.to_bits()),
+        ValueType::Complex32 => Scalar::C32(1.0, 0.0),
+        ValueType::Complex64 => Scalar::C64(1.0, 0.0),
         _ => Scalar::Int(1),
     }
 }
@@ -326,6 +330,11 @@ fn negate(v: Scalar, elem: ValueType, line: u32) -> Result<Scalar, String> {
         Scalar::F64(x) => Ok(Scalar::F64(-x)),
         Scalar::Int(n) => Scalar::convert(ScalarLit::Int(-n), elem),
         Scalar::Bool(_) => Err("`i1` cannot be negated".to_string()),
+        // The sign bit.
+        Scalar::F16(b) => Ok(Scalar::F16(b ^ 0x8000)),
+        Scalar::BF16(b) => Ok(Scalar::BF16(b ^ 0x8000)),
+        Scalar::C32(re, im) => Ok(Scalar::C32(-re, -im)),
+        Scalar::C64(re, im) => Ok(Scalar::C64(-re, -im)),
     };
     mirrored.map_err(|m| format!("line {line}: the mirrored entry of a skew-symmetric matrix: {m}"))
 }
@@ -337,6 +346,9 @@ fn convert_text(word: &str, field: Field, elem: ValueType) -> Result<Scalar, Str
             let x: f64 = word
                 .parse()
                 .map_err(|_| format!("expected a real number, found `{word}`"))?;
+            if elem.is_complex() {
+                return Scalar::convert(ScalarLit::Complex(x, 0.0), elem);
+            }
             if !elem.is_float() {
                 return Err(format!(
                     "the file holds real values but the element type is `{}`; use `f32` or \
@@ -361,6 +373,10 @@ pub(super) fn int_value(n: i128, elem: ValueType) -> Result<Scalar, String> {
     match elem {
         ValueType::F32 => Ok(Scalar::F32(n as f32)),
         ValueType::F64 => Ok(Scalar::F64(n as f64)),
+        ValueType::F16 | ValueType::BF16 => Scalar::convert(ScalarLit::Float(n as f64), elem),
+        ValueType::Complex32 | ValueType::Complex64 => {
+            Scalar::convert(ScalarLit::Complex(n as f64, 0.0), elem)
+        }
         _ => Scalar::convert(ScalarLit::Int(n), elem),
     }
 }

@@ -5,6 +5,7 @@
 use super::constant_file::{int_value, FileData};
 use super::constant_value::Scalar;
 use super::ValueType;
+use crate::syntax::ScalarLit;
 
 /// Parses a `.npy` file (dense, C order).
 pub(super) fn read_npy(bytes: &[u8], elem: ValueType) -> Result<FileData, String> {
@@ -65,11 +66,11 @@ pub(super) fn read_npy(bytes: &[u8], elem: ValueType) -> Result<FileData, String
     }
     let valid = matches!(
         (kind, size),
-        ('f', 4 | 8) | ('i', 1 | 2 | 4 | 8) | ('u', 1 | 2 | 4 | 8) | ('b', 1)
+        ('f', 2 | 4 | 8) | ('c', 8 | 16) | ('i', 1 | 2 | 4 | 8) | ('u', 1 | 2 | 4 | 8) | ('b', 1)
     );
     if !valid {
         return Err(format!(
-            "unsupported dtype `{descr}`; expected f4, f8, i1..i8, u1..u8 or b1"
+            "unsupported dtype `{descr}`; expected f2, f4, f8, c8, c16, i1..i8, u1..u8 or b1"
         ));
     }
     let count = shape
@@ -86,6 +87,11 @@ pub(super) fn read_npy(bytes: &[u8], elem: ValueType) -> Result<FileData, String
     }
     let mut values = Vec::with_capacity(count);
     for (k, chunk) in data.chunks_exact(size).enumerate() {
+        if kind == 'c' {
+            let value = complex_value(chunk, descr, elem);
+            values.push((value.map_err(|m| format!("element {k}: {m}"))?, 0));
+            continue;
+        }
         let mut b = [0u8; 8];
         b[..size].copy_from_slice(chunk);
         let raw = u64::from_le_bytes(b);
@@ -98,14 +104,18 @@ pub(super) fn read_npy(bytes: &[u8], elem: ValueType) -> Result<FileData, String
                         elem.mlir_name()
                     ));
                 }
-                let x = if size == 4 {
-                    f64::from(f32::from_bits(raw as u32))
-                } else {
-                    f64::from_bits(raw)
+                let x = match size {
+                    2 => half::f16::from_bits(raw as u16).to_f64(),
+                    4 => f64::from(f32::from_bits(raw as u32)),
+                    _ => f64::from_bits(raw),
                 };
                 match elem {
                     ValueType::F32 => Ok(Scalar::F32(x as f32)),
-                    _ => Ok(Scalar::F64(x)),
+                    ValueType::F64 => Ok(Scalar::F64(x)),
+                    // `<f2` into `f16`: the bits as they are.
+                    ValueType::F16 if size == 2 => Ok(Scalar::F16(raw as u16)),
+                    e if e.is_complex() => Scalar::convert(ScalarLit::Complex(x, 0.0), e),
+                    e => Scalar::convert(ScalarLit::Float(x), e),
                 }
             }
             'b' => match (elem, raw) {
@@ -127,6 +137,30 @@ pub(super) fn read_npy(bytes: &[u8], elem: ValueType) -> Result<FileData, String
         values.push((value.map_err(|m| format!("element {k}: {m}"))?, 0));
     }
     Ok(FileData::Dense { shape, values })
+}
+
+/// One element of a complex dtype (`<c8`: two `f32`, `<c16`: two `f64`,
+/// real part first) as an element of `elem`, which must be complex.
+fn complex_value(chunk: &[u8], descr: &str, elem: ValueType) -> Result<Scalar, String> {
+    if !elem.is_complex() {
+        return Err(format!(
+            "the file holds complex numbers (`{descr}`) but the element type is `{}`; use \
+             `complex<f32>` or `complex<f64>`",
+            elem.mlir_name()
+        ));
+    }
+    let half = chunk.len() / 2;
+    let part = |bytes: &[u8]| -> f64 {
+        let mut b = [0u8; 8];
+        b[..bytes.len()].copy_from_slice(bytes);
+        if bytes.len() == 4 {
+            f64::from(f32::from_bits(u64::from_le_bytes(b) as u32))
+        } else {
+            f64::from_bits(u64::from_le_bytes(b))
+        }
+    };
+    let (re, im) = (part(&chunk[..half]), part(&chunk[half..]));
+    Scalar::convert(ScalarLit::Complex(re, im), elem)
 }
 
 /// The text of `'key': VALUE` in a Python dict literal, up to the next

@@ -60,6 +60,10 @@ pub(super) fn prune_2_4(shape: &[u64], dim: usize, elements: &mut Elements, elem
             Scalar::F64(x) => (0, x.abs(), 0),
             Scalar::Int(n) => (1, 0.0, n.unsigned_abs()),
             Scalar::Bool(b) => (1, 0.0, u128::from(b)),
+            Scalar::F16(b) => (0, half::f16::from_bits(b).to_f64().abs(), 0),
+            Scalar::BF16(b) => (0, half::bf16::from_bits(b).to_f64().abs(), 0),
+            Scalar::C32(re, im) => (0, f64::from(re).hypot(f64::from(im)), 0),
+            Scalar::C64(re, im) => (0, re.hypot(im), 0),
         }
     };
     let larger = |a: Scalar, b: Scalar| {

@@ -297,6 +297,20 @@ impl Checker<'_> {
             ExprSyntax::Cast { operand, ty } => {
                 let inner = self.around(operand, None);
                 self.check(operand, inner, errors);
+                if let Some((t, _)) = inner.filter(|(t, _)| t.is_complex()) {
+                    let (first, last) = e.span_range();
+                    errors.error_range(
+                        first,
+                        last,
+                        format!(
+                            "a `{}` value cannot be cast; take its real part, imaginary part or \
+                             modulus: `re({x})`, `im({x})` or `abs({x})`",
+                            t.mlir_name(),
+                            x = operand.text()
+                        ),
+                    );
+                    return;
+                }
                 let target = suffix_type(&ty.to_string()).known();
                 if let (Some((ValueType::Bool, _)), Some(t)) = (inner, target) {
                     if t.is_float() {

@@ -582,12 +582,28 @@ impl Gen<'_> {
                     && !matches!(*x.as_ref(), Expr::Index(_))
                     && !ty.starts_with('u')
                     && ty != "usize";
+                let from = self.expr_type(x);
+                let to = crate::model::parse_elem(ty).ok();
                 let x = self.operand(x, 3, loaded);
                 let ty = self.cast_type(ty);
-                if signed {
-                    return (quote!(#x as ::core::primitive::isize as #ty), 3);
+                let x = if signed {
+                    quote!(#x as ::core::primitive::isize)
+                } else {
+                    x
+                };
+                // `half` types have no `as`: through `f64`, which holds
+                // every `f16`/`bf16` and every integer `as` would convert.
+                match (from.filter(|t| t.is_half()), to.filter(|t| t.is_half())) {
+                    (None, None) => (quote!(#x as #ty), 3),
+                    (_, Some(_)) => {
+                        let wide = match from {
+                            Some(t) if t.is_half() => quote!(#x.to_f64()),
+                            _ => quote!((#x as ::core::primitive::f64)),
+                        };
+                        (quote!(<#ty>::from_f64(#wide)), 5)
+                    }
+                    (Some(_), None) => (quote!(#x.to_f64() as #ty), 3),
                 }
-                (quote!(#x as #ty), 3)
             }
             Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
                 if let Some(ty) = self.int_type(e) {
@@ -607,7 +623,12 @@ impl Gen<'_> {
                     Expr::Mul(..) => (quote!(*), 2),
                     _ => (quote!(/), 2),
                 };
-                let ty = self.expr_type(e);
+                // An absent operand is the output's zero, so literals next
+                // to it take the output's type too.
+                let absent = **l == Expr::Zero || **r == Expr::Zero;
+                let ty = self
+                    .expr_type(e)
+                    .or_else(|| absent.then(|| self.out_elem()));
                 let l = self.typed_operand(l, p, loaded, ty);
                 let r = self.typed_operand(r, p + 1, loaded, ty);
                 (quote!(#l #op #r), p)
@@ -767,7 +788,11 @@ impl Gen<'_> {
             return (quote!(0), 5);
         }
         let f = format_ident!("{}", name);
-        let ty = args.iter().find_map(|a| self.expr_type(a));
+        let absent = args.iter().any(|a| *a == Expr::Zero);
+        let ty = args
+            .iter()
+            .find_map(|a| self.expr_type(a))
+            .or_else(|| absent.then(|| self.out_elem()));
         if matches!(name, "conj" | "re" | "im") && args.iter().all(|a| *a == Expr::Zero) {
             // Where the operand is absent (a loop over coordinates it does
             // not store): the part or conjugate of zero is zero.
@@ -787,8 +812,8 @@ impl Gen<'_> {
         }
         match name {
             // `i32::abs` overflows on `MIN`; `math::abs` wraps (and is the
-            // value itself for unsigned types).
-            "abs" if self.int_type(&args[0]).is_some() => {
+            // value itself for unsigned types); `half` has no `abs` method.
+            "abs" if self.int_type(&args[0]).is_some() || ty.is_some_and(ValueType::is_half) => {
                 let (x, _) = self.lower(&args[0], loaded);
                 (quote!(::sparse_core::__private::math::abs(#x)), 5)
             }

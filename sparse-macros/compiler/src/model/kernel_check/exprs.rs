@@ -375,12 +375,12 @@ pub(super) fn check_sum_scopes(stmt: &StmtSyntax, errors: &mut Errors) {
 }
 
 /// The Rust number types a kernel may cast to.
-pub(super) const CAST_TYPES: [&str; 11] = [
-    "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize",
+pub(super) const CAST_TYPES: [&str; 13] = [
+    "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize", "f16", "bf16",
 ];
 
-/// Rule: casts convert to a Rust number type. `a[i] as f16` is an error at
-/// `f16`.
+/// Rule: casts convert to a Rust number type (`f16`/`bf16` included).
+/// `a[i] as f80` is an error at `f80`.
 fn check_cast_target(ty: &Ident, errors: &mut Errors) -> Option<()> {
     if CAST_TYPES.contains(&ty.to_string().as_str()) {
         return Some(());
