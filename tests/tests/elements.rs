@@ -7,6 +7,8 @@
 mod elements {
     mod complex;
     mod complex_regions;
+    mod constants;
+    mod files;
     mod half;
     mod mlir_complex;
 }
