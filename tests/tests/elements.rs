@@ -10,5 +10,6 @@ mod elements {
     mod constants;
     mod files;
     mod half;
+    mod math;
     mod mlir_complex;
 }
