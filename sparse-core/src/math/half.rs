@@ -8,9 +8,12 @@
 
 use half::{bf16, f16};
 
-use super::{Ordered, Real};
+use super::Ordered;
+#[cfg(any(feature = "std", feature = "libm", feature = "micromath"))]
+use super::Real;
 
 /// `f(x)` computed in `f32`, rounded back to the half type once.
+#[cfg(any(feature = "std", feature = "libm", feature = "micromath"))]
 macro_rules! wide {
     ($t:ident, $x:expr, $f:ident) => {
         $t::from_f32(Real::$f($x.to_f32()))

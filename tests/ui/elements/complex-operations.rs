@@ -1,7 +1,6 @@
 // Pins the errors of operations complex numbers lack: an order (`<`,
-// `max`), real functions (`floor`-like functions on complex values are
-// refused the same way as `powi`), parts of a real number, and a complex
-// `explicitVal` (values of complex tensors are always stored).
+// `max`), real-only functions (`powi`), parts of a real number, and a
+// complex `explicitVal` (values of complex tensors are always stored).
 sparse_core::sparse_kernel! {
     #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
     #PAT = #sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 1.0 : complex<f32> }>
