@@ -427,14 +427,15 @@ fn check_call_type(call: &ExprSyntax, name: &str, t: ValueType, errors: &mut Err
     }
     let (first, last) = call.span_range();
     let hint = if t.is_complex() {
-        format!("apply it to a part or the modulus, e.g. `{name}(re(x))` or `{name}(abs(x))`")
-    } else if !t.is_float() || matches!(name, "conj" | "re" | "im") {
+        "apply it to real numbers: a part or the modulus, `re(x)`, `im(x)` or `abs(x)`".to_string()
+    } else if matches!(name, "conj" | "re" | "im") {
+        "it takes `complex<f32>` or `complex<f64>` values (a real number is its own real part)"
+            .to_string()
+    } else {
         format!(
             "convert them with `as`, e.g. `{name}(x as f64) as {}`",
             t.rust_name()
         )
-    } else {
-        "the element type must be complex".to_string()
     };
     errors.error_range(
         first,
