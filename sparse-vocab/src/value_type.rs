@@ -194,7 +194,7 @@ impl ValueType {
     /// Whether arithmetic is floating point (no wrapping, no integer
     /// division rule): the real float types and the complex ones.
     pub const fn is_float(self) -> bool {
-        !matches!(self.int_range(), Some(_))
+        self.int_range().is_none()
     }
 
     /// Whether the type is a real floating-point type (`f16`, `bf16`,

@@ -37,18 +37,16 @@ fn complex_kernels_name_num_complex_and_the_feature_gate() {
 
 #[test]
 fn operations_complex_numbers_lack_are_errors_at_the_operation() {
-    let src = format!(
-        "#SV = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed) }}>\n\
-         #PAT = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed), explicitVal = 1.0 : complex<f32> }}>\n\
+    let src = "#SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>\n\
+         #PAT = #sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 1.0 : complex<f32> }>\n\
          fn ops(a: &tensor<?xcomplex<f64>, #SV>, b: &tensor<?xcomplex<f64>>, r: &tensor<?xf64>, \
-         y: &mut tensor<?xcomplex<f64>>, m: &mut tensor<?xf64>) {{\n\
-         y[i] = if a[i] < b[i] {{ a[i] }} else {{ b[i] }};\n\
+         y: &mut tensor<?xcomplex<f64>>, m: &mut tensor<?xf64>) {\n\
+         y[i] = if a[i] < b[i] { a[i] } else { b[i] };\n\
          y[i] = max(a[i], b[i]);\n\
          m[i] = re(r[i]);\n\
          y[i] = a[i] * 2;\n\
-         }}"
-    );
-    let found = errors(&src);
+         }";
+    let found = errors(src);
     let has = |needle: &str, line: usize| {
         assert!(
             found

@@ -788,7 +788,7 @@ impl Gen<'_> {
             return (quote!(0), 5);
         }
         let f = format_ident!("{}", name);
-        let absent = args.iter().any(|a| *a == Expr::Zero);
+        let absent = args.contains(&Expr::Zero);
         let ty = args
             .iter()
             .find_map(|a| self.expr_type(a))
