@@ -238,6 +238,8 @@ build_element_features() {
 
 doc_core() {
     RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps
+    # What docs.rs builds (`all-features = true`) and the README tells users to run.
+    RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps --all-features
     # The other published crates' docs (docs.rs builds them too).
     RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-compiler -p sparse-macros -p sparse-vocab --no-deps
 }
@@ -362,7 +364,7 @@ miri_arm() {
         cargo +nightly miri test -p sparse-core --lib --target armv7-unknown-linux-gnueabihf kernel
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
-        cargo +nightly miri test -p sparse-tests --test codegen_snapshots \
+        cargo +nightly miri test -p sparse-tests --test kernels codegen_snapshots:: \
         --target armv7-unknown-linux-gnueabihf
 }
 
@@ -372,7 +374,7 @@ miri_arm() {
 # accepted. Reading files needs isolation off.
 miri_fuzz_corpus() {
     MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
-        cargo +nightly miri test -p sparse-tests --test storage_fuzz fuzz_corpus_replays
+        cargo +nightly miri test -p sparse-tests --test storage fuzz_corpus_replays
 }
 
 fuzz_smoke() {
@@ -386,7 +388,7 @@ miri_kernels() {
     # three-level tensors. (The full kernel suite under Miri takes ~15 min.)
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
-        cargo +nightly miri test -p sparse-tests --test codegen_snapshots
+        cargo +nightly miri test -p sparse-tests --test kernels codegen_snapshots::
 }
 
 run "cargo fmt --check (workspace and firmware)" fmt_check
@@ -413,6 +415,8 @@ for t in "${FW_TARGETS[@]}"; do
 done
 run "firmware apps (MLP in CSR/BSR/2:4, Kalman, PageRank) on M4F and M0 under QEMU, negative run (scripts/firmware-apps.sh)" \
     bash "$ROOT/scripts/firmware-apps.sh"
+run "firmware template (templates/firmware) copied out of the repository: host tests, M4F and M0 under QEMU, negative run (scripts/template-check.sh)" \
+    bash "$ROOT/scripts/template-check.sh"
 if [[ "${SKIP_BOARDS:-0}" != 1 ]]; then
     # Build only (no board here); the steps run one at a time, so both cores.
     run "board crates (STM32F4, nRF52840, RP2040): cargo build --release, flash/RAM sizes (scripts/boards.sh)" \
@@ -420,9 +424,9 @@ if [[ "${SKIP_BOARDS:-0}" != 1 ]]; then
 fi
 if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
     run "Miri: cargo +nightly miri test -p sparse-core --lib" miri_core
-    run "Miri: generated kernels (tests/codegen_snapshots)" miri_kernels
+    run "Miri: generated kernels (tests/kernels codegen_snapshots::)" miri_kernels
     run "Miri on 32-bit Arm: the pointer walks (kernel accessors, generated kernels)" miri_arm
-    run "Miri: runtime fuzz corpus sample (tests/storage_fuzz fuzz_corpus_replays)" miri_fuzz_corpus
+    run "Miri: runtime fuzz corpus sample (tests/storage fuzz_corpus_replays)" miri_fuzz_corpus
 fi
 if [[ "${SKIP_FUZZ:-0}" != 1 ]]; then
     run "fuzz smoke: cargo fuzz, fixed seed and runs per target (scripts/fuzz-smoke.sh)" fuzz_smoke

@@ -9,12 +9,28 @@
 # failing decoder (a corrupt frame, a wrong ELF) fail the run.
 set -uo pipefail
 
-if ! command -v defmt-print >/dev/null 2>&1; then
-    echo "error: defmt-print is missing: cargo install defmt-print --locked --version 1.2.0" >&2
-    exit 127
-fi
 elf=${!#}
 args=("${@:1:$#-1}")
+# Without the decoder the firmware still runs and its exit status is still
+# the verdict; only the log (binary defmt frames) cannot be shown. Say so
+# plainly instead of failing with "command not found" (exit 127).
+if ! command -v defmt-print >/dev/null 2>&1; then
+    cat >&2 <<'MSG'
+SKIP log: defmt-print is not installed, so the firmware's defmt log cannot
+     be decoded; running it under QEMU for its verdict only. Install the
+     decoder once (it compiles from source, ~1.5 to 7 minutes):
+         cargo install defmt-print --locked --version 1.2.0
+MSG
+    timeout "${QEMU_TIMEOUT:-120}" qemu-system-arm "${args[@]}" -nographic \
+        -semihosting-config enable=on,target=native -kernel "$elf" </dev/null >/dev/null
+    rc=$?
+    if [[ $rc -eq 0 ]]; then
+        echo "verdict: PASS (QEMU exit status 0; log not decoded)" >&2
+    else
+        echo "verdict: FAIL (QEMU exit status $rc; install defmt-print to see which check)" >&2
+    fi
+    exit "$rc"
+fi
 # `{s}`: the message alone (no level, no file:line), so that the decoded text
 # stays the same when code moves (scripts/firmware-snapshot.sh diffs it);
 # a malformed frame shows up as a line of its own.

@@ -6,7 +6,7 @@
 use sparse_core::{sparse_kernel, Level};
 
 sparse_kernel! {
-    /// Sorted COO, coordinates as an array of structures (seed 000).
+    /// Sorted COO, coordinates as an array of structures (as in the MLIR docs).
     #COO = #sparse_tensor.encoding<{
         map = (i, j) -> (i : compressed(nonunique), j : singleton)
     }>
@@ -25,7 +25,7 @@ sparse_kernel! {
         crdWidth = 8
     }>
 
-    /// Block sparse row with 2x2 blocks (seed 001).
+    /// Block sparse row with 2x2 blocks.
     #BSR = #sparse_tensor.encoding<{
         map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed,
                          i mod 2 : dense, j mod 2 : dense)
@@ -69,7 +69,7 @@ static CSR_CRD: [u8; 5] = [0, 2, 1, 2, 7];
 static CSR_VAL: [f32; 5] = [1.0, 2.0, 3.0, 4.0, 5.0];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("# The 3x4 COO tensor of seed 000's sparse_tensor.assemble example");
+    println!("# A 3x4 COO tensor (the example of MLIR's sparse_tensor.assemble)");
     let coo = COO::<f64>::assemble(
         [3, 4],
         [
@@ -93,6 +93,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for row in &dense {
         println!("  {row:?}");
     }
+    // The pattern as a picture: `{:#}` one character per element, `{}`
+    // braille (2x4 elements per character) for larger matrices.
+    println!("  spy plot ({{:#}} and {{}}):");
+    for line in format!("{:#}", csr.spy(8, 4)).lines() {
+        println!("    {line}");
+    }
+    println!("    {}", csr.spy(8, 4).to_string().trim_end());
 
     println!("\n# The same matrix by columns (CSC)");
     let csc = CSC::<f32>::assemble(
@@ -107,7 +114,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     csc.for_each(|[i, j], v| by_columns[i][j] = *v);
     println!("  same entries as CSR: {}", by_columns == dense);
 
-    println!("\n# BSR with 2x2 blocks, in seed 001's layout ({{:#}})");
+    println!("\n# BSR with 2x2 blocks: every level printed ({{:#}})");
     let bsr = BSR::<f64>::assemble(
         [4, 6],
         [
@@ -202,7 +209,7 @@ fn kernels() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let mut total_sum = 0.0;
     total(&coo, &mut total_sum)?;
-    println!("  total of the seed COO tensor: {total_sum:.1}");
+    println!("  total of the COO tensor: {total_sum:.1}");
 
     let mut short = [0.0f32; 3];
     match spmv(&a, &x, &mut short) {

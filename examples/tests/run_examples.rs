@@ -17,7 +17,22 @@ fn run(exe: &str, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn demo_exits_0() {
-    assert!(run(env!("CARGO_BIN_EXE_demo"), &[]).status.success());
+    let out = run(env!("CARGO_BIN_EXE_demo"), &[]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    // A user reads this output: no references to the project's own
+    // source documents.
+    assert!(!text.to_lowercase().contains("seed"), "{text}");
+    // The spy plot of the 4x8 CSR matrix (entries (0,0), (0,2), (2,1),
+    // (3,2), (3,7)), worked out by hand.
+    assert!(
+        text.contains("    #.#.....\n    ........\n    .#......\n    ..#....#\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    \u{2821}\u{2841}\u{2800}\u{2880}\n"),
+        "{text}"
+    );
 }
 
 #[test]

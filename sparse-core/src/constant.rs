@@ -1,5 +1,5 @@
 //! The constructors behind `static NAME: tensor<..., #ENC> = sparse<...>;`
-//! (see the [`constants`](crate::constants) chapter).
+//! (see the [`constants`](crate::guide::constants) chapter).
 //!
 //! `sparse_kernel!` builds a constant's buffers at compile time, checks
 //! every rule of [`SparseTensor::assemble`](crate::SparseTensor::assemble)

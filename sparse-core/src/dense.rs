@@ -1,7 +1,7 @@
 //! Row-major views over slices: the parameter type of dense kernel operands
 //! of rank 2 or more with a dynamic size (`tensor<?x8xf32>`).
 
-use crate::kernel::KernelError;
+use crate::error::KernelError;
 
 /// The number of elements of a row-major array with dimensions `dims`,
 /// `None` on overflow.

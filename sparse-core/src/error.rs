@@ -4,6 +4,9 @@ use core::fmt;
 
 use crate::vocab::ValueType;
 
+mod kernel;
+pub use kernel::KernelError;
+
 /// Which buffer of a level an error is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

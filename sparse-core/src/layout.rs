@@ -14,7 +14,7 @@ use crate::encoding::Encoding;
 use crate::error::AssembleError;
 use crate::index::Index;
 use crate::tensor::LevelStorage;
-use crate::vocab::{LevelExpr, LevelFormat, LevelType, MAX_RANK};
+use crate::vocab::{coordinate_slot, parent_range, LevelExpr, LevelFormat, LevelType, MAX_RANK};
 
 /// How a dimension coordinate is recovered from level coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,34 +242,20 @@ impl<const DIM: usize, const LVL: usize> Layout<DIM, LVL> {
     }
 }
 
-/// Sets strides, offsets and region starts: a compressed or loose level
-/// followed by a maximal run of non-`soa` singletons shares one AoS buffer;
-/// every singleton orders its tuples within the segments of its nearest
-/// non-singleton ancestor.
+/// Sets strides, offsets and region starts: AoS COO slots by the one
+/// storage rule ([`coordinate_slot`]); every singleton orders its tuples
+/// within the segments of its nearest non-singleton ancestor.
 fn mark_coo_regions<const LVL: usize>(levels: &mut [LevelInfo; LVL]) {
+    let types = levels.map(|i| i.ty);
     let mut start = 0;
-    for l in 0..LVL {
-        let Some(info) = levels.get(l).copied() else {
-            break;
-        };
+    for (l, info) in levels.iter_mut().enumerate() {
+        let slot = coordinate_slot(&types, l);
+        info.stride = slot.stride;
+        info.offset = slot.offset;
         if info.ty.format == LevelFormat::Singleton && !info.is_dense() {
-            if let Some(level) = levels.get_mut(l) {
-                level.region_start = start;
-            }
-            continue;
-        }
-        start = l;
-        if !info.ty.has_positions() {
-            continue;
-        }
-        let run = levels
-            .iter()
-            .skip(l + 1)
-            .take_while(|i| i.ty.format == LevelFormat::Singleton && !i.ty.is_soa())
-            .count();
-        for (slot, level) in levels.iter_mut().skip(l).take(run + 1).enumerate() {
-            level.stride = run + 1;
-            level.offset = slot;
+            info.region_start = start;
+        } else {
+            start = l;
         }
     }
 }
@@ -318,25 +304,13 @@ impl LevelInfo {
         size: usize,
         parent: usize,
     ) -> Option<(usize, usize)> {
-        let fixed = |n: usize| {
-            let a = parent.checked_mul(n)?;
-            Some((a, a.checked_add(n)?))
+        // Counting levels are dense whatever their level type says.
+        let format = if self.is_dense() {
+            LevelFormat::Dense
+        } else {
+            self.ty.format
         };
-        if self.is_dense() {
-            return fixed(size);
-        }
-        let pair = |i: usize| {
-            let a = storage.positions.get(i)?.to_usize()?;
-            let b = storage.positions.get(i.checked_add(1)?)?.to_usize()?;
-            Some((a, b))
-        };
-        match self.ty.format {
-            LevelFormat::Compressed => pair(parent),
-            LevelFormat::LooseCompressed => pair(parent.checked_mul(2)?),
-            LevelFormat::Singleton => fixed(1),
-            LevelFormat::Structured { n, .. } => fixed(usize::from(n)),
-            LevelFormat::Dense | LevelFormat::Batch => fixed(size),
-        }
+        parent_range(format, size).resolve(parent, |i| storage.positions.get(i)?.to_usize())
     }
 
     /// The stored coordinate of the entry at position `q` (levels with

@@ -1,34 +1,74 @@
-//! Sparse tensor storage for the `sparse_kernel!` compiler: the MLIR
-//! `sparse_tensor` storage scheme (per-level positions and coordinates of
-//! fixed widths, then values) over borrowed slices, `no_std`.
+//! Sparse tensor storage and the runtime of the `sparse_kernel!` compiler:
+//! the MLIR `sparse_tensor` storage scheme (per-level positions and
+//! coordinates of fixed widths, then values) over borrowed slices, `no_std`.
 //!
-//! The guide, one chapter per module:
+//! One block declares an encoding (MLIR syntax, pasted verbatim), a
+//! constant that the macro lays out and checks at compile time (it sits in
+//! flash as `static` arrays), and a kernel in tensor index notation that
+//! expands to a loop nest over those arrays:
 //!
-//! - [`encodings`]: MLIR encodings and the buffers each stores (CSR, CSC,
-//!   DCSR, COO, BSR, 2:4), with `assemble` on each;
-//! - [`kernel_language`]: what a kernel means — sum scopes, `=` and `+=`,
-//!   statement order, which zeros are stored, semiring regions, block and
-//!   2:4 operands, integer arithmetic, the compiler's limits;
-//! - [`constants`]: compile-time constants in flash (`static W:
-//!   tensor<...> = sparse<...>;`), checked when the crate builds;
-//! - [`diagnostics`]: every compile error the macro reports, with the test
-//!   that pins it, and how to read a type error at a kernel's call;
-//! - [`outputs`]: sparse outputs — the buffer families (`Slices`,
-//!   `Fixed<N>`, `Owned`), how large each buffer must be, capacity errors
-//!   and retrying, workspaces;
-//! - [`firmware`]: using the crate on a microcontroller — features,
-//!   constants in flash, no heap, no panics, stack, `defmt`, and the
-//!   firmware crates to start from;
-//! - [`slices`]: zero-copy slices of a tensor (`extract_slice`) and
-//!   kernels over sliced operands (`#sparse_tensor<slice(..)>`);
-//! - [`parallel`]: `#[parallel]` kernels on every core (feature `rayon`):
-//!   what runs in parallel, how the work is split, identical results;
-//! - [`performance`]: what makes a kernel fast or slow, with measured
-//!   numbers and how to reproduce them.
+//! ```
+//! use sparse_core::{sparse_kernel, KernelError};
+//!
+//! sparse_kernel! {
+//!     // CSR with 16-bit positions and 8-bit column coordinates.
+//!     #CSR = #sparse_tensor.encoding<{
+//!         map = (i, j) -> (i : dense, j : compressed),
+//!         posWidth = 16,
+//!         crdWidth = 8
+//!     }>
+//!
+//!     // | 1 . . . |
+//!     // | . . 5 . |
+//!     // | . . . -2 |   built and checked while the crate compiles.
+//!     pub static W: tensor<3x4xf32, #CSR> = sparse<[[0, 0], [1, 2], [2, 3]], [1.0, 5.0, -2.0]>;
+//!
+//!     /// y = W x
+//!     pub fn spmv(a: &tensor<3x4xf32, #CSR>, x: &tensor<4xf32>, y: &mut tensor<3xf32>) {
+//!         y[i] = a[i, j] * x[j];
+//!     }
+//! }
+//!
+//! fn main() -> Result<(), KernelError> {
+//!     let mut y = [0.0f32; 3];
+//!     spmv(&W, &[1.0, 2.0, 3.0, 4.0], &mut y)?;
+//!     assert_eq!(y, [1.0, 15.0, -8.0]);
+//!     // The storage MLIR would print for `W`, read straight from flash.
+//!     assert_eq!(W.number_of_entries(), 3);
+//!     assert_eq!(W.values(), &[1.0, 5.0, -2.0]);
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Tensors built at run time borrow your buffers through the same type
+//! (`CSR::<f32>::assemble(..)`, see [`guide::encodings`]); kernels writing
+//! sparse results take a [`SparseTensorOut`] over caller storage (see
+//! [`guide::outputs`]).
+//!
+//! The [`guide`] is a set of chapters: encodings, the kernel language,
+//! constants, sparse outputs, firmware, slices, parallel kernels,
+//! performance and every diagnostic. The other modules are the API:
+//! [`assemble`], [`convert`], [`levels`], [`output`], [`reshape`], [`spy`], `io` (feature
+//! `std`), `interop` (features `sprs`, `nalgebra-sparse`) and [`parallel`].
 //!
 //! At run time, [`convert`] converts between encodings (and dense arrays)
-//! without an allocator; with `std`, `io` reads and writes Matrix Market
-//! and FROSTT files.
+//! without an allocator, concatenates, reshapes and sorts; [`reshape`]
+//! has the zero-copy reshapes; with `std`, `io` reads and writes Matrix
+//! Market and FROSTT files.
+//!
+//! # Features
+//!
+//! | feature | adds |
+//! | --- | --- |
+//! | `macros` (default) | `sparse_kernel!` |
+//! | `alloc` | `Owned` sparse outputs over `Vec` |
+//! | `std` | `alloc`, Matrix Market / FROSTT files (`io`), exact float math, SVG spy plots |
+//! | `heapless` | `Fixed<N>` sparse outputs over `heapless::Vec` |
+//! | `defmt` | `defmt::Format` for tensors and errors |
+//! | `micromath` | `sqrt`, `exp`, ... of `f32` in kernels without `std` |
+//! | `libm` | `#[fma]` kernels without `std` (software `fmaf`) |
+//! | `rayon` | `#[parallel]` kernels (implies `std`) |
+//! | `sprs`, `nalgebra-sparse` | zero-copy views of those libraries' matrices (`interop`) |
 #![no_std]
 #![deny(missing_docs)]
 
@@ -38,28 +78,15 @@ extern crate alloc;
 extern crate std;
 
 pub mod assemble;
+mod assemble_capacity;
 mod constant;
-#[doc = include_str!("../docs/constants.md")]
-pub mod constants {}
 pub mod convert;
 mod debug;
-#[doc = include_str!("../docs/diagnostics.md")]
-pub mod diagnostics {}
 mod dense;
 mod elem;
-#[doc = include_str!("../docs/encodings.md")]
-pub mod encodings {}
-#[doc = include_str!("../docs/kernel-language.md")]
-pub mod kernel_language {}
-#[doc = include_str!("../docs/outputs.md")]
-pub mod outputs {}
-#[doc = include_str!("../docs/firmware.md")]
-pub mod firmware {}
-#[doc = include_str!("../docs/performance.md")]
-pub mod performance {}
-#[doc = include_str!("../docs/slices.md")]
-pub mod slices {}
-#[doc = include_str!("../docs/parallel.md")]
+pub mod guide;
+/// The tuning knobs of `#[parallel]` kernels (feature `rayon`); the chapter
+/// is [`guide::parallel`].
 pub mod parallel {
     #[cfg(feature = "rayon")]
     pub use crate::kernel::par::{set_work_limits, work_limits};
@@ -80,7 +107,9 @@ pub mod levels;
 pub mod math;
 pub mod output;
 mod print;
+pub mod reshape;
 mod slice;
+pub mod spy;
 mod tensor;
 mod value;
 /// The `half` crate, whose `f16`/`bf16` are the `f16`/`bf16` elements.
@@ -96,15 +125,15 @@ pub use sparse_vocab as vocab;
 pub use debug::EncodingText;
 pub use dense::{DenseView, DenseViewMut};
 pub use encoding::{Enc, Encoding};
-pub use error::{AssembleError, Buffer, CapacityError};
+pub use error::{AssembleError, Buffer, CapacityError, KernelError};
 pub use index::{Index, Packed2};
-pub use kernel::KernelError;
 #[cfg(feature = "heapless")]
 pub use output::Fixed;
 #[cfg(feature = "alloc")]
 pub use output::Owned;
 pub use output::{
-    Buffer as OutputBuffer, OutputBuffers, SliceBuffer, Slices, SparseTensorOut, Workspace,
+    Buffer as OutputBuffer, OutputBuffers, OutputBuilder, SliceBuffer, Slices, SparseTensorOut,
+    Workspace,
 };
 pub use slice::{SliceError, SliceParam, SliceView};
 pub use tensor::{DisassembledLens, Level, LevelBuffersMut, LevelLens, LevelStorage, SparseTensor};
@@ -148,6 +177,7 @@ pub mod __private {
     pub use crate::tensor::SparseTensor;
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};
+    pub use crate::error::KernelError;
     pub use crate::kernel::fma::MulAdd;
     pub use crate::kernel::rows::{rows, rows_values, slots};
     pub use crate::kernel::unchecked::{
@@ -156,8 +186,7 @@ pub mod __private {
     pub use crate::kernel::{
         convert_into, convert_same, convert_slice_into, dimension_error, dimension_mismatch,
         partial_block, reorder, reorder_slice, shape_mismatch, shapes_error, slice_mismatch,
-        subscript_range, BlockSite, DimensionSite, KernelError, ShapeSite, ShapesSite, SliceSite,
-        SubscriptSite,
+        subscript_range, BlockSite, DimensionSite, ShapeSite, ShapesSite, SliceSite, SubscriptSite,
     };
     pub use crate::math;
     // Elements beyond `core`'s primitives and the gates that name their
@@ -177,5 +206,5 @@ pub mod __private {
     pub use crate::__sk_require_rayon as require_rayon;
     pub use crate::kernel::par;
     // Sparse outputs.
-    pub use crate::output::{InPlace, OutputBuffers, SparseTensorOut, Workspace};
+    pub use crate::output::{InPlace, OutputBuffers, OutputProtocol, SparseTensorOut, Workspace};
 }

@@ -141,7 +141,7 @@ impl Display for SliceParam {
 /// A zero-copy slice of a [`SparseTensor`] (MLIR's `tensor.extract_slice`
 /// of a sparse tensor, whose type carries
 /// `#sparse_tensor<slice(offset, size, stride)>` per dimension). Made by
-/// [`SparseTensor::extract_slice`]; see the [slices chapter of the guide](crate::slices).
+/// [`SparseTensor::extract_slice`]; see the [slices chapter of the guide](crate::guide::slices).
 ///
 /// The alias a `sparse_kernel!` block emits for an encoding with dimension
 /// slices is this type over the encoding without its slices, and kernels

@@ -5,7 +5,7 @@
 //!
 //! It lives here, not in `fuzz/`, so that one function serves two callers:
 //! the `runtime_assemble` libFuzzer target (`fuzz/fuzz_targets/`) and the
-//! corpus replay test (`tests/tests/storage_fuzz.rs`), which Miri runs over
+//! corpus replay test (`tests/tests/storage/fuzz.rs`), which Miri runs over
 //! a committed sample to look for undefined behaviour in the unchecked
 //! accessors the kernels use on what `assemble` accepted.
 //!

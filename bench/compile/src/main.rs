@@ -2,11 +2,10 @@
 //!
 //! `expand-time [--reps N]` times `sparse_compiler::expand` (what the proc
 //! macro calls) on each kernel of `corpus`, and each stage separately
-//! through the library's public functions: `syntax::parse`, `model::check`
-//! (which runs the sparsifier once per statement for its diagnostics),
-//! `sparsifier::sparsify` and codegen (`codegen::generate` for the
-//! encodings plus `codegen::kernel::generate_kernel`). Each is repeated
-//! N times; the table gives the median and the 10th/90th percentiles in
+//! through the library's public functions: `syntax::parse`, `model::check`,
+//! `plan::plan` (reordered copies and the sparsifier, once per kernel) and
+//! `codegen::generate` (encodings, types, constants and kernels). Each is
+//! repeated N times; the table gives the median and the 10th/90th percentiles in
 //! microseconds. Exits 1 if a kernel does not expand without errors.
 //!
 //! `expand-time gen-crate DIR N (kernels|empty) SPARSE_CORE_PATH` writes a
@@ -20,7 +19,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use proc_macro2::{TokenStream, TokenTree};
-use sparse_compiler::{codegen, model, sparsifier, syntax, Errors};
+use sparse_compiler::{codegen, model, plan, syntax, Errors};
 
 fn tokens(text: &str) -> TokenStream {
     match text.parse() {
@@ -73,23 +72,13 @@ fn stages(input: &TokenStream, reps: usize) -> [(f64, f64, f64); 4] {
     });
     let m = model::check(&block, &mut errors);
     let sparsify = time(reps, || {
-        m.kernels
-            .iter()
-            .map(|d| sparsifier::sparsify(&d.kernel).is_ok())
-            .collect::<Vec<_>>()
+        let mut e = Errors::new();
+        plan::plan(m.clone(), &mut e)
     });
-    let plans: Vec<_> = m
-        .kernels
-        .iter()
-        .filter_map(|d| sparsifier::sparsify(&d.kernel).ok())
-        .collect();
+    let program = plan::plan(m, &mut errors);
     let generate = time(reps, || {
         let mut e = Errors::new();
-        let mut out = codegen::generate(&m, &mut e);
-        for (d, p) in m.kernels.iter().zip(&plans) {
-            out.extend(codegen::kernel::generate_kernel(&m, d, p));
-        }
-        out
+        codegen::generate(&program, &mut e)
     });
     [parse, check, sparsify, generate]
 }
@@ -97,7 +86,7 @@ fn stages(input: &TokenStream, reps: usize) -> [(f64, f64, f64); 4] {
 fn bench(reps: usize) -> ExitCode {
     let mut ok = true;
     println!(
-        "| kernel | expand median (µs) | p10–p90 | syntax | model | sparsify | codegen | tokens in → out | ≤ 5 ms |"
+        "| kernel | expand median (µs) | p10–p90 | syntax | model | plan | codegen | tokens in → out | ≤ 5 ms |"
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
     let mut rows: Vec<(String, TokenStream)> = corpus::KERNELS

@@ -3,6 +3,7 @@
 //! order, or stages it (`stage.rs`) otherwise.
 
 use crate::encoding::Encoding;
+use crate::error::KernelError;
 use crate::layout::Layout;
 use crate::output::{OutputBuffers, SparseTensorOut};
 
@@ -122,5 +123,53 @@ where
     if let Some(f) = fault {
         return Err(f);
     }
-    finished.map_err(ConvertError::from_kernel)
+    finished.map_err(finish_error)
+}
+
+/// The conversion error for what an output's `finish` reported (the
+/// output's protocol speaks [`KernelError`], a conversion [`ConvertError`]).
+fn finish_error(e: KernelError) -> ConvertError {
+    match e {
+        KernelError::Capacity {
+            level,
+            buffer,
+            needed,
+            capacity,
+            ..
+        } => ConvertError::Capacity {
+            level,
+            buffer,
+            needed,
+            capacity,
+        },
+        KernelError::PositionOverflow {
+            level,
+            entries,
+            max,
+            ..
+        } => ConvertError::PositionOverflow {
+            level,
+            entries,
+            max,
+        },
+        KernelError::GroupOverflow {
+            level,
+            group,
+            coordinate,
+            n,
+            m,
+            ..
+        } => ConvertError::GroupOverflow {
+            level,
+            group,
+            coordinate,
+            n,
+            m,
+        },
+        KernelError::InsertOutOfOrder { level, .. }
+        | KernelError::InsertOutOfRange { level, .. } => ConvertError::NotRepresentable { level },
+        // `finish` returns only the variants above; the prologue errors
+        // of generated kernels never reach a conversion.
+        _ => ConvertError::NotRepresentable { level: 0 },
+    }
 }

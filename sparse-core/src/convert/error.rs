@@ -3,7 +3,6 @@
 use core::fmt;
 
 use crate::error::Buffer;
-use crate::kernel::KernelError;
 
 /// Why a conversion failed. The output is left empty (a valid tensor) and
 /// can be reused.
@@ -86,7 +85,7 @@ pub enum ConvertError {
     /// A `structured[n, m]` level of the target would hold more than `n`
     /// entries in one group of `m` coordinates: the source does not have
     /// the n:m pattern. `group` numbers the level's groups in storage
-    /// order (see [`KernelError::GroupOverflow`]).
+    /// order (see [`KernelError::GroupOverflow`](crate::KernelError::GroupOverflow)).
     GroupOverflow {
         /// The structured level.
         level: usize,
@@ -125,57 +124,6 @@ pub enum ConvertError {
         /// The level at which it overflowed.
         level: usize,
     },
-}
-
-impl ConvertError {
-    /// The conversion error for what an output's `finish` reported.
-    pub(crate) fn from_kernel(e: KernelError) -> Self {
-        match e {
-            KernelError::Capacity {
-                level,
-                buffer,
-                needed,
-                capacity,
-                ..
-            } => ConvertError::Capacity {
-                level,
-                buffer,
-                needed,
-                capacity,
-            },
-            KernelError::PositionOverflow {
-                level,
-                entries,
-                max,
-                ..
-            } => ConvertError::PositionOverflow {
-                level,
-                entries,
-                max,
-            },
-            KernelError::GroupOverflow {
-                level,
-                group,
-                coordinate,
-                n,
-                m,
-                ..
-            } => ConvertError::GroupOverflow {
-                level,
-                group,
-                coordinate,
-                n,
-                m,
-            },
-            KernelError::InsertOutOfOrder { level, .. }
-            | KernelError::InsertOutOfRange { level, .. } => {
-                ConvertError::NotRepresentable { level }
-            }
-            // `finish` returns only the variants above; the prologue errors
-            // of generated kernels never reach a conversion.
-            _ => ConvertError::NotRepresentable { level: 0 },
-        }
-    }
 }
 
 impl fmt::Display for ConvertError {

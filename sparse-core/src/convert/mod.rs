@@ -9,10 +9,13 @@
 //! | [`convert_sum`] | the same, summing repeated coordinates (`V: Add`), as MLIR reads `nonunique` storage |
 //! | [`from_dense`], [`from_dense_view`] | a row-major dense array into any encoding, zeros (`V::default()`) dropped |
 //! | [`to_dense`], [`to_dense_view`] | a sparse tensor into a row-major dense array, implicit zeros made explicit, repeats summed |
-//! | [`concatenate`], [`concatenate_sum`] | tensors of one type joined along a dimension |
+//! | [`concatenate`], [`concatenate_sum`] | tensors of one type joined along a dimension, every stored entry kept |
+//! | [`concatenate_mixed`], [`concatenate_mixed_sum`], [`concatenate_mixed_dense`] | MLIR's `concatenate` in full: sparse tensors of any encodings, slices and dense arrays in one call, into a sparse output of any encoding or a dense array (the nonzero elements) |
 //! | [`convert_slice`], [`convert_slice_sum`] | a [`SliceView`](crate::SliceView) (MLIR's `extract_slice`) into a compact tensor of the slice's sizes, in any encoding |
+//! | [`reshape`], [`reshape_sum`], [`collapse_shape`], [`expand_shape`] | MLIR's `tensor.reshape` / `collapse_shape` / `expand_shape` of a sparse tensor, into any encoding (the zero-copy forms are [`SparseTensor::collapse_shape`] and [`SparseTensor::expand_shape`]) |
 //! | [`reorder_coo`] | MLIR's `reorder_coo`: `convert` between two encodings with the same map |
-//! | [`sort_coo_aos`], [`sort_coo_soa`] | MLIR's `sort`: COO coordinate buffers and their values sorted in place |
+//! | [`sort_coo_aos`], [`sort_coo_soa`] | COO coordinate buffers and their values sorted in place |
+//! | [`sort`] | MLIR's `sort` in full: key permutation (`perm_map`), `ny` payload values per tuple, arrays sorted jointly, the four algorithms |
 //!
 //! The output's dimension sizes are fixed when it is made
 //! ([`SparseTensorOut::new`] or `with_dims`), and a conversion checks them
@@ -124,14 +127,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod concat;
 mod dense;
 pub(crate) mod engine;
 mod error;
 mod fast;
 #[cfg(feature = "alloc")]
 mod owned;
+mod reshape;
 pub(crate) mod slice;
-mod sort;
+pub(crate) mod sort;
+pub(crate) mod sort_keys;
 pub(crate) mod source;
 mod stage;
 #[cfg(test)]
@@ -139,12 +145,15 @@ mod tests;
 
 use core::ops::Add;
 
+pub use concat::{concatenate_mixed, concatenate_mixed_dense, concatenate_mixed_sum, ConcatInput};
 pub use dense::{to_dense, to_dense_view};
 pub use error::ConvertError;
 #[cfg(feature = "alloc")]
 pub use owned::OwnedParts;
+pub use reshape::{collapse_shape, expand_shape, reshape, reshape_sum};
 pub use slice::{convert_slice, convert_slice_sum};
 pub use sort::{sort_coo_aos, sort_coo_soa, SortError};
+pub use sort_keys::{sort, Jointly, SortAlgorithm};
 
 use crate::dense::DenseView;
 use crate::encoding::Encoding;

@@ -82,6 +82,31 @@ pub enum SortError {
         /// The number of entries.
         expected: usize,
     },
+    /// [`sort`](super::sort)'s key permutation (`perm_map`) is not a
+    /// permutation of `0..rank`: entry `index` is out of range or repeats
+    /// an earlier one.
+    Permutation {
+        /// The offending entry of the permutation.
+        index: usize,
+    },
+    /// [`sort`](super::sort)'s `xy` buffer holds fewer than `n` tuples.
+    TuplesShort {
+        /// The buffer's length.
+        len: usize,
+        /// Elements per tuple (keys plus `ny`).
+        width: usize,
+        /// The number of tuples to sort.
+        n: usize,
+    },
+    /// An array sorted jointly by [`sort`](super::sort) is shorter than `n`.
+    Jointly {
+        /// The array, counted from 0 in the order given.
+        array: usize,
+        /// Its length.
+        len: usize,
+        /// The number of rows to sort.
+        n: usize,
+    },
 }
 
 impl fmt::Display for SortError {
@@ -102,6 +127,19 @@ impl fmt::Display for SortError {
             SortError::Values { len, expected } => write!(
                 f,
                 "{len} values for {expected} entries (give one per entry, or none)"
+            ),
+            SortError::Permutation { index } => write!(
+                f,
+                "entry {index} of the key permutation is out of range or repeated \
+                 (perm_map must permute 0..rank)"
+            ),
+            SortError::TuplesShort { len, width, n } => write!(
+                f,
+                "the xy buffer holds {len} elements, fewer than {n} tuples of {width}"
+            ),
+            SortError::Jointly { array, len, n } => write!(
+                f,
+                "jointly sorted array {array} has {len} elements, fewer than the {n} rows sorted"
             ),
         }
     }

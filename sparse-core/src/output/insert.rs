@@ -14,8 +14,8 @@
 
 use crate::encoding::Encoding;
 use crate::error::Buffer as Which;
+use crate::error::KernelError;
 use crate::index::Index;
-use crate::kernel::KernelError;
 use crate::vocab::LevelFormat;
 
 use super::buffer::{Buffer, OutputBuffers};
@@ -81,8 +81,13 @@ where
     ///
     /// Until [`finish`](Self::finish), [`view`](Self::view) shows an empty
     /// tensor of dimension sizes 0.
-    #[doc(hidden)]
-    pub fn begin(&mut self) {
+    ///
+    /// This is the ordered protocol generated kernels use (through
+    /// `__private::OutputProtocol`): insertions in strictly increasing
+    /// lexicographic order of level coordinates, each written straight
+    /// into the level buffers. For insertions in any order see
+    /// [`begin_unordered`](Self::begin_unordered).
+    pub(crate) fn begin(&mut self) {
         for b in &mut self.positions {
             b.clear();
         }
@@ -111,9 +116,8 @@ where
     /// reallocating. Fixed and slice buffers ignore it.
     /// Out of line: one call per kernel call, kept from the kernel's loop
     /// (inlined, it cost the reused-output add 0.6 instructions per entry).
-    #[doc(hidden)]
     #[inline(never)]
-    pub fn reserve_entries(&mut self, entries: usize) {
+    pub(crate) fn reserve_entries(&mut self, entries: usize) {
         for b in &mut self.coordinates {
             b.reserve(entries);
         }
@@ -132,9 +136,8 @@ where
     /// `finish` can say exactly how much room the result needs.
     ///
     /// Outside `begin`..`finish` an insertion does nothing.
-    #[doc(hidden)]
     #[inline]
-    pub fn insert(&mut self, lvl: [usize; LVL], value: V) {
+    pub(crate) fn insert(&mut self, lvl: [usize; LVL], value: V) {
         match self.appends_in_row(&lvl) {
             Some(l) => self.append(&lvl, l, value),
             None => self.insert_general(lvl, value),
@@ -444,8 +447,7 @@ where
     /// Ends the kernel: closes every trailing parent (MLIR's `hasInserts`
     /// finalization) so the output is a valid tensor, or on any recorded
     /// fault empties it (still valid) and returns the error for `name`.
-    #[doc(hidden)]
-    pub fn finish(&mut self, name: &'static str) -> Result<(), KernelError> {
+    pub(crate) fn finish(&mut self, name: &'static str) -> Result<(), KernelError> {
         if self.state == State::Writing {
             self.check_settled();
             self.finalize();

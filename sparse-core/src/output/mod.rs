@@ -47,10 +47,10 @@
 //!
 //! # The insertion protocol
 //!
-//! A kernel calls [`begin`](SparseTensorOut::begin), then
-//! [`insert`](SparseTensorOut::insert) once per result entry in strictly
-//! increasing lexicographic order of level coordinates, then
-//! [`finish`](SparseTensorOut::finish). Each insertion compares its
+//! A kernel calls `begin`, then `insert` once per result entry in strictly
+//! increasing lexicographic order of level coordinates, then `finish` (the
+//! methods of a sealed trait only generated code reaches: the protocol is
+//! how kernels and conversions fill an output, not public API). Each insertion compares its
 //! coordinates with the previous one: levels above the first difference
 //! keep their entry; from there down (from the first non-unique level, if
 //! that is higher: it takes a new entry even for an equal coordinate) each
@@ -107,7 +107,12 @@
 //!
 //! # Example: a CSR output built by insertions
 //!
+//! The calls a generated kernel makes, written out (user code fills
+//! outputs through kernels and [`convert`](crate::convert); the protocol's
+//! trait is not public API, hence the hidden import):
+//!
 //! ```
+//! # use sparse_core::__private::OutputProtocol;
 //! use sparse_core::levels::{compressed, d0, d1, dense};
 //! use sparse_core::{Enc, SliceBuffer, Slices, SparseTensorOut};
 //!
@@ -144,10 +149,13 @@
 //! ```
 
 mod buffer;
+mod build;
 #[cfg(feature = "alloc")]
 mod chunk;
 mod in_place;
 mod insert;
+mod insert_any;
+mod protocol;
 mod segment;
 mod workspace;
 
@@ -158,11 +166,15 @@ pub use buffer::Fixed;
 #[cfg(feature = "alloc")]
 pub use buffer::Owned;
 pub use buffer::{Buffer, OutputBuffers, SliceBuffer, Slices};
+pub use build::OutputBuilder;
 #[cfg(feature = "alloc")]
 #[doc(hidden)]
 pub use chunk::{Chunk, ChunkOut, Wide};
 #[doc(hidden)]
 pub use in_place::InPlace;
+pub use insert_any::Repeats;
+#[doc(hidden)]
+pub use protocol::OutputProtocol;
 pub use segment::Segment;
 pub use workspace::Workspace;
 
@@ -184,6 +196,10 @@ pub(crate) enum State {
     /// A call failed early (workspace too small): the buffers hold the
     /// empty tensor, the fault waits for `finish`.
     Failed,
+    /// Between `begin_unordered` and `finish_unordered`: the level buffers
+    /// hold the empty tensor, the workspace the staged insertions
+    /// (`insert_any.rs`).
+    Staging,
 }
 
 /// The first thing that went wrong in a call; `finish` reports it.
@@ -421,17 +437,6 @@ where
         self.clear();
         self.fault = fault;
         self.state = State::Failed;
-    }
-}
-
-impl<V, E, B, const DIM: usize, const LVL: usize> crate::kernel::DimSizes
-    for SparseTensorOut<V, E, B, DIM, LVL>
-where
-    E: Encoding,
-    B: OutputBuffers<E::Pos, E::Crd, V>,
-{
-    fn dim_size_list(&self) -> &[usize] {
-        &self.dim_sizes
     }
 }
 

@@ -1,7 +1,7 @@
 //! Appending a whole segment of the last level: what a generated kernel
 //! does when it inserts every entry of one output row (or fiber) in a row.
 //!
-//! [`SparseTensorOut::insert`] is safe against any order and any buffer
+//! `SparseTensorOut::insert` is safe against any order and any buffer
 //! size, and pays for it on every call: it compares the parent with the
 //! previous insertion's, and keeps four logical lengths so that a full
 //! buffer can still report how much room the result needed. A kernel that
@@ -22,7 +22,7 @@ use super::buffer::{Buffer, OutputBuffers};
 use super::SparseTensorOut;
 
 /// The entries of the last level under one parent, appended in order.
-/// Made by [`SparseTensorOut::segment`]; settles the output's lengths when
+/// Made by the protocol's `segment`; settles the output's lengths when
 /// dropped.
 pub struct Segment<'o, V, E, B, const DIM: usize, const LVL: usize>
 where
@@ -49,9 +49,8 @@ where
     /// Opens the segment of the last level under the parent whose level
     /// coordinates are `lvl` (its last coordinate is ignored). Pushes into
     /// it mean exactly `insert(parent ++ [c], v)`.
-    #[doc(hidden)]
     #[inline]
-    pub fn segment(&mut self, lvl: [usize; LVL]) -> Segment<'_, V, E, B, DIM, LVL> {
+    pub(crate) fn segment(&mut self, lvl: [usize; LVL]) -> Segment<'_, V, E, B, DIM, LVL> {
         Segment {
             out: self,
             lvl,

@@ -4,7 +4,7 @@
 
 use crate::encoding::Encoding;
 use crate::error::Buffer as Which;
-use crate::kernel::KernelError;
+use crate::error::KernelError;
 
 use super::buffer::{Buffer, OutputBuffers};
 use super::{Fault, SparseTensorOut, State};
@@ -13,7 +13,7 @@ use super::{Fault, SparseTensorOut, State};
 /// flags, and the list of coordinates filled so far (MLIR's `values`,
 /// `filled`, `added` and `count`).
 ///
-/// Between two [`compress`](SparseTensorOut::compress) calls every value
+/// Between two `compress` calls (the protocol's) every value
 /// not filled is `V::default()` and every flag not added is `false`, so
 /// starting a segment costs nothing and `compress` resets only what was
 /// added.
@@ -99,8 +99,7 @@ where
     /// `"output"`) and, inside `begin`..`finish`, empties the output (a
     /// valid tensor) so the kernel may return at once; a later `finish`
     /// returns the same error with the tensor's name.
-    #[doc(hidden)]
-    pub fn workspace(&mut self, n: usize) -> Result<Workspace<'_, V, B::Idx>, KernelError> {
+    pub(crate) fn workspace(&mut self, n: usize) -> Result<Workspace<'_, V, B::Idx>, KernelError> {
         let capacity = self
             .ws_values
             .capacity()
@@ -149,8 +148,7 @@ where
     /// coordinate takes its place), in increasing order of that
     /// coordinate, then resets exactly those entries (value to
     /// `V::default()`, flag to `false`) and empties the added list.
-    #[doc(hidden)]
-    pub fn compress(&mut self, lvl: [usize; LVL]) {
+    pub(crate) fn compress(&mut self, lvl: [usize; LVL]) {
         order_added(self.ws_added.as_mut_slice(), self.ws_filled.as_slice());
         let total = self.ws_added.len();
         for k in 0..total {
@@ -241,8 +239,7 @@ where
     /// Resets the workspace's added entries (values to `V::default()`,
     /// flags to `false`) without inserting them, and empties the added
     /// list: proportional to the number of added entries.
-    #[doc(hidden)]
-    pub fn reset_workspace(&mut self) {
+    pub(crate) fn reset_workspace(&mut self) {
         for &j in self.ws_added.as_slice() {
             if let Some(v) = self.ws_values.as_mut_slice().get_mut(j) {
                 *v = V::default();

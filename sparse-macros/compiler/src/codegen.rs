@@ -36,7 +36,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::errors::Errors;
-use crate::model::{Encoding, Model, ParamKind, TensorType, Value};
+use crate::model::{Encoding, ParamKind, TensorType, Value};
+use crate::plan::Program;
 use crate::syntax::LiteralValue;
 use crate::vocab::{ExplicitValue, ValueType, Width};
 
@@ -48,9 +49,11 @@ pub mod kernel;
 pub(crate) use elem::elem_type;
 pub(crate) use encoding_type::enc_type;
 
-/// Generates the aliases of every item that storage can represent, and
-/// records an error for each item it cannot represent yet.
-pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {
+/// Generates the aliases of every item that storage can represent and the
+/// kernels as planned, and records an error for each item it cannot
+/// represent yet.
+pub fn generate(program: &Program, errors: &mut Errors) -> TokenStream {
+    let model = &program.model;
     let mut out = TokenStream::new();
     let mut generated = Vec::new();
     for enc in &model.encodings {
@@ -59,7 +62,7 @@ pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {
             generated.push(enc.name.to_string());
         }
     }
-    pattern_outputs(model, errors);
+    pattern_outputs(program, errors);
     for ty in &model.types {
         match &ty.encoding {
             Some(name) => {
@@ -74,7 +77,10 @@ pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {
         }
     }
     out.extend(constant::generate(model, &generated));
-    out.extend(feature_gates(model));
+    out.extend(feature_gates(program));
+    for planned in program.kernels.iter().chain(&program.stubs) {
+        out.extend(kernel::generate_kernel(planned));
+    }
     out
 }
 
@@ -83,10 +89,11 @@ pub fn generate(model: &Model, errors: &mut Errors) -> TokenStream {
 /// features, so it invokes sparse-core's gate once per feature, at the
 /// first item that uses such elements: nothing with the feature, a compile
 /// error there that names it without.
-fn feature_gates(model: &Model) -> TokenStream {
-    let kernels = model.kernels.iter().chain(&model.stubs);
+fn feature_gates(program: &Program) -> TokenStream {
+    let model = &program.model;
+    let kernels = program.kernels.iter().chain(&program.stubs);
     let params = kernels.flat_map(|k| {
-        k.params.iter().filter_map(|p| match &p.kind {
+        k.def.params.iter().filter_map(|p| match &p.kind {
             ParamKind::Sparse { elem, .. } | ParamKind::Dense { elem, .. } => {
                 Some((*elem, p.name.span()))
             }
@@ -122,8 +129,9 @@ fn feature_gates(model: &Model) -> TokenStream {
 /// kernels write outputs by inserting values, and a pattern tensor stores
 /// none. `SparseTensorOut::new` refuses such an encoding too
 /// (`AssembleError::PatternOutput`); this says so at the parameter.
-fn pattern_outputs(model: &Model, errors: &mut Errors) {
-    for def in model.kernels.iter().chain(&model.stubs) {
+fn pattern_outputs(program: &Program, errors: &mut Errors) {
+    let model = &program.model;
+    for def in program.kernels.iter().chain(&program.stubs).map(|k| &k.def) {
         for param in &def.params {
             let ParamKind::Sparse {
                 encoding,

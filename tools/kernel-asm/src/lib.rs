@@ -20,6 +20,7 @@ mod kernels {
     use super::*;
     include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_csr.rs");
     include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_csr_f32.rs");
+    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_csr_unroll4.rs");
     include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_coo.rs");
     include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/vector_add.rs");
     include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/binary_triangles.rs");
@@ -144,6 +145,13 @@ const CAP: usize = 64;
 #[inline(never)]
 pub fn sk_spmv_csr(a: &CSR<'_, f64>, x: &[f64], y: &mut [f64]) -> Result<(), KernelError> {
     kernels::spmv_csr(a, x, y)
+}
+
+/// SpMV, CSR, the row walk unrolled by 4 (`#[unroll(4)]`).
+#[no_mangle]
+#[inline(never)]
+pub fn sk_spmv_csr_unroll4(a: &CSR<'_, f64>, x: &[f64], y: &mut [f64]) -> Result<(), KernelError> {
+    kernels::spmv_csr_unroll4(a, x, y)
 }
 
 /// A 2-D convolution with affine subscripts, `o[i, j] = a[i + k, j + l] *

@@ -26,8 +26,8 @@ use alloc::vec::Vec;
 
 use super::{grain, halfway, row_starts, work_of, Coordinates, Cut};
 use crate::encoding::Encoding;
+use crate::error::KernelError;
 use crate::index::Index;
-use crate::kernel::KernelError;
 use crate::output::{Chunk, ChunkOut, OutputBuffers, SparseTensorOut};
 
 /// A chunk of a split loop: the iterations `lo..hi`, which write the output

@@ -13,7 +13,7 @@ use std::vec::Vec;
 
 use super::*;
 use crate::encoding::Enc;
-use crate::kernel::KernelError;
+use crate::error::KernelError;
 
 type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
 type Dcsr = Enc<u16, u16, (compressed, compressed), (d0, d1)>;

@@ -24,12 +24,14 @@
 //! nodes, coordinates come from in-range entries in sorted order, and
 //! uniqueness was checked. Sizes and counts are checked against the widths.
 
+use proc_macro2::Span;
+
 use super::constant::{ConstContext, Entries, SparseStorage, StoredLevel};
 use super::constant_value::Scalar;
 use super::{Encoding, ValueType};
 use crate::errors::Errors;
 use crate::syntax::{LiteralValue, ScalarLit};
-use crate::vocab::{LevelExpr, LevelFormat, Width};
+use crate::vocab::{coordinate_slot, LevelExpr, LevelFormat, Width};
 
 /// The most stored entries (values, padding included) a constant may have.
 pub(super) const MAX_STORED: usize = 1 << 26;
@@ -255,6 +257,9 @@ pub(super) fn build(
                 }
             }
             LevelFormat::Structured { n: keep, m } => {
+                // Groups with too many entries: (span, the group in words).
+                let mut overflow: Vec<(Span, String)> = Vec::new();
+                let d = level.expr.dim();
                 for &(a, b) in &nodes {
                     let present = groups(a, b);
                     if present.len() > usize::from(keep) {
@@ -264,22 +269,19 @@ pub(super) fn build(
                             .iter()
                             .map(|&(s, _)| entries.describe(order[s as usize] as usize))
                             .collect();
-                        let d = level.expr.dim();
                         let first = entries.crd(extra).get(d).copied().unwrap_or(0);
                         let start = first - first % u64::from(m);
-                        errors.error(
+                        overflow.push((
                             origin.span,
                             format!(
                                 "the group of dimension {d} coordinates {start}..{} holds {} \
-                                 entries ({}){}, but level {l} of `#{}` is `structured[{keep}, \
-                                 {m}]`: at most {keep} per group of {m}",
+                                 entries ({}){}",
                                 start + u64::from(m),
                                 present.len(),
                                 listed.join(", "),
                                 ctx.line(origin),
-                                enc.name
                             ),
-                        );
+                        ));
                         continue;
                     }
                     let used: Vec<u64> = present.iter().map(|&(s, _)| crd(s, l)).collect();
@@ -298,6 +300,13 @@ pub(super) fn build(
                         next.push(range);
                     }
                 }
+                report_overflow(
+                    &overflow,
+                    &format!("level {l} of `#{}`", enc.name),
+                    keep,
+                    m,
+                    errors,
+                );
             }
         }
         if level.ty.has_positions() {
@@ -433,38 +442,34 @@ fn width_bits(width: Width) -> u32 {
 
 /// MLIR's AoS COO: a compressed or loose level followed by a run of
 /// singletons without `soa` keeps the run's coordinates as tuples in its
-/// own buffer; the singletons own no buffer and read their slot (the rule
-/// of sparse-core's `layout::mark_coo_regions`).
+/// own buffer; the singletons own no buffer and read their slot (the one
+/// storage rule, `sparse_vocab::coordinate_slot`, which sparse-core's
+/// layout and codegen read too).
 fn fuse_coo_regions(enc: &Encoding, levels: &mut [StoredLevel]) {
-    let mut l = 0;
-    while l < levels.len() {
-        let ty = enc.levels[l].ty;
-        if !ty.has_positions() {
-            l += 1;
+    let types: Vec<_> = enc.levels.iter().map(|x| x.ty).collect();
+    for l in 0..levels.len() {
+        let slot = coordinate_slot(&types, l);
+        // Only a region's start gathers the tuples; its singletons were
+        // set with it.
+        if slot.stride == 1 || slot.is_fused() {
             continue;
         }
-        let run = enc.levels[l + 1..]
-            .iter()
-            .take_while(|x| x.ty.format == LevelFormat::Singleton && !x.ty.is_soa())
-            .count();
-        if run > 0 {
-            let count = levels[l].coordinates.len();
-            let mut tuples = Vec::with_capacity(count * (run + 1));
-            for p in 0..count {
-                for level in &levels[l..=l + run] {
-                    tuples.push(level.coordinates[p]);
-                }
-            }
-            levels[l].coordinates = tuples;
-            for (slot, level) in levels[l..=l + run].iter_mut().enumerate() {
-                level.stride = run + 1;
-                level.offset = slot;
-                if slot > 0 {
-                    level.coordinates.clear();
-                }
+        let run = slot.stride - 1;
+        let count = levels[l].coordinates.len();
+        let mut tuples = Vec::with_capacity(count * (run + 1));
+        for p in 0..count {
+            for level in &levels[l..=l + run] {
+                tuples.push(level.coordinates[p]);
             }
         }
-        l += run + 1;
+        levels[l].coordinates = tuples;
+        for (slot, level) in levels[l..=l + run].iter_mut().enumerate() {
+            level.stride = run + 1;
+            level.offset = slot;
+            if slot > 0 {
+                level.coordinates.clear();
+            }
+        }
     }
 }
 
@@ -490,4 +495,46 @@ impl ConstContext {
             n => format!(" ({}:{n})", self.file.as_deref().unwrap_or("file")),
         }
     }
+}
+
+/// Groups listed one by one before the rest are only counted: an unpruned
+/// layer overflows nearly every group, and a page of near-identical errors
+/// hides what to do.
+const OVERFLOW_LISTED: usize = 3;
+
+/// Rule: a `structured[n, m]` level holds at most `n` entries per group of
+/// `m`. A few overflowing groups are one error each, at the entry that did
+/// not fit; more are one error at the first, with the count, the first
+/// groups and the fix (pruning).
+fn report_overflow(overflow: &[(Span, String)], level: &str, keep: u8, m: u8, errors: &mut Errors) {
+    let rule = format!("{level} is `structured[{keep}, {m}]`: at most {keep} per group of {m}");
+    if overflow.len() <= OVERFLOW_LISTED {
+        for (span, group) in overflow {
+            errors.error(*span, format!("{group}, but {rule}"));
+        }
+        return;
+    }
+    let Some((span, _)) = overflow.first() else {
+        return;
+    };
+    let listed: Vec<&str> = overflow
+        .iter()
+        .take(OVERFLOW_LISTED)
+        .map(|(_, g)| g.as_str())
+        .collect();
+    let fix = if (keep, m) == (2, 4) {
+        "; prune the weights first: `prune_2_4(dense<...>)` keeps the two largest \
+         magnitudes of each group"
+    } else {
+        "; prune the weights first"
+    };
+    errors.error(
+        *span,
+        format!(
+            "{} groups hold more than {keep} entries, but {rule}; the first {OVERFLOW_LISTED}: \
+             {}{fix}",
+            overflow.len(),
+            listed.join("; ")
+        ),
+    );
 }

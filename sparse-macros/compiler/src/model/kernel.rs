@@ -45,6 +45,23 @@ pub struct KernelDef {
     /// (`sparse_core::__private::MulAdd`), rounded once instead of twice.
     /// Taken out of [`KernelDef::attrs`].
     pub fma: Option<Span>,
+    /// `#[unroll(n)]` written on the `fn`: the factor and the attribute's
+    /// span. Innermost walks over compressed levels run `n` entries per
+    /// step (see `schedule::unroll`). Taken out of [`KernelDef::attrs`].
+    pub unroll: Option<(u32, Span)>,
+    /// Where each statement of [`KernelDef::kernel`] is written, for the
+    /// planner's errors (one entry per statement; empty for stubs).
+    pub stmt_spans: Vec<StmtSpans>,
+}
+
+/// The spans of one checked statement, for the sparsifier's errors.
+#[derive(Clone, Debug)]
+pub struct StmtSpans {
+    /// Every access, left-hand side first: tensor name, text as written,
+    /// first and last span.
+    pub accesses: Vec<(String, String, Span, Span)>,
+    /// The whole statement.
+    pub range: (Span, Span),
 }
 
 /// A closure of a semiring operation (a region of `binary`/`unary`, a

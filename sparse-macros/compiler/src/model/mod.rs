@@ -20,7 +20,6 @@ mod encoding;
 mod inverse;
 mod kernel;
 mod kernel_check;
-mod kernel_plan;
 mod kernel_types;
 mod levels;
 mod map;
@@ -38,7 +37,8 @@ use crate::vocab::{LevelExpr, LevelType, Width};
 pub use constant::{ConstData, Constant, ConstantStub, SparseStorage, StoredLevel};
 pub use constant_value::{elem_bytes, Scalar};
 pub use elem::{parse_elem, ElemType, ValueType};
-pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind};
+pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind, StmtSpans};
+pub use kernel_check::stub;
 
 /// A dimension index (an axis of the semantic tensor).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -55,7 +55,8 @@ pub struct Model {
     pub encodings: Vec<Encoding>,
     /// Tensor types, in source order.
     pub types: Vec<TensorType>,
-    /// Kernels, in source order; only those the sparsifier accepts.
+    /// Kernels whose meaning checked, in source order (the planner, which
+    /// runs next, may still reject a statement it cannot sparsify).
     pub kernels: Vec<KernelDef>,
     /// Kernels with errors in their statements but a valid signature, as
     /// [`KernelDef`]s without statements: generated with an empty body next
@@ -254,14 +255,7 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
             let shown = format!("fn {}", def.name);
             let unique = check_unique_name(&def.name, shown, &mut fn_names, errors);
             match kernel_check::check_kernel(def, &model, &failed, errors) {
-                Ok((mut kernel, spans)) => {
-                    let planned = kernel_plan::check_plan(&mut kernel, &model, &spans, errors);
-                    if unique && planned {
-                        model.kernels.push(kernel);
-                    } else if unique {
-                        model.stubs.push(kernel_check::stub(kernel));
-                    }
-                }
+                Ok(kernel) if unique => model.kernels.push(kernel),
                 Err(kernel_check::Failed::Stub(stub)) if unique => model.stubs.push(*stub),
                 _ => {}
             }

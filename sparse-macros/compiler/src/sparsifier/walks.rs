@@ -26,7 +26,6 @@ use super::check::StmtView;
 use super::kernel::{Expr, Kernel};
 use super::loop_tree::{Node, Role, Space};
 use super::{LoopId, SparsifyError, TensorId};
-use crate::vocab::LevelFormat;
 
 /// Where each visit of a loop's iterations ends up, from the loop tree
 /// builder.
@@ -78,10 +77,7 @@ pub fn splits_duplicates(kernel: &Kernel, t: TensorId, l: usize) -> bool {
     let Some(&(here, _)) = levels.get(l) else {
         return false;
     };
-    let grouped = match levels.get(l + 1) {
-        None => true,
-        Some(&(next, _)) => next.format == LevelFormat::Singleton,
-    };
+    let grouped = crate::vocab::groups_duplicates(here, levels.get(l + 1).map(|&(ty, _)| ty));
     !here.is_unique() && (!grouped || !here.is_ordered())
 }
 

@@ -196,7 +196,7 @@ fn parse_stmt(tokens: &[TokenTree], end: Span) -> syn::Result<StmtSyntax> {
                 Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
                     let g = g.clone();
                     p.pos += 1;
-                    let (indices, affine) = parse_indices(&g)?;
+                    let (indices, affine) = parse_indices(&g, &ident)?;
                     AccessSyntax {
                         tensor: ident,
                         indices,
@@ -599,7 +599,7 @@ impl Parser<'_> {
         match self.peek().cloned() {
             Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
                 self.pos += 1;
-                let (indices, affine) = parse_indices(&g)?;
+                let (indices, affine) = parse_indices(&g, &ident)?;
                 Ok(ExprSyntax::Access(AccessSyntax {
                     tensor: ident,
                     indices,
@@ -684,8 +684,22 @@ impl Parser<'_> {
 #[allow(clippy::type_complexity)]
 fn parse_indices(
     group: &proc_macro2::Group,
+    tensor: &Ident,
 ) -> syn::Result<(Vec<Ident>, Vec<(usize, super::AffineExpr)>)> {
     let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+    // `s[0]` is what a user writes for a scalar (a tensor of rank 0) more
+    // often than a constant index into a vector: name both spellings.
+    if let [TokenTree::Literal(lit)] = tokens.as_slice() {
+        return Err(error(
+            lit.span(),
+            format!(
+                "constant indices are not supported; if `{tensor}` is a scalar \
+                 (`tensor<f64>`, rank 0), write `{tensor}[]`; otherwise an access takes an \
+                 index variable or an affine expression of index variables per dimension, \
+                 e.g. `{tensor}[i]` or `{tensor}[i + 1]`"
+            ),
+        ));
+    }
     let mut indices = Vec::new();
     let mut affine = Vec::new();
     for (d, (items, end)) in split_commas(&tokens, group.span_close())

@@ -49,8 +49,8 @@ const SPARSE_OUT: &str = "x: &tensor<?xf64, #SV>, y: &mut tensor<?xf64, #SV>";
 /// The number of lattice points of the only statement's right-hand side,
 /// for its outermost loop.
 fn points(params: &str, rhs: &str) -> usize {
-    let model = super::model(&format!("{ENCODINGS}\nfn f({params}) {{ y[i] = {rhs}; }}"));
-    let kernel = &model.kernels[0].kernel;
+    let program = super::program(&format!("{ENCODINGS}\nfn f({params}) {{ y[i] = {rhs}; }}"));
+    let kernel = &program.kernels[0].def.kernel;
     lattice(kernel, &kernel.stmts[0].rhs, LoopId(0))
         .points
         .len()

@@ -19,9 +19,9 @@ pub(crate) const ENCODINGS: &str = "
 
 /// The one kernel of `ENCODINGS` + `src`.
 pub(crate) fn kernel(src: &str) -> KernelDef {
-    let model = super::model(&format!("{ENCODINGS}\n{src}"));
-    assert_eq!(model.kernels.len(), 1, "{src}");
-    model.kernels.into_iter().next().unwrap()
+    let program = super::program(&format!("{ENCODINGS}\n{src}"));
+    assert_eq!(program.kernels.len(), 1, "{src}");
+    program.kernels.into_iter().next().unwrap().def
 }
 
 const D: LevelType = LevelType::new(LevelFormat::Dense);
@@ -391,14 +391,18 @@ fn attributes_visibility_and_trailing_commas() {
 
 #[test]
 fn kernels_and_aliases_share_a_block() {
-    let model = super::model(&format!(
+    let model = super::program(&format!(
         "{ENCODINGS}
          type Mat = tensor<4x4xf64, #CSR>;
          fn f(a: &tensor<?xf64, #SV>, y: &mut tensor<?xf64>) {{ y[i] = a[i]; }}
          fn g(a: &tensor<?xf64, #SV>, y: &mut tensor<?xf64>) {{ y[i] = a[i] * 2.0; }}"
     ));
-    assert_eq!(model.types.len(), 1);
-    let names: Vec<String> = model.kernels.iter().map(|k| k.name.to_string()).collect();
+    assert_eq!(model.model.types.len(), 1);
+    let names: Vec<String> = model
+        .kernels
+        .iter()
+        .map(|k| k.def.name.to_string())
+        .collect();
     assert_eq!(names, ["f", "g"]);
 }
 
@@ -465,7 +469,8 @@ fn expand_generates_kernels_and_stubs() {
 
 #[test]
 fn stubs_keep_the_signature_of_kernels_with_statement_errors() {
-    let model = crate::model::check(
+    let mut errors = crate::Errors::new();
+    let checked = crate::model::check(
         &crate::syntax::parse(
             format!(
                 "{ENCODINGS}
@@ -478,18 +483,22 @@ fn stubs_keep_the_signature_of_kernels_with_statement_errors() {
         ),
         &mut crate::Errors::new(),
     );
+    let model = crate::plan::plan(checked, &mut errors);
     // The order conflict is resolved: `b` is read through a reordered
     // copy, a fourth parameter.
     let kernels: Vec<(String, usize)> = model
         .kernels
         .iter()
-        .map(|k| (k.name.to_string(), k.params.len()))
+        .map(|k| (k.def.name.to_string(), k.def.params.len()))
         .collect();
     assert_eq!(kernels, [("conflict".to_string(), 4)]);
     let stubs: Vec<(String, usize, usize)> = model
         .stubs
         .iter()
-        .map(|s| (s.name.to_string(), s.params.len(), s.kernel.stmts.len()))
+        .map(|s| {
+            let s = &s.def;
+            (s.name.to_string(), s.params.len(), s.kernel.stmts.len())
+        })
         .collect();
     assert_eq!(stubs, [("bad".into(), 3, 0)]);
 }

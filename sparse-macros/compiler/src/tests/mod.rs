@@ -20,9 +20,15 @@ use crate::model::{Encoding, Model};
 
 /// Parses and checks `src`, panicking with the messages if it has errors.
 pub(crate) fn model(src: &str) -> Model {
+    program(src).model
+}
+
+/// Parses, checks and plans `src`, panicking with the messages if it has
+/// errors.
+pub(crate) fn program(src: &str) -> crate::Program {
     let tokens: TokenStream = src.parse().expect("test input tokenizes");
     match crate::parse_and_check(tokens) {
-        Ok(model) => model,
+        Ok(program) => program,
         Err(errors) => panic!(
             "unexpected errors: {:#?}",
             errors.iter().map(|e| e.to_string()).collect::<Vec<_>>()

@@ -32,9 +32,9 @@ fn assert_text(actual: &str, expected: &str) {
 }
 
 fn kernel(src: &str) -> crate::model::KernelDef {
-    let model = super::model(&format!("{SLICES}\n{src}"));
-    assert_eq!(model.kernels.len(), 1, "{src}");
-    model.kernels.into_iter().next().unwrap()
+    let program = super::program(&format!("{SLICES}\n{src}"));
+    assert_eq!(program.kernels.len(), 1, "{src}");
+    program.kernels.into_iter().next().unwrap().def
 }
 
 /// The workspace parameters: (name, the tensor it copies).
@@ -261,11 +261,11 @@ fn other_slices_keep_their_copy() {
             vector,
         ),
     ] {
-        let model = super::model(&format!(
+        let model = super::program(&format!(
             "#S = #sparse_tensor.encoding<{{ map = {enc} }}>\n{kernel}"
         ));
         assert_eq!(
-            workspaces(&model.kernels[0]),
+            workspaces(&model.kernels[0].def),
             [("a_sliced".to_string(), "a".to_string())],
             "{enc}"
         );

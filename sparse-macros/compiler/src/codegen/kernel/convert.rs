@@ -59,7 +59,7 @@ impl Gen<'_> {
         let Some(enc) = src
             .encoding
             .as_ref()
-            .and_then(|e| self.model.encoding(&e.to_string()))
+            .and_then(|e| self.kp.encoding_named(e))
         else {
             // An input with an encoding is checked at its parameter; a
             // reordered copy (no encoding of its own) is only ever

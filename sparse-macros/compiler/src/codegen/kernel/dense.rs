@@ -5,19 +5,12 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{Gen, Pos, Scope};
-use crate::sparsifier::demap::DimPart;
-
-/// The largest block size whose loop is written out (a 4x4 block's two
-/// loops become 16 copies of the innermost body).
-pub const MAX_UNROLLED_BLOCK: u32 = 4;
 use crate::sparsifier::{LoopId, Node};
 
 impl Gen<'_> {
-    /// `for __sk_i in 0..__sk_n_i { ... }`: every coordinate of the range.
-    /// The loop inside a block (over a constant block size of at most
-    /// [`MAX_UNROLLED_BLOCK`]) is written out, one copy of the body per
-    /// offset: LLVM keeps such short loops as loops at opt-level `s`,
-    /// where a 4x4 BSR SpMV then costs 3.4 times the hand-written C loop.
+    /// `for __sk_i in 0..__sk_n_i { ... }`: every coordinate of the range,
+    /// or, where the schedule writes the loop out (the offsets inside a
+    /// small block), one copy of the body per offset.
     pub(super) fn for_loop(&mut self, l: LoopId, body: &[Node], scope: &Scope) -> TokenStream {
         let var = self.var(l);
         let n = self.size(l);
@@ -26,7 +19,7 @@ impl Gen<'_> {
             *b = true;
         }
         let positions = self.bind_dense(&mut inner);
-        if let Some(block) = self.block_extents.get(l.index()).copied().flatten() {
+        if let Some(block) = self.sched.and_then(|s| s.written_out(l)) {
             let body = self.nodes(body, &inner);
             let copies = (0..block).map(|k| {
                 let k = proc_macro2::Literal::usize_suffixed(k as usize);
@@ -42,7 +35,7 @@ impl Gen<'_> {
         }
         let busy = self.busy_when(body);
         let cursors = self.row_cursors(l, body, scope, &mut inner);
-        let par = self.par.filter(|p| p.loop_id == l);
+        let par = self.chunks().filter(|p| p.loop_id == l);
         let outer = self.chunk;
         if par.is_some() {
             self.chunk = par;
@@ -85,23 +78,6 @@ impl Gen<'_> {
             },
             None => walk,
         }
-    }
-
-    /// For each loop, the block size when it runs over the offsets inside a
-    /// block ([`DimPart::Within`]) of at most [`MAX_UNROLLED_BLOCK`].
-    pub(super) fn block_extents(&self) -> Vec<Option<u32>> {
-        self.bindings()
-            .iter()
-            .map(|list| {
-                list.iter()
-                    .find_map(|&(t, d)| match self.info(t).parts.as_ref()?.get(d)? {
-                        DimPart::Within { block, .. } if *block <= MAX_UNROLLED_BLOCK => {
-                            Some(*block)
-                        }
-                        _ => None,
-                    })
-            })
-            .collect()
     }
 
     /// A condition without which running `nodes` does nothing, when every

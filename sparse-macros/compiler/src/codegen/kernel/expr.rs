@@ -222,7 +222,9 @@ impl Gen<'_> {
     /// rounding), for a float reduction by `+` whose factors have the
     /// output's type; `None` for everything else.
     fn fused_accumulate(&mut self, value: &Expr, scope: &Scope) -> Option<TokenStream> {
-        self.def.fma?;
+        if !self.kp.schedule.fma {
+            return None;
+        }
         let Expr::Mul(a, b) = value else { return None };
         let elem = self.out_elem();
         let same = |t: Option<ValueType>| t.is_none_or(|t| t == elem);
@@ -546,7 +548,7 @@ impl Gen<'_> {
     /// element type, if the encoding has one (a pattern tensor).
     pub(super) fn explicit_value(&self, t: TensorId) -> Option<TokenStream> {
         let info = self.info(t);
-        let enc = self.model.encoding(&info.encoding.as_ref()?.to_string())?;
+        let enc = self.kp.encoding_named(info.encoding.as_ref()?)?;
         let value = enc.explicit_val.as_ref()?;
         Some(typed_literal(value.literal, info.elem))
     }

@@ -18,10 +18,10 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::Ident;
 
-use super::parallel::ParLoop;
 use super::{Gen, Kind, Pos, Scope};
+use crate::schedule::Chunks;
 use crate::sparsifier::{LoopId, Node, Space, TensorId};
-use crate::vocab::LevelFormat;
+use crate::vocab::{LevelFormat, ParentRange};
 
 /// The load helpers generated code calls.
 pub(super) fn private(name: &str) -> TokenStream {
@@ -30,20 +30,10 @@ pub(super) fn private(name: &str) -> TokenStream {
 }
 
 impl Gen<'_> {
-    /// Whether level `l` of `t` is walked by duplicate segments: a
-    /// non-unique level that is the last (its duplicates' values add up)
-    /// or is followed by a singleton level (which walks the segment).
-    /// The sparsifier's `walks::splits_duplicates` mirrors this (plus
-    /// `nonordered`, whose duplicates need not be adjacent) to reject the
-    /// plans that would need any other nonunique level grouped.
+    /// Whether level `l` of `t` is walked by duplicate segments (see
+    /// [`TensorInfo::segmented`](crate::plan::TensorInfo::segmented)).
     pub(super) fn segmented(&self, t: TensorId, l: usize) -> bool {
-        let levels = &self.info(t).levels;
-        let here = levels.get(l).is_some_and(|x| !x.ty.is_unique());
-        let child = match levels.get(l + 1) {
-            None => true,
-            Some(x) => x.ty.format == LevelFormat::Singleton,
-        };
-        here && child
+        self.info(t).segmented(l)
     }
 
     /// Statements binding `lo` and `hi`, the positions level `l` of `t`
@@ -109,57 +99,62 @@ impl Gen<'_> {
             );
         };
         let load = private("load_index");
-        // Level 0 reads fixed slots: `pos[0]..pos[1]`, not `pos[0]..pos[0 + 1]`.
-        let (next, pair_lo, pair_hi) = if l == 0 {
-            (quote!(1), quote!(0), quote!(1))
-        } else {
-            (quote!(#p + 1), quote!(2 * #p), quote!(2 * #p + 1))
+        // Which positions the level stores under `p`: the storage rule of
+        // `sparse_vocab::parent_range`; dense levels are not walked here.
+        let range = match lvl.ty.format {
+            LevelFormat::Dense | LevelFormat::Batch => None,
+            LevelFormat::Singleton if l == 0 => None,
+            format => Some(crate::vocab::parent_range(format, 0)),
         };
-        match lvl.ty.format {
-            LevelFormat::Compressed => {
+        match range {
+            // `pos[k * p]..pos[k * p + 1]`; level 0 reads fixed slots:
+            // `pos[0]..pos[1]`, not `pos[0]..pos[0 + 1]`.
+            Some(ParentRange::Positions { per_parent }) => {
+                let (at_lo, at_hi) = match (l, per_parent) {
+                    (0, _) => (quote!(0), quote!(1)),
+                    (_, 1) => (quote!(#p), quote!(#p + 1)),
+                    (_, k) => {
+                        let k = Literal::usize_unsuffixed(k);
+                        (quote!(#k * #p), quote!(#k * #p + 1))
+                    }
+                };
                 let pos = self.positions(t, l);
-                let doc = format!(
-                    " SAFETY: {why}, and compressed level {l} stores one position per parent \
-                     entry plus one."
-                );
+                let doc = if per_parent == 1 {
+                    format!(
+                        " SAFETY: {why}, and compressed level {l} stores one position per \
+                         parent entry plus one."
+                    )
+                } else {
+                    format!(
+                        " SAFETY: {why}, and loose compressed level {l} stores a lo/hi pair \
+                         per parent entry."
+                    )
+                };
                 Some(quote! {
                     #[doc = #doc]
-                    let #lo = unsafe { #load(#pos, #p) };
+                    let #lo = unsafe { #load(#pos, #at_lo) };
                     #[doc = #doc]
-                    let #hi = unsafe { #load(#pos, #next) };
+                    let #hi = unsafe { #load(#pos, #at_hi) };
                 })
             }
-            LevelFormat::LooseCompressed => {
-                let pos = self.positions(t, l);
-                let doc = format!(
-                    " SAFETY: {why}, and loose compressed level {l} stores a lo/hi pair per \
-                     parent entry."
-                );
-                Some(quote! {
-                    #[doc = #doc]
-                    let #lo = unsafe { #load(#pos, #pair_lo) };
-                    #[doc = #doc]
-                    let #hi = unsafe { #load(#pos, #pair_hi) };
-                })
-            }
-            // An n:m level stores exactly `n` coordinates per parent entry,
-            // at positions `p * n .. p * n + n`.
-            LevelFormat::Structured { n, .. } => {
-                let n = proc_macro2::Literal::usize_unsuffixed(usize::from(n));
+            // A singleton level stores one entry per parent entry, an n:m
+            // level exactly `n`, at positions `p * n .. p * n + n`.
+            Some(ParentRange::Fixed { count: 1 }) => Some(quote! {
+                let #lo = #p;
+                let #hi = #p + 1;
+            }),
+            Some(ParentRange::Fixed { count }) => {
+                let n = Literal::usize_unsuffixed(count);
                 Some(quote! {
                     let #lo = #p * #n;
                     let #hi = #lo + #n;
                 })
             }
-            LevelFormat::Singleton if l > 0 => Some(quote! {
-                let #lo = #p;
-                let #hi = #p + 1;
-            }),
-            format => self.internal(
+            None => self.internal(
                 t,
                 format!(
                     "level {l} of `{name}` ({}) cannot be walked here",
-                    format.name()
+                    lvl.ty.format.name()
                 ),
             ),
         }
@@ -254,7 +249,7 @@ impl Gen<'_> {
         self.info(t)
             .encoding
             .as_ref()
-            .and_then(|e| self.model.encoding(&e.to_string()))
+            .and_then(|e| self.kp.encoding_named(e))
             .is_some_and(|enc| enc.crd_width == crate::vocab::Width::W2)
     }
 
@@ -389,8 +384,10 @@ impl Gen<'_> {
         // An n:m level stores exactly `n` entries under each parent: with
         // a small `n` they are written out, one copy of the body per entry
         // (a loop of two entries stays a loop at opt-level `s`).
-        if let LevelFormat::Structured { n, .. } = space.level_type.format {
-            if u32::from(n) <= super::dense::MAX_UNROLLED_BLOCK {
+        let written_out = self.sched.and_then(|s| s.written_out(l));
+        if let (LevelFormat::Structured { n, .. }, Some(_)) = (space.level_type.format, written_out)
+        {
+            {
                 let name = self.info(t).name.clone();
                 let why = format!(
                     "`{p}` < `{lo}` + {n} = `{hi}`, within the {n} entries level {lv} of \
@@ -446,8 +443,11 @@ impl Gen<'_> {
         }
         // The walk of the loop that runs in chunks (`#[parallel]`): the
         // same walk over each chunk's sub-range, inside `par::compressed`.
-        let par = self.par.filter(|x| x.loop_id == l);
-        let walk = if self.segmented(t, lv) {
+        let par = self.chunks().filter(|x| x.loop_id == l);
+        let unroll = self.sched.and_then(|s| s.unroll_of(l));
+        let walk = if let Some(factor) = unroll {
+            self.unrolled_walk(t, lv, (&p, &var), (&lo, &hi), factor, body, &mut inner)
+        } else if self.segmented(t, lv) {
             let e = self.tlocal(t, &format!("e{lv}"));
             let why = format!("`{p}` < `{hi}`, the end of the walked range");
             let read = self.read_coordinate(t, lv, &p, &why, &var);
@@ -508,9 +508,59 @@ impl Gen<'_> {
         }
     }
 
+    /// The entries `lo..hi` of level `lv` of `t`, `factor` per step with the
+    /// body written out `factor` times, then the rest one at a time
+    /// (`#[unroll(n)]`, see `schedule::unroll`).
+    #[allow(clippy::too_many_arguments)]
+    fn unrolled_walk(
+        &mut self,
+        t: TensorId,
+        lv: usize,
+        (p, var): (&Ident, &Ident),
+        (lo, hi): (&Ident, &Ident),
+        factor: u32,
+        body: &[Node],
+        inner: &mut Scope,
+    ) -> TokenStream {
+        let base = self.tlocal(t, &format!("u{lv}"));
+        let n = Literal::usize_unsuffixed(factor as usize);
+        inner.pos.insert((t, lv), Pos::At(p.clone()));
+        let positions = self.bind_dense(inner);
+        let body = self.nodes(body, inner);
+        let why = format!("`{p}` < `{base}` + {factor} <= `{hi}`, the end of the walked range");
+        let read = self.read_coordinate(t, lv, p, &why, var);
+        let copies = (0..factor).map(|k| {
+            let k = Literal::usize_unsuffixed(k as usize);
+            quote! {
+                {
+                    let #p = #base + #k;
+                    #read
+                    #positions
+                    #body
+                }
+            }
+        });
+        let why = format!("`{p}` < `{hi}`, the end of the walked range");
+        let read_one = self.read_coordinate(t, lv, p, &why, var);
+        quote! {
+            let mut #base = #lo;
+            while #hi - #base >= #n {
+                #(#copies)*
+                #base += #n;
+            }
+            while #base < #hi {
+                let #p = #base;
+                #read_one
+                #positions
+                #body
+                #base += 1;
+            }
+        }
+    }
+
     /// The body of a walk, with the output's offsets relative to the
     /// chunk's first row when the walk is the loop that runs in chunks.
-    fn chunked_nodes(&mut self, par: Option<ParLoop>, body: &[Node], inner: &Scope) -> TokenStream {
+    fn chunked_nodes(&mut self, par: Option<Chunks>, body: &[Node], inner: &Scope) -> TokenStream {
         let outer = self.chunk;
         if par.is_some() {
             self.chunk = par;

@@ -48,6 +48,8 @@ mod tests_out;
 #[cfg(test)]
 mod tests_par;
 #[cfg(test)]
+mod tests_schedule;
+#[cfg(test)]
 mod tests_semiring;
 mod workspace;
 
@@ -57,29 +59,28 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
-use crate::model::{ElemType, KernelDef, Model, ParamKind};
-use crate::sparsifier::demap::{Demap, DimPart};
+use crate::model::{ElemType, KernelDef, ParamKind};
+use crate::plan::{KernelPlan, Kind, TensorInfo};
+use crate::schedule::{Chunks, StmtSchedule};
 use crate::sparsifier::{
     Access, Kernel, LoopId, Node, OutputStrategy, Plan, Stmt, StmtPlan, TensorId,
 };
-use crate::vocab::{LevelFormat, LevelType};
+use crate::vocab::LevelType;
 
 /// Generates the kernel `def` as one `fn` item following `plan` (the
 /// sparsifier's plan of `def.kernel`). What codegen cannot lower (only an
 /// inconsistent input) becomes a `compile_error!` spanned on the
 /// parameter, inside an otherwise well-formed function, so call sites
 /// still check.
-pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStream {
-    let (k, demap) = match &plan.level_space {
-        Some((k, demap)) => (k, Some(demap)),
-        None => (&def.kernel, None),
-    };
-    let mut g = Gen::new(model, def, k, demap);
+pub fn generate_kernel(kp: &KernelPlan) -> TokenStream {
+    let (def, plan) = (&kp.def, &kp.loops);
+    let k = kp.kernel();
+    let mut g = Gen::new(kp, k);
     let params = g.params();
     let generics = g.generics();
     let rebind = g.rebind_outputs();
     let body = g.body(plan);
-    let mut doc = doc_lines(model, def, k, plan);
+    let mut doc = doc_lines(kp, k);
     let par = g.parallel_docs();
     doc.extend(quote!(#(#[doc = #par])*));
     let attrs = &def.attrs;
@@ -110,7 +111,8 @@ pub fn generate_kernel(model: &Model, def: &KernelDef, plan: &Plan) -> TokenStre
 }
 
 /// The user's docs, a blank line, then the loop tree in a text block.
-fn doc_lines(model: &Model, def: &KernelDef, k: &Kernel, plan: &Plan) -> TokenStream {
+fn doc_lines(kp: &KernelPlan, k: &Kernel) -> TokenStream {
+    let (def, plan) = (&kp.def, &kp.loops);
     let has_docs = def.attrs.iter().any(|a| a.path().is_ident("doc"));
     let mut lines = Vec::new();
     if has_docs {
@@ -122,14 +124,20 @@ fn doc_lines(model: &Model, def: &KernelDef, k: &Kernel, plan: &Plan) -> TokenSt
     for line in plan.text(k).lines() {
         lines.push(format!(" {line}"));
     }
+    let schedule = kp.schedule.text(kp);
+    if !schedule.is_empty() {
+        lines.push(" schedule".to_string());
+        lines.extend(schedule.iter().map(|s| format!("   {s}")));
+    }
     lines.push(" ```".to_string());
-    lines.extend(workspace_docs(model, def));
+    lines.extend(workspace_docs(kp));
     quote!(#(#[doc = #lines])*)
 }
 
 /// A paragraph per reordering workspace: what it holds, why, and what to
 /// pass.
-fn workspace_docs(model: &Model, def: &KernelDef) -> Vec<String> {
+fn workspace_docs(kp: &KernelPlan) -> Vec<String> {
+    let def = &kp.def;
     use crate::sparsifier::graph::{format_name, map_text};
     let mut lines = Vec::new();
     for p in &def.params {
@@ -146,7 +154,7 @@ fn workspace_docs(model: &Model, def: &KernelDef) -> Vec<String> {
         let types: Vec<LevelType> = copy.levels.iter().map(|&(t, _)| t).collect();
         let named = format_name(&types, &dims).map_or(String::new(), |n| format!(" ({n})"));
         lines.push(String::new());
-        if let Some(text) = slices::copy_doc(model, def, p, *source, copy, &named) {
+        if let Some(text) = slices::copy_doc(kp, p, *source, copy, &named) {
             lines.push(text);
             continue;
         }
@@ -171,82 +179,6 @@ fn workspace_docs(model: &Model, def: &KernelDef) -> Vec<String> {
         ));
     }
     lines
-}
-
-/// How a tensor parameter is passed, which decides how its elements and
-/// sizes are reached.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    /// A `SparseTensor` (the encoding alias).
-    Sparse,
-    /// Rank 0: `&T` / `&mut T`.
-    Scalar,
-    /// Rank 1, dynamic: `&[T]`.
-    Slice,
-    /// All sizes static: `&[T; N]`, `&[[T; N1]; N0]`, ...
-    Array,
-    /// Rank ≥ 2 with a dynamic size: `DenseView` / `DenseViewMut`.
-    View,
-}
-
-/// One storage level of a tensor as the loops read it.
-#[derive(Clone, Copy, Debug)]
-struct Lvl {
-    ty: LevelType,
-    /// The dimension it stores (plain permutation levels only).
-    dim: usize,
-    /// Coordinates per entry in its buffer (AoS COO tuples).
-    stride: usize,
-    /// This level's slot in the tuple.
-    offset: usize,
-}
-
-impl Lvl {
-    /// Whether the level has a coordinate buffer of its own (one
-    /// coordinate per entry, not a slot of a shared COO tuple).
-    fn own_coordinates(&self) -> bool {
-        self.stride == 1 && self.offset == 0
-    }
-}
-
-/// A tensor parameter.
-#[derive(Clone, Debug)]
-struct TensorInfo {
-    name: String,
-    ident: Ident,
-    elem: ElemType,
-    kind: Kind,
-    shape: Vec<Option<u64>>,
-    mutable: bool,
-    levels: Vec<Lvl>,
-    /// The encoding alias, for sparse tensors.
-    encoding: Option<Ident>,
-    /// Where each dimension the kernel indexes comes from, when a block
-    /// operand put the kernel in level space (see `sparsifier::demap`):
-    /// `shape` stays the declared one.
-    parts: Option<Vec<DimPart>>,
-    /// For a reordered copy of an input (a workspace parameter), the
-    /// input: its sizes are the copy's, checked before the copy is made.
-    source: Option<TensorId>,
-}
-
-impl TensorInfo {
-    /// A stand-in for a tensor the kernel lacks (an internal error already
-    /// reported), so generation can go on and report everything at once.
-    fn missing(name: String, ident: Ident) -> TensorInfo {
-        TensorInfo {
-            name,
-            ident,
-            elem: ElemType::F64,
-            kind: Kind::Scalar,
-            shape: Vec::new(),
-            mutable: false,
-            levels: Vec::new(),
-            encoding: None,
-            parts: None,
-            source: None,
-        }
-    }
 }
 
 /// What a storage level's position is at a point of the loop nest.
@@ -280,7 +212,7 @@ struct Scope {
 
 /// The generator of one kernel.
 struct Gen<'a> {
-    model: &'a Model,
+    kp: &'a KernelPlan,
     def: &'a KernelDef,
     k: &'a Kernel,
     tensors: Vec<TensorInfo>,
@@ -302,130 +234,25 @@ struct Gen<'a> {
     sum_types: BTreeMap<u32, ElemType>,
     /// The sparse output the current statement updates in place, if any.
     in_place: Option<TensorId>,
-    /// The block size of each loop over a block's offsets that is written
-    /// out (see `dense.rs`), by `LoopId`; decided once per kernel.
-    block_extents: Vec<Option<u32>>,
     /// Statements planned as conversions next to a level-space kernel:
     /// written in dimensions over tensors the level space reshaped, so
     /// their accesses bind no index size (the conversion checks its own).
     unbound_stmts: Vec<usize>,
-    /// Whether the kernel is planned in level space (block operands).
-    level_space: bool,
-    /// The loop of the current statement that runs in chunks
-    /// (`#[parallel]`, see `parallel.rs`).
-    par: Option<parallel::ParLoop>,
-    /// Whether that statement zeroes its output first: each chunk then
-    /// zeroes its own rows (in parallel) instead.
-    par_zero: bool,
-    /// Set while the body of that loop is generated: the output's offsets
-    /// are then relative to the chunk's first row.
-    chunk: Option<parallel::ParLoop>,
-    /// For the doc comment of a `#[parallel]` kernel: per statement, which
-    /// loop runs in chunks or why none does.
-    par_notes: Vec<String>,
+    /// How the current statement's loops run (its schedule).
+    sched: Option<&'a StmtSchedule>,
+    /// The current statement's loop tree.
+    sp: Option<&'a StmtPlan>,
+    /// Set while the body of the loop that runs in chunks is generated:
+    /// the output's offsets are then relative to the chunk's first row.
+    chunk: Option<Chunks>,
 }
 
 impl<'a> Gen<'a> {
-    fn new(model: &'a Model, def: &'a KernelDef, k: &'a Kernel, demap: Option<&Demap>) -> Gen<'a> {
-        let mut tensors: Vec<Option<TensorInfo>> = vec![None; k.tensors.len()];
-        for p in &def.params {
-            let (tensor, elem, shape, mutable, encoding) = match &p.kind {
-                ParamKind::Sparse {
-                    tensor,
-                    encoding,
-                    elem,
-                    shape,
-                    mutable,
-                } => (*tensor, *elem, shape, *mutable, Some(encoding.clone())),
-                ParamKind::Dense {
-                    tensor,
-                    elem,
-                    shape,
-                    mutable,
-                } => (*tensor, *elem, shape, *mutable, None),
-                ParamKind::Unresolved { tensor, .. } => {
-                    // Only stubs have one, and their bodies read no tensor.
-                    let name = p.name.to_string();
-                    let ident = format_ident!("__sk_unresolved_{}", tensor.index());
-                    if let Some(slot) = tensors.get_mut(tensor.index()) {
-                        *slot = Some(TensorInfo::missing(name, ident));
-                    }
-                    continue;
-                }
-                ParamKind::Reordered {
-                    tensor,
-                    source,
-                    elem,
-                    ..
-                } => {
-                    // Read through the view the prologue makes of the
-                    // filled workspace; sized like its source.
-                    let name = p.name.to_string();
-                    let ident = format_ident!("__sk_{}_view", name.trim_start_matches("r#"));
-                    let shape = def
-                        .params
-                        .iter()
-                        .find_map(|q| match &q.kind {
-                            ParamKind::Sparse { tensor, shape, .. } if tensor == source => {
-                                Some(shape.clone())
-                            }
-                            _ => None,
-                        })
-                        .unwrap_or_default();
-                    let levels = k
-                        .tensors
-                        .get(tensor.index())
-                        .map_or_else(Vec::new, |d| storage_levels(&d.levels));
-                    if let Some(slot) = tensors.get_mut(tensor.index()) {
-                        *slot = Some(TensorInfo {
-                            name,
-                            ident,
-                            elem: *elem,
-                            kind: Kind::Sparse,
-                            shape,
-                            mutable: false,
-                            levels,
-                            encoding: None,
-                            parts: None,
-                            source: Some(*source),
-                        });
-                    }
-                    continue;
-                }
-                ParamKind::Scalar { .. } => continue,
-            };
-            let kind = if encoding.is_some() {
-                Kind::Sparse
-            } else if shape.is_empty() {
-                Kind::Scalar
-            } else if shape.iter().all(Option::is_some) {
-                Kind::Array
-            } else if shape.len() == 1 {
-                Kind::Slice
-            } else {
-                Kind::View
-            };
-            let levels = k
-                .tensors
-                .get(tensor.index())
-                .map_or_else(Vec::new, |d| storage_levels(&d.levels));
-            if let Some(slot) = tensors.get_mut(tensor.index()) {
-                *slot = Some(TensorInfo {
-                    name: p.name.to_string(),
-                    ident: p.name.clone(),
-                    elem,
-                    kind,
-                    shape: shape.clone(),
-                    mutable,
-                    levels,
-                    encoding,
-                    parts: demap.and_then(|d| d.parts(tensor)).map(<[DimPart]>::to_vec),
-                    source: None,
-                });
-            }
-        }
+    fn new(kp: &'a KernelPlan, k: &'a Kernel) -> Gen<'a> {
+        let def = &kp.def;
+        let tensors = kp.tensors.clone();
         let mut g = Gen {
-            model,
+            kp,
             def,
             k,
             tensors: Vec::new(),
@@ -437,13 +264,10 @@ impl<'a> Gen<'a> {
             sum_types: BTreeMap::new(),
             in_place: None,
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
-            block_extents: Vec::new(),
             unbound_stmts: Vec::new(),
-            level_space: demap.is_some(),
-            par: None,
-            par_zero: false,
+            sched: None,
+            sp: None,
             chunk: None,
-            par_notes: Vec::new(),
         };
         for (n, t) in tensors.into_iter().enumerate() {
             match t {
@@ -461,8 +285,24 @@ impl<'a> Gen<'a> {
                 }
             }
         }
-        g.block_extents = g.block_extents();
         g
+    }
+
+    /// The loop of the current statement that runs in chunks, if the
+    /// schedule splits one (`#[parallel]`, see `parallel.rs`).
+    fn chunks(&self) -> Option<Chunks> {
+        self.sched.and_then(StmtSchedule::chunks)
+    }
+
+    /// Whether the current statement zeroes `t`, the output its chunks
+    /// own, first: each chunk then zeroes its own rows (in parallel).
+    fn chunk_zeroes(&self, t: TensorId) -> bool {
+        let zeroes = self.sp.is_some_and(|sp| {
+            sp.tree
+                .iter()
+                .any(|n| matches!(n, Node::Zero { tensor } if *tensor == t))
+        });
+        zeroes && self.chunks().is_some_and(|c| c.output == t)
     }
 
     fn error(&mut self, span: Span, message: impl Into<String>) {
@@ -500,7 +340,8 @@ impl<'a> Gen<'a> {
             return quote!(#(#errors)*);
         }
         let mut stmts = TokenStream::new();
-        for sp in &plan.stmts {
+        for (n, sp) in plan.stmts.iter().enumerate() {
+            self.sched = self.kp.schedule.stmts.get(n);
             stmts.extend(self.statement(sp));
         }
         let mut checks = match self.def.parallel {
@@ -551,7 +392,7 @@ impl<'a> Gen<'a> {
         }
         for info in &self.tensors {
             if let Some(enc) = &info.encoding {
-                if self.model.encoding(&enc.to_string()).is_none() {
+                if self.kp.encoding_named(enc).is_none() {
                     let msg = format!("no encoding `#{enc}` is defined in this block");
                     self.errors
                         .push(quote_spanned!(enc.span()=> ::core::compile_error!(#msg);));
@@ -568,36 +409,8 @@ impl<'a> Gen<'a> {
         };
         self.stmt = Some(stmt);
         self.segment_loop = self.segment_loop(stmt, sp.output.strategy);
-        self.par = None;
-        self.par_zero = false;
+        self.sp = Some(sp);
         self.chunk = None;
-        if self.def.parallel.is_some() {
-            let shown = self.k.show_stmt(stmt);
-            match self.parallel_loop(sp, stmt) {
-                Ok(par) => {
-                    let how = if par.sparse {
-                        " (each chunk inserts its rows into an output of its own; the chunks \
-                         are joined in row order)"
-                    } else {
-                        ""
-                    };
-                    self.par_notes.push(format!(
-                        "`{shown}`: the loop over `{}` runs in chunks of rows of `{}`, in \
-                         parallel{how}.",
-                        self.k.loop_name(par.loop_id),
-                        self.info(par.output).name
-                    ));
-                    self.par = Some(par);
-                    self.par_zero = sp
-                        .tree
-                        .iter()
-                        .any(|n| matches!(n, Node::Zero { tensor } if *tensor == par.output));
-                }
-                Err(why) => self
-                    .par_notes
-                    .push(format!("`{shown}` runs on one thread: {why}.")),
-            }
-        }
         let scope = Scope {
             bound: vec![false; self.k.loops.len()],
             pos: BTreeMap::new(),
@@ -655,11 +468,7 @@ impl<'a> Gen<'a> {
         }
         match n {
             // Zeroed by each chunk (see `parallel.rs`).
-            Node::Zero { tensor }
-                if self.par_zero && self.par.is_some_and(|p| p.output == *tensor) =>
-            {
-                TokenStream::new()
-            }
+            Node::Zero { tensor } if self.chunk_zeroes(*tensor) => TokenStream::new(),
             Node::Zero { tensor } => self.zero(*tensor),
             Node::Local { init, produced } => self.local(init.as_ref(), *produced, scope),
             Node::Accumulate { value } => self.accumulate(value, scope),
@@ -813,37 +622,4 @@ fn elem_type(elem: ElemType) -> TokenStream {
 /// The zero of an element type as a constant of that type.
 fn zero(elem: ElemType) -> TokenStream {
     crate::codegen::elem::zero(elem)
-}
-
-/// Strides and offsets of the levels as sparse-core's storage lays them
-/// out: a compressed or loose compressed level followed by a run of
-/// singleton levels without `soa` shares one buffer of coordinate tuples
-/// (the same rule as sparse-core's `layout::mark_coo_regions`).
-fn storage_levels(levels: &[(LevelType, crate::vocab::LevelExpr)]) -> Vec<Lvl> {
-    let mut out: Vec<Lvl> = levels
-        .iter()
-        .map(|&(ty, e)| Lvl {
-            ty,
-            dim: e.dim(),
-            stride: 1,
-            offset: 0,
-        })
-        .collect();
-    let mut l = 0;
-    while l < out.len() {
-        if out[l].ty.has_positions() {
-            let run = out[l + 1..]
-                .iter()
-                .take_while(|x| x.ty.format == LevelFormat::Singleton && !x.ty.is_soa())
-                .count();
-            for (slot, lvl) in out[l..=l + run].iter_mut().enumerate() {
-                lvl.stride = run + 1;
-                lvl.offset = slot;
-            }
-            l += run + 1;
-        } else {
-            l += 1;
-        }
-    }
-    out
 }

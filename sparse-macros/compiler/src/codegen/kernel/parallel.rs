@@ -1,11 +1,6 @@
-//! `#[parallel]` kernels: the outermost loop of a statement with a dense
-//! output runs in chunks on rayon's threads (`sparse_core::__private::par`).
-//!
-//! A statement qualifies when its output is a dense tensor of rank ≥ 1
-//! written directly (`DenseStore`), its loop tree is a `Zero` of the
-//! output (if any) followed by one loop, and that loop is parallel, indexes
-//! the output's first dimension and no other, and is a dense `For` or an
-//! `Iterate` over an ordered compressed level 0. Iteration `i` then writes
+//! `#[parallel]` kernels: the loop the schedule splits into chunks
+//! (`schedule::parallel` says which statements qualify) runs on rayon's
+//! threads (`sparse_core::__private::par`). Iteration `i` writes
 //! only row `i` of the output (`i * stride .. (i + 1) * stride`), so the
 //! runtime hands each chunk of iterations the disjoint `&mut` run of its
 //! rows. The loop body is generated unchanged inside a closure whose
@@ -21,8 +16,9 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::iterate::private;
-use super::{elem_type, Gen, Kind};
-use crate::sparsifier::{LoopId, Node, OutputStrategy, Role, Stmt, StmtPlan, TensorId};
+use super::{elem_type, Gen};
+use crate::schedule::Chunks;
+use crate::sparsifier::{LoopId, TensorId};
 use crate::vocab::LevelFormat;
 
 /// The return type of a chunk of a sparse output: its body may return the
@@ -31,141 +27,7 @@ fn chunk_result() -> TokenStream {
     quote!(::core::result::Result<(), ::sparse_core::__private::KernelError>)
 }
 
-/// The loop of one statement that runs in chunks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct ParLoop {
-    /// The loop split.
-    pub loop_id: LoopId,
-    /// The output whose rows the chunks own.
-    pub output: TensorId,
-    /// Whether that output is sparse (CSR or DCSR written per row): each
-    /// chunk inserts into a chunk output of its own, joined in row order.
-    pub sparse: bool,
-}
-
 impl<'a> Gen<'a> {
-    /// The loop of `sp` to run in chunks, or why the statement stays
-    /// sequential (for the doc comment).
-    pub(super) fn parallel_loop(&self, sp: &StmtPlan, stmt: &Stmt) -> Result<ParLoop, String> {
-        let out = stmt.lhs.tensor;
-        let info = self.info(out);
-        let sparse = match sp.output.strategy {
-            OutputStrategy::DenseStore { .. } => false,
-            OutputStrategy::SparseInsert => true,
-            OutputStrategy::SparseExpand { level } if level.index() == 1 => true,
-            _ => {
-                return Err(format!(
-                    "its output `{}` is neither a dense tensor written directly nor a sparse \
-                     one built by insertion (scalar outputs and in-place updates run on one \
-                     thread)",
-                    info.name
-                ))
-            }
-        };
-        if sparse {
-            self.sparse_rows_output(out)?;
-        } else if self.level_space || !matches!(info.kind, Kind::Slice | Kind::Array | Kind::View) {
-            return Err(format!(
-                "its output `{}` is not a plain row-major dense tensor",
-                info.name
-            ));
-        }
-        let mut loops = sp
-            .tree
-            .iter()
-            .filter(|n| !matches!(n, Node::Zero { tensor } if *tensor == out));
-        let (Some(node), None) = (loops.next(), loops.next()) else {
-            return Err("its loop nest does not start with a single loop".to_string());
-        };
-        let (loop_id, role) = match node {
-            Node::For { loop_id, role, .. } => (*loop_id, *role),
-            Node::Iterate {
-                loop_id,
-                role,
-                space,
-                ..
-            } => {
-                let ordered = space.level.index() == 0
-                    && space.level_type.format == LevelFormat::Compressed
-                    && space.level_type.is_ordered();
-                if !ordered {
-                    return Err(format!(
-                        "its outer loop walks `{}` level {}, which is not an ordered compressed \
-                         level 0",
-                        self.info(space.tensor).name,
-                        space.level.index()
-                    ));
-                }
-                // The chunks take the level's coordinates as the output's
-                // rows; a window (a slice walked in place, `i + offset`)
-                // stores them shifted.
-                if self.window_offset(space.tensor, 0).is_some() {
-                    return Err(format!(
-                        "its outer loop walks `{}` level 0 through a window (a slice or an \
-                         affine subscript), whose coordinates are not the output's rows",
-                        self.info(space.tensor).name
-                    ));
-                }
-                (*loop_id, *role)
-            }
-            _ => {
-                return Err(
-                    "its outer loop merges several sparse operands (co-iteration)".to_string(),
-                )
-            }
-        };
-        let name = self.k.loop_name(loop_id);
-        if role != Role::Parallel {
-            return Err(format!("its outer loop `{name}` is a reduction"));
-        }
-        let first = stmt.lhs.indices.first() == Some(&loop_id);
-        let once = stmt.lhs.indices.iter().filter(|&&l| l == loop_id).count() == 1;
-        if !first || !once {
-            return Err(format!(
-                "its outer loop `{name}` does not index the first dimension of `{}` alone",
-                info.name
-            ));
-        }
-        Ok(ParLoop {
-            loop_id,
-            output: out,
-            sparse,
-        })
-    }
-
-    /// Whether sparse output `out` can be written per row by chunks: a
-    /// matrix whose level 0 is its rows, dense or compressed (CSR, DCSR),
-    /// and whose level 1 is its columns, compressed, both unique, with
-    /// coordinates of their own (what `par::sparse_dense` and
-    /// `par::sparse_compressed` join directly); else why not.
-    fn sparse_rows_output(&self, out: TensorId) -> Result<(), String> {
-        let info = self.info(out);
-        let rows = |l: &super::Lvl, dim: usize| {
-            l.dim == dim && l.ty.is_unique() && l.own_coordinates() && l.ty.is_ordered()
-        };
-        let ok = match (info.levels.as_slice(), info.shape.len()) {
-            ([l0, l1], 2) => {
-                let first =
-                    l0.ty.format == LevelFormat::Dense || l0.ty.format == LevelFormat::Compressed;
-                first
-                    && rows(l0, 0)
-                    && rows(l1, 1)
-                    && l1.ty.format == LevelFormat::Compressed
-                    && !self.level_space
-            }
-            _ => false,
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(format!(
-                "its sparse output `{}` is not a matrix stored by rows with a compressed, \
-                 unique and ordered column level (CSR or DCSR), which chunks of rows can write",
-                info.name
-            ))
-        }
-    }
-
     /// The output elements per iteration of the split loop: the product of
     /// the output's sizes after the first.
     fn row_stride(&self, out: TensorId) -> TokenStream {
@@ -225,7 +87,7 @@ impl<'a> Gen<'a> {
 
     /// The chunk closure's first parameter names: the chunk's first row
     /// (`__sk_i_row0`) and the output data it shadows.
-    fn chunk_names(&mut self, par: ParLoop) -> (Ident, Ident, TokenStream) {
+    fn chunk_names(&mut self, par: Chunks) -> (Ident, Ident, TokenStream) {
         let row0 = format_ident!("__sk_{}_row0", self.loop_name(par.loop_id));
         let data = self.data(par.output);
         let elem = elem_type(self.info(par.output).elem);
@@ -237,7 +99,7 @@ impl<'a> Gen<'a> {
     /// output's offsets relative to `lo`.
     pub(super) fn parallel_for(
         &mut self,
-        par: ParLoop,
+        par: Chunks,
         var: &Ident,
         n: &Ident,
         body: TokenStream,
@@ -277,7 +139,7 @@ impl<'a> Gen<'a> {
     /// `walk` (the sequential walk over `lo..hi`) runs unchanged inside.
     pub(super) fn parallel_walk(
         &mut self,
-        par: ParLoop,
+        par: Chunks,
         t: TensorId,
         (lo, hi): (&Ident, &Ident),
         walk: TokenStream,
@@ -333,8 +195,8 @@ impl<'a> Gen<'a> {
     /// `rows.fill(0)` at the start of a chunk when the statement zeroes its
     /// output first: the chunks' rows partition the output, so every
     /// element is zeroed once, by the thread that then writes it.
-    fn chunk_zero(&mut self, par: ParLoop) -> TokenStream {
-        if self.par_zero {
+    fn chunk_zero(&mut self, par: Chunks) -> TokenStream {
+        if self.chunk_zeroes(par.output) {
             self.zero(par.output)
         } else {
             TokenStream::new()
@@ -343,21 +205,44 @@ impl<'a> Gen<'a> {
 
     /// Inside a chunk: the output and its first row, for
     /// [`Gen::dense_offset`].
-    pub(super) fn chunk_row(&self, par: ParLoop) -> Ident {
+    pub(super) fn chunk_row(&self, par: Chunks) -> Ident {
         format_ident!("__sk_{}_row0", self.loop_name(par.loop_id))
     }
 
     /// The doc paragraph of a `#[parallel]` kernel: which loop of which
     /// statement runs in chunks, and why the others do not.
     pub(super) fn parallel_docs(&self) -> Vec<String> {
-        if self.def.parallel.is_none() {
+        if !self.kp.schedule.parallel {
             return Vec::new();
         }
         let mut lines = vec![
             String::new(),
             " `#[parallel]` (sparse-core feature `rayon`):".to_string(),
         ];
-        lines.extend(self.par_notes.iter().map(|n| format!(" - {n}")));
+        for (sp, sched) in self.kp.loops.stmts.iter().zip(&self.kp.schedule.stmts) {
+            let Some(stmt) = sp.part.as_ref().or_else(|| self.k.stmts.get(sp.stmt)) else {
+                continue;
+            };
+            let shown = self.k.show_stmt(stmt);
+            match &sched.chunks {
+                Some(Ok(par)) => {
+                    let how = if par.sparse {
+                        " (each chunk inserts its rows into an output of its own; the chunks \
+                         are joined in row order)"
+                    } else {
+                        ""
+                    };
+                    lines.push(format!(
+                        " - `{shown}`: the loop over `{}` runs in chunks of rows of `{}`, in \
+                         parallel{how}.",
+                        self.k.loop_name(par.loop_id),
+                        self.info(par.output).name
+                    ));
+                }
+                Some(Err(why)) => lines.push(format!(" - `{shown}` runs on one thread: {why}.")),
+                None => {}
+            }
+        }
         lines.push(String::new());
         lines.push(
             " Chunks are balanced by stored entries; a small call (less work than the \

@@ -30,14 +30,21 @@ impl Gen<'_> {
         scope: &Scope,
         inner: &mut Scope,
     ) -> TokenStream {
-        if self.par.is_some() || self.chunk.is_some() {
+        if self.chunks().is_some() || self.chunk.is_some() {
             return TokenStream::new();
         }
-        let [Node::Local { init, .. }, Node::Iterate { space, .. }, Node::Store { access, op, value }] =
-            body
+        let [Node::Local { init, .. }, Node::Iterate {
+            space,
+            loop_id: row_loop,
+            ..
+        }, Node::Store { access, op, value }] = body
         else {
             return TokenStream::new();
         };
+        // An unrolled row walk reads its range itself.
+        if self.sched.and_then(|s| s.unroll_of(*row_loop)).is_some() {
+            return TokenStream::new();
+        }
         let t = space.tensor;
         let info = self.info(t);
         let row_level = space.level.index() == 1

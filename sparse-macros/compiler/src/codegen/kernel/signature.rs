@@ -146,7 +146,8 @@ impl Gen<'_> {
     }
 
     /// The sparse outputs as their alias types, first thing in the body:
-    /// `let c: &mut CSROut<f32, __SkB0> = IsCSROut::__sk_output(c);`. The
+    /// `let c: &mut CSROut<f32, __SkB0> = IsCSROut::__sk_output(c);`, after
+    /// the `use` of the insertion protocol's trait. The
     /// signature takes them through the `IsCSROut` traits for readable type
     /// errors (see `codegen::output_traits`); the call is an inlined
     /// identity.
@@ -172,6 +173,16 @@ impl Gen<'_> {
             out.extend(quote! {
                 let #name: &mut #alias<#elem, #b> = #is::__sk_output(#name);
             });
+        }
+        // The insertion protocol (`c.begin()`, `c.insert(..)`, ...) is a
+        // sealed trait of `__private`, not public methods of the output
+        // (unused when the output is only converted into or updated in place).
+        if sparse_outputs > 0 {
+            out = quote! {
+                #[allow(unused_imports)]
+                use ::sparse_core::__private::OutputProtocol as _;
+                #out
+            };
         }
         out
     }
@@ -216,7 +227,7 @@ impl Gen<'_> {
 
     /// The position and coordinate types of encoding `encoding`.
     pub(super) fn widths(&self, encoding: &syn::Ident) -> (TokenStream, TokenStream) {
-        match self.model.encoding(&encoding.to_string()) {
+        match self.kp.encoding_named(encoding) {
             Some(enc) => (
                 crate::codegen::index_type(enc.pos_width),
                 crate::codegen::index_type(enc.crd_width),
@@ -382,33 +393,7 @@ impl Gen<'_> {
 
     /// The dimensions each index variable indexes, parameters in order.
     pub(super) fn bindings(&self) -> Vec<Vec<(TensorId, usize)>> {
-        let mut out = vec![Vec::new(); self.k.loops.len()];
-        let mut seen = Vec::new();
-        for (n, stmt) in self.k.stmts.iter().enumerate() {
-            if self.unbound_stmts.contains(&n) {
-                continue;
-            }
-            let mut all = vec![&stmt.lhs];
-            all.extend(stmt.rhs.accesses());
-            for a in all {
-                for (d, l) in a.indices.iter().enumerate() {
-                    // An affine subscript's dimension does not size its variables.
-                    if !a.is_plain(d) {
-                        continue;
-                    }
-                    if !seen.contains(&(a.tensor, d, *l)) {
-                        seen.push((a.tensor, d, *l));
-                    }
-                }
-            }
-        }
-        seen.sort();
-        for (t, d, l) in seen {
-            if let Some(list) = out.get_mut(l.index()) {
-                list.push((t, d));
-            }
-        }
-        out
+        crate::schedule::bindings(self.k, &self.unbound_stmts)
     }
 
     /// The size checks and the `__sk_n_<var>` sizes.

@@ -29,7 +29,8 @@ use quote::quote;
 use syn::Ident;
 
 use super::Gen;
-use crate::model::{ElemType, Encoding, KernelDef, Model, Param, ParamKind};
+use crate::model::{ElemType, Encoding, Param, ParamKind};
+use crate::plan::KernelPlan;
 use crate::sparsifier::{TensorDesc, TensorId};
 
 /// `fn(V, V) -> V` adding two repeats of a coordinate as the kernel means
@@ -46,20 +47,20 @@ pub(super) fn merge_fn(elem: ElemType) -> TokenStream {
 /// The doc paragraph of the workspace `p`, a copy of `source`, if
 /// `source` is a sliced operand: what it holds and what to pass.
 pub(super) fn copy_doc(
-    model: &Model,
-    def: &KernelDef,
+    kp: &KernelPlan,
     p: &Param,
     source: TensorId,
     copy: &TensorDesc,
     named: &str,
 ) -> Option<String> {
+    let def = &kp.def;
     let encoding = def.params.iter().find_map(|q| match &q.kind {
         ParamKind::Sparse {
             tensor, encoding, ..
         } if *tensor == source => Some(encoding),
         _ => None,
     })?;
-    if !model.encoding(&encoding.to_string())?.is_sliced() {
+    if !kp.encoding_named(encoding)?.is_sliced() {
         return None;
     }
     let src = def.kernel.tensors.get(source.index())?;
@@ -86,7 +87,7 @@ impl Gen<'_> {
         if info.source.is_some() {
             return None;
         }
-        let enc = self.model.encoding(&info.encoding.as_ref()?.to_string())?;
+        let enc = self.kp.encoding_named(info.encoding.as_ref()?)?;
         enc.is_sliced().then_some(enc)
     }
 

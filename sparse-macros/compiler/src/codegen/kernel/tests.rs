@@ -2,7 +2,7 @@
 //! model of real encoding text, the statements through the sparsifier's
 //! builder), sparsified, generated and pretty-printed. The snapshots in
 //! `snapshots/` are reviewed by hand and compiled and run against dense
-//! references by `tests/tests/codegen_snapshots.rs`. Regenerate with
+//! references by `tests/tests/kernels/codegen_snapshots.rs`. Regenerate with
 //! `UPDATE_SNAPSHOTS=1 cargo test -p sparse-compiler codegen::kernel`.
 
 use proc_macro2::{Span, TokenStream};
@@ -10,13 +10,15 @@ use syn::{parse_quote, Ident};
 
 use super::generate_kernel;
 use crate::model::{ElemType, KernelDef, Model, Param, ParamKind};
-use crate::sparsifier::{sparsify, Expr, Kernel, LoopId, TensorDesc, TensorId};
+use crate::sparsifier::{Expr, Kernel, LoopId, TensorDesc, TensorId};
 
 use ElemType::{F32, F64};
 
 fn model(src: &str) -> Model {
     let tokens: TokenStream = src.parse().expect("tokens");
-    crate::parse_and_check(tokens).unwrap_or_else(|e| panic!("{e:?}"))
+    crate::parse_and_check(tokens)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .model
 }
 
 /// A kernel under construction: parameters in order, statements through
@@ -29,6 +31,8 @@ pub(super) struct Def {
     pub(super) parallel: bool,
     /// `#[fma]` on the kernel.
     pub(super) fma: bool,
+    /// `#[unroll(n)]` on the kernel.
+    pub(super) unroll: Option<u32>,
     params: Vec<Param>,
     pub(super) k: Kernel,
 }
@@ -41,6 +45,7 @@ impl Def {
             doc: None,
             parallel: false,
             fma: false,
+            unroll: None,
             params: Vec::new(),
             k: Kernel::new(),
         }
@@ -125,7 +130,6 @@ impl Def {
         self.k.index(name)
     }
     pub(super) fn generate(self) -> String {
-        let plan = sparsify(&self.k).unwrap_or_else(|e| panic!("{e:?}"));
         let attrs = self
             .doc
             .map(|d| {
@@ -144,8 +148,13 @@ impl Def {
             closures: Vec::new(),
             parallel: self.parallel.then(Span::call_site),
             fma: self.fma.then(Span::call_site),
+            unroll: self.unroll.map(|n| (n, Span::call_site())),
+            stmt_spans: Vec::new(),
         };
-        let tokens = generate_kernel(&self.model, &def, &plan);
+        // Built as the planner's copies leave it: sparsified as is.
+        let planned =
+            crate::plan::sparsify_kernel(def, &self.model).unwrap_or_else(|(_, e)| panic!("{e:?}"));
+        let tokens = generate_kernel(&planned);
         let file: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("{e}"));
         prettyplease::unparse(&file)
     }

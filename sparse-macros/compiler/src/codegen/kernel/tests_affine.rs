@@ -1,5 +1,5 @@
 //! Snapshot tests of kernels with affine subscripts (compiled and run by
-//! `tests/tests/codegen_snapshots.rs`).
+//! `tests/tests/kernels/codegen_snapshots.rs`).
 
 use super::tests::{has, snapshot, Def};
 use crate::model::ElemType::F64;

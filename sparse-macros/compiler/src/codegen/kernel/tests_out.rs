@@ -1,6 +1,6 @@
 //! Snapshot tests of kernels with sparse outputs: direct insertion and
 //! access-pattern expansion (compiled and run by
-//! `tests/tests/codegen_sparse_out.rs`).
+//! `tests/tests/sparse_outputs/codegen.rs`).
 
 use super::tests::{has, snapshot, Def, CSR, DCSR, SV};
 use crate::model::ElemType::F64;

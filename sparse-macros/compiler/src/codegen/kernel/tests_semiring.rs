@@ -2,18 +2,16 @@
 //! front end: closures called in place with their parameter and result
 //! types, index variables bound around them, a `select` guarding its
 //! store, and a custom reduction starting from its identity. The snapshots
-//! are compiled and run by `tests/tests/codegen_snapshots.rs` (and Miri).
+//! are compiled and run by `tests/tests/kernels/codegen_snapshots.rs` (and Miri).
 
 use super::generate_kernel;
 use super::tests::{has, snapshot, CSR, DCSR, SV};
-use crate::sparsifier::sparsify;
 
 /// The one kernel of `encodings` + `src`, generated and pretty-printed.
 fn generate(encodings: &[&str], src: &str) -> String {
-    let model = crate::tests::model(&format!("{}\n{src}", encodings.join("\n")));
-    let def = model.kernels.first().expect("one kernel").clone();
-    let plan = sparsify(&def.kernel).expect("the sparsifier accepts the kernel");
-    let tokens = generate_kernel(&model, &def, &plan);
+    let program = crate::tests::program(&format!("{}\n{src}", encodings.join("\n")));
+    let planned = program.kernels.first().expect("one kernel");
+    let tokens = generate_kernel(planned);
     let file: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("{e}"));
     prettyplease::unparse(&file)
 }

@@ -4,10 +4,12 @@
 //!
 //! One rule per function, each with a comment giving the rule and an
 //! example. Element types are checked in [`super::kernel_types`], the
-//! sparsifier's own limits (loop order, block levels) in
-//! [`super::kernel_plan`].
+//! sparsifier's own limits (loop order, block levels) by the planner
+//! ([`crate::plan`]), which places its errors with the statement spans
+//! recorded here.
 
 mod affine;
+mod attrs;
 mod exprs;
 mod params;
 mod semiring;
@@ -18,7 +20,7 @@ use std::collections::HashMap;
 use proc_macro2::Span;
 use syn::Ident;
 
-use super::kernel::{ClosureDef, KernelDef};
+use super::kernel::{ClosureDef, KernelDef, StmtSpans};
 use super::kernel_types::{self, Leaf};
 use super::{Model, ValueType};
 use crate::errors::Errors;
@@ -27,17 +29,8 @@ use crate::suggest::{backquoted, did_you_mean};
 use crate::syntax::{
     AccessSyntax, AssignSyntax, ExprSyntax, KernelSyntax, SemiringKind, StmtSyntax,
 };
+use attrs::flag_attr;
 use exprs::check_output_read;
-
-/// The spans of one checked statement, for the sparsifier's errors.
-#[derive(Clone, Debug)]
-pub(super) struct StmtSpans {
-    /// Every access, left-hand side first: tensor name, text as written,
-    /// first and last span.
-    pub accesses: Vec<(String, String, Span, Span)>,
-    /// The whole statement.
-    pub range: (Span, Span),
-}
 
 /// What a parameter name stands for inside the body.
 #[derive(Clone, Debug)]
@@ -94,7 +87,7 @@ pub(super) fn check_kernel(
     model: &Model,
     failed: &[String],
     errors: &mut Errors,
-) -> Result<(KernelDef, Vec<StmtSpans>), Failed> {
+) -> Result<KernelDef, Failed> {
     let before = errors.len();
     let mut checker = Checker {
         def,
@@ -127,19 +120,22 @@ pub(super) fn check_kernel(
     let ok = errors.len() == before && !def.broken && !unresolved;
     let (attrs, parallel) = flag_attr("parallel", &def.attrs, errors);
     let (attrs, fma) = flag_attr("fma", &attrs, errors);
+    let (attrs, unroll) = attrs::unroll_attr(&attrs, errors);
     let kernel_def = KernelDef {
         attrs,
         parallel,
         fma,
+        unroll,
         vis: def.vis.clone(),
         name: def.name.clone(),
         params,
         kernel: checker.kernel,
         index_spans: checker.index_spans,
         closures: checker.closures,
+        stmt_spans: spans,
     };
     if ok {
-        return Ok((kernel_def, spans));
+        return Ok(kernel_def);
     }
     if !params_ok {
         return Err(Failed::Broken);
@@ -190,47 +186,15 @@ fn peel_sums(e: &ExprSyntax) -> (Vec<Vec<&Ident>>, &ExprSyntax) {
     }
 }
 
-/// Takes `#[name]` (`#[parallel]`, `#[fma]`) out of a kernel's
-/// attributes: its span, and the attributes left to emit on the `fn`.
-/// `#[name(..)]` or `#[name = ..]` (no arguments are defined) and a
-/// second `#[name]` are errors at the attribute.
-fn flag_attr(
-    name: &str,
-    attrs: &[syn::Attribute],
-    errors: &mut Errors,
-) -> (Vec<syn::Attribute>, Option<proc_macro2::Span>) {
-    use syn::spanned::Spanned;
-    let mut kept = Vec::new();
-    let mut found = None;
-    for a in attrs {
-        if !a.path().is_ident(name) {
-            kept.push(a.clone());
-            continue;
-        }
-        if !matches!(a.meta, syn::Meta::Path(_)) {
-            errors.error(
-                a.meta.span(),
-                format!("`#[{name}]` takes no arguments: write `#[{name}]`"),
-            );
-        } else if found.is_some() {
-            errors.error(
-                a.path().span(),
-                format!("`#[{name}]` is written twice on this kernel"),
-            );
-        } else {
-            found = Some(a.path().span());
-        }
-    }
-    (kept, found)
-}
-
-/// The stub of a kernel the sparsifier rejected: its signature only.
-pub(super) fn stub(mut def: KernelDef) -> KernelDef {
+/// The stub of a kernel whose statements were rejected: its signature
+/// only.
+pub fn stub(mut def: KernelDef) -> KernelDef {
     def.kernel.stmts.clear();
     def.kernel.loops.clear();
     def.kernel.funcs.clear();
     def.closures.clear();
     def.index_spans.clear();
+    def.stmt_spans.clear();
     def
 }
 

@@ -49,6 +49,8 @@ pub fn add_csr_par<
     b: &CSR<'_, ::core::primitive::f64>,
     c: &mut impl IsCSROut<::core::primitive::f64, __SkB0>,
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
+    #[allow(unused_imports)]
+    use ::sparse_core::__private::OutputProtocol as _;
     let c: &mut CSROut<::core::primitive::f64, __SkB0> = IsCSROut::__sk_output(c);
     ::sparse_core::__private::require_rayon!();
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];

@@ -36,6 +36,8 @@ pub fn scale_dcsr_par<
     a: &DCSR<'_, ::core::primitive::f64>,
     c: &mut impl IsDCSROut<::core::primitive::f64, __SkB0>,
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
+    #[allow(unused_imports)]
+    use ::sparse_core::__private::OutputProtocol as _;
     let c: &mut DCSROut<::core::primitive::f64, __SkB0> = IsDCSROut::__sk_output(c);
     ::sparse_core::__private::require_rayon!();
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];

@@ -43,6 +43,8 @@ pub fn vadd<
     b: &SV<'_, ::core::primitive::f64>,
     c: &mut impl IsSVOut<::core::primitive::f64, __SkB0>,
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
+    #[allow(unused_imports)]
+    use ::sparse_core::__private::OutputProtocol as _;
     let c: &mut SVOut<::core::primitive::f64, __SkB0> = IsSVOut::__sk_output(c);
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if b.dim_sizes()[0] != __sk_n_i {

@@ -37,6 +37,8 @@ pub fn spgemm<
     b: &CSR<'_, ::core::primitive::f64>,
     c: &mut impl IsCSROut<::core::primitive::f64, __SkB0>,
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
+    #[allow(unused_imports)]
+    use ::sparse_core::__private::OutputProtocol as _;
     let c: &mut CSROut<::core::primitive::f64, __SkB0> = IsCSROut::__sk_output(c);
     let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
     if c.dim_sizes()[0] != __sk_n_i {

@@ -13,6 +13,8 @@
 ///     iterate j__in in a.lvl2 structured[2, 4]  // reduction
 ///       r += a[i, j__blk, j__in] * x[j__blk, j__in]
 ///   y[i] = r
+/// schedule
+///   j__in: written out, 4 copies of its body (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,

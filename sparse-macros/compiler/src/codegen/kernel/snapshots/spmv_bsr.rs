@@ -15,6 +15,9 @@
 ///       for j__in in 0..a.dim3  // reduction
 ///         r += a[i__blk, j__blk, i__in, j__in] * x[j__blk, j__in]
 ///       y[i__blk, i__in] = r
+/// schedule
+///   i__in: written out, 2 copies of its body (statement 1)
+///   j__in: written out, 2 copies of its body (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,

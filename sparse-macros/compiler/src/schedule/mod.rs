@@ -1,0 +1,212 @@
+//! Stage 4: the schedule. The plan says *what* each loop iterates; the
+//! schedule says *how* each loop runs: in parallel chunks
+//! ([`parallel`]), written out (the offsets inside a small block), unrolled
+//! ([`unroll`]), with fused multiply-adds. One pass over the plan decides
+//! every strategy from the target-independent defaults and the kernel's
+//! attributes (`#[parallel]`, `#[unroll(n)]`, `#[fma]`); codegen obeys it
+//! and decides nothing of its own. The schedule is printed after the loop
+//! tree in the kernel's doc comment ([`Schedule::text`]).
+//!
+//! A new strategy is one rule here (a file for anything larger than a few
+//! lines) and the lowering codegen gives its attribute.
+
+pub mod parallel;
+pub mod unroll;
+
+use crate::plan::KernelPlan;
+use crate::sparsifier::demap::DimPart;
+use crate::sparsifier::{Kernel, LoopId, Node, StmtPlan, TensorId};
+use crate::vocab::LevelFormat;
+
+pub use parallel::Chunks;
+
+/// The largest block size whose loop is written out (a 4x4 block's two
+/// loops become 16 copies of the innermost body): LLVM keeps such short
+/// loops as loops at opt-level `s`, where a 4x4 BSR SpMV then costs 3.4
+/// times the hand-written C loop (`bench/firmware/RESULTS.md`).
+pub const MAX_WRITTEN_OUT_BLOCK: u32 = 4;
+
+/// How every loop of one kernel runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schedule {
+    /// `#[fma]`: float sums accumulate with fused multiply-adds.
+    pub fma: bool,
+    /// `#[parallel]` was asked for (each statement says whether and how it
+    /// runs in chunks).
+    pub parallel: bool,
+    /// Per statement plan, in the plan's order.
+    pub stmts: Vec<StmtSchedule>,
+}
+
+/// How the loops of one statement run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StmtSchedule {
+    /// Under `#[parallel]`: the loop that runs in chunks, or why the
+    /// statement runs on one thread.
+    pub chunks: Option<Result<Chunks, String>>,
+    /// Loops written out, one copy of the body per iteration, with their
+    /// (constant) trip count: the offsets inside a block of at most
+    /// [`MAX_WRITTEN_OUT_BLOCK`], and the `n` entries of an n:m group with
+    /// `n` at most that.
+    pub written_out: Vec<(LoopId, u32)>,
+    /// Innermost walks unrolled, with their factor (`#[unroll(n)]`).
+    pub unrolled: Vec<(LoopId, u32)>,
+    /// Under `#[unroll(n)]` when no loop of the statement qualifies: why.
+    pub not_unrolled: Option<String>,
+}
+
+impl StmtSchedule {
+    /// The loop that runs in chunks, if one does.
+    pub fn chunks(&self) -> Option<Chunks> {
+        self.chunks.as_ref().and_then(|c| c.as_ref().ok().copied())
+    }
+
+    /// The trip count of loop `l`, if it is written out.
+    pub fn written_out(&self, l: LoopId) -> Option<u32> {
+        self.written_out
+            .iter()
+            .find_map(|&(m, n)| (m == l).then_some(n))
+    }
+
+    /// The unroll factor of loop `l`, if it is unrolled.
+    pub fn unroll_of(&self, l: LoopId) -> Option<u32> {
+        self.unrolled
+            .iter()
+            .find_map(|&(m, n)| (m == l).then_some(n))
+    }
+}
+
+/// Schedules a planned kernel: one decision per loop, once.
+pub fn schedule(kp: &KernelPlan) -> Schedule {
+    let def = &kp.def;
+    let k = kp.kernel();
+    let mut sched = Schedule {
+        fma: def.fma.is_some(),
+        parallel: def.parallel.is_some(),
+        stmts: Vec::new(),
+    };
+    let blocks = block_offsets(kp);
+    for sp in &kp.loops.stmts {
+        let mut s = StmtSchedule {
+            written_out: written_out(sp, &blocks),
+            ..StmtSchedule::default()
+        };
+        let stmt = sp.part.as_ref().or_else(|| k.stmts.get(sp.stmt));
+        if let (true, Some(stmt)) = (sched.parallel, stmt) {
+            s.chunks = Some(parallel::chunks(kp, sp, stmt));
+        }
+        if let (Some((factor, _)), Some(stmt)) = (def.unroll, stmt) {
+            match unroll::innermost_walks(kp, sp, stmt, s.chunks()) {
+                Ok(loops) => s.unrolled = loops.into_iter().map(|l| (l, factor)).collect(),
+                Err(why) => s.not_unrolled = Some(why),
+            }
+        }
+        sched.stmts.push(s);
+    }
+    sched
+}
+
+/// The loops of `sp` written out: over the offsets inside a small block
+/// (`blocks`, by loop), or over the entries of a small n:m group.
+fn written_out(sp: &StmtPlan, blocks: &[Option<u32>]) -> Vec<(LoopId, u32)> {
+    let mut out: Vec<(LoopId, u32)> = sp
+        .order
+        .iter()
+        .filter_map(|&(l, _)| Some((l, (*blocks.get(l.index())?)?)))
+        .collect();
+    unroll::visit(&sp.tree, &mut |node| {
+        if let Node::Iterate { loop_id, space, .. } = node {
+            if let LevelFormat::Structured { n, .. } = space.level_type.format {
+                if u32::from(n) <= MAX_WRITTEN_OUT_BLOCK && !out.iter().any(|w| w.0 == *loop_id) {
+                    out.push((*loop_id, u32::from(n)));
+                }
+            }
+        }
+    });
+    out
+}
+
+/// For each loop, the block size when it runs over the offsets inside a
+/// block ([`DimPart::Within`]) of at most [`MAX_WRITTEN_OUT_BLOCK`].
+fn block_offsets(kp: &KernelPlan) -> Vec<Option<u32>> {
+    bindings(kp.kernel(), &[])
+        .iter()
+        .map(|list| {
+            list.iter().find_map(|&(t, d)| {
+                let info = kp.tensors.get(t.index())?.as_ref()?;
+                match info.parts.as_ref()?.get(d)? {
+                    DimPart::Within { block, .. } if *block <= MAX_WRITTEN_OUT_BLOCK => {
+                        Some(*block)
+                    }
+                    _ => None,
+                }
+            })
+        })
+        .collect()
+}
+
+/// For each loop of `k`, the tensor dimensions it indexes through a plain
+/// subscript (which fix its size), sorted, each once; statements in
+/// `unbound` (conversions written over dimensions a level space
+/// reshaped) bind nothing.
+pub fn bindings(k: &Kernel, unbound: &[usize]) -> Vec<Vec<(TensorId, usize)>> {
+    let mut out = vec![Vec::new(); k.loops.len()];
+    let mut seen = Vec::new();
+    for (n, stmt) in k.stmts.iter().enumerate() {
+        if unbound.contains(&n) {
+            continue;
+        }
+        let mut all = vec![&stmt.lhs];
+        all.extend(stmt.rhs.accesses());
+        for a in all {
+            for (d, l) in a.indices.iter().enumerate() {
+                // An affine subscript's dimension does not size its variables.
+                if !a.is_plain(d) {
+                    continue;
+                }
+                if !seen.contains(&(a.tensor, d, *l)) {
+                    seen.push((a.tensor, d, *l));
+                }
+            }
+        }
+    }
+    seen.sort();
+    for (t, d, l) in seen {
+        if let Some(list) = out.get_mut(l.index()) {
+            list.push((t, d));
+        }
+    }
+    out
+}
+
+impl Schedule {
+    /// The schedule's lines for the doc comment (none when every loop runs
+    /// as planned, sequentially): one per strategy that changes a loop.
+    pub fn text(&self, kp: &KernelPlan) -> Vec<String> {
+        let k = kp.kernel();
+        let mut lines = Vec::new();
+        for (n, s) in self.stmts.iter().enumerate() {
+            for &(l, copies) in &s.written_out {
+                lines.push(format!(
+                    "{}: written out, {copies} copies of its body (statement {})",
+                    k.loop_name(l),
+                    n + 1
+                ));
+            }
+            for &(l, factor) in &s.unrolled {
+                lines.push(format!(
+                    "{}: unrolled by {factor} (statement {}), the rest of each range one at a time",
+                    k.loop_name(l),
+                    n + 1
+                ));
+            }
+            if let Some(why) = &s.not_unrolled {
+                lines.push(format!("statement {}: not unrolled: {why}", n + 1));
+            }
+        }
+        if self.fma {
+            lines.push("float sums: fused multiply-add (one rounding per step)".to_string());
+        }
+        lines
+    }
+}
