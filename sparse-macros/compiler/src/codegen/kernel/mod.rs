@@ -610,24 +610,12 @@ impl<'a> Gen<'a> {
     }
 }
 
-/// The Rust primitive type of an element type, hygienically.
+/// The Rust type of an element type, hygienically (`codegen/elem.rs`).
 fn elem_type(elem: ElemType) -> TokenStream {
-    let ident = format_ident!("{}", elem.rust_name());
-    quote!(::core::primitive::#ident)
+    crate::codegen::elem::elem_type(elem)
 }
 
-/// The zero of an element type as a literal of that type.
+/// The zero of an element type as a constant of that type.
 fn zero(elem: ElemType) -> TokenStream {
-    let ty = format_ident!("{}", elem.rust_name());
-    match elem {
-        ElemType::F32 | ElemType::F64 => {
-            let lit: TokenStream = format!("0.0_{ty}").parse().unwrap_or_default();
-            lit
-        }
-        ElemType::Bool => quote!(false),
-        _ => {
-            let lit: TokenStream = format!("0_{ty}").parse().unwrap_or_default();
-            lit
-        }
-    }
+    crate::codegen::elem::zero(elem)
 }
