@@ -28,6 +28,20 @@ impl LevelIterator for Dense {
         ))
     }
 
+    fn coordinate(
+        &self,
+        _: &mut Gen<'_>,
+        at: LevelAt,
+        _: (&Ident, &str),
+        _: &Ident,
+    ) -> Result<TokenStream, String> {
+        Err(format!(
+            "level {} ({}) stores no coordinates: its coordinate is the loop's index",
+            at.l,
+            at.lvl.ty.format.name()
+        ))
+    }
+
     fn locate(
         &self,
         parent: Option<&Ident>,

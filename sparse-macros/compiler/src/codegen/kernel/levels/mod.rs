@@ -11,8 +11,9 @@
 //!
 //! A level iterator knows its format and nothing of loops: the loop
 //! emitter (`iterate.rs`, `coiterate.rs`, `dense.rs`) asks it for the
-//! range, the coordinate of an entry, the end of a duplicate segment and
-//! the position of a coordinate, and wraps what it gets in the shape the
+//! range under a parent entry, the coordinate of an entry, the end of a
+//! duplicate segment, a fixed trip count and the position of a
+//! coordinate, and wraps what it gets in the shape the
 //! schedule chose (a walk, written-out copies, an unrolled walk, chunks, a
 //! window). The storage rules behind each answer are `sparse_vocab`'s
 //! (`parent_range`, `coordinate_slot`, `groups_duplicates`), written once.
@@ -86,6 +87,86 @@ pub(super) trait LevelIterator {
         let _ = (parent, i, n);
         None
     }
+
+    /// `let into = coordinate of the entry at p`, `why` saying why `p` is
+    /// an entry (for `SAFETY:`). Levels that store coordinates read them
+    /// ([`stored_coordinate`]); a dense level has none to read (its
+    /// coordinate is the loop's index).
+    fn coordinate(
+        &self,
+        g: &mut Gen<'_>,
+        at: LevelAt,
+        (p, why): (&Ident, &str),
+        into: &Ident,
+    ) -> Result<TokenStream, String> {
+        Ok(stored_coordinate(g, at, (p, why), into))
+    }
+
+    /// Binds `end` to the end of the duplicate segment of coordinate `c`
+    /// starting at entry `p` (stopping at `hi`): the entries of a
+    /// non-unique level that `sparse_vocab::groups_duplicates` walks as
+    /// one coordinate (MLIR's `forward` over a segment).
+    fn segment_end(
+        &self,
+        g: &mut Gen<'_>,
+        at: LevelAt,
+        (p, hi): (&Ident, &Ident),
+        c: &Ident,
+        end: &Ident,
+    ) -> Result<TokenStream, String> {
+        let next = g.tlocal(at.t, &format!("next{}", at.l));
+        let why = format!("`{end}` < `{hi}`, the end of the walked range");
+        let read = self.coordinate(g, at, (end, &why), &next)?;
+        Ok(quote! {
+            let mut #end = #p + 1;
+            while #end < #hi {
+                #read
+                if #next != #c {
+                    break;
+                }
+                #end += 1;
+            }
+        })
+    }
+}
+
+/// `let into = crd[p]`, or the level's slot of entry `p`'s tuple in an
+/// AoS COO buffer (`sparse_vocab::coordinate_slot`), relative to the
+/// window an affine subscript reads (`affine.rs`).
+pub(super) fn stored_coordinate(
+    g: &mut Gen<'_>,
+    LevelAt { t, l, lvl }: LevelAt,
+    (p, why): (&Ident, &str),
+    into: &Ident,
+) -> TokenStream {
+    let crd = g.coordinates(t, l);
+    let at = if lvl.stride == 1 {
+        quote!(#p)
+    } else {
+        let s = Literal::usize_unsuffixed(lvl.stride);
+        if lvl.offset == 0 {
+            quote!(#p * #s)
+        } else {
+            let o = Literal::usize_unsuffixed(lvl.offset);
+            quote!(#p * #s + #o)
+        }
+    };
+    let name = &g.info(t).name;
+    let tuple = if lvl.stride == 1 {
+        String::new()
+    } else {
+        format!(
+            " (its COO buffer holds {} coordinates per entry)",
+            lvl.stride
+        )
+    };
+    let doc = format!(" SAFETY: {why}, so `{p}` is an entry of `{name}` level {l}{tuple}.");
+    let load = private("load_index");
+    let relative = g.window_offset(t, l).map(|off| quote!(.wrapping_sub(#off)));
+    quote! {
+        #[doc = #doc]
+        let #into = unsafe { #load(#crd, #at) } #relative;
+    }
 }
 
 /// The iterator of a level format.
@@ -105,10 +186,8 @@ impl Gen<'_> {
         Some(LevelAt { t, l, lvl })
     }
 
-    /// `let into = coordinate of the entry at p` for level `l` of `t`:
-    /// `crd[p]`, or the level's slot of entry `p`'s tuple in an AoS COO
-    /// buffer (`sparse_vocab::coordinate_slot`), relative to the window
-    /// an affine subscript reads (`affine.rs`).
+    /// `let into = coordinate of the entry at p` for level `l` of `t`,
+    /// from the level's iterator.
     pub(super) fn read_coordinate(
         &mut self,
         t: TensorId,
@@ -117,47 +196,17 @@ impl Gen<'_> {
         why: &str,
         into: &Ident,
     ) -> TokenStream {
-        let Some(LevelAt { lvl, .. }) = self.level_at(t, l) else {
+        let Some(at) = self.level_at(t, l) else {
             let name = self.info(t).name.clone();
             self.internal::<()>(t, format!("level {l} of `{name}` does not exist"));
             return TokenStream::new();
         };
-        let crd = self.coordinates(t, l);
-        let at = if lvl.stride == 1 {
-            quote!(#p)
-        } else {
-            let s = Literal::usize_unsuffixed(lvl.stride);
-            if lvl.offset == 0 {
-                quote!(#p * #s)
-            } else {
-                let o = Literal::usize_unsuffixed(lvl.offset);
-                quote!(#p * #s + #o)
-            }
-        };
-        let name = &self.info(t).name;
-        let tuple = if lvl.stride == 1 {
-            String::new()
-        } else {
-            format!(
-                " (its COO buffer holds {} coordinates per entry)",
-                lvl.stride
-            )
-        };
-        let doc = format!(" SAFETY: {why}, so `{p}` is an entry of `{name}` level {l}{tuple}.");
-        let load = private("load_index");
-        let relative = self
-            .window_offset(t, l)
-            .map(|off| quote!(.wrapping_sub(#off)));
-        quote! {
-            #[doc = #doc]
-            let #into = unsafe { #load(#crd, #at) } #relative;
-        }
+        let read = iterator(at.lvl.ty.format).coordinate(self, at, (p, why), into);
+        self.or_internal(t, read)
     }
 
-    /// Binds `end` to the end of the duplicate segment starting at `p`
-    /// (entries with coordinate `c`, stopping at `hi`): the entries of a
-    /// non-unique level that `sparse_vocab::groups_duplicates` walks as
-    /// one coordinate.
+    /// Binds `end` to the end of the duplicate segment of coordinate `c`
+    /// starting at `p`, from the level's iterator.
     pub(super) fn segment_end(
         &mut self,
         t: TensorId,
@@ -167,19 +216,22 @@ impl Gen<'_> {
         c: &Ident,
         end: &Ident,
     ) -> TokenStream {
-        let next = self.tlocal(t, &format!("next{l}"));
-        let why = format!("`{end}` < `{hi}`, the end of the walked range");
-        let read = self.read_coordinate(t, l, end, &why, &next);
-        quote! {
-            let mut #end = #p + 1;
-            while #end < #hi {
-                #read
-                if #next != #c {
-                    break;
-                }
-                #end += 1;
-            }
-        }
+        let Some(at) = self.level_at(t, l) else {
+            let name = self.info(t).name.clone();
+            self.internal::<()>(t, format!("level {l} of `{name}` does not exist"));
+            return TokenStream::new();
+        };
+        let ends = iterator(at.lvl.ty.format).segment_end(self, at, (p, hi), c, end);
+        self.or_internal(t, ends)
+    }
+
+    /// The tokens, or nothing with an internal error recorded.
+    fn or_internal(&mut self, t: TensorId, r: Result<TokenStream, String>) -> TokenStream {
+        r.unwrap_or_else(|why| {
+            let name = self.info(t).name.clone();
+            self.internal::<()>(t, format!("`{name}`: {why}"));
+            TokenStream::new()
+        })
     }
 
     /// Whether `t`'s coordinates are packed 2-bit ones (`crdWidth = 2`; no
