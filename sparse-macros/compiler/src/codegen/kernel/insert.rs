@@ -91,9 +91,7 @@ impl Gen<'_> {
         text: String,
     ) -> TokenStream {
         let outer = std::mem::take(&mut self.decls);
-        self.in_place = Some(t);
         let body = self.nodes(&sp.tree, scope);
-        self.in_place = None;
         let local = std::mem::replace(&mut self.decls, outer);
         let decls: Vec<&TokenStream> = local.values().collect();
         let c = &self.info(t).ident;

@@ -105,7 +105,7 @@ impl Gen<'_> {
         info.kind == Kind::Sparse
             && l + 1 == info.levels.len()
             && self.explicit_value(t).is_none()
-            && self.in_place != Some(t)
+            && self.in_place() != Some(t)
     }
 
     /// Binds an iterator over the entries `lo..hi` of level `l` of `t` (its

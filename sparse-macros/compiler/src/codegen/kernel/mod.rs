@@ -235,8 +235,6 @@ struct Gen<'a> {
     produced: bool,
     /// The element types of the scoped sums' locals, by number.
     sum_types: BTreeMap<u32, ElemType>,
-    /// The sparse output the current statement updates in place, if any.
-    in_place: Option<TensorId>,
     /// Statements planned as conversions next to a level-space kernel:
     /// written in dimensions over tensors the level space reshaped, so
     /// their accesses bind no index size (the conversion checks its own).
@@ -261,7 +259,6 @@ impl<'a> Gen<'a> {
             stmt: None,
             produced: false,
             sum_types: BTreeMap::new(),
-            in_place: None,
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
             unbound_stmts: Vec::new(),
             sched: None,
@@ -284,6 +281,14 @@ impl<'a> Gen<'a> {
             }
         }
         g
+    }
+
+    /// The sparse output the current statement updates in place, if it
+    /// does (its plan's `InPlace` strategy): its storage is the opened
+    /// `c.in_place()`, and its walks read no values.
+    fn in_place(&self) -> Option<TensorId> {
+        let in_place = self.sp?.output.strategy == OutputStrategy::InPlace;
+        in_place.then_some(self.stmt?.lhs.tensor)
     }
 
     /// The loop of the current statement that runs in chunks, if the
@@ -342,6 +347,8 @@ impl<'a> Gen<'a> {
             self.sched = self.kp.schedule.stmts.get(n);
             stmts.extend(self.statement(sp));
         }
+        // The prologue belongs to no statement (nothing is in place there).
+        self.sp = None;
         let mut checks = match self.def.parallel {
             // Nothing with sparse-core's `rayon` feature, a compile error
             // at the attribute without it.
@@ -525,7 +532,7 @@ impl<'a> Gen<'a> {
     /// for the output updated in place its opened storage.
     fn level_storage(&self, t: TensorId, l: usize) -> TokenStream {
         let l = proc_macro2::Literal::usize_unsuffixed(l);
-        if self.in_place == Some(t) {
+        if self.in_place() == Some(t) {
             let parts = self.tlocal(t, "ip");
             quote!(#parts.levels[#l])
         } else if self.sliced(t).is_some() {
@@ -554,7 +561,7 @@ impl<'a> Gen<'a> {
     /// place).
     fn values(&mut self, t: TensorId) -> Ident {
         let name = self.tlocal(t, "val");
-        if self.in_place == Some(t) {
+        if self.in_place() == Some(t) {
             let parts = self.tlocal(t, "ip");
             return self.declare(name, None, quote!(#parts.values));
         }
@@ -600,7 +607,7 @@ impl<'a> Gen<'a> {
             // A sparse output has no positions to track: it is written by
             // coordinates (`insert`).
             if info.kind == Kind::Sparse
-                && (!info.mutable || self.in_place == Some(a.tensor))
+                && (!info.mutable || self.in_place() == Some(a.tensor))
                 && !out.iter().any(|b| b.tensor == a.tensor)
             {
                 out.push(a.clone());
