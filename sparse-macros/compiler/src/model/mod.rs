@@ -39,7 +39,7 @@ pub use constant::{ConstData, Constant, ConstantStub, SparseStorage, StoredLevel
 pub use constant_file::read_bytes as read_constant_file;
 pub(crate) use constant_layout::MAX_STORED;
 pub use constant_value::{elem_bytes, Scalar};
-pub use elem::ElemType;
+pub use elem::{parse_elem, ElemType, ValueType};
 pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind, StmtSpans};
 pub use kernel_check::stub;
 
@@ -163,7 +163,7 @@ pub struct Value {
     /// The literal.
     pub literal: LiteralValue,
     /// Its type.
-    pub ty: ElemType,
+    pub ty: ValueType,
     /// Span of the field's key (`explicitVal`).
     pub key_span: Span,
 }
@@ -214,7 +214,7 @@ pub struct TensorType {
     /// Where each size was written.
     pub shape_spans: Vec<Span>,
     /// The element type.
-    pub elem: ElemType,
+    pub elem: ValueType,
     /// The encoding's name, if sparse.
     pub encoding: Option<Ident>,
 }

@@ -7,25 +7,53 @@ use syn::Ident;
 use super::semiring::SemiringSyntax;
 
 /// The math functions a kernel may call, with their argument counts.
-pub(crate) const MATH_FUNCTIONS: [(&str, usize); 10] = [
+pub(crate) const MATH_FUNCTIONS: [(&str, usize); 29] = [
     ("sqrt", 1),
     ("abs", 1),
     ("exp", 1),
     ("ln", 1),
     ("sin", 1),
     ("cos", 1),
+    ("tanh", 1),
     ("powi", 2),
     ("powf", 2),
     ("max", 2),
     ("min", 2),
+    ("tan", 1),
+    ("atan", 1),
+    ("exp2", 1),
+    ("expm1", 1),
+    ("log1p", 1),
+    ("log2", 1),
+    ("log10", 1),
+    ("erf", 1),
+    ("sigmoid", 1),
+    ("rsqrt", 1),
+    ("floor", 1),
+    ("ceil", 1),
+    ("round", 1),
+    ("trunc", 1),
+    ("copysign", 2),
+    // Complex numbers only (MLIR's `complex.conj`, `complex.re`,
+    // `complex.im`).
+    ("conj", 1),
+    ("re", 1),
+    ("im", 1),
+];
+
+/// The math functions of complex operands (sparse-core's `math::complex`).
+pub(crate) const COMPLEX_FUNCTIONS: [&str; 11] = [
+    "sqrt", "abs", "exp", "ln", "sin", "cos", "tanh", "powf", "conj", "re", "im",
 ];
 
 /// What kernel expressions are made of, for "not supported" messages.
 pub(crate) const SUPPORTED: &str = "kernel expressions are built from tensor accesses `a[i, j]`, \
      index variables, scalar parameters, number literals, `+ - * /`, unary `-`, parentheses, \
      `as` casts, comparisons `== != < <= > >=`, `&& || !`, `if c { a } else { b }`, \
-     `sum(j, e)`, the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, \
-     `powf`, `max`, `min`, and the semiring operations `binary`, `unary`, `select`, `reduce` \
+     `sum(j, e)`, the math functions (`sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `tanh`, `powi`, \
+     `powf`, `max`, `min`, `tan`, `atan`, `exp2`, `expm1`, `log1p`, `log2`, `log10`, `erf`, \
+     `sigmoid`, `rsqrt`, `floor`, `ceil`, `round`, `trunc`, `copysign`, and `conj`, `re`, `im` \
+     of complex numbers), and the semiring operations `binary`, `unary`, `select`, `reduce` \
      (whose regions are Rust closures)";
 
 /// `lhs = rhs;` or `lhs += rhs;`.

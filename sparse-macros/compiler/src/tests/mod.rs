@@ -3,6 +3,7 @@
 mod codegen;
 mod constants;
 mod diagnostics;
+mod elements;
 mod hardening;
 mod kernel_diagnostics;
 mod kernel_robustness;

@@ -12,16 +12,16 @@ use syn::Ident;
 
 use super::iterate::private;
 use super::{elem_type, zero, Gen, Kind, Pos, Scope};
-use crate::model::{ElemType, ParamKind};
+use crate::model::{ParamKind, ValueType};
 use crate::sparsifier::{Access, AssignOp, Expr, Reduce, TensorId, Value};
 
 /// `literal` as a Rust literal of `elem` (the model checked that the
 /// encoding's value has the tensor's element type).
-fn typed_literal(literal: crate::syntax::LiteralValue, elem: ElemType) -> TokenStream {
+fn typed_literal(literal: crate::syntax::LiteralValue, elem: ValueType) -> TokenStream {
     use crate::syntax::LiteralValue::{Float, Int};
     let ty = format_ident!("{}", elem.rust_name());
     match (literal, elem) {
-        (Int(v), ElemType::Bool) => {
+        (Int(v), ValueType::Bool) => {
             if v != 0 {
                 quote!(true)
             } else {
@@ -64,9 +64,9 @@ fn produced_flag() -> Ident {
 pub(super) type Loaded = Vec<(Access, Ident)>;
 
 impl Gen<'_> {
-    pub(super) fn out_elem(&self) -> ElemType {
+    pub(super) fn out_elem(&self) -> ValueType {
         self.stmt
-            .map_or(ElemType::F64, |s| self.info(s.lhs.tensor).elem)
+            .map_or(ValueType::F64, |s| self.info(s.lhs.tensor).elem)
     }
 
     /// The statement's custom reduction, if any.
@@ -227,10 +227,10 @@ impl Gen<'_> {
         }
         let Expr::Mul(a, b) = value else { return None };
         let elem = self.out_elem();
-        let same = |t: Option<ElemType>| t.is_none_or(|t| t == elem);
+        let same = |t: Option<ValueType>| t.is_none_or(|t| t == elem);
         if self.reduce().is_some()
             || self.produced
-            || !matches!(elem, ElemType::F32 | ElemType::F64)
+            || !matches!(elem, ValueType::F32 | ValueType::F64)
             || !same(self.expr_type(a))
             || !same(self.expr_type(b))
         {
@@ -327,7 +327,8 @@ impl Gen<'_> {
         for a in e.accesses() {
             loads.extend(self.load(a, scope, &mut loaded));
         }
-        let (tokens, _) = self.lower(e, &loaded);
+        let ty = self.expr_type(e).unwrap_or(self.out_elem());
+        let tokens = self.typed_operand(e, 0, &loaded, Some(ty));
         (loads, tokens)
     }
 
@@ -392,7 +393,7 @@ impl Gen<'_> {
             bounds.push(format!("`{var}` < `{size}`"));
             // Inside a chunk of a `#[parallel]` loop the output's data is
             // the chunk, which starts at row `row0`.
-            let chunk_row = self
+            let chunk_row = scope
                 .chunk
                 .filter(|c| c.output == a.tensor && d == 0)
                 .map(|c| self.chunk_row(c));
@@ -412,7 +413,7 @@ impl Gen<'_> {
             });
         }
         // A chunk's row alone needs no parentheses (`unused_parens`).
-        if let (Some(c), [l]) = (self.chunk.filter(|c| c.output == a.tensor), &a.indices[..]) {
+        if let (Some(c), [l]) = (scope.chunk.filter(|c| c.output == a.tensor), &a.indices[..]) {
             let (var, row0) = (self.var(*l), self.chunk_row(c));
             offset = Some(quote!(#var - #row0));
         }
@@ -583,12 +584,28 @@ impl Gen<'_> {
                     && !matches!(*x.as_ref(), Expr::Index(_))
                     && !ty.starts_with('u')
                     && ty != "usize";
+                let from = self.expr_type(x);
+                let to = crate::model::parse_elem(ty).ok();
                 let x = self.operand(x, 3, loaded);
                 let ty = self.cast_type(ty);
-                if signed {
-                    return (quote!(#x as ::core::primitive::isize as #ty), 3);
+                let x = if signed {
+                    quote!(#x as ::core::primitive::isize)
+                } else {
+                    x
+                };
+                // `half` types have no `as`: through `f64`, which holds
+                // every `f16`/`bf16` and every integer `as` would convert.
+                match (from.filter(|t| t.is_half()), to.filter(|t| t.is_half())) {
+                    (None, None) => (quote!(#x as #ty), 3),
+                    (_, Some(_)) => {
+                        let wide = match from {
+                            Some(t) if t.is_half() => quote!(#x.to_f64()),
+                            _ => quote!((#x as ::core::primitive::f64)),
+                        };
+                        (quote!(<#ty>::from_f64(#wide)), 5)
+                    }
+                    (Some(_), None) => (quote!(#x.to_f64() as #ty), 3),
                 }
-                (quote!(#x as #ty), 3)
             }
             Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
                 if let Some(ty) = self.int_type(e) {
@@ -608,8 +625,14 @@ impl Gen<'_> {
                     Expr::Mul(..) => (quote!(*), 2),
                     _ => (quote!(/), 2),
                 };
-                let l = self.operand(l, p, loaded);
-                let r = self.operand(r, p + 1, loaded);
+                // An absent operand is the output's zero, so literals next
+                // to it take the output's type too.
+                let absent = **l == Expr::Zero || **r == Expr::Zero;
+                let ty = self
+                    .expr_type(e)
+                    .or_else(|| absent.then(|| self.out_elem()));
+                let l = self.typed_operand(l, p, loaded, ty);
+                let r = self.typed_operand(r, p + 1, loaded, ty);
                 (quote!(#l #op #r), p)
             }
             Expr::Call(name, args) => self.call(name, args, loaded),
@@ -642,6 +665,54 @@ impl Gen<'_> {
                 (quote!(0), 5)
             }
         }
+    }
+
+    /// `e` as an operand of an operation computing `ty`: a number literal
+    /// becomes a value of `ty` where `ty` is not a primitive (`2.0` next to
+    /// a `complex<f64>` is `Complex::new(2.0, 0.0)`; Rust converts no
+    /// literal into `half::f16` or `Complex`).
+    pub(super) fn typed_operand(
+        &mut self,
+        e: &Expr,
+        min: u8,
+        loaded: &Loaded,
+        ty: Option<ValueType>,
+    ) -> TokenStream {
+        match self.side(e, ty) {
+            Some(t) => t,
+            None => self.operand(e, min, loaded),
+        }
+    }
+
+    /// A number literal (or its negation) converted to the non-primitive
+    /// `ty`; `None` for anything else.
+    fn side(&mut self, e: &Expr, ty: Option<ValueType>) -> Option<TokenStream> {
+        let ty = ty.filter(|t| !t.is_primitive())?;
+        let number = |x: &Expr, g: &Self| match x {
+            Expr::Literal(text) => !g.is_scalar_param(text),
+            _ => false,
+        };
+        let lit = match e {
+            Expr::Literal(text) if number(e, self) => self.literal(text).0,
+            Expr::Neg(x) if number(x, self) => {
+                let Expr::Literal(text) = x.as_ref() else {
+                    return None;
+                };
+                let (t, _) = self.literal(text);
+                quote!((-#t))
+            }
+            _ => return None,
+        };
+        crate::codegen::elem::typed_number(ty, &lit)
+    }
+
+    /// Whether `text` names a scalar parameter (the front end passes those
+    /// as literal text).
+    fn is_scalar_param(&self, text: &str) -> bool {
+        self.def
+            .params
+            .iter()
+            .any(|p| p.name == text && matches!(p.kind, ParamKind::Scalar { .. }))
     }
 
     /// `e`, parenthesised if it binds looser than `min`.
@@ -682,7 +753,7 @@ impl Gen<'_> {
 
     /// The target of `as`: an element type (MLIR or Rust spelling).
     fn cast_type(&mut self, ty: &str) -> TokenStream {
-        match ElemType::from_name(ty) {
+        match crate::model::parse_elem(ty) {
             Ok(elem) => elem_type(elem),
             Err(msg) => {
                 let span = self.def.name.span();
@@ -699,16 +770,16 @@ impl Gen<'_> {
         if let Some(op) = crate::sparsifier::operator_of(name) {
             return self.operator(op, args, loaded);
         }
-        let arity = match name {
-            "abs" | "sqrt" | "exp" | "ln" | "sin" | "cos" => 1,
-            "max" | "min" | "powf" | "powi" => 2,
-            _ => 0,
-        };
+        let arity = crate::syntax::MATH_FUNCTIONS
+            .iter()
+            .find(|(f, _)| *f == name)
+            .map_or(0, |&(_, n)| n);
         if arity == 0 || args.len() != arity {
             let msg = if arity == 0 {
+                let names: Vec<&str> = crate::syntax::MATH_FUNCTIONS.iter().map(|f| f.0).collect();
                 format!(
-                    "unknown math function `{name}`; kernels support sqrt, abs, exp, ln, sin, \
-                     cos, max, min, powf and powi"
+                    "unknown math function `{name}`; kernels support {}",
+                    names.join(", ")
                 )
             } else {
                 format!("`{name}` takes {arity} argument(s), not {}", args.len())
@@ -719,10 +790,32 @@ impl Gen<'_> {
             return (quote!(0), 5);
         }
         let f = format_ident!("{}", name);
+        let absent = args.contains(&Expr::Zero);
+        let ty = args
+            .iter()
+            .find_map(|a| self.expr_type(a))
+            .or_else(|| absent.then(|| self.out_elem()));
+        if matches!(name, "conj" | "re" | "im") && args.iter().all(|a| *a == Expr::Zero) {
+            // Where the operand is absent (a loop over coordinates it does
+            // not store): the part or conjugate of zero is zero.
+            return (zero(self.out_elem()), 5);
+        }
+        if let Some(t) = ty.filter(|t| t.is_complex()) {
+            // `num_complex` has no `abs`/`ln` spelled as MLIR's; every
+            // complex function goes through `math::complex`.
+            let a: Vec<TokenStream> = args
+                .iter()
+                .map(|a| self.typed_operand(a, 0, loaded, Some(t)))
+                .collect();
+            return (
+                quote!(::sparse_core::__private::math::complex::#f(#(#a),*)),
+                5,
+            );
+        }
         match name {
             // `i32::abs` overflows on `MIN`; `math::abs` wraps (and is the
-            // value itself for unsigned types).
-            "abs" if self.int_type(&args[0]).is_some() => {
+            // value itself for unsigned types); `half` has no `abs` method.
+            "abs" if self.int_type(&args[0]).is_some() || ty.is_some_and(ValueType::is_half) => {
                 let (x, _) = self.lower(&args[0], loaded);
                 (quote!(::sparse_core::__private::math::abs(#x)), 5)
             }
@@ -731,12 +824,20 @@ impl Gen<'_> {
                 (quote!(#x.abs()), 5)
             }
             "max" | "min" => {
-                let x = self.operand(&args[0], 5, loaded);
-                let (y, _) = self.lower(&args[1], loaded);
+                let x = self.typed_operand(&args[0], 5, loaded, ty);
+                let y = self.typed_operand(&args[1], 0, loaded, ty);
                 (quote!(#x.#f(#y)), 5)
             }
+            "powi" => {
+                let x = self.typed_operand(&args[0], 0, loaded, ty);
+                let (n, _) = self.lower(&args[1], loaded);
+                (quote!(::sparse_core::__private::math::powi(#x, #n)), 5)
+            }
             _ => {
-                let a: Vec<TokenStream> = args.iter().map(|a| self.lower(a, loaded).0).collect();
+                let a: Vec<TokenStream> = args
+                    .iter()
+                    .map(|a| self.typed_operand(a, 0, loaded, ty))
+                    .collect();
                 (quote!(::sparse_core::__private::math::#f(#(#a),*)), 5)
             }
         }

@@ -8,7 +8,7 @@ use quote::quote;
 
 use super::expr::Loaded;
 use super::{zero, Gen};
-use crate::model::{ElemType, ParamKind};
+use crate::model::{ParamKind, ValueType};
 use crate::sparsifier::Expr;
 
 impl Gen<'_> {
@@ -23,17 +23,19 @@ impl Gen<'_> {
     ) -> (TokenStream, u8) {
         let known = args.iter().find_map(|a| self.expr_type(a));
         let arg = |g: &mut Self, n: usize, cond: bool| -> TokenStream {
+            let ty = match op {
+                // The branches of a choice: the other branch's type.
+                "if" => args[1..]
+                    .iter()
+                    .find_map(|a| g.expr_type(a))
+                    .unwrap_or(g.out_elem()),
+                _ => known.unwrap_or(g.out_elem()),
+            };
             match args.get(n) {
                 Some(Expr::Zero) if cond => quote!(false),
-                Some(Expr::Zero) => zero(match op {
-                    // The branches of a choice: the other branch's type.
-                    "if" => args[1..]
-                        .iter()
-                        .find_map(|a| g.expr_type(a))
-                        .unwrap_or(g.out_elem()),
-                    _ => known.unwrap_or(g.out_elem()),
-                }),
-                Some(e) => g.lower(e, loaded).0,
+                Some(Expr::Zero) => zero(ty),
+                Some(e) if cond => g.lower(e, loaded).0,
+                Some(e) => g.typed_operand(e, 0, loaded, Some(ty)),
                 None => quote!(false),
             }
         };
@@ -73,7 +75,7 @@ impl Gen<'_> {
     /// panics on no value.
     pub(super) fn int_type(&self, e: &Expr) -> Option<TokenStream> {
         match self.expr_type(e) {
-            Some(t) if t.is_float() || t == ElemType::Bool => None,
+            Some(t) if t.is_float() || t == ValueType::Bool => None,
             Some(t) => Some(super::elem_type(t)),
             None if mentions_index(e) => Some(quote!(::core::primitive::usize)),
             None => None,
@@ -83,11 +85,11 @@ impl Gen<'_> {
     /// `target += v` for an element of type `elem`, wrapping for integers.
     pub(super) fn add_assign(
         &self,
-        elem: ElemType,
+        elem: ValueType,
         target: TokenStream,
         v: TokenStream,
     ) -> TokenStream {
-        if elem.is_float() || elem == ElemType::Bool {
+        if elem.is_float() || elem == ValueType::Bool {
             quote!(#target += #v;)
         } else {
             let ty = super::elem_type(elem);
@@ -98,7 +100,7 @@ impl Gen<'_> {
     /// The element type an expression computes, where its operands say:
     /// tensors, casts, closures and sums; `None` for literals and index
     /// variables alone.
-    pub(super) fn expr_type(&self, e: &Expr) -> Option<ElemType> {
+    pub(super) fn expr_type(&self, e: &Expr) -> Option<ValueType> {
         use crate::sparsifier::Region;
         let region = |r: Region| match r {
             Region::Func(f) => self.def.closures.get(f.index()).map(|d| d.result),
@@ -106,11 +108,11 @@ impl Gen<'_> {
         };
         match e {
             Expr::Access(a) => Some(self.info(a.tensor).elem),
-            Expr::Cast(_, ty) => ElemType::from_name(ty).ok(),
+            Expr::Cast(_, ty) => ValueType::from_name(ty),
             Expr::Literal(text) => self.def.params.iter().find_map(|p| match &p.kind {
                 ParamKind::Scalar { ty } if p.name == text => {
                     let name = quote!(#ty).to_string();
-                    ElemType::from_name(&name).ok()
+                    ValueType::from_name(&name)
                 }
                 _ => None,
             }),
@@ -122,7 +124,12 @@ impl Gen<'_> {
             }
             Expr::Call(name, args) => match crate::sparsifier::operator_of(name) {
                 Some("if") => args[1..].iter().find_map(|a| self.expr_type(a)),
-                Some(_) => Some(ElemType::Bool),
+                Some(_) => Some(ValueType::Bool),
+                // The parts and the modulus of a complex number are real.
+                None if matches!(name.as_str(), "re" | "im" | "abs") => args
+                    .iter()
+                    .find_map(|a| self.expr_type(a))
+                    .map(|t| t.complex_part().unwrap_or(t)),
                 None => args.iter().find_map(|a| self.expr_type(a)),
             },
             Expr::Apply(f, _) => region(crate::sparsifier::Region::Func(*f)),
