@@ -179,7 +179,7 @@ pub mod __private {
     pub use crate::dense::{DenseView, DenseViewMut};
     pub use crate::error::KernelError;
     pub use crate::kernel::fma::MulAdd;
-    pub use crate::kernel::rows::{rows, rows_values, slots};
+    pub use crate::kernel::rows::{rows, rows_from, rows_values, rows_values_from, slots};
     pub use crate::kernel::unchecked::{
         load, load_index, load_pair2, lower_bound, slot, walk, walk_values,
     };

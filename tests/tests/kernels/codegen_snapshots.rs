@@ -1,5 +1,5 @@
 //! The kernel codegen snapshots of `sparse-compiler`
-//! (`sparse-macros/compiler/src/codegen/kernel/snapshots/*.rs`), compiled
+//! (`sparse-macros/compiler/snapshots/*.rs`), compiled
 //! as they are and run against dense references on random operands.
 //!
 //! The snapshots are the generated functions pretty-printed; here each is
@@ -36,7 +36,7 @@ mod k {
         ($name:literal) => {
             include!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/../sparse-macros/compiler/src/codegen/kernel/snapshots/",
+                "/../sparse-macros/compiler/snapshots/",
                 $name,
                 ".rs"
             ));

@@ -18,26 +18,26 @@ sparse_core::sparse_kernel! {
 
 mod kernels {
     use super::*;
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_csr.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_csr_f32.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_csr_unroll4.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_coo.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/vector_add.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/binary_triangles.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/select_lower.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/reduce_row_product.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/conv2d_dcsr_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spmv_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spmv_csr_f32.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spmv_csr_unroll4.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spmv_coo.rs");
+    include!("../../../sparse-macros/compiler/snapshots/vector_add.rs");
+    include!("../../../sparse-macros/compiler/snapshots/binary_triangles.rs");
+    include!("../../../sparse-macros/compiler/snapshots/select_lower.rs");
+    include!("../../../sparse-macros/compiler/snapshots/reduce_row_product.rs");
+    include!("../../../sparse-macros/compiler/snapshots/conv2d_dcsr_csr.rs");
 }
 
 /// The snapshots with sparse outputs (their own module: `sparse_vector_add`
 /// and `vector_add` both define `vadd`).
 mod sparse_out {
     use super::*;
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/sparse_add_csr.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spgemm_csr.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/sparse_vector_add.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/sparse_scale.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/transpose_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/sparse_add_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spgemm_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/sparse_vector_add.rs");
+    include!("../../../sparse-macros/compiler/snapshots/sparse_scale.rs");
+    include!("../../../sparse-macros/compiler/snapshots/transpose_csr.rs");
 }
 
 /// 2:4 outputs, packed 2-bit coordinates, and an ELL operand and a CSR

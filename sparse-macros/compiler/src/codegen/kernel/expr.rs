@@ -394,7 +394,7 @@ impl Gen<'_> {
             bounds.push(format!("`{var}` < `{size}`"));
             // Inside a chunk of a `#[parallel]` loop the output's data is
             // the chunk, which starts at row `row0`.
-            let chunk_row = self
+            let chunk_row = scope
                 .chunk
                 .filter(|c| c.output == a.tensor && d == 0)
                 .map(|c| self.chunk_row(c));
@@ -414,7 +414,7 @@ impl Gen<'_> {
             });
         }
         // A chunk's row alone needs no parentheses (`unused_parens`).
-        if let (Some(c), [l]) = (self.chunk.filter(|c| c.output == a.tensor), &a.indices[..]) {
+        if let (Some(c), [l]) = (scope.chunk.filter(|c| c.output == a.tensor), &a.indices[..]) {
             let (var, row0) = (self.var(*l), self.chunk_row(c));
             offset = Some(quote!(#var - #row0));
         }
