@@ -328,7 +328,8 @@ impl Gen<'_> {
             loads.extend(self.load(a, scope, &mut loaded));
         }
         let ty = self.expr_type(e).unwrap_or(self.out_elem());
-        let tokens = self.typed_operand(e, 0, &loaded, Some(ty));
+        let e = self.type_int_literals(e, Some(ty));
+        let tokens = self.typed_operand(&e, 0, &loaded, Some(ty));
         (loads, tokens)
     }
 
@@ -553,7 +554,7 @@ impl Gen<'_> {
         Some(typed_literal(value.literal, info.elem))
     }
 
-    /// `e` as Rust, with its binding strength (1 `+ -`, 2 `* /`, 3 `as`,
+    /// `e` as Rust, with its binding strength (0 `& | ^`, 1 `+ -`, 2 `* /`, 3 `as`,
     /// 4 unary `-`, 5 atoms), like the sparsifier's `ShowExpr`.
     pub(super) fn lower(&mut self, e: &Expr, loaded: &Loaded) -> (TokenStream, u8) {
         match e {
@@ -764,9 +765,13 @@ impl Gen<'_> {
         }
     }
 
-    /// Math calls: `abs`, `max`, `min` are methods every element type has
-    /// in `core`; the others go through sparse-core's `no_std` shim.
+    /// Math calls: `abs` of a float is the method `core` has; the others go
+    /// through sparse-core's `no_std` shim (`max`, `min`, `clamp` for every
+    /// real type).
     fn call(&mut self, name: &str, args: &[Expr], loaded: &Loaded) -> (TokenStream, u8) {
+        if crate::sparsifier::is_integer_operator(name) {
+            return self.integer_operator(name, args, loaded);
+        }
         if let Some(op) = crate::sparsifier::operator_of(name) {
             return self.operator(op, args, loaded);
         }
@@ -823,10 +828,15 @@ impl Gen<'_> {
                 let x = self.operand(&args[0], 5, loaded);
                 (quote!(#x.abs()), 5)
             }
-            "max" | "min" => {
-                let x = self.typed_operand(&args[0], 5, loaded, ty);
-                let y = self.typed_operand(&args[1], 0, loaded, ty);
-                (quote!(#x.#f(#y)), 5)
+            // Free functions rather than methods: `max(0, a[i])` has a
+            // literal first, on which rustc cannot pick a method. `clamp`
+            // is `min(max(x, lo), hi)`, with no panic where `lo > hi`.
+            "max" | "min" | "clamp" => {
+                let a: Vec<TokenStream> = args
+                    .iter()
+                    .map(|a| self.typed_operand(a, 0, loaded, ty))
+                    .collect();
+                (quote!(::sparse_core::__private::math::#f(#(#a),*)), 5)
             }
             "powi" => {
                 let x = self.typed_operand(&args[0], 0, loaded, ty);

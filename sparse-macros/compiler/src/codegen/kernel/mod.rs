@@ -33,6 +33,7 @@ mod convert;
 mod dense;
 mod expr;
 mod insert;
+mod int_literals;
 mod iterate;
 mod levels;
 mod operators;
@@ -44,6 +45,8 @@ mod slices;
 mod tests;
 #[cfg(test)]
 mod tests_affine;
+#[cfg(test)]
+mod tests_int_ops;
 #[cfg(test)]
 mod tests_out;
 #[cfg(test)]
