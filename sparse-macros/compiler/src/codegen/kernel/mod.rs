@@ -36,6 +36,7 @@ mod insert;
 mod int_literals;
 mod iterate;
 mod levels;
+mod loads;
 mod operators;
 mod parallel;
 mod rows;
