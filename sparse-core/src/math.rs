@@ -8,14 +8,20 @@
 //! docs for their accuracy). `f64` without `std` has no implementation, and
 //! the compiler says so at the kernel, naming the feature to enable.
 //!
-//! `abs`, `max` and `min` are in `core` for every element type, so
-//! kernel expressions call them as methods directly; closures of semiring
-//! operations get them as free functions ([`abs`], [`max`], [`min`]).
+//! `abs`, `max`, `min` and `clamp` are free functions over [`Ordered`]
+//! (every real element type), for generated kernels and for closures of
+//! semiring operations, which write `max(x, y)` as kernel expressions do.
+//! The integer operators that Rust would panic on in debug builds are
+//! functions with one meaning in every profile: [`int_div`], [`shl`],
+//! [`shr`].
 
+mod bits;
 #[cfg(feature = "complex")]
 pub mod complex;
 #[cfg(feature = "half")]
 mod half;
+
+pub use bits::{clamp, shl, shr, Shift, ShiftAmount};
 
 /// Floating-point math for kernel expressions.
 ///

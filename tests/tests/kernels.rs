@@ -2,7 +2,9 @@
 //! evaluations written out in each test: one module per kernel family
 //! (`spmv`, `spmm`, `sddmm`, `dot`, `sum`, `elementwise`, `mixed`,
 //! `functions`, `tensor3`, `types`), element types beyond the primitives
-//! (complex, f16/bf16, math functions: `elements`), what a new user meets first (spy
+//! (complex, f16/bf16, math functions: `elements`), the integer operators
+//! (`integer_ops`) and CMSIS-NN's int8 requantization written with them
+//! (`requantize`), what a new user meets first (spy
 //! plots, the output builder: `first_hour`), per storage property (`duplicates`,
 //! `nonunique_rows`, `nonordered`, `order`, `pattern`), `#[fma]` (`fma`),
 //! and the compiler's codegen snapshots compiled and run as they are
@@ -20,11 +22,13 @@ mod kernels {
     mod first_hour;
     mod fma;
     mod functions;
+    mod integer_ops;
     mod mixed;
     mod nonordered;
     mod nonunique_rows;
     mod order;
     mod pattern;
+    mod requantize;
     mod sddmm;
     mod spmm;
     mod spmv;

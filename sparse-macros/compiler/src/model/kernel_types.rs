@@ -26,7 +26,7 @@ pub(super) enum Leaf {
 
 /// What an expression's type is, bottom-up.
 #[derive(Clone, Copy, PartialEq)]
-enum Ty {
+pub(super) enum Ty {
     Known(ValueType),
     IntLit,
     FloatLit,
@@ -34,7 +34,7 @@ enum Ty {
 }
 
 impl Ty {
-    fn known(self) -> Option<ValueType> {
+    pub(super) fn known(self) -> Option<ValueType> {
         match self {
             Ty::Known(t) => Some(t),
             _ => None,
@@ -44,16 +44,16 @@ impl Ty {
 
 /// Why a type is expected, for messages.
 #[derive(Clone, Copy)]
-enum Origin<'a> {
+pub(super) enum Origin<'a> {
     Output(&'a str),
     Operands,
     Exponent,
     Condition,
 }
 
-type Expected<'a> = Option<(ValueType, Origin<'a>)>;
+pub(super) type Expected<'a> = Option<(ValueType, Origin<'a>)>;
 
-struct Checker<'a> {
+pub(super) struct Checker<'a> {
     leaf: &'a dyn Fn(&ExprSyntax) -> Leaf,
 }
 
@@ -88,6 +88,22 @@ pub(super) fn infer_type(e: &ExprSyntax, leaf: &dyn Fn(&ExprSyntax) -> Leaf) -> 
     Checker { leaf }.infer(e).known()
 }
 
+/// Whether `e` computes integers (an integer type or integer literals, not
+/// `bool`): `!e` is then the bitwise not.
+pub(super) fn integer_valued(e: &ExprSyntax, leaf: &dyn Fn(&ExprSyntax) -> Leaf) -> bool {
+    match (Checker { leaf }).infer(e) {
+        Ty::Known(t) => is_integer(t),
+        Ty::IntLit => true,
+        _ => false,
+    }
+}
+
+/// An integer type, `index` included, `bool` not: what shifts, `!` as
+/// bitwise not and (with `bool`) `& | ^` apply to.
+pub(super) fn is_integer(t: ValueType) -> bool {
+    !t.is_float() && t != ValueType::Bool
+}
+
 /// The type a literal suffix (`2.0f32`) or a cast target (`as f64`,
 /// `as bf16`) names.
 fn suffix_type(suffix: &str) -> Ty {
@@ -110,7 +126,7 @@ fn is_part_call(name: &str) -> bool {
 }
 
 impl Checker<'_> {
-    fn infer(&self, e: &ExprSyntax) -> Ty {
+    pub(super) fn infer(&self, e: &ExprSyntax) -> Ty {
         match e {
             ExprSyntax::Access(_) | ExprSyntax::Name(_) => match (self.leaf)(e) {
                 Leaf::Typed(t) => Ty::Known(t),
@@ -130,7 +146,14 @@ impl Checker<'_> {
             ExprSyntax::Binary { op, .. } if op.is_comparison() || op.is_logical() => {
                 Ty::Known(ValueType::Bool)
             }
-            ExprSyntax::Not { .. } => Ty::Known(ValueType::Bool),
+            // A shift has its left operand's type, whatever the amount's.
+            ExprSyntax::Binary { op, left, .. } if op.is_shift() => self.infer(left),
+            // `!` of an integer is its bitwise not, of the same type.
+            ExprSyntax::Not { operand, .. } => match self.infer(operand) {
+                Ty::Known(t) if is_integer(t) => Ty::Known(t),
+                Ty::IntLit => Ty::IntLit,
+                _ => Ty::Known(ValueType::Bool),
+            },
             ExprSyntax::If { then, els, .. } => {
                 self.join([then.as_ref(), els.as_ref()].into_iter())
             }
@@ -174,11 +197,11 @@ impl Checker<'_> {
 
     /// What operands of `e` are expected to be: what `e` is expected to
     /// be, else what its own known operands say.
-    fn around<'o>(&self, e: &ExprSyntax, expected: Expected<'o>) -> Expected<'o> {
+    pub(super) fn around<'o>(&self, e: &ExprSyntax, expected: Expected<'o>) -> Expected<'o> {
         expected.or_else(|| self.infer(e).known().map(|t| (t, Origin::Operands)))
     }
 
-    fn check(&self, e: &ExprSyntax, expected: Expected, errors: &mut Errors) {
+    pub(super) fn check(&self, e: &ExprSyntax, expected: Expected, errors: &mut Errors) {
         match e {
             ExprSyntax::Access(_) | ExprSyntax::Name(_) => {
                 if let (Some(t), Some((x, origin))) = (self.infer(e).known(), expected) {
@@ -261,6 +284,9 @@ impl Checker<'_> {
                 self.check(left, cond, errors);
                 self.check(right, cond, errors);
             }
+            ExprSyntax::Not { bang, operand } if !self.logical_not(operand) => {
+                self.check_bitwise_not(e, *bang, operand, expected, errors);
+            }
             ExprSyntax::Not { operand, .. } => {
                 self.check_bool_result(e, expected, errors);
                 self.check(operand, Some((ValueType::Bool, Origin::Condition)), errors);
@@ -272,6 +298,15 @@ impl Checker<'_> {
                 let around = self.around(e, expected);
                 self.check(then, around, errors);
                 self.check(els, around, errors);
+            }
+            ExprSyntax::Binary {
+                op,
+                op_span,
+                left,
+                right,
+            } if op.is_shift() => self.check_shift(e, *op, *op_span, left, right, expected, errors),
+            ExprSyntax::Binary { op, op_span, .. } if op.is_bitwise() => {
+                self.check_bitwise(e, *op, *op_span, expected, errors)
             }
             ExprSyntax::Binary {
                 op,
@@ -417,7 +452,7 @@ fn check_call_type(call: &ExprSyntax, name: &str, t: ValueType, errors: &mut Err
             t.is_signed(),
             "signed numbers (floats, complex numbers, `i8`..`i64`)",
         ),
-        "max" | "min" => (t != ValueType::Bool && !t.is_complex(), "real numbers"),
+        "max" | "min" | "clamp" => (t != ValueType::Bool && !t.is_complex(), "real numbers"),
         "conj" | "re" | "im" => (t.is_complex(), "complex numbers"),
         _ if complex_function(name) => (t.is_float(), "floating-point and complex numbers"),
         _ => (t.is_real_float(), "`f32`, `f64`, `f16` and `bf16`"),

@@ -20,6 +20,7 @@ mod encoding;
 mod inverse;
 mod kernel;
 mod kernel_check;
+mod kernel_int_ops;
 mod kernel_types;
 mod levels;
 mod map;

@@ -6,6 +6,7 @@ mod constants;
 mod diagnostics;
 mod elements;
 mod hardening;
+mod integer_ops;
 mod kernel_diagnostics;
 mod kernel_robustness;
 mod kernels;

@@ -2,7 +2,7 @@
 //! stores) and the expressions they compute.
 //!
 //! Every tensor element an expression reads is loaded first into a local
-//! (`__sk_a_v`), each load with its `SAFETY:` line; the expression is then
+//! (`__sk_a_v`, see `loads.rs`), each load with its `SAFETY:` line; the expression is then
 //! plain arithmetic on locals, literals, scalar parameters and index
 //! variables, parenthesised only where Rust needs it.
 
@@ -11,13 +11,13 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::iterate::private;
-use super::{elem_type, zero, Gen, Kind, Pos, Scope};
+use super::{elem_type, zero, Gen, Kind, Scope};
 use crate::model::{ParamKind, ValueType};
 use crate::sparsifier::{Access, AssignOp, Expr, Reduce, TensorId, Value};
 
 /// `literal` as a Rust literal of `elem` (the model checked that the
 /// encoding's value has the tensor's element type).
-fn typed_literal(literal: crate::syntax::LiteralValue, elem: ValueType) -> TokenStream {
+pub(super) fn typed_literal(literal: crate::syntax::LiteralValue, elem: ValueType) -> TokenStream {
     use crate::syntax::LiteralValue::{Float, Int};
     let ty = format_ident!("{}", elem.rust_name());
     match (literal, elem) {
@@ -320,240 +320,7 @@ impl Gen<'_> {
         })
     }
 
-    /// Loads for every access of `e`, then `e` over the loaded locals.
-    pub(super) fn value_expr(&mut self, e: &Expr, scope: &Scope) -> (TokenStream, TokenStream) {
-        let mut loaded = Loaded::new();
-        let mut loads = TokenStream::new();
-        for a in e.accesses() {
-            loads.extend(self.load(a, scope, &mut loaded));
-        }
-        let ty = self.expr_type(e).unwrap_or(self.out_elem());
-        let tokens = self.typed_operand(e, 0, &loaded, Some(ty));
-        (loads, tokens)
-    }
-
-    /// The row-major offset of a dense access, with why it is in range.
-    fn dense_offset(&mut self, a: &Access, scope: &Scope) -> Option<(TokenStream, String)> {
-        let info = self.info(a.tensor).clone();
-        let mut offset: Option<TokenStream> = None;
-        let mut bounds = Vec::new();
-        for (d, &l) in a.indices.iter().enumerate() {
-            // An affine subscript (`x[i + k]`): its value, below the
-            // dimension's size (checked by the prologue).
-            if let Some(sub) = a.affine_dim(d) {
-                if !self.subscript_bound(sub, &scope.bound) {
-                    return self.internal(
-                        a.tensor,
-                        format!(
-                            "`{}` is read outside the loops of its subscript",
-                            self.k.show_access(a)
-                        ),
-                    );
-                }
-                let value = self.affine_value(sub, None);
-                let size = match self.static_dim(a.tensor, d) {
-                    Some(n) => {
-                        let n = Literal::u64_unsuffixed(n);
-                        quote!(#n)
-                    }
-                    None => self.dim_tokens(a.tensor, d),
-                };
-                bounds.push(format!(
-                    "`{}` < `{size}` (the prologue checked the subscript's range)",
-                    sub.show(self.k)
-                ));
-                offset = Some(match offset {
-                    None => value,
-                    Some(prev) if d == 1 => quote!(#prev * #size + #value),
-                    Some(prev) => quote!((#prev) * #size + #value),
-                });
-                continue;
-            }
-            if !scope.bound.get(l.index()).copied().unwrap_or(false) {
-                return self.internal(
-                    a.tensor,
-                    format!(
-                        "`{}` is read outside the loop of `{}`",
-                        info.name,
-                        self.k.loop_name(l)
-                    ),
-                );
-            }
-            let var = self.var(l);
-            let size = match self.static_dim(a.tensor, d) {
-                Some(n) => {
-                    let n = Literal::u64_unsuffixed(n);
-                    quote!(#n)
-                }
-                _ => {
-                    let n = self.size(l);
-                    quote!(#n)
-                }
-            };
-            bounds.push(format!("`{var}` < `{size}`"));
-            // Inside a chunk of a `#[parallel]` loop the output's data is
-            // the chunk, which starts at row `row0`.
-            let chunk_row = scope
-                .chunk
-                .filter(|c| c.output == a.tensor && d == 0)
-                .map(|c| self.chunk_row(c));
-            offset = Some(match offset {
-                None => match &chunk_row {
-                    Some(row0) => {
-                        bounds.push(format!(
-                            "`{row0}` <= `{var}`, and the chunk holds the rows of its iterations \
-                             from `{row0}` on (`sparse_core::__private::par`)"
-                        ));
-                        quote!((#var - #row0))
-                    }
-                    None => quote!(#var),
-                },
-                Some(prev) if d == 1 => quote!(#prev * #size + #var),
-                Some(prev) => quote!((#prev) * #size + #var),
-            });
-        }
-        // A chunk's row alone needs no parentheses (`unused_parens`).
-        if let (Some(c), [l]) = (scope.chunk.filter(|c| c.output == a.tensor), &a.indices[..]) {
-            let (var, row0) = (self.var(*l), self.chunk_row(c));
-            offset = Some(quote!(#var - #row0));
-        }
-        let why = format!(
-            "{} (loop bounds and coordinates are below the sizes the prologue checked against \
-             `{}`), so the row-major offset is below its length",
-            bounds.join(", "),
-            info.name
-        );
-        Some((offset.unwrap_or_else(|| quote!(0)), why))
-    }
-
-    /// Loads the element `a` into a new local (once per distinct access).
-    fn load(&mut self, a: &Access, scope: &Scope, loaded: &mut Loaded) -> TokenStream {
-        if loaded.iter().any(|(b, _)| b == a) {
-            return TokenStream::new();
-        }
-        let t = a.tensor;
-        let same = loaded.iter().filter(|(b, _)| b.tensor == t).count();
-        let name = if same == 0 {
-            self.tlocal(t, "v")
-        } else {
-            self.tlocal(t, &format!("v{same}"))
-        };
-        let info = self.info(t).clone();
-        let tokens = match info.kind {
-            Kind::Scalar => {
-                let x = &info.ident;
-                quote!(let #name = *#x;)
-            }
-            Kind::Sparse if self.explicit_value(t).is_some() => {
-                let last = info.levels.len().saturating_sub(1);
-                let c = self.explicit_value(t);
-                match scope.pos.get(&(t, last)).cloned() {
-                    // A pattern tensor (`explicitVal`) stores no values:
-                    // every entry holds the constant.
-                    Some(Pos::At(_)) => quote!(let #name = #c;),
-                    // Duplicates of one coordinate: the element is their sum.
-                    Some(Pos::Segment(p, e)) => {
-                        let q = self.tlocal(t, "q");
-                        let add = self.add_assign(
-                            info.elem,
-                            quote!(#name),
-                            c.clone().unwrap_or_default(),
-                        );
-                        quote! {
-                            let mut #name = #c;
-                            for #q in #p + 1..#e {
-                                #add
-                            }
-                        }
-                    }
-                    None => {
-                        self.internal::<()>(
-                            t,
-                            format!("`{}` is read where its last level has no entry", info.name),
-                        );
-                        return TokenStream::new();
-                    }
-                }
-            }
-            Kind::Sparse => {
-                let last = info.levels.len().saturating_sub(1);
-                let val = self.values(t);
-                let load = private("load");
-                match scope.pos.get(&(t, last)).cloned() {
-                    Some(Pos::At(_)) if scope.walked.contains_key(&t) => {
-                        let v = &scope.walked[&t];
-                        quote!(let #name = #v;)
-                    }
-                    Some(Pos::At(p)) => {
-                        let doc = format!(
-                            " SAFETY: `{p}` is an entry of `{}`'s last level, and a validated \
-                             tensor stores one value per entry.",
-                            info.name
-                        );
-                        quote! {
-                            #[doc = #doc]
-                            let #name = unsafe { #load(#val, #p) };
-                        }
-                    }
-                    // Duplicates of one coordinate: the element is their sum.
-                    Some(Pos::Segment(p, e)) => {
-                        let q = self.tlocal(t, "q");
-                        let dup = self.tlocal(t, "dup");
-                        let doc = format!(
-                            " SAFETY: `{p}` is an entry of `{}`'s last level (a segment \
-                             `{p}..{e}` of its entries), and a validated tensor stores one value \
-                             per entry.",
-                            info.name
-                        );
-                        let doc_q =
-                            format!(" SAFETY: `{q}` < `{e}`, within the same segment of entries.");
-                        let add = self.add_assign(info.elem, quote!(#name), quote!(#dup));
-                        quote! {
-                            #[doc = #doc]
-                            let mut #name = unsafe { #load(#val, #p) };
-                            for #q in #p + 1..#e {
-                                #[doc = #doc_q]
-                                let #dup = unsafe { #load(#val, #q) };
-                                #add
-                            }
-                        }
-                    }
-                    None => {
-                        self.internal::<()>(
-                            t,
-                            format!("`{}` is read where its last level has no entry", info.name),
-                        );
-                        return TokenStream::new();
-                    }
-                }
-            }
-            _ => {
-                let Some((offset, why)) = self.dense_offset(a, scope) else {
-                    return TokenStream::new();
-                };
-                let data = self.data(t);
-                let load = private("load");
-                let doc = format!(" SAFETY: {why}.");
-                quote! {
-                    #[doc = #doc]
-                    let #name = unsafe { #load(#data, #offset) };
-                }
-            }
-        };
-        loaded.push((a.clone(), name));
-        tokens
-    }
-
-    /// The `explicitVal` of sparse tensor `t`'s encoding as a literal of its
-    /// element type, if the encoding has one (a pattern tensor).
-    pub(super) fn explicit_value(&self, t: TensorId) -> Option<TokenStream> {
-        let info = self.info(t);
-        let enc = self.kp.encoding_named(info.encoding.as_ref()?)?;
-        let value = enc.explicit_val.as_ref()?;
-        Some(typed_literal(value.literal, info.elem))
-    }
-
-    /// `e` as Rust, with its binding strength (1 `+ -`, 2 `* /`, 3 `as`,
+    /// `e` as Rust, with its binding strength (0 `& | ^`, 1 `+ -`, 2 `* /`, 3 `as`,
     /// 4 unary `-`, 5 atoms), like the sparsifier's `ShowExpr`.
     pub(super) fn lower(&mut self, e: &Expr, loaded: &Loaded) -> (TokenStream, u8) {
         match e {
@@ -764,9 +531,13 @@ impl Gen<'_> {
         }
     }
 
-    /// Math calls: `abs`, `max`, `min` are methods every element type has
-    /// in `core`; the others go through sparse-core's `no_std` shim.
+    /// Math calls: `abs` of a float is the method `core` has; the others go
+    /// through sparse-core's `no_std` shim (`max`, `min`, `clamp` for every
+    /// real type).
     fn call(&mut self, name: &str, args: &[Expr], loaded: &Loaded) -> (TokenStream, u8) {
+        if crate::sparsifier::is_integer_operator(name) {
+            return self.integer_operator(name, args, loaded);
+        }
         if let Some(op) = crate::sparsifier::operator_of(name) {
             return self.operator(op, args, loaded);
         }
@@ -823,10 +594,15 @@ impl Gen<'_> {
                 let x = self.operand(&args[0], 5, loaded);
                 (quote!(#x.abs()), 5)
             }
-            "max" | "min" => {
-                let x = self.typed_operand(&args[0], 5, loaded, ty);
-                let y = self.typed_operand(&args[1], 0, loaded, ty);
-                (quote!(#x.#f(#y)), 5)
+            // Free functions rather than methods: `max(0, a[i])` has a
+            // literal first, on which rustc cannot pick a method. `clamp`
+            // is `min(max(x, lo), hi)`, with no panic where `lo > hi`.
+            "max" | "min" | "clamp" => {
+                let a: Vec<TokenStream> = args
+                    .iter()
+                    .map(|a| self.typed_operand(a, 0, loaded, ty))
+                    .collect();
+                (quote!(::sparse_core::__private::math::#f(#(#a),*)), 5)
             }
             "powi" => {
                 let x = self.typed_operand(&args[0], 0, loaded, ty);

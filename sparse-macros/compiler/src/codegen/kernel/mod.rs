@@ -33,8 +33,10 @@ mod convert;
 mod dense;
 mod expr;
 mod insert;
+mod int_literals;
 mod iterate;
 mod levels;
+mod loads;
 mod operators;
 mod parallel;
 mod rows;
@@ -44,6 +46,8 @@ mod slices;
 mod tests;
 #[cfg(test)]
 mod tests_affine;
+#[cfg(test)]
+mod tests_int_ops;
 #[cfg(test)]
 mod tests_out;
 #[cfg(test)]

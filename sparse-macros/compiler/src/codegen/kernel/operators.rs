@@ -1,7 +1,7 @@
-//! Comparisons, logic and the choice (`Expr::Call`s under the reserved
-//! names of `sparsifier::OPERATOR_CALLS`), and the element type an
-//! expression computes, which types their absent operands and the locals of
-//! scoped sums.
+//! Comparisons, logic, the choice and the integer operators (`Expr::Call`s
+//! under the reserved names of `sparsifier::OPERATOR_CALLS`), and the
+//! element type an expression computes, which types their absent operands
+//! and the locals of scoped sums.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -68,6 +68,66 @@ impl Gen<'_> {
         }
     }
 
+    /// The integer operators (MLIR's `shli`/`shrsi`/`shrui`, `andi`/`ori`/
+    /// `xori`, and `!` as `xori` with -1), each operand parenthesised. Shifts
+    /// call `math::shl`/`shr`, which take the amount modulo the width
+    /// instead of panicking (a generic function also lets a literal
+    /// operand take its type from around it); an absent amount is 0. An
+    /// absent operand otherwise is the zero of the other operands' type.
+    pub(super) fn integer_operator(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        loaded: &Loaded,
+    ) -> (TokenStream, u8) {
+        let known = args.iter().find_map(|a| self.expr_type(a));
+        let ty = match name {
+            "shl" | "shr" => args.first().and_then(|a| self.expr_type(a)),
+            _ => known,
+        }
+        .unwrap_or(self.out_elem());
+        let arg = |g: &mut Self, n: usize| match args.get(n) {
+            Some(Expr::Zero) => zero(ty),
+            Some(e) => g.typed_operand(e, 0, loaded, Some(ty)),
+            None => zero(ty),
+        };
+        match (name, args.len()) {
+            ("shl" | "shr", 2) => {
+                let x = arg(self, 0);
+                let n = match &args[1] {
+                    Expr::Zero => quote!(0u32),
+                    e => self.lower(e, loaded).0,
+                };
+                let f = quote::format_ident!("{}", name);
+                (quote!(::sparse_core::__private::math::#f(#x, #n)), 5)
+            }
+            ("bitnot", 1) => {
+                let x = arg(self, 0);
+                (quote!(!(#x)), 4)
+            }
+            ("bitand" | "bitor" | "bitxor", 2) => {
+                let l = arg(self, 0);
+                let r = arg(self, 1);
+                let op = match name {
+                    "bitand" => quote!(&),
+                    "bitor" => quote!(|),
+                    _ => quote!(^),
+                };
+                // Looser than every operator `lower` knows: a parent
+                // parenthesises it (`Gen::operand`).
+                (quote!((#l) #op (#r)), 0)
+            }
+            _ => {
+                let span = self.def.name.span();
+                self.error(
+                    span,
+                    format!("internal: `{name}` with {} operands", args.len()),
+                );
+                (quote!(0), 5)
+            }
+        }
+    }
+
     /// The Rust integer type `e`'s arithmetic runs in, if integer: its
     /// element type, or `usize` for index variables and literals alone
     /// (`i - j`). Integer arithmetic wraps, as MLIR's `arith` ops do, and
@@ -109,18 +169,30 @@ impl Gen<'_> {
         match e {
             Expr::Access(a) => Some(self.info(a.tensor).elem),
             Expr::Cast(_, ty) => ValueType::from_name(ty),
-            Expr::Literal(text) => self.def.params.iter().find_map(|p| match &p.kind {
-                ParamKind::Scalar { ty } if p.name == text => {
-                    let name = quote!(#ty).to_string();
-                    ValueType::from_name(&name)
-                }
-                _ => None,
-            }),
+            Expr::Literal(text) => self
+                .def
+                .params
+                .iter()
+                .find_map(|p| match &p.kind {
+                    ParamKind::Scalar { ty } if p.name == text => {
+                        let name = quote!(#ty).to_string();
+                        ValueType::from_name(&name)
+                    }
+                    _ => None,
+                })
+                .or_else(|| int_suffix(text)),
             Expr::Index(_) | Expr::Zero | Expr::Absent => None,
             Expr::Local(n) => self.sum_types.get(n).copied(),
             Expr::Neg(x) | Expr::Sum(_, x) | Expr::Select(_, x) => self.expr_type(x),
             Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
                 self.expr_type(l).or_else(|| self.expr_type(r))
+            }
+            // A shift has its left operand's type; `& | ^ !` their operands'.
+            Expr::Call(name, args) if matches!(name.as_str(), "shl" | "shr") => {
+                args.first().and_then(|a| self.expr_type(a))
+            }
+            Expr::Call(name, args) if crate::sparsifier::is_integer_operator(name) => {
+                args.iter().find_map(|a| self.expr_type(a))
             }
             Expr::Call(name, args) => match crate::sparsifier::operator_of(name) {
                 Some("if") => args[1..].iter().find_map(|a| self.expr_type(a)),
@@ -142,6 +214,14 @@ impl Gen<'_> {
                 .or_else(|| self.expr_type(&u.x)),
         }
     }
+}
+
+/// The type an integer literal's suffix names (`1i32`); `None` for
+/// anything else. Float suffixes are left alone: float arithmetic has one
+/// spelling whatever the type.
+fn int_suffix(text: &str) -> Option<ValueType> {
+    let lit = syn::parse_str::<syn::LitInt>(text).ok()?;
+    ValueType::from_name(lit.suffix()).filter(|t| !t.is_float())
 }
 
 /// Whether `e` reads an index variable outside a cast (`i - j`, not

@@ -85,12 +85,27 @@ impl Checker<'_> {
                     ArithOp::Ge => named("ge"),
                     ArithOp::And => named("and"),
                     ArithOp::Or => named("or"),
+                    ArithOp::Shl => named("shl"),
+                    ArithOp::Shr => named("shr"),
+                    ArithOp::BitAnd => named("bitand"),
+                    ArithOp::BitOr => named("bitor"),
+                    ArithOp::BitXor => named("bitxor"),
                 }
             }
-            ExprSyntax::Not { operand, .. } => Expr::Call(
-                "not".to_string(),
-                vec![self.resolve(operand, local, errors)?],
-            ),
+            ExprSyntax::Not { operand, .. } => {
+                // `!` of an integer is its bitwise not (MLIR's `xori` with
+                // -1), which is not zero where the operand is.
+                let leaf = |e: &ExprSyntax| self.leaf(e, local);
+                let name = if kernel_types::integer_valued(operand, &leaf) {
+                    "bitnot"
+                } else {
+                    "not"
+                };
+                Expr::Call(
+                    name.to_string(),
+                    vec![self.resolve(operand, local, errors)?],
+                )
+            }
             ExprSyntax::If {
                 cond, then, els, ..
             } => {
