@@ -182,7 +182,12 @@ fn main() {
                     max_rounds: b.max_rounds,
                 };
                 let short = spgemm_short();
+                // `BENCH_ONLY=text`: only the matrices whose name has it.
+                let only = std::env::var("BENCH_ONLY").unwrap_or_default();
                 for (name, a) in [&short].into_iter().chain(mats.list.iter()) {
+                    if !name.contains(only.as_str()) {
+                        continue;
+                    }
                     let bm = ops::partner(name, a);
                     for s in [spgemm::Semiring::PlusTimes, spgemm::Semiring::MinPlus] {
                         spgemm::spgemm_f64(name, a, &bm, s, &slow);
