@@ -90,7 +90,9 @@ pub(crate) fn choose(n: usize, span: usize, scratch: bool) -> Method {
     if n <= TINY {
         return Method::Insertion;
     }
-    let scan = span.saturating_mul(SCAN_FLAG).saturating_add(n.saturating_mul(SCAN_ENTRY));
+    let scan = span
+        .saturating_mul(SCAN_FLAG)
+        .saturating_add(n.saturating_mul(SCAN_ENTRY));
     let mut best = (Method::Scan, scan);
     let mut consider = |m: Method, cost: usize| {
         if cost < best.1 {
@@ -99,7 +101,10 @@ pub(crate) fn choose(n: usize, span: usize, scratch: bool) -> Method {
     };
     if n <= INSERTION_MAX {
         let moves = n * (n - 1) / 4;
-        consider(Method::Insertion, moves * INSERTION_STEP + n * INSERTION_STEP);
+        consider(
+            Method::Insertion,
+            moves * INSERTION_STEP + n * INSERTION_STEP,
+        );
     }
     // Radix sort of the offsets `0..span`: `bits` bits in all.
     let bits = bit_len(span.saturating_sub(1)).max(1);

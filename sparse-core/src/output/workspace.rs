@@ -198,7 +198,12 @@ where
             }
             self.ws_added.truncate(n);
         } else {
-            apply(plan, self.ws_added.as_mut_slice(), &mut [], self.ws_filled.as_slice());
+            apply(
+                plan,
+                self.ws_added.as_mut_slice(),
+                &mut [],
+                self.ws_filled.as_slice(),
+            );
         }
     }
 
