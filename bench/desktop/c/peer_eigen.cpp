@@ -87,4 +87,27 @@ size_t eigen_triplets_result(void *h, const int **pos, const int **crd, const do
     return p->c.nonZeros();
 }
 void eigen_triplets_free(void *h) { delete (Triplets *)h; }
+
+// CSR -> CSC: a ColMajor copy of a RowMajor map (Eigen's count and
+// scatter between storage orders), into a reused matrix.
+struct ToCsc {
+    Eigen::Map<const Csr<double>> a;
+    Eigen::SparseMatrix<double, Eigen::ColMajor, int> c;
+};
+void *eigen_to_csc(size_t m, size_t n, const uint32_t *p, const uint32_t *j, const double *v) {
+    return new ToCsc{Eigen::Map<const Csr<double>>(m, n, p[m], (const int *)p, (const int *)j, v), {}};
+}
+void eigen_to_csc_run(void *h) {
+    auto *t = (ToCsc *)h;
+    t->c = t->a;
+}
+size_t eigen_to_csc_result(void *h, const int **pos, const int **crd, const double **val) {
+    auto *t = (ToCsc *)h;
+    t->c.makeCompressed();
+    *pos = t->c.outerIndexPtr();
+    *crd = t->c.innerIndexPtr();
+    *val = t->c.valuePtr();
+    return t->c.nonZeros();
+}
+void eigen_to_csc_free(void *h) { delete (ToCsc *)h; }
 }

@@ -66,3 +66,21 @@ void gb_free(void *a) {
     GrB_Matrix m = (GrB_Matrix)a;
     GrB_Matrix_free(&m);
 }
+
+/* C = A' into a reused C (by row: the CSC arrays of A); 0 on success. */
+int gb_transpose(void *c, const void *a) {
+    GrB_Info info = GrB_transpose((GrB_Matrix)c, NULL, NULL, (GrB_Matrix)a, NULL);
+    if (info != GrB_SUCCESS) return (int)info;
+    return (int)GrB_Matrix_wait((GrB_Matrix)c, GrB_MATERIALIZE);
+}
+
+/* Triplets (as GrB_Index arrays, made once) into a reused m x n FP64 C,
+ * repeats summed; 0 on success. */
+int gb_build(void *c, const uint64_t *i, const uint64_t *j, const double *x, size_t len) {
+    GrB_Matrix m = (GrB_Matrix)c;
+    GrB_Info info = GrB_Matrix_clear(m);
+    if (info != GrB_SUCCESS) return (int)info;
+    info = GrB_Matrix_build_FP64(m, i, j, x, len, GrB_PLUS_FP64);
+    if (info != GrB_SUCCESS) return (int)info;
+    return (int)GrB_Matrix_wait(m, GrB_MATERIALIZE);
+}

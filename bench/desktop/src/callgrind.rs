@@ -282,11 +282,72 @@ fn run_spgemm(op: &str, imp: &str, reps: usize) {
     println!("{op}:{imp} nnz {flops} reps {reps}");
 }
 
+/// Conversions for instruction counts on the small matrix: `csc:IMPL`
+/// (CSR → CSC) with IMPL `ours` (into `Owned`, reused), `slices` (caller
+/// slices), `eigen`, `graphblas`, `hand`; `coo:IMPL` (unordered COO → CSR,
+/// repeats summed) with `ours`, `slices`, `eigen`, `graphblas`, `sprs`.
+/// The unit is a stored entry.
+fn run_convert(op: &str, imp: &str, reps: usize) {
+    use sparse_core::convert::{convert, convert_sum};
+    use sparse_core::{Owned, SliceBuffer, Slices};
+    let n = if crate::quick() { 500 } else { 2_000 };
+    let a = Csr::uniform(n, 20, 14);
+    let nnz = a.nnz();
+    let ta = kernels::CSR32::<f64>::assemble([n, n], [Level::dense(), Level::compressed(&a.pos, &a.crd)], &a.val)
+        .expect("a");
+    let t = crate::transpose::triplets(&a, false);
+    let aos: Vec<u32> = t.iter().flat_map(|t| [t.0, t.1]).collect();
+    let val: Vec<f64> = t.iter().map(|t| t.2).collect();
+    let coo_pos = [0u32, nnz as u32];
+    let levels = [Level::compressed(&coo_pos, &aos), Level::fused()];
+    let coo = kernels::UCOO32::<f64>::assemble([n, n], levels, &val).expect("COO");
+    let (ti, tj): (Vec<u32>, Vec<u32>) = t.iter().map(|t| (t.0, t.1)).unzip();
+    let tri = sprs::TriMatI::<f64, u32>::from_triplets((n, n), ti.clone(), tj.clone(), val.clone());
+    let mut csc = kernels::CSC32Out::<f64, Owned>::with_dims([n, n]).expect("dims");
+    let mut csr = kernels::CSR32Out::<f64, Owned>::with_dims([n, n]).expect("dims");
+    let (mut p, mut c, mut v) = (vec![0u32; n + 1], vec![0u32; nnz], vec![0.0f64; nnz]);
+    let mut eigen_csc = crate::peers::EigenToCsc::new(&a);
+    let mut eigen_coo = crate::peers::EigenTriplets::new(n, n, &ti, &tj, &val);
+    let mut gb = crate::peers::GraphBlasConvert::new(&a, if op == "coo" { Some((&ti, &tj, &val)) } else { None });
+    for _ in 0..reps {
+        match (op, imp) {
+            ("csc", "ours") => convert(black_box(&ta), &mut csc).expect("fits"),
+            ("coo", "ours") => convert_sum(black_box(&coo), &mut csr).expect("fits"),
+            (_, "slices") => {
+                let (pp, cc, vv) = (
+                    [SliceBuffer::default(), SliceBuffer::new(&mut p[..])],
+                    [SliceBuffer::default(), SliceBuffer::new(&mut c[..])],
+                    SliceBuffer::new(&mut v[..]),
+                );
+                if op == "csc" {
+                    let mut o = kernels::CSC32Out::<f64, Slices<'_>>::new([n, n], pp, cc, vv, SliceBuffer::default(), SliceBuffer::default(), SliceBuffer::default()).expect("room");
+                    convert(black_box(&ta), &mut o).expect("fits");
+                } else {
+                    let mut o = kernels::CSR32Out::<f64, Slices<'_>>::new([n, n], pp, cc, vv, SliceBuffer::default(), SliceBuffer::default(), SliceBuffer::default()).expect("room");
+                    convert_sum(black_box(&coo), &mut o).expect("fits");
+                }
+            }
+            ("csc", "hand") => crate::transpose::hand(black_box(&a), &mut p, &mut c, &mut v),
+            ("csc", "eigen") => eigen_csc.as_mut().expect("Eigen not built in").run(),
+            ("coo", "eigen") => eigen_coo.as_mut().expect("Eigen not built in").run(),
+            (_, "graphblas") => gb.as_mut().expect("GraphBLAS not built in").run(),
+            ("coo", "sprs") => {
+                black_box(black_box(&tri).to_csr::<u32>());
+            }
+            _ => panic!("unknown `{op}:{imp}`"),
+        }
+    }
+    println!("{op}:{imp} nnz {nnz} reps {reps}");
+}
+
 fn run_ops(which: &str, reps: usize) {
     use sparse_core::{DenseView, Owned};
     if let Some((op, imp)) = which.split_once(':') {
         if op.starts_with("spgemm") || op.starts_with("minplus") {
             return run_spgemm(op, imp, reps);
+        }
+        if op == "csc" || op == "coo" {
+            return run_convert(op, imp, reps);
         }
     }
     let n = if crate::quick() { 500 } else { 2_000 };

@@ -74,6 +74,88 @@ mod gb_ffi {
         pub fn gb_nvals(c: *const c_void) -> usize;
         pub fn gb_tuples(c: *const c_void, i: *mut u64, j: *mut u64, x: *mut f64);
         pub fn gb_free(a: *mut c_void);
+        pub fn gb_transpose(c: *mut c_void, a: *const c_void) -> i32;
+        pub fn gb_build(c: *mut c_void, i: *const u64, j: *const u64, x: *const f64, len: usize) -> i32;
+    }
+}
+
+/// GraphBLAS conversions: `GrB_transpose` of an imported CSR matrix
+/// (CSR → CSC) or `GrB_Matrix_build` from triplets (COO → CSR, repeats
+/// summed with `GrB_PLUS_FP64`), into a reused result held sparse.
+pub struct GraphBlasConvert {
+    #[cfg(peer_graphblas)]
+    h: [*mut std::ffi::c_void; 2],
+    #[allow(dead_code)]
+    triplets: (Vec<u64>, Vec<u64>, Vec<f64>),
+    rows: usize,
+}
+
+impl GraphBlasConvert {
+    /// For CSR → CSC of `a` (`triplets: None`), or COO → CSR of the
+    /// triplets `(i, j, v)` of an `m x n` matrix.
+    #[allow(unused_variables)]
+    pub fn new(a: &Csr, triplets: Option<(&[u32], &[u32], &[f64])>) -> Option<GraphBlasConvert> {
+        #[cfg(peer_graphblas)]
+        unsafe {
+            use gb_ffi::*;
+            static INIT: std::sync::Once = std::sync::Once::new();
+            INIT.call_once(|| gb_init());
+            let (ha, rows, t) = match triplets {
+                None => (
+                    gb_matrix(a.rows, a.cols, a.pos.as_ptr(), a.crd.as_ptr(), a.val.as_ptr().cast(), 0),
+                    a.cols,
+                    Default::default(),
+                ),
+                Some((i, j, v)) => (
+                    std::ptr::null_mut(),
+                    a.rows,
+                    (i.iter().map(|&x| x as u64).collect(), j.iter().map(|&x| x as u64).collect(), v.to_vec()),
+                ),
+            };
+            let (m, n) = if triplets.is_none() { (a.cols, a.rows) } else { (a.rows, a.cols) };
+            let hc = gb_empty(m, n, 0);
+            assert!(!hc.is_null(), "GraphBLAS result");
+            return Some(GraphBlasConvert { h: [ha, hc], triplets: t, rows });
+        }
+        #[allow(unreachable_code)]
+        None
+    }
+
+    pub fn run(&mut self) {
+        #[cfg(peer_graphblas)]
+        unsafe {
+            let r = if self.h[0].is_null() {
+                let (i, j, x) = &self.triplets;
+                gb_ffi::gb_build(self.h[1], i.as_ptr(), j.as_ptr(), x.as_ptr(), x.len())
+            } else {
+                gb_ffi::gb_transpose(self.h[1], self.h[0])
+            };
+            assert_eq!(r, 0, "GraphBLAS conversion");
+        }
+    }
+
+    /// The result's CSR arrays (for CSR → CSC: the CSC arrays of `a`).
+    pub fn out(&self) -> Out {
+        #[cfg(peer_graphblas)]
+        {
+            let g = GraphBlas { h: [std::ptr::null_mut(), std::ptr::null_mut(), self.h[1]], rows: self.rows };
+            let o = g.out();
+            std::mem::forget(g);
+            return o;
+        }
+        #[allow(unreachable_code)]
+        Out::default()
+    }
+}
+
+impl Drop for GraphBlasConvert {
+    fn drop(&mut self) {
+        #[cfg(peer_graphblas)]
+        for h in self.h {
+            if !h.is_null() {
+                unsafe { gb_ffi::gb_free(h) };
+            }
+        }
     }
 }
 
@@ -361,6 +443,60 @@ mod eigen_ffi {
             v: *mut *const f64,
         ) -> usize;
         pub fn eigen_triplets_free(h: *mut c_void);
+        pub fn eigen_to_csc(m: usize, n: usize, p: *const u32, j: *const u32, v: *const f64) -> *mut c_void;
+        pub fn eigen_to_csc_run(h: *mut c_void);
+        pub fn eigen_to_csc_result(h: *mut c_void, p: *mut *const i32, c: *mut *const i32, v: *mut *const f64) -> usize;
+        pub fn eigen_to_csc_free(h: *mut c_void);
+    }
+}
+
+/// Eigen's CSR → CSC: a ColMajor copy of a RowMajor map of `a`'s arrays
+/// (which must outlive it), into a reused matrix.
+pub struct EigenToCsc {
+    #[cfg(peer_eigen)]
+    h: *mut std::ffi::c_void,
+    cols: usize,
+}
+
+impl EigenToCsc {
+    #[allow(unused_variables)]
+    pub fn new(a: &Csr) -> Option<EigenToCsc> {
+        #[cfg(peer_eigen)]
+        unsafe {
+            let h = eigen_ffi::eigen_to_csc(a.rows, a.cols, a.pos.as_ptr(), a.crd.as_ptr(), a.val.as_ptr());
+            return Some(EigenToCsc { h, cols: a.cols });
+        }
+        #[allow(unreachable_code)]
+        None
+    }
+
+    pub fn run(&mut self) {
+        #[cfg(peer_eigen)]
+        unsafe {
+            eigen_ffi::eigen_to_csc_run(self.h)
+        }
+    }
+
+    /// The CSC arrays (column pointers, row indices, values).
+    pub fn out(&self) -> Out {
+        #[cfg(peer_eigen)]
+        unsafe {
+            let (mut p, mut c, mut v) = (std::ptr::null(), std::ptr::null(), std::ptr::null());
+            let n = eigen_ffi::eigen_to_csc_result(self.h, &mut p, &mut c, &mut v);
+            use std::slice::from_raw_parts as s;
+            return out_from(s(p, self.cols + 1), s(c, n), s(v, n));
+        }
+        #[allow(unreachable_code)]
+        Out::default()
+    }
+}
+
+impl Drop for EigenToCsc {
+    fn drop(&mut self) {
+        #[cfg(peer_eigen)]
+        unsafe {
+            eigen_ffi::eigen_to_csc_free(self.h)
+        }
     }
 }
 
