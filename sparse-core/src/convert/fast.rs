@@ -219,6 +219,65 @@ where
     written
 }
 
+/// [`count_and_scatter`] for CSR ↔ CSC (a compressed source read
+/// transposed), row by row: the stored coordinate is the row's, converted
+/// once per row instead of once per entry, and each entry costs a bucket
+/// load, two stores and a bucket increment, the bounds checks of validated
+/// input folding to one per entry.
+fn transpose_compressed<V, S, P, C, const DIM: usize, const LS: usize>(
+    src: &SparseTensor<'_, V, S, DIM, LS>,
+    pos: &mut [P],
+    crd: &mut [C],
+    val: &mut [V],
+) -> usize
+where
+    V: Clone,
+    S: Encoding,
+    P: Index,
+    C: Index,
+{
+    let level = src.level(1);
+    let (spos, scrd, svals) = (level.positions(), level.coordinates(), src.values());
+    // Pass 1: the entries of each column, at `pos[j + 1]` (nnz fits `P`,
+    // checked by the caller, so no count overflows).
+    for j in scrd {
+        if let Some(slot) = pos.get_mut(j.as_usize() + 1) {
+            *slot = P::from_usize(slot.as_usize() + 1).unwrap_or(*slot);
+        }
+    }
+    let mut sum = 0usize;
+    for slot in pos.iter_mut() {
+        sum += slot.as_usize();
+        *slot = P::from_usize(sum).unwrap_or(*slot);
+    }
+    // Pass 2: each row's entries to the next free slot of their column.
+    let mut written = 0usize;
+    let mut lo = spos.first().map_or(0, |p| p.as_usize());
+    for (i, hi) in spos.iter().skip(1).enumerate() {
+        let hi = hi.as_usize();
+        let (Some(row), Some(vals), Some(ci)) =
+            (scrd.get(lo..hi), svals.get(lo..hi), C::from_usize(i))
+        else {
+            lo = hi;
+            continue;
+        };
+        for (j, v) in row.iter().zip(vals) {
+            let Some(next) = pos.get_mut(j.as_usize()) else {
+                continue;
+            };
+            let q = next.as_usize();
+            if let (Some(x), Some(y)) = (crd.get_mut(q), val.get_mut(q)) {
+                *x = ci;
+                *y = v.clone();
+                *next = P::from_usize(q + 1).unwrap_or(*next);
+                written += 1;
+            }
+        }
+        lo = hi;
+    }
+    written
+}
+
 /// Converts a 2-level source into a `(dense, compressed)` target by
 /// counting and scattering, if the pair is one this path handles and the
 /// buffers have room (`None`: take the general path; `out` untouched).
@@ -328,7 +387,9 @@ where
     );
     // Which source coordinate is the bucket, which the stored one: one
     // copy of the passes per orientation.
-    let written = if transposed {
+    let written = if transposed && kind == Kind::Compressed {
+        transpose_compressed(src, pos, crd, val)
+    } else if transposed {
         count_and_scatter(src, kind, pos, crd, val, |c0, c1| (c1, c0))
     } else {
         count_and_scatter(src, kind, pos, crd, val, |c0, c1| (c0, c1))
