@@ -225,6 +225,17 @@ build_no_default() {
         --target thumbv7em-none-eabihf -- -D warnings
 }
 
+# The element-type and math features without std, each alone and together,
+# on the M0+ (soft float) and the M4F.
+build_element_features() {
+    for t in thumbv6m-none-eabi thumbv7em-none-eabihf; do
+        for f in complex half libm micromath,half complex,half,libm; do
+            cargo rustc -p sparse-core --no-default-features --features "$f" \
+                --target "$t" -- -D warnings
+        done
+    done
+}
+
 doc_core() {
     RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps
     # What docs.rs builds (`all-features = true`) and the README tells users to run.
@@ -390,6 +401,7 @@ for t in "${THUMB_TARGETS[@]}"; do
     run "build sparse-core (with macros) for $t" build_thumb "$t"
 done
 run "build sparse-core --no-default-features --features heapless,micromath (thumbv7em)" build_no_default
+run "build sparse-core with complex, half, libm without std (thumbv6m, thumbv7em)" build_element_features
 run "cargo doc of the published crates (RUSTDOCFLAGS=-D warnings)" doc_core
 run "cargo publish --dry-run (sparse-vocab, sparse-compiler, sparse-macros, sparse-core)" package_crates
 run "MSRV: cargo check with the rust-version of Cargo.toml" msrv_check

@@ -83,6 +83,7 @@ mod constant;
 pub mod convert;
 mod debug;
 mod dense;
+mod elem;
 pub mod guide;
 /// The tuning knobs of `#[parallel]` kernels (feature `rayon`); the chapter
 /// is [`guide::parallel`].
@@ -111,6 +112,13 @@ mod slice;
 pub mod spy;
 mod tensor;
 mod value;
+/// The `half` crate, whose `f16`/`bf16` are the `f16`/`bf16` elements.
+#[cfg(feature = "half")]
+pub use half;
+/// The `num_complex` crate, whose `Complex<f32>`/`Complex<f64>` are the
+/// `complex<f32>`/`complex<f64>` elements.
+#[cfg(feature = "complex")]
+pub use num_complex;
 #[doc(inline)]
 pub use sparse_vocab as vocab;
 
@@ -171,7 +179,7 @@ pub mod __private {
     pub use crate::dense::{DenseView, DenseViewMut};
     pub use crate::error::KernelError;
     pub use crate::kernel::fma::MulAdd;
-    pub use crate::kernel::rows::{rows, rows_values, slots};
+    pub use crate::kernel::rows::{rows, rows_from, rows_values, rows_values_from, slots};
     pub use crate::kernel::unchecked::{
         load, load_index, load_pair2, lower_bound, slot, walk, walk_values,
     };
@@ -181,6 +189,17 @@ pub mod __private {
         subscript_range, BlockSite, DimensionSite, ShapeSite, ShapesSite, SliceSite, SubscriptSite,
     };
     pub use crate::math;
+    // Elements beyond `core`'s primitives and the gates that name their
+    // features.
+    pub use crate::__sk_require_complex as require_complex;
+    pub use crate::__sk_require_half as require_half;
+    pub mod elem {
+        //! The element types kernels name beyond `core`'s primitives.
+        #[cfg(feature = "half")]
+        pub use half::{bf16, f16};
+        #[cfg(feature = "complex")]
+        pub use num_complex::Complex;
+    }
     pub use crate::slice::{SliceParam, SliceView};
     // Kernels marked `#[parallel]`: the chunked outer loop, and the gate
     // that makes the attribute a compile error without the `rayon` feature.

@@ -96,7 +96,8 @@ impl<V: Display, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'
             if i > 0 {
                 f.write_str(",")?;
             }
-            write!(f, " {x}")
+            f.write_str(" ")?;
+            crate::elem::write_value(f, x)
         })?;
         f.write_str(" )")?;
         f.write_str("\n----")
@@ -155,7 +156,7 @@ impl<V: Display, E: Encoding, const DIM: usize, const LVL: usize> SparseTensor<'
                 // Continuation rows start under the first value.
                 write!(f, "\n{:width$}", "", width = LABEL_WIDTH + 2)?;
             }
-            write!(f, " {v:.6}")
+            write!(f, " {:.6}", crate::elem::Mlir(v))
         })
     }
 }

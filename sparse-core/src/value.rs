@@ -86,6 +86,10 @@ pub(crate) fn decode<V>(code: u128) -> Result<Option<V>, Undecodable> {
         ValueType::U64 => as_v::<u64, V>(x),
         ValueType::Bool => as_v::<bool, V>(x),
         ValueType::Index => as_v::<usize, V>(x),
+        // `values_at` decodes no code of a type that does not pack.
+        ValueType::F16 | ValueType::BF16 | ValueType::Complex32 | ValueType::Complex64 => {
+            Err(Undecodable::Invalid)
+        }
     }
     .map(Some)
 }
@@ -100,6 +104,18 @@ fn as_v<T: Element, V>(x: ExplicitValue) -> Result<V, Undecodable> {
     // and `T` (a primitive) has none, so `V` is `T`: reading a `T` as a
     // `V` is reading a `T`. `t` is not dropped (nor needs to be: `T: Copy`).
     Ok(unsafe { core::mem::transmute_copy::<T, V>(&t) })
+}
+
+/// `v` as a `&T` if `V` is `T` (a type without lifetimes), else `None`:
+/// how the printer finds complex values behind a `V: Display`.
+#[cfg(feature = "complex")]
+pub(crate) fn downcast_ref<V, T: 'static>(v: &V) -> Option<&T> {
+    if type_id_of::<V>() != TypeId::of::<T>() {
+        return None;
+    }
+    // SAFETY: `V` has the type id of `T`, which has no lifetimes, so `V`
+    // is `T` (see `as_v`): the reference points to a `T`.
+    Some(unsafe { &*(v as *const V).cast::<T>() })
 }
 
 /// `TypeId::of::<V>()` for a `V` that may not be `'static`, with its

@@ -1,6 +1,7 @@
 //! Shared helpers for the integration tests.
 
 pub mod dense;
+pub mod elements;
 pub mod fixture;
 pub mod fuzz_harness;
 pub mod gen;

@@ -14,7 +14,8 @@
 //! - `spmv`: SpMV with `a` in CSR, DCSR, sorted COO (AoS, SoA, nonunique),
 //!   loose compressed (in chunks) and CSC (stays sequential: its outer
 //!   loop is a reduction); `=` and `+=`; stride-1 slices walked in place
-//!   (CSR in chunks, DCSR on one thread).
+//!   (CSR in chunks of rows with row cursors, DCSR in chunks of rows
+//!   narrowing the window).
 //! - `dense_out`: kernels with rows of several elements — SpMM
 //!   (`c = a b`, CSR and DCSR), SDDMM into a dense matrix, sparse + dense
 //!   into dense, a two-statement kernel.
@@ -26,12 +27,16 @@
 //!   sparse + sparse, SpGEMM (a workspace per chunk), SDDMM, over CSR and
 //!   DCSR inputs, into `Owned`, `Fixed` and `Slices` outputs, with the sequential
 //!   kernels' capacity and `posWidth` errors.
+//! - `composed`: strategies composed with the chunks — an outer loop
+//!   merging two DCSR operands into a dense matrix, BSR SpMV and SpMM split
+//!   by block rows, a 4x4 BSR with its inner loops written out.
 //! - `snapshots`: the compiler's parallel codegen snapshots, compiled as
 //!   they are and run against the sequential kernels.
 #![cfg(feature = "rayon")]
 
 mod parallel {
     mod common;
+    mod composed;
     mod dense_out;
     mod forms;
     mod snapshots;

@@ -111,9 +111,6 @@ fn a_sprs_slice_whose_pointers_do_not_start_at_zero_is_refused() {
 #[test]
 fn u32_sprs_matrices_view_as_32_bit_encodings() {
     use super::sprs::{csc_view, csr_view};
-    use crate::vocab::{pack_level_exprs, pack_level_types, LevelExpr, LevelFormat, LevelType};
-    const D: LevelType = LevelType::new(LevelFormat::Dense);
-    const C: LevelType = LevelType::new(LevelFormat::Compressed);
     type Csr32 = crate::Enc<u32, u32, (dense, compressed), (d0, d1)>;
     type Csc32 = crate::Enc<u32, u32, (dense, compressed), (d1, d0)>;
     let m = ::sprs::CsMatI::<i64, u32>::new(

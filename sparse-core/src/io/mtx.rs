@@ -16,6 +16,8 @@ enum Field {
     Real,
     Integer,
     Pattern,
+    /// Two numbers per value, real part first.
+    Complex,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,6 +25,8 @@ enum Symmetry {
     General,
     Symmetric,
     Skew,
+    /// Complex values: the mirror is the conjugate.
+    Hermitian,
 }
 
 /// Reads a Matrix Market file into the encoding `E`, stored in `Vec`s.
@@ -148,11 +152,13 @@ fn banner<R: BufRead>(lines: &mut Lines<R>) -> Result<(bool, Field, Symmetry), I
     let field_kind = match field.as_str() {
         "real" | "double" => Field::Real,
         "integer" => Field::Integer,
+        "complex" => Field::Complex,
         "pattern" if !array => Field::Pattern,
         _ => return Err(unsupported(dc, "field", field)),
     };
     let symmetry_kind = match symmetry.as_str() {
         "general" => Symmetry::General,
+        "hermitian" if field_kind == Field::Complex => Symmetry::Hermitian,
         // Real values: hermitian is symmetric.
         "symmetric" | "hermitian" => Symmetry::Symmetric,
         "skew-symmetric" if field_kind != Field::Pattern => Symmetry::Skew,
@@ -167,7 +173,36 @@ fn value<V: FileValue>(token: &str, field: Field) -> Option<V> {
         Field::Real => V::parse_real(token),
         Field::Integer => V::parse_integer(token),
         Field::Pattern => Some(V::one()),
+        // Read by `complex_value`: two tokens.
+        Field::Complex => None,
     }
+}
+
+/// The value at the front of `toks`: one token, or two for a `complex`
+/// file; the column of its first token.
+fn next_value<'l, V: FileValue>(
+    toks: &mut impl Iterator<Item = (usize, &'l str)>,
+    field: Field,
+    end: usize,
+) -> Result<(usize, V), (usize, ParseErrorKind)> {
+    let (vc, vt) = toks.next().ok_or((
+        end,
+        ParseErrorKind::MissingToken {
+            expected: "a value",
+        },
+    ))?;
+    let v = if field == Field::Complex {
+        let (_, it) = toks.next().ok_or((
+            end,
+            ParseErrorKind::MissingToken {
+                expected: "the imaginary part",
+            },
+        ))?;
+        V::parse_complex(vt, it)
+    } else {
+        value::<V>(vt, field)
+    };
+    Ok((vc, v.ok_or((vc, ParseErrorKind::BadValue))?))
 }
 
 /// Adds `(i, j, v)` and, off the diagonal of a symmetric matrix, its
@@ -184,6 +219,7 @@ fn add_entry<V: FileValue>(
             Symmetry::General => {}
             Symmetry::Symmetric => list.push([j, i], v.clone()),
             Symmetry::Skew => list.push([j, i], v.negate()?),
+            Symmetry::Hermitian => list.push([j, i], v.conjugate()),
         }
     }
     list.push([i, j], v);
@@ -208,11 +244,11 @@ fn read_coordinates<V: FileValue, R: BufRead>(
         }
         let end = line.chars().count() + 1;
         let mut toks = tokens(line);
-        let mut next = |expected: &'static str| {
-            toks.next()
-                .ok_or((end, ParseErrorKind::MissingToken { expected }))
-        };
         let parsed = (|| {
+            let mut next = |expected: &'static str| {
+                toks.next()
+                    .ok_or((end, ParseErrorKind::MissingToken { expected }))
+            };
             let (ic, it) = next("a row coordinate")?;
             let i = coordinate(it, 0, m).map_err(|e| (ic, e))?;
             let (jc, jt) = next("a column coordinate")?;
@@ -220,11 +256,7 @@ fn read_coordinates<V: FileValue, R: BufRead>(
             let (vc, v) = if field == Field::Pattern {
                 (1, V::one())
             } else {
-                let (vc, vt) = next("a value")?;
-                (
-                    vc,
-                    value::<V>(vt, field).ok_or((vc, ParseErrorKind::BadValue))?,
-                )
+                next_value::<V>(&mut toks, field, end)?
             };
             Ok((i, j, vc, v))
         })();
@@ -260,7 +292,7 @@ fn read_array<V: FileValue, R: BufRead>(
     // lower for skew-symmetric).
     let first_row = |j: usize| match symmetry {
         Symmetry::General => 0,
-        Symmetry::Symmetric => j,
+        Symmetry::Symmetric | Symmetry::Hermitian => j,
         Symmetry::Skew => j + 1,
     };
     let zero = V::default();
@@ -277,10 +309,11 @@ fn read_array<V: FileValue, R: BufRead>(
         if line.trim().is_empty() || line.starts_with('%') {
             continue;
         }
-        let mut toks = tokens(line);
-        let Some((col, tok)) = toks.next() else {
+        let end = line.chars().count() + 1;
+        let mut toks = tokens(line).peekable();
+        if toks.peek().is_none() {
             continue;
-        };
+        }
         if j >= n {
             return Err(err(
                 ln,
@@ -290,10 +323,10 @@ fn read_array<V: FileValue, R: BufRead>(
                 },
             ));
         }
+        let (col, v) = next_value::<V>(&mut toks, field, end).map_err(|(c, k)| err(ln, c, k))?;
         if let Some((extra, _)) = toks.next() {
             return Err(err(ln, extra, ParseErrorKind::ExtraToken));
         }
-        let v = value::<V>(tok, field).ok_or_else(|| err(ln, col, ParseErrorKind::BadValue))?;
         if v != zero && add_entry(list, i, j, v, symmetry).is_none() {
             return Err(err(ln, col, ParseErrorKind::BadValue));
         }
@@ -316,13 +349,14 @@ fn read_array<V: FileValue, R: BufRead>(
 fn stored_count(m: usize, n: usize, symmetry: Symmetry) -> usize {
     match symmetry {
         Symmetry::General => m.saturating_mul(n),
-        Symmetry::Symmetric => n.saturating_mul(n.saturating_add(1)) / 2,
+        Symmetry::Symmetric | Symmetry::Hermitian => n.saturating_mul(n.saturating_add(1)) / 2,
         Symmetry::Skew => n.saturating_mul(n.saturating_sub(1)) / 2,
     }
 }
 
 /// Writes a 2-D tensor as a Matrix Market `coordinate general` file:
-/// `integer` for integer element types, `real` for floats, `pattern` for
+/// `integer` for integer element types, `real` for floats, `complex` for
+/// complex numbers (`re im` per value), `pattern` for
 /// a pattern tensor (an `explicitVal`); one line per stored entry, in
 /// storage order (repeated coordinates of a `nonunique` tensor are written
 /// as stored: readers sum them).
@@ -340,6 +374,8 @@ where
         "pattern"
     } else if V::INTEGER {
         "integer"
+    } else if V::COMPLEX {
+        "complex"
     } else {
         "real"
     };
@@ -354,7 +390,7 @@ where
             result = if E::is_pattern() {
                 writeln!(w, "{} {}", i + 1, j + 1)
             } else {
-                writeln!(w, "{} {} {}", i + 1, j + 1, v)
+                writeln!(w, "{} {} {}", i + 1, j + 1, super::value::InFile(v))
             };
         }
     });

@@ -64,7 +64,7 @@ fn array_files_are_column_major_and_drop_zeros() {
 
 #[test]
 fn malformed_matrix_market_files_name_line_and_column() {
-    let cases: [(&str, usize, usize, ParseErrorKind); 14] = [
+    let cases: [(&str, usize, usize, ParseErrorKind); 15] = [
         ("", 1, 1, ParseErrorKind::MissingBanner),
         (
             "%%Matrix matrix coordinate real general\n",
@@ -73,13 +73,21 @@ fn malformed_matrix_market_files_name_line_and_column() {
             ParseErrorKind::MissingBanner,
         ),
         (
-            "%%MatrixMarket matrix coordinate complex general\n",
+            "%%MatrixMarket matrix coordinate quaternion general\n",
             1,
             34,
             ParseErrorKind::Unsupported {
                 what: "field",
-                found: "complex".into(),
+                found: "quaternion".into(),
             },
+        ),
+        // A `complex` file is read (into complex types); its values do not
+        // fit a real type, an error at the value.
+        (
+            "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1.0 2.0\n",
+            3,
+            5,
+            ParseErrorKind::BadValue,
         ),
         (
             "%%MatrixMarket matrix coordinate pattern skew-symmetric\n",

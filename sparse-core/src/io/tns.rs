@@ -214,7 +214,20 @@ fn entry<V: FileValue, const DIM: usize>(
             expected: "a value",
         },
     ))?;
-    let v = V::parse_real(vt).ok_or((vc, ParseErrorKind::BadValue))?;
+    // A complex value is two numbers, real part first (as `write_frostt`
+    // writes it).
+    let v = if V::COMPLEX {
+        let (_, it) = toks.next().ok_or((
+            end,
+            ParseErrorKind::MissingToken {
+                expected: "the imaginary part",
+            },
+        ))?;
+        V::parse_complex(vt, it)
+    } else {
+        V::parse_real(vt)
+    };
+    let v = v.ok_or((vc, ParseErrorKind::BadValue))?;
     if let Some((col, _)) = toks.next() {
         return Err((col, ParseErrorKind::ExtraToken));
     }
@@ -257,7 +270,7 @@ where
                 return;
             }
         }
-        result = writeln!(w, "{v}");
+        result = writeln!(w, "{}", super::value::InFile(v));
     });
     result?;
     w.flush()?;

@@ -114,6 +114,48 @@ pub unsafe fn rows<'a, P: Index, I: Index>(pos: &'a [P], crd: &'a [I]) -> Rows<'
     }
 }
 
+/// `rows_values` starting at row `first`: the first `row()` is
+/// `pos[first]..pos[first + 1]` (the rows of one chunk of a `#[parallel]`
+/// loop, which starts at its first row).
+///
+/// # Safety
+///
+/// As `rows_values`, with `first < pos.len()`, and `Rows::row` called at
+/// most `pos.len() - 1 - first` times.
+#[inline(always)]
+pub unsafe fn rows_values_from<'a, P: Index, I: Index, V: Copy>(
+    pos: &'a [P],
+    crd: &'a [I],
+    val: &'a [V],
+    first: usize,
+) -> Rows<'a, P, I, V> {
+    debug_assert!(first < pos.len(), "rows from {first} of {}", pos.len() - 1);
+    // SAFETY: `first < pos.len()` (the caller's contract), so the tail is
+    // a nonempty part of a validated positions array.
+    let tail = unsafe { pos.get_unchecked(first..) };
+    // SAFETY: the tail is nondecreasing, its last entry is `pos`'s, and
+    // the caller asks for at most `tail.len() - 1` rows.
+    unsafe { rows_values(tail, crd, val) }
+}
+
+/// `rows` starting at row `first` (see `rows_values_from`).
+///
+/// # Safety
+///
+/// As `rows_values_from`, without the condition on values.
+#[inline(always)]
+pub unsafe fn rows_from<'a, P: Index, I: Index>(
+    pos: &'a [P],
+    crd: &'a [I],
+    first: usize,
+) -> Rows<'a, P, I, ()> {
+    debug_assert!(first < pos.len(), "rows from {first} of {}", pos.len() - 1);
+    // SAFETY: as in `rows_values_from`.
+    let tail = unsafe { pos.get_unchecked(first..) };
+    // SAFETY: as in `rows_values_from`.
+    unsafe { rows(tail, crd) }
+}
+
 impl<'a, P: Index, I: Index, V: Copy> Rows<'a, P, I, V> {
     /// The entries of the next row, `pos[r]..pos[r + 1]`, as
     /// `(position, coordinate, value)`, when the previous row was walked
@@ -260,6 +302,26 @@ mod tests {
             all,
             [(1, 0, ()), (2, 2, ()), (3, 1, ()), (4, 4, ()), (5, 5, ())]
         );
+    }
+
+    #[test]
+    fn rows_from_start_at_their_first_row() {
+        let pos = [1u16, 3, 3, 6];
+        let crd = [9u8, 0, 2, 1, 4, 5];
+        let val = [0.5f32, 1.0, 2.0, 3.0, 4.0, 5.0];
+        // SAFETY: a valid compressed level of three rows, from row 1: two
+        // rows left.
+        let mut r = unsafe { rows_values_from(&pos, &crd, &val, 1) };
+        assert_eq!(unsafe { r.row() }.count(), 0);
+        let third: Vec<_> = unsafe { r.row() }.collect();
+        assert_eq!(third, [(3, 1, 3.0), (4, 4, 4.0), (5, 5, 5.0)]);
+        // SAFETY: from row 2: one row left.
+        let mut q = unsafe { rows_from(&pos, &crd, 2) };
+        let last: Vec<_> = unsafe { q.row() }.collect();
+        assert_eq!(last, [(3, 1, ()), (4, 4, ()), (5, 5, ())]);
+        // From the end: no row is asked for.
+        // SAFETY: `3 < pos.len()`, zero rows left and none asked for.
+        let _ = unsafe { rows_from(&pos, &crd, 3) };
     }
 
     #[test]

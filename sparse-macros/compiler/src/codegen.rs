@@ -36,15 +36,17 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::errors::Errors;
-use crate::model::{ElemType, Encoding, ParamKind, TensorType, Value};
+use crate::model::{Encoding, ParamKind, TensorType, Value};
 use crate::plan::Program;
 use crate::syntax::LiteralValue;
 use crate::vocab::{ExplicitValue, ValueType, Width};
 
 pub mod constant;
+pub(crate) mod elem;
 mod encoding_type;
 pub mod kernel;
 
+pub(crate) use elem::elem_type;
 pub(crate) use encoding_type::enc_type;
 
 /// Generates the aliases of every item that storage can represent and the
@@ -75,8 +77,50 @@ pub fn generate(program: &Program, errors: &mut Errors) -> TokenStream {
         }
     }
     out.extend(constant::generate(model, &generated));
+    out.extend(feature_gates(program));
     for planned in program.kernels.iter().chain(&program.stubs) {
         out.extend(kernel::generate_kernel(planned));
+    }
+    out
+}
+
+/// Rule: elements beyond `core`'s primitives need the sparse-core feature
+/// that brings their crate (`complex`, `half`). The macro cannot see
+/// features, so it invokes sparse-core's gate once per feature, at the
+/// first item that uses such elements: nothing with the feature, a compile
+/// error there that names it without.
+fn feature_gates(program: &Program) -> TokenStream {
+    let model = &program.model;
+    let kernels = program.kernels.iter().chain(&program.stubs);
+    let params = kernels.flat_map(|k| {
+        k.def.params.iter().filter_map(|p| match &p.kind {
+            ParamKind::Sparse { elem, .. } | ParamKind::Dense { elem, .. } => {
+                Some((*elem, p.name.span()))
+            }
+            _ => None,
+        })
+    });
+    let used: Vec<(ValueType, proc_macro2::Span)> = model
+        .types
+        .iter()
+        .map(|t| (t.elem, t.name.span()))
+        .chain(model.constants.iter().map(|c| (c.elem, c.name.span())))
+        .chain(model.constant_stubs.iter().map(|c| (c.elem, c.name.span())))
+        .chain(params)
+        .collect();
+    let mut out = TokenStream::new();
+    let gates = [
+        (
+            ValueType::is_complex as fn(ValueType) -> bool,
+            "require_complex",
+        ),
+        (ValueType::is_half, "require_half"),
+    ];
+    for (needs, gate) in gates {
+        if let Some(&(_, span)) = used.iter().find(|(t, _)| needs(*t)) {
+            let gate = format_ident!("{}", gate, span = span);
+            out.extend(quote::quote_spanned!(span=> ::sparse_core::__private::#gate! {}));
+        }
     }
     out
 }
@@ -161,34 +205,12 @@ fn values_param(enc: &Encoding) -> TokenStream {
 
 /// The `VALUES` code of an `explicitVal`, packed as sparse-core decodes it.
 pub(crate) fn values_code(value: &Value) -> u128 {
-    let ty = value_type(value.ty);
+    let ty = value.ty;
     let explicit = match value.literal {
         LiteralValue::Int(n) => ExplicitValue::int(ty, n),
         LiteralValue::Float(x) => ExplicitValue::float(ty, x),
     };
     explicit.pack()
-}
-
-fn value_type(elem: ElemType) -> ValueType {
-    match elem {
-        ElemType::F32 => ValueType::F32,
-        ElemType::F64 => ValueType::F64,
-        ElemType::I8 => ValueType::I8,
-        ElemType::I16 => ValueType::I16,
-        ElemType::I32 => ValueType::I32,
-        ElemType::I64 => ValueType::I64,
-        ElemType::U8 => ValueType::U8,
-        ElemType::U16 => ValueType::U16,
-        ElemType::U32 => ValueType::U32,
-        ElemType::U64 => ValueType::U64,
-        ElemType::Bool => ValueType::Bool,
-        ElemType::Index => ValueType::Index,
-    }
-}
-
-fn elem_type(elem: ElemType) -> TokenStream {
-    let ident = format_ident!("{}", elem.rust_name());
-    quote!(::core::primitive::#ident)
 }
 
 /// `SparseTensor<'a, V, Enc<P, C, (levels..), (map..)>, DIM, LVL>`, or

@@ -1,5 +1,5 @@
 //! The kernel codegen snapshots of `sparse-compiler`
-//! (`sparse-macros/compiler/src/codegen/kernel/snapshots/*.rs`), compiled
+//! (`sparse-macros/compiler/snapshots/*.rs`), compiled
 //! as they are and run against dense references on random operands.
 //!
 //! The snapshots are the generated functions pretty-printed; here each is
@@ -36,7 +36,7 @@ mod k {
         ($name:literal) => {
             include!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/../sparse-macros/compiler/src/codegen/kernel/snapshots/",
+                "/../sparse-macros/compiler/snapshots/",
                 $name,
                 ".rs"
             ));
@@ -69,6 +69,44 @@ mod k {
     snapshot!("spmv_slice");
     snapshot!("spmv_csr_unroll4");
     snapshot!("spmv_loose_unroll3");
+    snapshot!("shift_mask_sv");
+}
+
+/// A sparse `i32` vector (values of the whole range) and `u8` amounts.
+fn shift_operands() -> impl Strategy<Value = (usize, Entries<i32>, Vec<u8>)> {
+    (0usize..=10).prop_flat_map(|n| {
+        let slots = proptest::collection::vec((any::<bool>(), any::<i32>()), n);
+        let entries = slots.prop_map(|s| {
+            s.into_iter()
+                .enumerate()
+                .filter(|(_, (keep, _))| *keep)
+                .map(|(i, (_, v))| (vec![i], v))
+                .collect::<Entries<i32>>()
+        });
+        (Just(n), entries, proptest::collection::vec(any::<u8>(), n))
+    })
+}
+
+proptest! {
+    /// `(a << n) - 1 & 0xFF ^ !a` against the expression on the dense
+    /// vector (the amount taken modulo 32, shifted in 64 bits and
+    /// truncated).
+    #[test]
+    fn shift_mask_sv_snapshot((n, e, amounts) in shift_operands()) {
+        let mut a = vec![0i32; n];
+        for (c, v) in &e {
+            a[c[0]] = *v;
+        }
+        let want: Vec<i32> = (0..n)
+            .map(|i| {
+                let shifted = ((a[i] as i64) << (amounts[i] % 32)) as i32;
+                (shifted.wrapping_sub(1) & 0xFF) ^ !a[i]
+            })
+            .collect();
+        let mut y = vec![777; n];
+        prop_assert_eq!(with_tensor(&SV, [n], &e, |t| k::shift_mask_sv(t, &amounts, &mut y)), Ok(()));
+        prop_assert_eq!(y, want);
+    }
 }
 
 /// BSR with 2x2 blocks: a 4x6 matrix with blocks (0, 0), (0, 2) and (1, 1)

@@ -44,7 +44,8 @@ mod k {
         pub fn add_csr_dcsr(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #DCSR>) { c[i, j] = a[i, j] - b[i, j]; }
         #[parallel]
         pub fn par_add_csr_dcsr(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #DCSR>) { c[i, j] = a[i, j] - b[i, j]; }
-        /// The outer loop merges `a` and `b`'s rows: stays sequential.
+        /// The outer loop merges `a` and `b`'s rows: chunks of rows, each
+        /// merging the entries of its rows.
         pub fn add_dcsr(a: &tensor<?x?xf64, #DCSR>, b: &tensor<?x?xf64, #DCSR>, c: &mut tensor<?x?xf64, #DCSR>) { c[i, j] = a[i, j] + b[i, j]; }
         #[parallel]
         pub fn par_add_dcsr(a: &tensor<?x?xf64, #DCSR>, b: &tensor<?x?xf64, #DCSR>, c: &mut tensor<?x?xf64, #DCSR>) { c[i, j] = a[i, j] + b[i, j]; }

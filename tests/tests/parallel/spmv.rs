@@ -57,7 +57,7 @@ mod k {
         pub fn par_loose(a: &tensor<?x?xf64, #LOOSE>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }
 
         // Stride-1 slices walked in place: CSR rows in chunks, DCSR (rows
-        // through a window) on one thread.
+        // through a window) in chunks of rows narrowing the window.
         #CSR_U = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(?, ?, 1)>) -> (i : dense, j : compressed), posWidth = 16 }>
         #DCSR_U = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(?, ?, 1)>) -> (i : compressed, j : compressed), crdWidth = 16 }>
         pub fn csr_u(a: &tensor<?x?xf64, #CSR_U>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }

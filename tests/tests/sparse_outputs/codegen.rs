@@ -59,7 +59,7 @@ mod k {
         ($name:literal) => {
             include!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/../sparse-macros/compiler/src/codegen/kernel/snapshots/",
+                "/../sparse-macros/compiler/snapshots/",
                 $name,
                 ".rs"
             ));

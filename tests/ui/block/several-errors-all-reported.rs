@@ -14,7 +14,7 @@ sparse_core::sparse_kernel! {
     }>
 
     type T = tensor<4x4xf32, #D>;
-    type U = tensor<4x4xf16, #CSR>;
+    type U = tensor<4x4xf80, #CSR>;
 }
 
 fn main() {}

@@ -15,7 +15,7 @@ sparse_core::sparse_kernel! {
         y[i] = x;
         y[i] = x[i] * (j as f64);
         c[i, j] = c[j, i] + a[i, j];
-        y[i] = x[i] as f16;
+        y[i] = x[i] as f80;
         y = x[i];
         y[i] = alpha[i] * x[i];
     }

@@ -2,7 +2,7 @@
 // parser reports every statement and keeps going): a statement that does
 // not start with its output, a missing right-hand side, a cast without a
 // type or to a path, a missing operand, two operands without an operator,
-// bitwise operators, a comma, an assignment inside an expression, `-`/`!`
+// `!` between two operands, a comma, an assignment inside an expression, `-`/`!`
 // without operand, references, a stray punctuation, indexing or calling a
 // non-tensor, an empty `( )`, an array, a path, a string literal, an empty
 // argument, and the index lists (empty, constant, expression).
@@ -15,7 +15,7 @@ sparse_core::sparse_kernel! {
         y[i] = x[i] + ;
         y[i] = x[i] x[i];
         y[i] = x[i] {2.0};
-        y[i] = x[i] ^ x[i];
+        y[i] = x[i] ! x[i];
         y[i] = x[i], x[i];
         y[i] = x[i] += 1.0;
         y[i] = - ;

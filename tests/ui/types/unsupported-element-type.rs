@@ -3,7 +3,7 @@ sparse_core::sparse_kernel! {
         map = (i, j) -> (i : dense, j : compressed)
     }>
 
-    type Half = tensor<4x4xf16, #CSR>;
+    type Half = tensor<4x4xf80, #CSR>;
     type Odd = tensor<4x4xf33, #CSR>;
 }
 

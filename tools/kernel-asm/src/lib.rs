@@ -18,26 +18,55 @@ sparse_core::sparse_kernel! {
 
 mod kernels {
     use super::*;
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_csr.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_csr_f32.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_csr_unroll4.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spmv_coo.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/vector_add.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/binary_triangles.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/select_lower.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/reduce_row_product.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/conv2d_dcsr_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spmv_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spmv_csr_f32.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spmv_csr_unroll4.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spmv_coo.rs");
+    include!("../../../sparse-macros/compiler/snapshots/vector_add.rs");
+    include!("../../../sparse-macros/compiler/snapshots/binary_triangles.rs");
+    include!("../../../sparse-macros/compiler/snapshots/select_lower.rs");
+    include!("../../../sparse-macros/compiler/snapshots/reduce_row_product.rs");
+    include!("../../../sparse-macros/compiler/snapshots/conv2d_dcsr_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/shift_mask_sv.rs");
+}
+
+/// Integer operators: CMSIS-NN's int8 requantization written in the kernel
+/// language (shifts by run-time amounts, masks, `clamp`), straight from
+/// the macro.
+mod quant {
+    sparse_core::sparse_kernel! {
+        pub fn requantize(
+            acc: &tensor<?xi32>,
+            d: &mut tensor<?xi32>,
+            y: &mut tensor<?xi8>,
+            mult: i32,
+            shift: i32,
+            out_off: i32,
+        ) {
+            d[i] = (((acc[i] * (1 << max(shift, 0))) as i64 * mult as i64 + (1 << 30)) >> 31) as i32;
+            y[i] = clamp(
+                (d[i] >> max(-shift, 0))
+                    + (if ((1 << max(-shift, 0)) - 1 & d[i])
+                        > (((1 << max(-shift, 0)) - 1 >> 1)
+                            + (if d[i] >> max(-shift, 0) < 0 { 1 } else { 0 }))
+                    { 1 } else { 0 })
+                    + out_off,
+                -128,
+                127,
+            ) as i8;
+        }
+    }
 }
 
 /// The snapshots with sparse outputs (their own module: `sparse_vector_add`
 /// and `vector_add` both define `vadd`).
 mod sparse_out {
     use super::*;
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/sparse_add_csr.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/spgemm_csr.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/sparse_vector_add.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/sparse_scale.rs");
-    include!("../../../sparse-macros/compiler/src/codegen/kernel/snapshots/transpose_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/sparse_add_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spgemm_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/sparse_vector_add.rs");
+    include!("../../../sparse-macros/compiler/snapshots/sparse_scale.rs");
+    include!("../../../sparse-macros/compiler/snapshots/transpose_csr.rs");
 }
 
 /// 2:4 outputs, packed 2-bit coordinates, and an ELL operand and a CSR
@@ -312,4 +341,26 @@ pub fn sk_transpose_csr_slices(
     c: &mut CSROut<f64, Slices<'_>>,
 ) -> Result<(), KernelError> {
     sparse_out::transpose_csr(a, c)
+}
+
+/// Shifts by run-time amounts and bitwise operators over a sparse vector.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_shift_mask_sv(a: &SV<'_, i32>, n: &[u8], y: &mut [i32]) -> Result<(), KernelError> {
+    kernels::shift_mask_sv(a, n, y)
+}
+
+/// CMSIS-NN's `arm_nn_requantize` plus the output offset and the int8
+/// clamp, per element.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_requantize(
+    acc: &[i32],
+    d: &mut [i32],
+    y: &mut [i8],
+    mult: i32,
+    shift: i32,
+    out_off: i32,
+) -> Result<(), KernelError> {
+    quant::requantize(acc, d, y, mult, shift, out_off)
 }

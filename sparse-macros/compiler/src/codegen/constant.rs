@@ -28,7 +28,7 @@ use quote::{format_ident, quote};
 
 use super::index_type;
 use crate::model::{
-    elem_bytes, ConstData, Constant, ConstantStub, ElemType, Encoding, Model, Scalar,
+    elem_bytes, ConstData, Constant, ConstantStub, Encoding, Model, Scalar, ValueType,
 };
 use crate::vocab::Width;
 
@@ -55,10 +55,7 @@ pub fn generate(model: &Model, generated: &[String]) -> TokenStream {
     out
 }
 
-fn elem_type(elem: ElemType) -> TokenStream {
-    let ident = format_ident!("{}", elem.rust_name());
-    quote!(::core::primitive::#ident)
-}
+use super::elem_type;
 
 /// The hidden item that makes cargo rebuild when the file changes.
 fn track_file(c: &Constant) -> TokenStream {
@@ -85,24 +82,27 @@ fn dense_static(c: &Constant, values: &[Scalar]) -> TokenStream {
         let n = Literal::u64_unsuffixed(n);
         ty = quote!([#ty; #n]);
     }
-    let init = if values.len() > BYTES_THRESHOLD && c.elem != ElemType::Index {
-        // As sparse buffers: one byte string instead of many literals.
-        let (_, width) = decoder(c.elem.rust_name());
-        let mut bytes = Vec::with_capacity(values.len() * width);
-        for &v in values {
-            le_bytes(v, width, &mut bytes);
-        }
-        let len = Literal::usize_unsuffixed(bytes.len());
-        let width = Literal::usize_unsuffixed(width);
-        let bytes = Literal::byte_string(&bytes);
-        quote! {
-            // SAFETY: the little-endian bytes of every element of this
-            // array type, written by sparse_kernel! (bools as 0 or 1).
-            unsafe { ::sparse_core::__private::bytes::array::<#ty, #len, #width>(#bytes) }
-        }
-    } else {
-        nested(values, &c.shape)
-    };
+    // `f16` and complex elements have no byte decoder: array literals of
+    // const constructors.
+    let init =
+        if values.len() > BYTES_THRESHOLD && c.elem != ValueType::Index && c.elem.is_primitive() {
+            // As sparse buffers: one byte string instead of many literals.
+            let (_, width) = decoder(c.elem.rust_name());
+            let mut bytes = Vec::with_capacity(values.len() * width);
+            for &v in values {
+                le_bytes(v, width, &mut bytes);
+            }
+            let len = Literal::usize_unsuffixed(bytes.len());
+            let width = Literal::usize_unsuffixed(width);
+            let bytes = Literal::byte_string(&bytes);
+            quote! {
+                // SAFETY: the little-endian bytes of every element of this
+                // array type, written by sparse_kernel! (bools as 0 or 1).
+                unsafe { ::sparse_core::__private::bytes::array::<#ty, #len, #width>(#bytes) }
+            }
+        } else {
+            nested(values, &c.shape)
+        };
     let track = track_file(c);
     let name = &c.name;
     let attrs = &c.attrs;
@@ -159,6 +159,24 @@ fn scalar(v: Scalar) -> TokenStream {
         Scalar::F64(x) => signed(x.is_sign_negative(), Literal::f64_unsuffixed(x.abs())),
         Scalar::Int(n) => signed(n < 0, Literal::u128_unsuffixed(n.unsigned_abs())),
         Scalar::Bool(b) => quote!(#b),
+        Scalar::F16(bits) => {
+            let ty = elem_type(ValueType::F16);
+            quote!(<#ty>::from_bits(#bits))
+        }
+        Scalar::BF16(bits) => {
+            let ty = elem_type(ValueType::BF16);
+            quote!(<#ty>::from_bits(#bits))
+        }
+        Scalar::C32(re, im) => {
+            let ty = elem_type(ValueType::Complex32);
+            let (re, im) = (scalar(Scalar::F32(re)), scalar(Scalar::F32(im)));
+            quote!(<#ty>::new(#re, #im))
+        }
+        Scalar::C64(re, im) => {
+            let ty = elem_type(ValueType::Complex64);
+            let (re, im) = (scalar(Scalar::F64(re)), scalar(Scalar::F64(im)));
+            quote!(<#ty>::new(#re, #im))
+        }
     }
 }
 
@@ -170,13 +188,21 @@ fn signed(negative: bool, lit: Literal) -> TokenStream {
     }
 }
 
-/// The bytes of one value, little-endian, `width` bytes.
+/// The bytes of one value, little-endian, `width` bytes (a complex
+/// number: its real part, then its imaginary part).
 fn le_bytes(v: Scalar, width: usize, out: &mut Vec<u8>) {
     let raw: u64 = match v {
         Scalar::F32(x) => u64::from(x.to_bits()),
         Scalar::F64(x) => x.to_bits(),
         Scalar::Int(n) => n as u64,
         Scalar::Bool(b) => u64::from(b),
+        Scalar::F16(b) | Scalar::BF16(b) => u64::from(b),
+        Scalar::C32(re, im) => u64::from(re.to_bits()) | u64::from(im.to_bits()) << 32,
+        Scalar::C64(re, im) => {
+            out.extend_from_slice(&re.to_bits().to_le_bytes());
+            out.extend_from_slice(&im.to_bits().to_le_bytes());
+            return;
+        }
     };
     out.extend_from_slice(&raw.to_le_bytes()[..width]);
 }
@@ -193,7 +219,13 @@ fn buffer(
     section: &TokenStream,
 ) -> TokenStream {
     let n = Literal::usize_unsuffixed(values.len());
-    if values.len() <= BYTES_THRESHOLD {
+    let primitive = |v: &Scalar| {
+        !matches!(
+            v,
+            Scalar::F16(_) | Scalar::BF16(_) | Scalar::C32(..) | Scalar::C64(..)
+        )
+    };
+    if values.len() <= BYTES_THRESHOLD || !values.iter().all(primitive) {
         let items = values.iter().map(|&v| scalar(v));
         return quote!(#section static #name: [#ty; #n] = [#(#items),*];);
     }
@@ -394,7 +426,7 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
         report.join(", "),
         if enc.pos_width == Width::Native
             || enc.crd_width == Width::Native
-            || c.elem == ElemType::Index
+            || c.elem == ValueType::Index
         {
             ", `usize` counted as 4 B (32-bit targets)"
         } else {
@@ -546,8 +578,8 @@ fn stub_static(model: &Model, stub: &ConstantStub, generated: &[String]) -> Toke
             }
             let mut ty = elem.clone();
             let mut init = match stub.elem {
-                ElemType::F32 | ElemType::F64 => quote!(0.0),
-                ElemType::Bool => quote!(false),
+                ValueType::F32 | ValueType::F64 => quote!(0.0),
+                ValueType::Bool => quote!(false),
                 _ => quote!(0),
             };
             for size in stub.shape.iter().rev() {

@@ -24,7 +24,7 @@ use super::constant_layout;
 use super::constant_literal::{dense_literal, nonzeros, scatter, sparse_literal, static_shape};
 use super::constant_prune::{prune_2_4, prune_dim};
 use super::constant_value::Scalar;
-use super::{tensor, ElemType, Model};
+use super::{tensor, Model, ValueType};
 use crate::errors::Errors;
 use crate::syntax::{ConstantSyntax, DimSize, InitSyntax, TypeDef};
 
@@ -38,7 +38,7 @@ pub struct Constant {
     /// The visibility written.
     pub vis: Visibility,
     /// The element type.
-    pub elem: ElemType,
+    pub elem: ValueType,
     /// The dimension sizes (from the type, or from the value for `?`).
     pub shape: Vec<u64>,
     /// The data.
@@ -147,7 +147,7 @@ pub struct ConstantStub {
     /// The visibility written.
     pub vis: Visibility,
     /// The element type.
-    pub elem: ElemType,
+    pub elem: ValueType,
     /// The sizes as written (`None` for `?`).
     pub shape: Vec<Option<u64>>,
     /// The encoding's name, if any.
@@ -208,7 +208,7 @@ pub(super) fn check_constant(
 /// The value of a constant whose type checked.
 fn check_value(
     def: &ConstantSyntax,
-    elem: ElemType,
+    elem: ValueType,
     encoding: Option<&super::Encoding>,
     errors: &mut Errors,
 ) -> Option<Constant> {

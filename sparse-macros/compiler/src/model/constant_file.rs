@@ -21,7 +21,7 @@ use proc_macro2::Span;
 
 use super::constant::{Entries, Origin};
 use super::constant_value::Scalar;
-use super::ElemType;
+use super::ValueType;
 use crate::errors::Errors;
 use crate::syntax::ScalarLit;
 
@@ -40,7 +40,7 @@ pub(super) enum FileData {
 pub(super) fn read(
     path: &str,
     span: Span,
-    elem: ElemType,
+    elem: ValueType,
     errors: &mut Errors,
 ) -> Option<(PathBuf, FileData)> {
     let base = std::env::var_os("CARGO_MANIFEST_DIR")
@@ -105,7 +105,7 @@ enum Symmetry {
 }
 
 /// Parses Matrix Market text; errors start with `line N:`.
-pub(super) fn read_mtx(text: &str, elem: ElemType, span: Span) -> Result<FileData, String> {
+pub(super) fn read_mtx(text: &str, elem: ValueType, span: Span) -> Result<FileData, String> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i as u32 + 1, l));
     let (_, header) = lines
         .next()
@@ -310,33 +310,45 @@ pub(super) fn read_mtx(text: &str, elem: ElemType, span: Span) -> Result<FileDat
 }
 
 /// One in the element type (the value of a pattern entry).
-fn one(elem: ElemType) -> Scalar {
+fn one(elem: ValueType) -> Scalar {
     match elem {
-        ElemType::F32 => Scalar::F32(1.0),
-        ElemType::F64 => Scalar::F64(1.0),
-        ElemType::Bool => Scalar::Bool(true),
+        ValueType::F32 => Scalar::F32(1.0),
+        ValueType::F64 => Scalar::F64(1.0),
+        ValueType::Bool => Scalar::Bool(true),
+        ValueType::F16 => Scalar::F16(half::f16::ONE.to_bits()),
+        ValueType::BF16 => Scalar::BF16(half::bf16::ONE.to_bits()),
+        ValueType::Complex32 => Scalar::C32(1.0, 0.0),
+        ValueType::Complex64 => Scalar::C64(1.0, 0.0),
         _ => Scalar::Int(1),
     }
 }
 
 /// The mirrored value of a skew-symmetric entry, in range of `elem`.
-fn negate(v: Scalar, elem: ElemType, line: u32) -> Result<Scalar, String> {
+fn negate(v: Scalar, elem: ValueType, line: u32) -> Result<Scalar, String> {
     let mirrored = match v {
         Scalar::F32(x) => Ok(Scalar::F32(-x)),
         Scalar::F64(x) => Ok(Scalar::F64(-x)),
         Scalar::Int(n) => Scalar::convert(ScalarLit::Int(-n), elem),
         Scalar::Bool(_) => Err("`i1` cannot be negated".to_string()),
+        // The sign bit.
+        Scalar::F16(b) => Ok(Scalar::F16(b ^ 0x8000)),
+        Scalar::BF16(b) => Ok(Scalar::BF16(b ^ 0x8000)),
+        Scalar::C32(re, im) => Ok(Scalar::C32(-re, -im)),
+        Scalar::C64(re, im) => Ok(Scalar::C64(-re, -im)),
     };
     mirrored.map_err(|m| format!("line {line}: the mirrored entry of a skew-symmetric matrix: {m}"))
 }
 
 /// A value of the file's field as an element of `elem`.
-fn convert_text(word: &str, field: Field, elem: ElemType) -> Result<Scalar, String> {
+fn convert_text(word: &str, field: Field, elem: ValueType) -> Result<Scalar, String> {
     match field {
         Field::Real => {
             let x: f64 = word
                 .parse()
                 .map_err(|_| format!("expected a real number, found `{word}`"))?;
+            if elem.is_complex() {
+                return Scalar::convert(ScalarLit::Complex(x, 0.0), elem);
+            }
             if !elem.is_float() {
                 return Err(format!(
                     "the file holds real values but the element type is `{}`; use `f32` or \
@@ -357,10 +369,14 @@ fn convert_text(word: &str, field: Field, elem: ElemType) -> Result<Scalar, Stri
 
 /// An integer from a file as an element of `elem` (floats take it as a
 /// number, `i1` takes 0 and 1).
-pub(super) fn int_value(n: i128, elem: ElemType) -> Result<Scalar, String> {
+pub(super) fn int_value(n: i128, elem: ValueType) -> Result<Scalar, String> {
     match elem {
-        ElemType::F32 => Ok(Scalar::F32(n as f32)),
-        ElemType::F64 => Ok(Scalar::F64(n as f64)),
+        ValueType::F32 => Ok(Scalar::F32(n as f32)),
+        ValueType::F64 => Ok(Scalar::F64(n as f64)),
+        ValueType::F16 | ValueType::BF16 => Scalar::convert(ScalarLit::Float(n as f64), elem),
+        ValueType::Complex32 | ValueType::Complex64 => {
+            Scalar::convert(ScalarLit::Complex(n as f64, 0.0), elem)
+        }
         _ => Scalar::convert(ScalarLit::Int(n), elem),
     }
 }
@@ -383,7 +399,7 @@ mod tests {
     fn mtx_coordinate_symmetric_mirrors_the_lower_triangle() {
         let text =
             "%%MatrixMarket matrix coordinate real symmetric\n% comment\n3 3 2\n1 1 2.5\n3 1 -1\n";
-        let (shape, list) = coo(read_mtx(text, ElemType::F64, Span::call_site()).unwrap());
+        let (shape, list) = coo(read_mtx(text, ValueType::F64, Span::call_site()).unwrap());
         assert_eq!(shape, [3, 3]);
         assert_eq!(
             list,
@@ -398,13 +414,13 @@ mod tests {
     #[test]
     fn mtx_skew_negates_and_pattern_is_one() {
         let text = "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 3\n";
-        let (_, list) = coo(read_mtx(text, ElemType::I32, Span::call_site()).unwrap());
+        let (_, list) = coo(read_mtx(text, ValueType::I32, Span::call_site()).unwrap());
         assert_eq!(
             list,
             [(vec![1, 0], Scalar::Int(3)), (vec![0, 1], Scalar::Int(-3))]
         );
         let text = "%%MatrixMarket matrix coordinate pattern general\n2 3 1\n2 3\n";
-        let (shape, list) = coo(read_mtx(text, ElemType::F32, Span::call_site()).unwrap());
+        let (shape, list) = coo(read_mtx(text, ValueType::F32, Span::call_site()).unwrap());
         assert_eq!(shape, [2, 3]);
         assert_eq!(list, [(vec![1, 2], Scalar::F32(1.0))]);
     }
@@ -413,7 +429,7 @@ mod tests {
     fn mtx_array_is_column_major() {
         let text = "%%MatrixMarket matrix array real general\n2 3\n1\n2\n3\n4\n5\n6\n";
         let FileData::Dense { shape, values } =
-            read_mtx(text, ElemType::F64, Span::call_site()).unwrap()
+            read_mtx(text, ValueType::F64, Span::call_site()).unwrap()
         else {
             panic!("expected dense data");
         };
@@ -431,17 +447,17 @@ mod tests {
         };
         let base = "%%MatrixMarket matrix coordinate real general\n2 2 1\n";
         assert_eq!(
-            err(&format!("{base}3 1 1.0\n"), ElemType::F64),
+            err(&format!("{base}3 1 1.0\n"), ValueType::F64),
             "line 3: row 3 is outside 1..=2 (Matrix Market is 1-based)"
         );
         assert!(
-            err(&format!("{base}1 1 x\n"), ElemType::F64).starts_with("line 3: expected a real")
+            err(&format!("{base}1 1 x\n"), ValueType::F64).starts_with("line 3: expected a real")
         );
-        assert!(err(&format!("{base}1 1 1.5\n"), ElemType::I32).contains("real values"));
-        assert!(err(base, ElemType::F64).contains("announces 1 entries but the file has 0"));
+        assert!(err(&format!("{base}1 1 1.5\n"), ValueType::I32).contains("real values"));
+        assert!(err(base, ValueType::F64).contains("announces 1 entries but the file has 0"));
         assert!(err(
             "%%MatrixMarket matrix coordinate complex general\n",
-            ElemType::F64
+            ValueType::F64
         )
         .contains("unsupported field `complex`"));
     }

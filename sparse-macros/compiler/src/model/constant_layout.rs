@@ -28,7 +28,7 @@ use proc_macro2::Span;
 
 use super::constant::{ConstContext, Entries, SparseStorage, StoredLevel};
 use super::constant_value::Scalar;
-use super::{ElemType, Encoding};
+use super::{Encoding, ValueType};
 use crate::errors::Errors;
 use crate::syntax::{LiteralValue, ScalarLit};
 use crate::vocab::{coordinate_slot, LevelExpr, LevelFormat, Width};
@@ -43,7 +43,7 @@ pub(super) fn build(
     enc: &Encoding,
     dims: &[u64],
     dynamic: &[bool],
-    elem: ElemType,
+    elem: ValueType,
     entries: &Entries,
     ctx: &ConstContext,
     errors: &mut Errors,

@@ -8,7 +8,7 @@ use proc_macro2::Span;
 use super::constant::{sizes_text, ConstContext, Elements, Entries, Origin};
 use super::constant_layout;
 use super::constant_value::Scalar;
-use super::ElemType;
+use super::ValueType;
 use crate::errors::Errors;
 use crate::syntax::{ConstantSyntax, DimSize, ScalarLit, TensorLiteral};
 
@@ -37,7 +37,7 @@ pub(super) fn static_shape(def: &ConstantSyntax, errors: &mut Errors) -> Option<
 pub(super) fn dense_literal(
     def: &ConstantSyntax,
     literal: &TensorLiteral,
-    elem: ElemType,
+    elem: ValueType,
     errors: &mut Errors,
 ) -> Option<(Vec<u64>, Elements)> {
     let before = errors.len();
@@ -101,7 +101,7 @@ fn walk_dense(
     literal: &TensorLiteral,
     depth: usize,
     shape: &mut [Option<u64>],
-    elem: ElemType,
+    elem: ValueType,
     out: &mut Vec<(Scalar, Origin)>,
     errors: &mut Errors,
 ) {
@@ -153,7 +153,7 @@ fn walk_dense(
     }
 }
 
-fn convert(lit: ScalarLit, span: Span, elem: ElemType, errors: &mut Errors) -> Option<Scalar> {
+fn convert(lit: ScalarLit, span: Span, elem: ValueType, errors: &mut Errors) -> Option<Scalar> {
     Scalar::convert(lit, elem)
         .map_err(|message| errors.error(span, message))
         .ok()
@@ -166,7 +166,7 @@ pub(super) fn sparse_literal(
     shape: &[u64],
     indices: &TensorLiteral,
     values: &TensorLiteral,
-    elem: ElemType,
+    elem: ValueType,
     errors: &mut Errors,
 ) -> Option<Entries> {
     let before = errors.len();
@@ -315,7 +315,7 @@ pub(super) fn nonzeros(shape: &[u64], elements: Vec<(Scalar, Origin)>) -> Entrie
 pub(super) fn scatter(
     shape: &[u64],
     entries: &Entries,
-    elem: ElemType,
+    elem: ValueType,
     ctx: &ConstContext,
     errors: &mut Errors,
 ) -> Option<Vec<Scalar>> {

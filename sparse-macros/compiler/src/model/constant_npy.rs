@@ -4,10 +4,11 @@
 
 use super::constant_file::{int_value, FileData};
 use super::constant_value::Scalar;
-use super::ElemType;
+use super::ValueType;
+use crate::syntax::ScalarLit;
 
 /// Parses a `.npy` file (dense, C order).
-pub(super) fn read_npy(bytes: &[u8], elem: ElemType) -> Result<FileData, String> {
+pub(super) fn read_npy(bytes: &[u8], elem: ValueType) -> Result<FileData, String> {
     let rest = bytes
         .strip_prefix(b"\x93NUMPY")
         .ok_or("not a NumPy file (no `\\x93NUMPY` magic)")?;
@@ -65,11 +66,11 @@ pub(super) fn read_npy(bytes: &[u8], elem: ElemType) -> Result<FileData, String>
     }
     let valid = matches!(
         (kind, size),
-        ('f', 4 | 8) | ('i', 1 | 2 | 4 | 8) | ('u', 1 | 2 | 4 | 8) | ('b', 1)
+        ('f', 2 | 4 | 8) | ('c', 8 | 16) | ('i', 1 | 2 | 4 | 8) | ('u', 1 | 2 | 4 | 8) | ('b', 1)
     );
     if !valid {
         return Err(format!(
-            "unsupported dtype `{descr}`; expected f4, f8, i1..i8, u1..u8 or b1"
+            "unsupported dtype `{descr}`; expected f2, f4, f8, c8, c16, i1..i8, u1..u8 or b1"
         ));
     }
     let count = shape
@@ -86,6 +87,11 @@ pub(super) fn read_npy(bytes: &[u8], elem: ElemType) -> Result<FileData, String>
     }
     let mut values = Vec::with_capacity(count);
     for (k, chunk) in data.chunks_exact(size).enumerate() {
+        if kind == 'c' {
+            let value = complex_value(chunk, descr, elem);
+            values.push((value.map_err(|m| format!("element {k}: {m}"))?, 0));
+            continue;
+        }
         let mut b = [0u8; 8];
         b[..size].copy_from_slice(chunk);
         let raw = u64::from_le_bytes(b);
@@ -98,19 +104,23 @@ pub(super) fn read_npy(bytes: &[u8], elem: ElemType) -> Result<FileData, String>
                         elem.mlir_name()
                     ));
                 }
-                let x = if size == 4 {
-                    f64::from(f32::from_bits(raw as u32))
-                } else {
-                    f64::from_bits(raw)
+                let x = match size {
+                    2 => half::f16::from_bits(raw as u16).to_f64(),
+                    4 => f64::from(f32::from_bits(raw as u32)),
+                    _ => f64::from_bits(raw),
                 };
                 match elem {
-                    ElemType::F32 => Ok(Scalar::F32(x as f32)),
-                    _ => Ok(Scalar::F64(x)),
+                    ValueType::F32 => Ok(Scalar::F32(x as f32)),
+                    ValueType::F64 => Ok(Scalar::F64(x)),
+                    // `<f2` into `f16`: the bits as they are.
+                    ValueType::F16 if size == 2 => Ok(Scalar::F16(raw as u16)),
+                    e if e.is_complex() => Scalar::convert(ScalarLit::Complex(x, 0.0), e),
+                    e => Scalar::convert(ScalarLit::Float(x), e),
                 }
             }
             'b' => match (elem, raw) {
-                (ElemType::Bool, 0 | 1) => Ok(Scalar::Bool(raw == 1)),
-                (ElemType::Bool, _) => Err(format!("{raw} is not a bool")),
+                (ValueType::Bool, 0 | 1) => Ok(Scalar::Bool(raw == 1)),
+                (ValueType::Bool, _) => Err(format!("{raw} is not a bool")),
                 _ => {
                     return Err(format!(
                         "the file holds booleans but the element type is `{}`; use `i1`",
@@ -127,6 +137,30 @@ pub(super) fn read_npy(bytes: &[u8], elem: ElemType) -> Result<FileData, String>
         values.push((value.map_err(|m| format!("element {k}: {m}"))?, 0));
     }
     Ok(FileData::Dense { shape, values })
+}
+
+/// One element of a complex dtype (`<c8`: two `f32`, `<c16`: two `f64`,
+/// real part first) as an element of `elem`, which must be complex.
+fn complex_value(chunk: &[u8], descr: &str, elem: ValueType) -> Result<Scalar, String> {
+    if !elem.is_complex() {
+        return Err(format!(
+            "the file holds complex numbers (`{descr}`) but the element type is `{}`; use \
+             `complex<f32>` or `complex<f64>`",
+            elem.mlir_name()
+        ));
+    }
+    let half = chunk.len() / 2;
+    let part = |bytes: &[u8]| -> f64 {
+        let mut b = [0u8; 8];
+        b[..bytes.len()].copy_from_slice(bytes);
+        if bytes.len() == 4 {
+            f64::from(f32::from_bits(u64::from_le_bytes(b) as u32))
+        } else {
+            f64::from_bits(u64::from_le_bytes(b))
+        }
+    };
+    let (re, im) = (part(&chunk[..half]), part(&chunk[half..]));
+    Scalar::convert(ScalarLit::Complex(re, im), elem)
 }
 
 /// The text of `'key': VALUE` in a Python dict literal, up to the next
@@ -174,7 +208,7 @@ mod tests {
             .flat_map(|x| x.to_le_bytes())
             .collect();
         let FileData::Dense { shape, values } =
-            read_npy(&npy("<f4", "(2, 3)", &data), ElemType::F32).unwrap()
+            read_npy(&npy("<f4", "(2, 3)", &data), ValueType::F32).unwrap()
         else {
             panic!("expected dense data");
         };
@@ -182,7 +216,7 @@ mod tests {
         let v: Vec<Scalar> = values.into_iter().map(|(v, _)| v).collect();
         assert_eq!(v, [1.0, 0.0, -2.0, 0.5, 0.0, 3.0].map(Scalar::F32));
         let FileData::Dense { values, .. } =
-            read_npy(&npy("|i1", "(2,)", &[0xFF, 7]), ElemType::I16).unwrap()
+            read_npy(&npy("|i1", "(2,)", &[0xFF, 7]), ValueType::I16).unwrap()
         else {
             panic!("expected dense data");
         };
@@ -196,21 +230,21 @@ mod tests {
             Err(m) => m,
             Ok(_) => panic!("expected an error"),
         };
-        assert!(err(&npy(">f8", "(1,)", &[0; 8]), ElemType::F64).contains("big-endian"));
-        assert!(err(&npy("<f4", "(2,)", &[0; 4]), ElemType::F32).contains("need 8"));
-        assert!(err(&npy("<i2", "(1,)", &[0x2C, 0x01]), ElemType::I8)
+        assert!(err(&npy(">f8", "(1,)", &[0; 8]), ValueType::F64).contains("big-endian"));
+        assert!(err(&npy("<f4", "(2,)", &[0; 4]), ValueType::F32).contains("need 8"));
+        assert!(err(&npy("<i2", "(1,)", &[0x2C, 0x01]), ValueType::I8)
             .contains("element 0: 300 does not fit `i8`"));
         assert_eq!(
-            err(&npy("<f4", "(1,)", &[0; 4]), ElemType::I32),
+            err(&npy("<f4", "(1,)", &[0; 4]), ValueType::I32),
             "the file holds floats (`<f4`) but the element type is `i32`; use `f32` or `f64`, or \
              save the array with an integer dtype"
         );
         // A dtype without its byte order is told what it lacks.
         assert_eq!(
-            err(&npy("f4", "(1,)", &[0; 4]), ElemType::F32),
+            err(&npy("f4", "(1,)", &[0; 4]), ValueType::F32),
             "unsupported dtype `f4`; a dtype starts with its byte order, `<` (little-endian), \
              `|` (bytes) or `=`, e.g. `<f4` or `|b1`"
         );
-        assert!(err(b"PK\x03\x04", ElemType::F32).contains("not a NumPy file"));
+        assert!(err(b"PK\x03\x04", ValueType::F32).contains("not a NumPy file"));
     }
 }

@@ -5,7 +5,7 @@ use proc_macro2::Span;
 
 use super::constant::Elements;
 use super::constant_value::Scalar;
-use super::ElemType;
+use super::ValueType;
 use crate::errors::Errors;
 use crate::syntax::ConstantSyntax;
 
@@ -50,7 +50,7 @@ pub(super) fn prune_dim(
 /// dimension `dim` (coordinates `4g..4g + 4`), keeps the two of largest
 /// magnitude and sets the others to zero. Ties go to the lower index; NaN
 /// counts as the largest magnitude (IEEE total order on `|x|`).
-pub(super) fn prune_2_4(shape: &[u64], dim: usize, elements: &mut Elements, elem: ElemType) {
+pub(super) fn prune_2_4(shape: &[u64], dim: usize, elements: &mut Elements, elem: ValueType) {
     let inner: usize = shape[dim + 1..].iter().map(|&n| n as usize).product();
     let size = shape[dim] as usize;
     let outer: usize = shape[..dim].iter().map(|&n| n as usize).product();
@@ -60,6 +60,10 @@ pub(super) fn prune_2_4(shape: &[u64], dim: usize, elements: &mut Elements, elem
             Scalar::F64(x) => (0, x.abs(), 0),
             Scalar::Int(n) => (1, 0.0, n.unsigned_abs()),
             Scalar::Bool(b) => (1, 0.0, u128::from(b)),
+            Scalar::F16(b) => (0, half::f16::from_bits(b).to_f64().abs(), 0),
+            Scalar::BF16(b) => (0, half::bf16::from_bits(b).to_f64().abs(), 0),
+            Scalar::C32(re, im) => (0, f64::from(re).hypot(f64::from(im)), 0),
+            Scalar::C64(re, im) => (0, re.hypot(im), 0),
         }
     };
     let larger = |a: Scalar, b: Scalar| {

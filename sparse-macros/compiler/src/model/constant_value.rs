@@ -9,7 +9,7 @@
 //!   float literal is refused, even `2.0`.
 //! - `i1` takes `true`/`false` and `0`/`1`; `true`/`false` fit no other type.
 
-use crate::model::ElemType;
+use crate::model::ValueType;
 use crate::syntax::ScalarLit;
 
 /// One element of a constant, in its element type.
@@ -23,15 +23,27 @@ pub enum Scalar {
     Int(i128),
     /// An `i1`.
     Bool(bool),
+    /// An `f16`, its bits.
+    F16(u16),
+    /// A `bf16`, its bits.
+    BF16(u16),
+    /// A `complex<f32>`: real and imaginary parts.
+    C32(f32, f32),
+    /// A `complex<f64>`.
+    C64(f64, f64),
 }
 
 impl Scalar {
     /// The zero of `elem`.
-    pub fn zero(elem: ElemType) -> Scalar {
+    pub fn zero(elem: ValueType) -> Scalar {
         match elem {
-            ElemType::F32 => Scalar::F32(0.0),
-            ElemType::F64 => Scalar::F64(0.0),
-            ElemType::Bool => Scalar::Bool(false),
+            ValueType::F32 => Scalar::F32(0.0),
+            ValueType::F64 => Scalar::F64(0.0),
+            ValueType::Bool => Scalar::Bool(false),
+            ValueType::F16 => Scalar::F16(0),
+            ValueType::BF16 => Scalar::BF16(0),
+            ValueType::Complex32 => Scalar::C32(0.0, 0.0),
+            ValueType::Complex64 => Scalar::C64(0.0, 0.0),
             _ => Scalar::Int(0),
         }
     }
@@ -43,6 +55,10 @@ impl Scalar {
             Scalar::F64(x) => x == 0.0,
             Scalar::Int(n) => n == 0,
             Scalar::Bool(b) => !b,
+            // `-0.0`: the sign bit alone.
+            Scalar::F16(b) | Scalar::BF16(b) => b & 0x7FFF == 0,
+            Scalar::C32(re, im) => re == 0.0 && im == 0.0,
+            Scalar::C64(re, im) => re == 0.0 && im == 0.0,
         }
     }
 
@@ -53,14 +69,21 @@ impl Scalar {
             Scalar::F64(x) => format!("{x:?}"),
             Scalar::Int(n) => n.to_string(),
             Scalar::Bool(b) => b.to_string(),
+            Scalar::F16(b) => format!("{:?}", half::f16::from_bits(b).to_f64()),
+            Scalar::BF16(b) => format!("{:?}", half::bf16::from_bits(b).to_f64()),
+            Scalar::C32(re, im) => format!("({re:?}, {im:?})"),
+            Scalar::C64(re, im) => format!("({re:?}, {im:?})"),
         }
     }
 
     /// Reads `lit` as an element of `elem`, or says why it cannot be one.
-    pub fn convert(lit: ScalarLit, elem: ElemType) -> Result<Scalar, String> {
+    pub fn convert(lit: ScalarLit, elem: ValueType) -> Result<Scalar, String> {
         let ty = elem.mlir_name();
+        if elem.is_half() || elem.is_complex() || matches!(lit, ScalarLit::Complex(..)) {
+            return convert_wide(lit, elem);
+        }
         match (lit, elem) {
-            (ScalarLit::Float(x), ElemType::F32) => {
+            (ScalarLit::Float(x), ValueType::F32) => {
                 let y = x as f32;
                 if x.is_finite() && y.is_infinite() {
                     return Err(format!(
@@ -70,25 +93,25 @@ impl Scalar {
                 }
                 Ok(Scalar::F32(y))
             }
-            (ScalarLit::Float(x), ElemType::F64) => Ok(Scalar::F64(x)),
-            (ScalarLit::Hex(bits), ElemType::F32) => u32::try_from(bits)
+            (ScalarLit::Float(x), ValueType::F64) => Ok(Scalar::F64(x)),
+            (ScalarLit::Hex(bits), ValueType::F32) => u32::try_from(bits)
                 .map(|b| Scalar::F32(f32::from_bits(b)))
                 .map_err(|_| format!("0x{bits:X} is wider than the 32 bits of `f32`")),
-            (ScalarLit::Hex(bits), ElemType::F64) => u64::try_from(bits)
+            (ScalarLit::Hex(bits), ValueType::F64) => u64::try_from(bits)
                 .map(|b| Scalar::F64(f64::from_bits(b)))
                 .map_err(|_| format!("0x{bits:X} is wider than the 64 bits of `f64`")),
-            (ScalarLit::Int(n), ElemType::F32 | ElemType::F64) => Err(format!(
+            (ScalarLit::Int(n), ValueType::F32 | ValueType::F64) => Err(format!(
                 "`{n}` is an integer but `{ty}` is a floating-point type; write `{n}.0` \
                  (MLIR refuses a decimal integer for a float)"
             )),
-            (ScalarLit::Bool(b), ElemType::Bool) => Ok(Scalar::Bool(b)),
+            (ScalarLit::Bool(b), ValueType::Bool) => Ok(Scalar::Bool(b)),
             (ScalarLit::Bool(b), _) => Err(format!(
                 "`{b}` is an `i1` value but the element type is `{ty}`"
             )),
             (ScalarLit::Float(x), _) => Err(format!(
                 "`{x:?}` is a floating-point literal but `{ty}` is an integer type"
             )),
-            (ScalarLit::Int(n), ElemType::Bool) => match n {
+            (ScalarLit::Int(n), ValueType::Bool) => match n {
                 0 | 1 => Ok(Scalar::Bool(n == 1)),
                 _ => Err(format!("{n} does not fit `i1` (0 or 1, `false` or `true`)")),
             },
@@ -99,6 +122,9 @@ impl Scalar {
                 }
                 Ok(Scalar::Int(n))
             }
+            (ScalarLit::Complex(re, im), _) => Err(format!(
+                "`({re:?}, {im:?})` is a complex literal but the element type is `{ty}`"
+            )),
             (ScalarLit::Hex(bits), _) => {
                 let width = int_width(elem);
                 if width < 128 && bits >> width != 0 {
@@ -106,7 +132,7 @@ impl Scalar {
                         "0x{bits:X} is wider than the {width} bits of `{ty}`"
                     ));
                 }
-                if elem == ElemType::Bool {
+                if elem == ValueType::Bool {
                     return Ok(Scalar::Bool(bits == 1));
                 }
                 let (min, _) = elem.int_range().unwrap_or((0, 0));
@@ -122,24 +148,90 @@ impl Scalar {
     }
 }
 
+/// [`Scalar::convert`] for `f16`, `bf16` and complex elements, and for
+/// complex literals: a half takes a float literal, rounded to nearest even
+/// (too large is an error, as for `f32`) or its 16-bit pattern; a complex
+/// element takes `(re, im)` only, each part rounded as its type.
+fn convert_wide(lit: ScalarLit, elem: ValueType) -> Result<Scalar, String> {
+    let ty = elem.mlir_name();
+    let half = |x: f64| -> Result<u16, String> {
+        let (bits, back) = match elem {
+            ValueType::F16 => {
+                let h = half::f16::from_f64(x);
+                (h.to_bits(), h.to_f64())
+            }
+            _ => {
+                let h = half::bf16::from_f64(x);
+                (h.to_bits(), h.to_f64())
+            }
+        };
+        if x.is_finite() && back.is_infinite() {
+            return Err(format!("{x:?} is too large for `{ty}`"));
+        }
+        Ok(bits)
+    };
+    let single = |x: f64| -> Result<f32, String> {
+        let y = x as f32;
+        if x.is_finite() && y.is_infinite() {
+            return Err(format!("{x:?} is too large for the `f32` parts of `{ty}`"));
+        }
+        Ok(y)
+    };
+    match (lit, elem) {
+        (ScalarLit::Float(x), ValueType::F16) => half(x).map(Scalar::F16),
+        (ScalarLit::Float(x), ValueType::BF16) => half(x).map(Scalar::BF16),
+        (ScalarLit::Hex(bits), ValueType::F16 | ValueType::BF16) => match u16::try_from(bits) {
+            Ok(b) if elem == ValueType::F16 => Ok(Scalar::F16(b)),
+            Ok(b) => Ok(Scalar::BF16(b)),
+            Err(_) => Err(format!("0x{bits:X} is wider than the 16 bits of `{ty}`")),
+        },
+        (ScalarLit::Int(n), ValueType::F16 | ValueType::BF16) => Err(format!(
+            "`{n}` is an integer but `{ty}` is a floating-point type; write `{n}.0` \
+             (MLIR refuses a decimal integer for a float)"
+        )),
+        (ScalarLit::Complex(re, im), ValueType::Complex32) => {
+            Ok(Scalar::C32(single(re)?, single(im)?))
+        }
+        (ScalarLit::Complex(re, im), ValueType::Complex64) => Ok(Scalar::C64(re, im)),
+        (ScalarLit::Complex(re, im), _) => Err(format!(
+            "`({re:?}, {im:?})` is a complex literal but the element type is `{ty}`"
+        )),
+        (lit, _) if elem.is_complex() => {
+            let text = match lit {
+                ScalarLit::Int(n) => format!("{n}.0"),
+                ScalarLit::Float(x) => format!("{x:?}"),
+                _ => "x".to_string(),
+            };
+            Err(format!(
+                "a `{ty}` element is written `(re, im)`, as in MLIR: write `({text}, 0.0)`"
+            ))
+        }
+        (ScalarLit::Bool(b), _) => Err(format!(
+            "`{b}` is an `i1` value but the element type is `{ty}`"
+        )),
+        (lit, _) => Err(format!("{lit:?} is not a literal of `{ty}`")),
+    }
+}
+
 /// The width in bits of an integer element type (`index` as 64).
-fn int_width(elem: ElemType) -> u32 {
+fn int_width(elem: ValueType) -> u32 {
     match elem {
-        ElemType::I8 | ElemType::U8 => 8,
-        ElemType::I16 | ElemType::U16 => 16,
-        ElemType::I32 | ElemType::U32 | ElemType::F32 => 32,
-        ElemType::Bool => 1,
+        ValueType::I8 | ValueType::U8 => 8,
+        ValueType::I16 | ValueType::U16 => 16,
+        ValueType::I32 | ValueType::U32 | ValueType::F32 => 32,
+        ValueType::Bool => 1,
         _ => 64,
     }
 }
 
 /// The bytes one element of `elem` takes in flash (`index`, a `usize`, as
 /// on 32-bit targets).
-pub fn elem_bytes(elem: ElemType) -> usize {
+pub fn elem_bytes(elem: ValueType) -> usize {
     match elem {
-        ElemType::Bool | ElemType::I8 | ElemType::U8 => 1,
-        ElemType::I16 | ElemType::U16 => 2,
-        ElemType::F32 | ElemType::I32 | ElemType::U32 | ElemType::Index => 4,
+        ValueType::Bool | ValueType::I8 | ValueType::U8 => 1,
+        ValueType::I16 | ValueType::U16 | ValueType::F16 | ValueType::BF16 => 2,
+        ValueType::F32 | ValueType::I32 | ValueType::U32 | ValueType::Index => 4,
+        ValueType::Complex64 => 16,
         _ => 8,
     }
 }
@@ -150,7 +242,7 @@ mod tests {
 
     #[test]
     fn literals_read_as_mlir_reads_them() {
-        use ElemType::*;
+        use ValueType::*;
         assert_eq!(
             Scalar::convert(ScalarLit::Float(1.5), F32),
             Ok(Scalar::F32(1.5))

@@ -63,7 +63,7 @@ impl fmt::Display for ValueText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let value = self.0;
         match value.literal {
-            LiteralValue::Int(n) if value.ty == super::ElemType::Bool => write!(f, "{}", n != 0)?,
+            LiteralValue::Int(n) if value.ty == super::ValueType::Bool => write!(f, "{}", n != 0)?,
             LiteralValue::Int(n) => write!(f, "{n}")?,
             LiteralValue::Float(x) => write!(f, "{x:?}")?,
         }

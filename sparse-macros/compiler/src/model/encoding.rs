@@ -5,7 +5,6 @@ use std::collections::HashMap;
 
 use proc_macro2::Span;
 
-use super::elem::ElemType;
 use super::{levels, map, Encoding, Value};
 use crate::errors::Errors;
 use crate::syntax::{EncodingDef, FieldValue, LiteralValue, MapSyntax, ValueSyntax, WidthSyntax};
@@ -212,9 +211,23 @@ fn check_width(
 
 /// Rule: a typed constant's literal has its type's kind and range:
 /// `1.0 : f32`, `1 : i64`, `true : i1`; `1 : f32` and `1.5 : i64` are
-/// errors at the literal, `f16` one at the type (no Rust `f16` in `core`).
+/// errors at the literal; `f16`, `bf16` and complex values are errors at the type.
 fn check_value(key: Span, value: &ValueSyntax, errors: &mut Errors) -> Option<Value> {
-    let ty = ElemType::check(&value.ty, errors)?;
+    let ty = super::elem::check(&value.ty, errors)?;
+    if !ty.packs() {
+        // The value is part of the tensor's Rust type, as 64 bits that a
+        // `const fn` computes: no room for a complex number, and `f16`
+        // rounding needs the `half` crate at run time.
+        errors.error(
+            value.ty.span,
+            format!(
+                "an `explicitVal` or `implicitVal` of type `{}` is not supported; leave it out \
+                 (values are stored, and the implicit value is 0)",
+                ty.mlir_name()
+            ),
+        );
+        return None;
+    }
     let ok = match (value.literal, ty.int_range()) {
         (LiteralValue::Int(n), Some((min, max))) if n < min || n > max => {
             errors.error(

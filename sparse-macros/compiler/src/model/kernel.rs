@@ -11,7 +11,7 @@
 use proc_macro2::{Span, TokenStream};
 use syn::{Attribute, Ident, Visibility};
 
-use super::ElemType;
+use super::ValueType;
 use crate::sparsifier::{Kernel, LoopId, TensorId};
 
 /// A checked kernel: `pub fn spmv(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }`.
@@ -73,9 +73,9 @@ pub struct ClosureDef {
     pub body: ClosureBody,
     /// The type of each parameter, `None` where the operand's type is left
     /// to rustc (a literal).
-    pub params: Vec<Option<ElemType>>,
+    pub params: Vec<Option<ValueType>>,
     /// The result type (`Bool` for a `select` predicate).
-    pub result: ElemType,
+    pub result: ValueType,
     /// The index variables the body names, bound as `usize` around it.
     pub indices: Vec<(Ident, LoopId)>,
 }
@@ -111,7 +111,7 @@ pub enum ParamKind {
         /// The encoding's name (without `#`), defined in the same block.
         encoding: Ident,
         /// The element type.
-        elem: ElemType,
+        elem: ValueType,
         /// Dimension sizes, `None` for `?`.
         shape: Vec<Option<u64>>,
         /// `&mut`: the kernel writes it.
@@ -124,7 +124,7 @@ pub enum ParamKind {
         /// The tensor's id in [`KernelDef::kernel`].
         tensor: TensorId,
         /// The element type.
-        elem: ElemType,
+        elem: ValueType,
         /// Dimension sizes, `None` for `?`.
         shape: Vec<Option<u64>>,
         /// `&mut`: the kernel writes it.
@@ -151,7 +151,7 @@ pub enum ParamKind {
         /// The source's encoding name.
         encoding: Ident,
         /// The element type.
-        elem: ElemType,
+        elem: ValueType,
     },
     /// A tensor parameter whose type has an error reported at the type
     /// (a misspelt or broken encoding). Only stubs have one: they take it

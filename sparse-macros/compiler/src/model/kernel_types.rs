@@ -10,14 +10,14 @@
 //! the type around them, as in Rust, but an integer literal is never a
 //! float (`2` where an `f64` is expected is an error: write `2.0`).
 
-use super::ElemType;
+use super::ValueType;
 use crate::errors::Errors;
 use crate::syntax::{ExprSyntax, LitKind};
 
 /// The type of a leaf (an access or a name), as the resolver knows it.
 pub(super) enum Leaf {
     /// A tensor element or a primitive scalar parameter.
-    Typed(ElemType),
+    Typed(ValueType),
     /// An index variable used as a value: a `usize`.
     Index,
     /// A scalar parameter of a non-primitive type: left to rustc.
@@ -26,15 +26,15 @@ pub(super) enum Leaf {
 
 /// What an expression's type is, bottom-up.
 #[derive(Clone, Copy, PartialEq)]
-enum Ty {
-    Known(ElemType),
+pub(super) enum Ty {
+    Known(ValueType),
     IntLit,
     FloatLit,
     Unknown,
 }
 
 impl Ty {
-    fn known(self) -> Option<ElemType> {
+    pub(super) fn known(self) -> Option<ValueType> {
         match self {
             Ty::Known(t) => Some(t),
             _ => None,
@@ -44,16 +44,16 @@ impl Ty {
 
 /// Why a type is expected, for messages.
 #[derive(Clone, Copy)]
-enum Origin<'a> {
+pub(super) enum Origin<'a> {
     Output(&'a str),
     Operands,
     Exponent,
     Condition,
 }
 
-type Expected<'a> = Option<(ElemType, Origin<'a>)>;
+pub(super) type Expected<'a> = Option<(ValueType, Origin<'a>)>;
 
-struct Checker<'a> {
+pub(super) struct Checker<'a> {
     leaf: &'a dyn Fn(&ExprSyntax) -> Leaf,
 }
 
@@ -63,7 +63,7 @@ pub(super) fn check_rhs(
     rhs: &ExprSyntax,
     leaf: &dyn Fn(&ExprSyntax) -> Leaf,
     output: &str,
-    elem: ElemType,
+    elem: ValueType,
     errors: &mut Errors,
 ) {
     Checker { leaf }.check(rhs, Some((elem, Origin::Output(output))), errors);
@@ -76,7 +76,7 @@ pub(super) fn check_operand(
     e: &ExprSyntax,
     leaf: &dyn Fn(&ExprSyntax) -> Leaf,
     errors: &mut Errors,
-) -> Option<ElemType> {
+) -> Option<ValueType> {
     let checker = Checker { leaf };
     checker.check(e, None, errors);
     checker.infer(e).known()
@@ -84,49 +84,57 @@ pub(super) fn check_operand(
 
 /// The element type `e` computes, when its operands say (a literal alone
 /// says nothing).
-pub(super) fn infer_type(e: &ExprSyntax, leaf: &dyn Fn(&ExprSyntax) -> Leaf) -> Option<ElemType> {
+pub(super) fn infer_type(e: &ExprSyntax, leaf: &dyn Fn(&ExprSyntax) -> Leaf) -> Option<ValueType> {
     Checker { leaf }.infer(e).known()
 }
 
-fn suffix_type(suffix: &str) -> Ty {
-    match suffix {
-        "f32" => Ty::Known(ElemType::F32),
-        "f64" => Ty::Known(ElemType::F64),
-        "i8" => Ty::Known(ElemType::I8),
-        "i16" => Ty::Known(ElemType::I16),
-        "i32" => Ty::Known(ElemType::I32),
-        "i64" => Ty::Known(ElemType::I64),
-        "u8" => Ty::Known(ElemType::U8),
-        "u16" => Ty::Known(ElemType::U16),
-        "u32" => Ty::Known(ElemType::U32),
-        "u64" => Ty::Known(ElemType::U64),
-        "usize" => Ty::Known(ElemType::Index),
-        _ => Ty::Unknown,
+/// Whether `e` computes integers (an integer type or integer literals, not
+/// `bool`): `!e` is then the bitwise not.
+pub(super) fn integer_valued(e: &ExprSyntax, leaf: &dyn Fn(&ExprSyntax) -> Leaf) -> bool {
+    match (Checker { leaf }).infer(e) {
+        Ty::Known(t) => is_integer(t),
+        Ty::IntLit => true,
+        _ => false,
     }
 }
 
-fn is_signed(t: ElemType) -> bool {
+/// An integer type, `index` included, `bool` not: what shifts, `!` as
+/// bitwise not and (with `bool`) `& | ^` apply to.
+pub(super) fn is_integer(t: ValueType) -> bool {
+    !t.is_float() && t != ValueType::Bool
+}
+
+/// The type a literal suffix (`2.0f32`) or a cast target (`as f64`,
+/// `as bf16`) names.
+fn suffix_type(suffix: &str) -> Ty {
+    ValueType::from_name(suffix).map_or(Ty::Unknown, Ty::Known)
+}
+
+/// The math functions of complex numbers besides `abs`, `conj`, `re` and
+/// `im` (sparse-core's `math::complex`, MLIR's `complex` dialect).
+pub(crate) fn complex_function(name: &str) -> bool {
     matches!(
-        t,
-        ElemType::F32
-            | ElemType::F64
-            | ElemType::I8
-            | ElemType::I16
-            | ElemType::I32
-            | ElemType::I64
+        name,
+        "sqrt" | "exp" | "ln" | "sin" | "cos" | "tanh" | "powf"
     )
 }
 
+/// `re`, `im` and `abs` of a complex number are real: the type of its
+/// parts (MLIR's `complex.re`, `complex.im`, `complex.abs`).
+fn is_part_call(name: &str) -> bool {
+    matches!(name, "re" | "im" | "abs")
+}
+
 impl Checker<'_> {
-    fn infer(&self, e: &ExprSyntax) -> Ty {
+    pub(super) fn infer(&self, e: &ExprSyntax) -> Ty {
         match e {
             ExprSyntax::Access(_) | ExprSyntax::Name(_) => match (self.leaf)(e) {
                 Leaf::Typed(t) => Ty::Known(t),
-                Leaf::Index => Ty::Known(ElemType::Index),
+                Leaf::Index => Ty::Known(ValueType::Index),
                 Leaf::Untyped => Ty::Unknown,
             },
             ExprSyntax::Literal { kind, suffix, .. } => match kind {
-                LitKind::Bool => Ty::Known(ElemType::Bool),
+                LitKind::Bool => Ty::Known(ValueType::Bool),
                 _ if !suffix.is_empty() => suffix_type(suffix),
                 LitKind::Int => Ty::IntLit,
                 LitKind::Float => Ty::FloatLit,
@@ -136,9 +144,16 @@ impl Checker<'_> {
             }
             ExprSyntax::Cast { ty, .. } => suffix_type(&ty.to_string()),
             ExprSyntax::Binary { op, .. } if op.is_comparison() || op.is_logical() => {
-                Ty::Known(ElemType::Bool)
+                Ty::Known(ValueType::Bool)
             }
-            ExprSyntax::Not { .. } => Ty::Known(ElemType::Bool),
+            // A shift has its left operand's type, whatever the amount's.
+            ExprSyntax::Binary { op, left, .. } if op.is_shift() => self.infer(left),
+            // `!` of an integer is its bitwise not, of the same type.
+            ExprSyntax::Not { operand, .. } => match self.infer(operand) {
+                Ty::Known(t) if is_integer(t) => Ty::Known(t),
+                Ty::IntLit => Ty::IntLit,
+                _ => Ty::Known(ValueType::Bool),
+            },
             ExprSyntax::If { then, els, .. } => {
                 self.join([then.as_ref(), els.as_ref()].into_iter())
             }
@@ -150,6 +165,12 @@ impl Checker<'_> {
             }
             ExprSyntax::Call { name, args, .. } if name == "sum" => {
                 args.last().map_or(Ty::Unknown, |a| self.infer(a))
+            }
+            ExprSyntax::Call { name, args, .. } if is_part_call(&name.to_string()) => {
+                match self.join(args.iter()) {
+                    Ty::Known(t) => Ty::Known(t.complex_part().unwrap_or(t)),
+                    other => other,
+                }
             }
             ExprSyntax::Call { args, .. } => self.join(args.iter()),
             // Its result type is the output's (or the operand's, for
@@ -176,11 +197,11 @@ impl Checker<'_> {
 
     /// What operands of `e` are expected to be: what `e` is expected to
     /// be, else what its own known operands say.
-    fn around<'o>(&self, e: &ExprSyntax, expected: Expected<'o>) -> Expected<'o> {
+    pub(super) fn around<'o>(&self, e: &ExprSyntax, expected: Expected<'o>) -> Expected<'o> {
         expected.or_else(|| self.infer(e).known().map(|t| (t, Origin::Operands)))
     }
 
-    fn check(&self, e: &ExprSyntax, expected: Expected, errors: &mut Errors) {
+    pub(super) fn check(&self, e: &ExprSyntax, expected: Expected, errors: &mut Errors) {
         match e {
             ExprSyntax::Access(_) | ExprSyntax::Name(_) => {
                 if let (Some(t), Some((x, origin))) = (self.infer(e).known(), expected) {
@@ -199,7 +220,7 @@ impl Checker<'_> {
                         "integer literal `{text}` where {} is expected; write `{text}.0`",
                         describe(x, origin)
                     ),
-                    Ty::IntLit | Ty::FloatLit if x == ElemType::Bool => format!(
+                    Ty::IntLit | Ty::FloatLit if x == ValueType::Bool => format!(
                         "number literal `{text}` where {} is expected; write `true` or `false`",
                         describe(x, origin)
                     ),
@@ -215,7 +236,7 @@ impl Checker<'_> {
             ExprSyntax::Neg { minus, operand } => {
                 let around = self.around(e, expected);
                 self.check(operand, around, errors);
-                if let Some((t, _)) = around.filter(|(t, _)| !is_signed(*t)) {
+                if let Some((t, _)) = around.filter(|(t, _)| !t.is_signed()) {
                     errors.error(
                         *minus,
                         format!(
@@ -228,11 +249,30 @@ impl Checker<'_> {
                 }
             }
             ExprSyntax::Binary {
-                op, left, right, ..
+                op,
+                op_span,
+                left,
+                right,
             } if op.is_comparison() => {
                 self.check_bool_result(e, expected, errors);
                 let around = self.join([left.as_ref(), right.as_ref()].into_iter());
                 let around = around.known().map(|t| (t, Origin::Operands));
+                if let Some((t, _)) = around.filter(|(t, _)| t.is_complex()) {
+                    if !matches!(op, crate::syntax::ArithOp::Eq | crate::syntax::ArithOp::Ne) {
+                        errors.error(
+                            *op_span,
+                            format!(
+                                "`{}` is not defined on complex numbers (`{}`), which have no \
+                                 order; compare their moduli or parts, e.g. `abs(x) {} abs(y)` \
+                                 or `re(x) {} re(y)`",
+                                op.symbol(),
+                                t.mlir_name(),
+                                op.symbol(),
+                                op.symbol()
+                            ),
+                        );
+                    }
+                }
                 self.check(left, around, errors);
                 self.check(right, around, errors);
             }
@@ -240,18 +280,21 @@ impl Checker<'_> {
                 op, left, right, ..
             } if op.is_logical() => {
                 self.check_bool_result(e, expected, errors);
-                let cond = Some((ElemType::Bool, Origin::Condition));
+                let cond = Some((ValueType::Bool, Origin::Condition));
                 self.check(left, cond, errors);
                 self.check(right, cond, errors);
             }
+            ExprSyntax::Not { bang, operand } if !self.logical_not(operand) => {
+                self.check_bitwise_not(e, *bang, operand, expected, errors);
+            }
             ExprSyntax::Not { operand, .. } => {
                 self.check_bool_result(e, expected, errors);
-                self.check(operand, Some((ElemType::Bool, Origin::Condition)), errors);
+                self.check(operand, Some((ValueType::Bool, Origin::Condition)), errors);
             }
             ExprSyntax::If {
                 cond, then, els, ..
             } => {
-                self.check(cond, Some((ElemType::Bool, Origin::Condition)), errors);
+                self.check(cond, Some((ValueType::Bool, Origin::Condition)), errors);
                 let around = self.around(e, expected);
                 self.check(then, around, errors);
                 self.check(els, around, errors);
@@ -261,9 +304,18 @@ impl Checker<'_> {
                 op_span,
                 left,
                 right,
+            } if op.is_shift() => self.check_shift(e, *op, *op_span, left, right, expected, errors),
+            ExprSyntax::Binary { op, op_span, .. } if op.is_bitwise() => {
+                self.check_bitwise(e, *op, *op_span, expected, errors)
+            }
+            ExprSyntax::Binary {
+                op,
+                op_span,
+                left,
+                right,
             } => {
                 let around = self.around(e, expected);
-                if let Some((ElemType::Bool, _)) = around {
+                if let Some((ValueType::Bool, _)) = around {
                     errors.error(
                         *op_span,
                         format!(
@@ -280,8 +332,22 @@ impl Checker<'_> {
             ExprSyntax::Cast { operand, ty } => {
                 let inner = self.around(operand, None);
                 self.check(operand, inner, errors);
+                if let Some((t, _)) = inner.filter(|(t, _)| t.is_complex()) {
+                    let (first, last) = e.span_range();
+                    errors.error_range(
+                        first,
+                        last,
+                        format!(
+                            "a `{}` value cannot be cast; take its real part, imaginary part or \
+                             modulus: `re({x})`, `im({x})` or `abs({x})`",
+                            t.mlir_name(),
+                            x = operand.text()
+                        ),
+                    );
+                    return;
+                }
                 let target = suffix_type(&ty.to_string()).known();
-                if let (Some((ElemType::Bool, _)), Some(t)) = (inner, target) {
+                if let (Some((ValueType::Bool, _)), Some(t)) = (inner, target) {
                     if t.is_float() {
                         let (first, last) = e.span_range();
                         errors.error_range(
@@ -306,6 +372,25 @@ impl Checker<'_> {
                     self.check(body, expected, errors);
                 }
             }
+            ExprSyntax::Call { name, args, .. }
+                if is_part_call(&name.to_string())
+                    && self
+                        .join(args.iter())
+                        .known()
+                        .is_some_and(ValueType::is_complex) =>
+            {
+                // The argument has its own (complex) type; the result is
+                // real.
+                let inner = self.join(args.iter()).known();
+                for arg in args {
+                    self.check(arg, inner.map(|t| (t, Origin::Operands)), errors);
+                }
+                if let (Ty::Known(t), Some((x, origin))) = (self.infer(e), expected) {
+                    if t != x {
+                        mismatch(e, t, x, origin, errors);
+                    }
+                }
+            }
             ExprSyntax::Call { name, args, .. } => {
                 let around = self.around(e, expected);
                 if name == "powi" {
@@ -313,7 +398,7 @@ impl Checker<'_> {
                         self.check(base, around, errors);
                     }
                     if let Some(exponent) = args.get(1) {
-                        self.check(exponent, Some((ElemType::I32, Origin::Exponent)), errors);
+                        self.check(exponent, Some((ValueType::I32, Origin::Exponent)), errors);
                     }
                 } else {
                     for arg in args {
@@ -335,7 +420,7 @@ impl Checker<'_> {
     /// of `f64` is an error at the comparison, which names the choice to
     /// write instead.
     fn check_bool_result(&self, e: &ExprSyntax, expected: Expected, errors: &mut Errors) {
-        let Some((x, origin)) = expected.filter(|(x, _)| *x != ElemType::Bool) else {
+        let Some((x, origin)) = expected.filter(|(x, _)| *x != ValueType::Bool) else {
             return;
         };
         let (first, last) = e.span_range();
@@ -358,32 +443,47 @@ impl Checker<'_> {
     }
 }
 
-/// Rule: a math function is applied to values it is defined on in Rust.
-/// `sqrt(a[i])` with `a: &tensor<?xi32>` is an error at the call.
-fn check_call_type(call: &ExprSyntax, name: &str, t: ElemType, errors: &mut Errors) {
+/// Rule: a math function is applied to values it is defined on.
+/// `sqrt(a[i])` with `a: &tensor<?xi32>` is an error at the call, and so is
+/// `max` of complex numbers (no order) or `re` of a real number.
+fn check_call_type(call: &ExprSyntax, name: &str, t: ValueType, errors: &mut Errors) {
     let (ok, needs) = match name {
-        "abs" => (is_signed(t), "signed numbers (`f32`, `f64`, `i8`..`i64`)"),
-        "max" | "min" => (t != ElemType::Bool, "numbers"),
-        _ => (t.is_float(), "`f32` and `f64`"),
+        "abs" => (
+            t.is_signed(),
+            "signed numbers (floats, complex numbers, `i8`..`i64`)",
+        ),
+        "max" | "min" | "clamp" => (t != ValueType::Bool && !t.is_complex(), "real numbers"),
+        "conj" | "re" | "im" => (t.is_complex(), "complex numbers"),
+        _ if complex_function(name) => (t.is_float(), "floating-point and complex numbers"),
+        _ => (t.is_real_float(), "`f32`, `f64`, `f16` and `bf16`"),
     };
     if ok {
         return;
     }
     let (first, last) = call.span_range();
+    let hint = if t.is_complex() {
+        "apply it to real numbers: a part or the modulus, `re(x)`, `im(x)` or `abs(x)`".to_string()
+    } else if matches!(name, "conj" | "re" | "im") {
+        "it takes `complex<f32>` or `complex<f64>` values (a real number is its own real part)"
+            .to_string()
+    } else {
+        format!(
+            "convert them with `as`, e.g. `{name}(x as f64) as {}`",
+            t.rust_name()
+        )
+    };
     errors.error_range(
         first,
         last,
         format!(
-            "`{name}` is defined on {needs}, but its arguments here are `{}`; convert them \
-             with `as`, e.g. `{name}(x as f64) as {}`",
-            t.rust_name(),
+            "`{name}` is defined on {needs}, but its arguments here are `{}`; {hint}",
             t.rust_name()
         ),
     );
 }
 
 /// `` an `f64` (the element type of the output `y`) ``.
-fn describe(x: ElemType, origin: Origin) -> String {
+fn describe(x: ValueType, origin: Origin) -> String {
     let name = x.rust_name();
     match origin {
         Origin::Output(out) => format!("`{name}` (the element type of the output `{out}`)"),
@@ -393,10 +493,10 @@ fn describe(x: ElemType, origin: Origin) -> String {
     }
 }
 
-fn mismatch(e: &ExprSyntax, t: ElemType, x: ElemType, origin: Origin, errors: &mut Errors) {
+fn mismatch(e: &ExprSyntax, t: ValueType, x: ValueType, origin: Origin, errors: &mut Errors) {
     let text = e.text();
     let (first, last) = e.span_range();
-    if x == ElemType::Bool {
+    if x == ValueType::Bool {
         let zero = if t.is_float() { "0.0" } else { "0" };
         errors.error_range(
             first,

@@ -20,6 +20,7 @@ mod encoding;
 mod inverse;
 mod kernel;
 mod kernel_check;
+mod kernel_int_ops;
 mod kernel_types;
 mod levels;
 mod map;
@@ -36,7 +37,7 @@ use crate::vocab::{LevelExpr, LevelType, Width};
 
 pub use constant::{ConstData, Constant, ConstantStub, SparseStorage, StoredLevel};
 pub use constant_value::{elem_bytes, Scalar};
-pub use elem::ElemType;
+pub use elem::{parse_elem, ElemType, ValueType};
 pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind, StmtSpans};
 pub use kernel_check::stub;
 
@@ -160,7 +161,7 @@ pub struct Value {
     /// The literal.
     pub literal: LiteralValue,
     /// Its type.
-    pub ty: ElemType,
+    pub ty: ValueType,
     /// Span of the field's key (`explicitVal`).
     pub key_span: Span,
 }
@@ -211,7 +212,7 @@ pub struct TensorType {
     /// Where each size was written.
     pub shape_spans: Vec<Span>,
     /// The element type.
-    pub elem: ElemType,
+    pub elem: ValueType,
     /// The encoding's name, if sparse.
     pub encoding: Option<Ident>,
 }

@@ -3,7 +3,7 @@
 
 use syn::Visibility;
 
-use super::elem::ElemType;
+use super::elem::ValueType;
 use super::{Encoding, Model, TensorType};
 use crate::errors::Errors;
 use crate::suggest::{backquoted, did_you_mean};
@@ -17,7 +17,7 @@ pub(super) fn check_type(
     errors: &mut Errors,
 ) -> Option<TensorType> {
     let before = errors.len();
-    let elem = ElemType::check(&def.elem, errors);
+    let elem = super::elem::check(&def.elem, errors);
     if let Some(name) = &def.encoding {
         let key = name.to_string();
         match model.encoding(&key) {
@@ -183,7 +183,7 @@ fn bits(width: Width) -> u32 {
 /// the tensors that use it (MLIR requires the same type).
 /// `explicitVal = 1 : i64` with `tensor<8x8xf64, #DCSC>` is an error at
 /// `8x8xf64`.
-fn check_value_types(def: &TypeDef, elem: ElemType, enc: &Encoding, errors: &mut Errors) {
+fn check_value_types(def: &TypeDef, elem: ValueType, enc: &Encoding, errors: &mut Errors) {
     for (field, value) in [
         ("explicitVal", &enc.explicit_val),
         ("implicitVal", &enc.implicit_val),

@@ -11,14 +11,16 @@
 //! lines) and the lowering codegen gives its attribute.
 
 pub mod parallel;
+pub mod rows;
 pub mod unroll;
 
 use crate::plan::KernelPlan;
 use crate::sparsifier::demap::DimPart;
-use crate::sparsifier::{Kernel, LoopId, Node, StmtPlan, TensorId};
+use crate::sparsifier::{Kernel, LoopId, Node, OutputStrategy, Stmt, StmtPlan, TensorId};
 use crate::vocab::LevelFormat;
 
 pub use parallel::Chunks;
+pub use rows::RowCursor;
 
 /// The largest block size whose loop is written out (a 4x4 block's two
 /// loops become 16 copies of the innermost body): LLVM keeps such short
@@ -53,6 +55,12 @@ pub struct StmtSchedule {
     pub unrolled: Vec<(LoopId, u32)>,
     /// Under `#[unroll(n)]` when no loop of the statement qualifies: why.
     pub not_unrolled: Option<String>,
+    /// The loop whose iterations each append one segment of the sparse
+    /// output's last level (a bulk append through sparse-core's `Segment`
+    /// instead of an insertion per entry), with that output.
+    pub segment_append: Option<(LoopId, TensorId)>,
+    /// Dense loops reading their rows through a row cursor ([`rows`]).
+    pub row_cursors: Vec<RowCursor>,
 }
 
 impl StmtSchedule {
@@ -66,6 +74,11 @@ impl StmtSchedule {
         self.written_out
             .iter()
             .find_map(|&(m, n)| (m == l).then_some(n))
+    }
+
+    /// The row cursor of dense loop `l`, if it reads its rows through one.
+    pub fn row_cursor(&self, l: LoopId) -> Option<RowCursor> {
+        self.row_cursors.iter().copied().find(|c| c.loop_id == l)
     }
 
     /// The unroll factor of loop `l`, if it is unrolled.
@@ -92,6 +105,7 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
             ..StmtSchedule::default()
         };
         let stmt = sp.part.as_ref().or_else(|| k.stmts.get(sp.stmt));
+        s.segment_append = stmt.and_then(|stmt| segment_append(kp, sp, stmt));
         if let (true, Some(stmt)) = (sched.parallel, stmt) {
             s.chunks = Some(parallel::chunks(kp, sp, stmt));
         }
@@ -101,9 +115,33 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
                 Err(why) => s.not_unrolled = Some(why),
             }
         }
+        if let Some(stmt) = stmt {
+            s.row_cursors = rows::row_cursors(kp, sp, stmt, s.chunks(), &s.unrolled);
+        }
         sched.stmts.push(s);
     }
     sched
+}
+
+/// The loop whose iterations append the entries of one segment of the
+/// output's last level, when every insertion of the statement can go
+/// through a `Segment` (sparse-core's `output/segment.rs`): direct
+/// insertion, every level unique, the last compressed with its own
+/// coordinates. That loop is the one over the last level's index: the
+/// sparsifier puts the loops over output indices outermost in level
+/// order, so inside it every outer level's coordinate is fixed.
+fn segment_append(kp: &KernelPlan, sp: &StmtPlan, stmt: &Stmt) -> Option<(LoopId, TensorId)> {
+    if sp.output.strategy != OutputStrategy::SparseInsert {
+        return None;
+    }
+    let t = stmt.lhs.tensor;
+    let levels = &kp.tensors.get(t.index())?.as_ref()?.levels;
+    let last = levels.last()?;
+    let appends = levels.iter().all(|l| l.ty.is_unique())
+        && last.ty.format == LevelFormat::Compressed
+        && last.own_coordinates();
+    let l = *stmt.lhs.indices.get(last.dim)?;
+    appends.then_some((l, t))
 }
 
 /// The loops of `sp` written out: over the offsets inside a small block
@@ -197,6 +235,23 @@ impl Schedule {
                 lines.push(format!(
                     "{}: unrolled by {factor} (statement {}), the rest of each range one at a time",
                     k.loop_name(l),
+                    n + 1
+                ));
+            }
+            for c in &s.row_cursors {
+                let name = |t: TensorId| {
+                    kp.tensors
+                        .get(t.index())
+                        .and_then(Option::as_ref)
+                        .map_or_else(|| k.tensor_name(t).to_string(), |i| i.name.clone())
+                };
+                let slots = c.slots.map_or(String::new(), |y| {
+                    format!(", `{}` through a slots cursor", name(y))
+                });
+                lines.push(format!(
+                    "{}: rows of `{}` level 1 through a row cursor{slots} (statement {})",
+                    k.loop_name(c.loop_id),
+                    name(c.tensor),
                     n + 1
                 ));
             }

@@ -6,12 +6,18 @@
 //! written directly, or a CSR/DCSR matrix built by insertion; its loop
 //! tree is a `Zero` of the output (if any) followed by one loop; and that
 //! loop is parallel, indexes the output's first dimension and no other,
-//! and is a dense `For` or an `Iterate` over an ordered compressed level 0.
+//! and is a dense `For`, an `Iterate` over an ordered compressed level 0,
+//! or a `CoIterate` merging such levels (with or without the whole range).
 //! Codegen then hands each chunk the disjoint run of its rows
-//! (`codegen/kernel/parallel.rs`).
+//! (`codegen/kernel/parallel.rs`): a dense loop runs over the chunk's rows,
+//! a plain walk over the chunk's entries (cut where the coordinate grows),
+//! and a merge or a walk through a window (a slice walked in place, an
+//! affine subscript) over the entries whose coordinates are the chunk's
+//! rows. Block operands (BSR) split their block rows: the output's rows of
+//! one block row are contiguous in its row-major order.
 
 use crate::plan::{KernelPlan, Kind, Lvl, TensorInfo};
-use crate::sparsifier::{LoopId, Node, OutputStrategy, Role, Stmt, StmtPlan, TensorId};
+use crate::sparsifier::{LoopId, Node, OutputStrategy, Role, Space, Stmt, StmtPlan, TensorId};
 use crate::vocab::LevelFormat;
 
 /// The loop of one statement that runs in chunks.
@@ -49,7 +55,7 @@ pub fn chunks(kp: &KernelPlan, sp: &StmtPlan, stmt: &Stmt) -> Result<Chunks, Str
     };
     if sparse {
         sparse_rows_output(info, level_space)?;
-    } else if level_space || !matches!(info.kind, Kind::Slice | Kind::Array | Kind::View) {
+    } else if !matches!(info.kind, Kind::Slice | Kind::Array | Kind::View) {
         return Err(format!(
             "its output `{}` is not a plain row-major dense tensor",
             info.name
@@ -70,10 +76,7 @@ pub fn chunks(kp: &KernelPlan, sp: &StmtPlan, stmt: &Stmt) -> Result<Chunks, Str
             space,
             ..
         } => {
-            let ordered = space.level.index() == 0
-                && space.level_type.format == LevelFormat::Compressed
-                && space.level_type.is_ordered();
-            if !ordered {
+            if !ordered_level_0(space) {
                 return Err(format!(
                     "its outer loop walks `{}` level {}, which is not an ordered compressed \
                          level 0",
@@ -81,21 +84,27 @@ pub fn chunks(kp: &KernelPlan, sp: &StmtPlan, stmt: &Stmt) -> Result<Chunks, Str
                     space.level.index()
                 ));
             }
-            // The chunks take the level's coordinates as the output's
-            // rows; a window (a slice walked in place, `i + offset`)
-            // stores them shifted.
-            if windowed(kp, stmt, space.tensor, 0) {
+            (*loop_id, *role)
+        }
+        // Chunks of rows, each merging the entries whose coordinates are
+        // its rows (found by binary search: the levels must be sorted).
+        Node::CoIterate {
+            loop_id,
+            role,
+            spaces,
+            ..
+        } => {
+            if let Some(s) = spaces.iter().find(|s| !ordered_level_0(s)) {
                 return Err(format!(
-                    "its outer loop walks `{}` level 0 through a window (a slice or an \
-                         affine subscript), whose coordinates are not the output's rows",
-                    name_of(kp, space.tensor)
+                    "its outer loop merges `{}` level {}, which is not an ordered compressed \
+                     level 0",
+                    name_of(kp, s.tensor),
+                    s.level.index()
                 ));
             }
             (*loop_id, *role)
         }
-        _ => {
-            return Err("its outer loop merges several sparse operands (co-iteration)".to_string())
-        }
+        _ => return Err("its loop nest does not start with a loop".to_string()),
     };
     let name = kp.kernel().loop_name(loop_id);
     if role != Role::Parallel {
@@ -114,6 +123,14 @@ pub fn chunks(kp: &KernelPlan, sp: &StmtPlan, stmt: &Stmt) -> Result<Chunks, Str
         output: out,
         sparse,
     })
+}
+
+/// Whether `space` is an ordered compressed level 0, whose entries a
+/// chunk of rows finds by their coordinates.
+fn ordered_level_0(space: &Space) -> bool {
+    space.level.index() == 0
+        && space.level_type.format == LevelFormat::Compressed
+        && space.level_type.is_ordered()
 }
 
 /// Whether sparse output `out` can be written per row by chunks: a

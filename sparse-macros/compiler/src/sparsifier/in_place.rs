@@ -102,9 +102,12 @@ fn zero_where_absent(e: &Expr, t: TensorId) -> bool {
         Expr::Neg(x) | Expr::Cast(x, _) | Expr::Sum(_, x) => z(x),
         Expr::Add(l, r) | Expr::Sub(l, r) => z(l) && z(r),
         Expr::Call(name, args) => match (name.as_str(), args.as_slice()) {
-            ("and", [l, r]) => z(l) || z(r),
+            ("and" | "bitand", [l, r]) => z(l) || z(r),
+            ("shl" | "shr", [l, _]) => z(l),
             ("choose", [_, then, els]) => z(then) && z(els),
-            ("abs" | "sqrt" | "max" | "min", _) => args.iter().all(z),
+            ("abs" | "sqrt" | "max" | "min" | "clamp" | "bitor" | "bitxor", _) => {
+                args.iter().all(z)
+            }
             _ => false,
         },
         _ => false,

@@ -383,10 +383,12 @@ impl std::ops::Neg for Expr {
 }
 
 /// Operators the front end lowers to [`Expr::Call`] under these reserved
-/// names (no math function has them): comparisons, logic and the choice
-/// `if c { a } else { b }` (`choose`). The merger and codegen give each its
-/// operator meaning; the text form prints the operator.
-pub const OPERATOR_CALLS: [(&str, &str); 10] = [
+/// names (no math function has them): comparisons, logic, the choice
+/// `if c { a } else { b }` (`choose`), and the integer operators (shifts,
+/// bitwise `& | ^`, and `!` of an integer, `bitnot`). The merger and
+/// codegen give each its operator meaning; the text form prints the
+/// operator.
+pub const OPERATOR_CALLS: [(&str, &str); 16] = [
     ("eq", "=="),
     ("ne", "!="),
     ("lt", "<"),
@@ -397,7 +399,22 @@ pub const OPERATOR_CALLS: [(&str, &str); 10] = [
     ("or", "||"),
     ("not", "!"),
     ("choose", "if"),
+    ("shl", "<<"),
+    ("shr", ">>"),
+    ("bitand", "&"),
+    ("bitor", "|"),
+    ("bitxor", "^"),
+    ("bitnot", "!"),
 ];
+
+/// Whether a reserved call name is an integer operator, whose value has
+/// its operands' type (the other operators give a `bool`, or choose).
+pub fn is_integer_operator(name: &str) -> bool {
+    matches!(
+        name,
+        "shl" | "shr" | "bitand" | "bitor" | "bitxor" | "bitnot"
+    )
+}
 
 /// The operator symbol of a reserved call name.
 pub fn operator_of(name: &str) -> Option<&'static str> {

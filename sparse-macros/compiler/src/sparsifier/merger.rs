@@ -308,12 +308,21 @@ fn map(points: Vec<LatPoint>, f: impl Fn(Expr) -> Expr) -> Vec<LatPoint> {
 /// reads as zero) and leaves the coordinates no operand stores at the
 /// implicit zero (`false`), even for `==` (its `disjSetWithZero`). A choice
 /// with no operand present is `if false { 0 } else { 0 }`, zero. `!x` keeps
-/// its all-absent point: `!false` is `true` everywhere `x` is absent.
+/// its all-absent point: `!false` is `true` everywhere `x` is absent, and
+/// the bitwise `!0` is -1. Shifts, `|` and `^` of zeros are 0, and so is
+/// `clamp(0, 0, 0)`.
 const ZERO_PRESERVING: &[&str] = &[
     "abs", "sqrt", "cbrt", "sin", "tan", "asin", "atan", "sinh", "tanh", "asinh", "atanh",
     "exp_m1", "expm1", "ln_1p", "log1p", "ceil", "floor", "round", "trunc", "max", "min", "eq",
-    "ne", "lt", "le", "gt", "ge", "choose",
+    "ne", "lt", "le", "gt", "ge", "choose", "shl", "shr", "bitor", "bitxor", "clamp",
 ];
+
+/// Shifts of a zero are zero whatever the amount (MLIR's `shli`/`shrsi`/
+/// `shrui` of 0): only the points where the shifted operand is present
+/// compute anything, as a product's left factor.
+fn zero_shifted(name: &str, exprs: &[Expr]) -> bool {
+    matches!(name, "shl" | "shr") && exprs.first() == Some(&Expr::Zero)
+}
 
 /// The points of `expr` for `loop_id`, bottom-up, with each node's points
 /// merged by sparse set as they are built (see [`merge_equal_sets`]).
@@ -373,17 +382,23 @@ fn build_node(kernel: &Kernel, expr: &Expr, loop_id: LoopId) -> Vec<LatPoint> {
         Expr::Sub(l, r) => disjunction(b(l), b(r), |x, y| x - y, |y| -y),
         // `&&` is false where either side is absent (false): a conjunction;
         // `||` is the other side there: a disjunction (MLIR's `andi`/`ori`).
-        Expr::Call(name, args) if name == "and" && args.len() == 2 => {
+        // The bitwise `&` is zero where either side is: a conjunction too;
+        // `|` and `^` are the other side there (`0 | y = 0 ^ y = y`).
+        Expr::Call(name, args) if matches!(name.as_str(), "and" | "bitand") && args.len() == 2 => {
             conjunction(&b(&args[0]), &b(&args[1]), |x, y| {
-                Expr::call("and", vec![x, y])
+                Expr::call(name, vec![x, y])
             })
         }
-        Expr::Call(name, args) if name == "or" && args.len() == 2 => disjunction(
-            b(&args[0]),
-            b(&args[1]),
-            |x, y| Expr::call("or", vec![x, y]),
-            |y| y,
-        ),
+        Expr::Call(name, args)
+            if matches!(name.as_str(), "or" | "bitor" | "bitxor") && args.len() == 2 =>
+        {
+            disjunction(
+                b(&args[0]),
+                b(&args[1]),
+                |x, y| Expr::call(name, vec![x, y]),
+                |y| y,
+            )
+        }
         Expr::Call(name, args) => call(kernel, name, args, loop_id),
         Expr::Absent => Vec::new(),
         Expr::Binary(op) => {
@@ -473,7 +488,7 @@ fn call(kernel: &Kernel, name: &str, args: &[Expr], loop_id: LoopId) -> Vec<LatP
     acc.into_iter()
         .filter(|(_, exprs)| {
             let all_absent = preserves_zero && exprs.iter().all(|e| *e == Expr::Zero);
-            !(all_absent || zero_choice(exprs))
+            !(all_absent || zero_choice(exprs) || zero_shifted(name, exprs))
         })
         .map(|(p, exprs)| LatPoint {
             expr: Expr::call(name, exprs),

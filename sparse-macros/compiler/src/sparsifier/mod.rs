@@ -28,8 +28,8 @@ mod walks;
 use std::fmt;
 
 pub use kernel::{
-    operator_of, Access, Affine, AssignOp, BinaryOp, Expr, FuncDesc, Kernel, Reduce, Region, Stmt,
-    TensorDesc, UnaryOp, OPERATOR_CALLS,
+    is_integer_operator, operator_of, Access, Affine, AssignOp, BinaryOp, Expr, FuncDesc, Kernel,
+    Reduce, Region, Stmt, TensorDesc, UnaryOp, OPERATOR_CALLS,
 };
 pub use loop_tree::{
     Case, Extent, Node, OutputPlan, OutputStrategy, Phase, Role, Space, StmtPlan, Value,

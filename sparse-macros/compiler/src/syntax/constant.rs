@@ -119,6 +119,9 @@ pub enum ScalarLit {
     Float(f64),
     /// `true` or `false`.
     Bool(bool),
+    /// A complex number `(re, im)`, MLIR's literal of a `complex<..>`
+    /// element.
+    Complex(f64, f64),
 }
 
 /// Parses a constant after its attributes and visibility.
@@ -324,7 +327,7 @@ fn parse_literal(
             let value = match scalar(&lit)? {
                 ScalarLit::Int(n) => ScalarLit::Int(-n),
                 ScalarLit::Float(x) => ScalarLit::Float(-x),
-                ScalarLit::Hex(_) | ScalarLit::Bool(_) => {
+                ScalarLit::Hex(_) | ScalarLit::Bool(_) | ScalarLit::Complex(..) => {
                     return Err(syn::Error::new(
                         lit.span(),
                         "a hexadecimal literal has no sign: it is the value's bit pattern",
@@ -337,6 +340,13 @@ fn parse_literal(
             value: scalar(&lit)?,
             span: lit.span(),
         }))),
+        TokenTree::Group(group) if group.delimiter() == Delimiter::Parenthesis => {
+            let value = complex(group.stream(), group.span())?;
+            Ok(Some(TensorLiteral::Scalar(ScalarSyntax {
+                value,
+                span: group.span(),
+            })))
+        }
         TokenTree::Ident(ident) if ident == "true" || ident == "false" => {
             Ok(Some(TensorLiteral::Scalar(ScalarSyntax {
                 value: ScalarLit::Bool(ident == "true"),
@@ -348,6 +358,32 @@ fn parse_literal(
             "expected a number, `true`, `false` or a bracketed list `[...]`",
         )),
     }
+}
+
+/// `(re, im)`: two (signed) numbers, read as `f64`.
+fn complex(stream: TokenStream, span: Span) -> syn::Result<ScalarLit> {
+    const EXPECTED: &str = "expected a complex number `(re, im)`, e.g. `(1.0, -2.5)`";
+    let mut iter = stream.into_iter().peekable();
+    let part = |iter: &mut std::iter::Peekable<_>| -> syn::Result<f64> {
+        match parse_literal(iter)? {
+            Some(TensorLiteral::Scalar(ScalarSyntax { value, span })) => match value {
+                ScalarLit::Float(x) => Ok(x),
+                ScalarLit::Int(n) => Ok(n as f64),
+                _ => Err(syn::Error::new(span, EXPECTED)),
+            },
+            _ => Err(syn::Error::new(span, EXPECTED)),
+        }
+    };
+    let re = part(&mut iter)?;
+    match iter.next() {
+        Some(TokenTree::Punct(p)) if p.as_char() == ',' => {}
+        _ => return Err(syn::Error::new(span, EXPECTED)),
+    }
+    let im = part(&mut iter)?;
+    if let Some(extra) = iter.next() {
+        return Err(syn::Error::new(extra.span(), EXPECTED));
+    }
+    Ok(ScalarLit::Complex(re, im))
 }
 
 fn parse_list(stream: TokenStream, span: Span) -> syn::Result<TensorLiteral> {

@@ -309,11 +309,19 @@ fn parse_value(input: ParseStream) -> syn::Result<ValueSyntax> {
     let ty = input
         .call(Ident::parse_any)
         .map_err(|e| syn::Error::new(e.span(), "expected the value's type, e.g. `i64` or `f32`"))?;
+    let mut name = ty.to_string();
+    // `complex<f32>`: read whole, so the checker names the type it refuses.
+    if input.peek(Token![<]) {
+        input.parse::<Token![<]>()?;
+        let part = input.call(Ident::parse_any)?;
+        input.parse::<Token![>]>()?;
+        name = format!("{name}<{part}>");
+    }
     Ok(ValueSyntax {
         literal,
         span,
         ty: ElemSyntax {
-            name: ty.to_string(),
+            name,
             span: ty.span(),
         },
     })

@@ -30,8 +30,8 @@ pub use kernel::{KernelSyntax, ParamSyntax, ParamTypeSyntax, TensorParamSyntax};
 pub use semiring::{
     compact, ArgSyntax, ArgValue, SemiringKind, SemiringSyntax, MAX_CLOSURE_TOKENS,
 };
-pub(crate) use stmt::MATH_FUNCTIONS;
 pub use stmt::{AccessSyntax, ArithOp, AssignSyntax, ExprSyntax, LitKind, StmtSyntax};
+pub(crate) use stmt::{COMPLEX_FUNCTIONS, MATH_FUNCTIONS};
 pub use stmt_parse::{MAX_HEIGHT, MAX_NESTING};
 
 /// A parsed `sparse_kernel!` block.

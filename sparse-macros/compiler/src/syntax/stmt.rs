@@ -7,26 +7,57 @@ use syn::Ident;
 use super::semiring::SemiringSyntax;
 
 /// The math functions a kernel may call, with their argument counts.
-pub(crate) const MATH_FUNCTIONS: [(&str, usize); 10] = [
+pub(crate) const MATH_FUNCTIONS: [(&str, usize); 30] = [
     ("sqrt", 1),
     ("abs", 1),
     ("exp", 1),
     ("ln", 1),
     ("sin", 1),
     ("cos", 1),
+    ("tanh", 1),
     ("powi", 2),
     ("powf", 2),
     ("max", 2),
     ("min", 2),
+    ("tan", 1),
+    ("atan", 1),
+    ("exp2", 1),
+    ("expm1", 1),
+    ("log1p", 1),
+    ("log2", 1),
+    ("log10", 1),
+    ("erf", 1),
+    ("sigmoid", 1),
+    ("rsqrt", 1),
+    ("floor", 1),
+    ("ceil", 1),
+    ("round", 1),
+    ("trunc", 1),
+    ("copysign", 2),
+    // `clamp(x, lo, hi)`: `min(max(x, lo), hi)`, never a panic.
+    ("clamp", 3),
+    // Complex numbers only (MLIR's `complex.conj`, `complex.re`,
+    // `complex.im`).
+    ("conj", 1),
+    ("re", 1),
+    ("im", 1),
+];
+
+/// The math functions of complex operands (sparse-core's `math::complex`).
+pub(crate) const COMPLEX_FUNCTIONS: [&str; 11] = [
+    "sqrt", "abs", "exp", "ln", "sin", "cos", "tanh", "powf", "conj", "re", "im",
 ];
 
 /// What kernel expressions are made of, for "not supported" messages.
 pub(crate) const SUPPORTED: &str = "kernel expressions are built from tensor accesses `a[i, j]`, \
      index variables, scalar parameters, number literals, `+ - * /`, unary `-`, parentheses, \
-     `as` casts, comparisons `== != < <= > >=`, `&& || !`, `if c { a } else { b }`, \
-     `sum(j, e)`, the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `powi`, \
-     `powf`, `max`, `min`, and the semiring operations `binary`, `unary`, `select`, `reduce` \
-     (whose regions are Rust closures)";
+     `as` casts, comparisons `== != < <= > >=`, `&& || !`, the integer operators \
+     `<< >> & | ^ !`, `if c { a } else { b }`, `sum(j, e)`, the math functions (`sqrt`, `abs`, \
+     `exp`, `ln`, `sin`, `cos`, `tanh`, `powi`, `powf`, `max`, `min`, `clamp`, `tan`, `atan`, \
+     `exp2`, `expm1`, `log1p`, `log2`, `log10`, `erf`, `sigmoid`, `rsqrt`, `floor`, `ceil`, \
+     `round`, `trunc`, `copysign`, and `conj`, `re`, `im` of complex numbers), and the \
+     semiring operations `binary`, `unary`, `select`, `reduce` (whose regions are Rust \
+     closures)";
 
 /// `lhs = rhs;` or `lhs += rhs;`.
 #[derive(Clone, Debug)]
@@ -128,6 +159,9 @@ impl AccessSyntax {
     }
 }
 
+/// How tightly `as` binds: above every binary operator.
+pub(super) const AS_PRECEDENCE: u8 = 10;
+
 /// The arithmetic operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArithOp {
@@ -155,6 +189,16 @@ pub enum ArithOp {
     And,
     /// `||`
     Or,
+    /// `<<`
+    Shl,
+    /// `>>`: arithmetic for signed operands, logical for unsigned ones.
+    Shr,
+    /// `&` (integers and `bool`s)
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
 }
 
 impl ArithOp {
@@ -173,17 +217,28 @@ impl ArithOp {
             ArithOp::Ge => ">=",
             ArithOp::And => "&&",
             ArithOp::Or => "||",
+            ArithOp::Shl => "<<",
+            ArithOp::Shr => ">>",
+            ArithOp::BitAnd => "&",
+            ArithOp::BitOr => "|",
+            ArithOp::BitXor => "^",
         }
     }
-    /// Binding strength, as in Rust: `||` < `&&` < comparisons < `+ -` <
-    /// `* /` (< `as`, 6).
+    /// Binding strength, as in Rust: `||` < `&&` < comparisons < `|` <
+    /// `^` < `&` < `<< >>` < `+ -` < `* /` (< `as`, [`AS_PRECEDENCE`]).
+    /// So `a & b == c` is `(a & b) == c` and `x + 1 << 2` is
+    /// `(x + 1) << 2`, as rustc reads them.
     pub(super) fn precedence(self) -> u8 {
         match self {
             ArithOp::Or => 1,
             ArithOp::And => 2,
             ArithOp::Eq | ArithOp::Ne | ArithOp::Lt | ArithOp::Le | ArithOp::Gt | ArithOp::Ge => 3,
-            ArithOp::Add | ArithOp::Sub => 4,
-            ArithOp::Mul | ArithOp::Div => 5,
+            ArithOp::BitOr => 4,
+            ArithOp::BitXor => 5,
+            ArithOp::BitAnd => 6,
+            ArithOp::Shl | ArithOp::Shr => 7,
+            ArithOp::Add | ArithOp::Sub => 8,
+            ArithOp::Mul | ArithOp::Div => 9,
         }
     }
     /// `==`, `!=`, `<`, `<=`, `>`, `>=`: numbers in, a `bool` out.
@@ -193,6 +248,14 @@ impl ArithOp {
     /// `&&`, `||`: `bool`s in and out.
     pub fn is_logical(self) -> bool {
         matches!(self, ArithOp::And | ArithOp::Or)
+    }
+    /// `<<`, `>>`: the left operand's type out, any integer amount.
+    pub fn is_shift(self) -> bool {
+        matches!(self, ArithOp::Shl | ArithOp::Shr)
+    }
+    /// `&`, `|`, `^`: operands and result of one integer (or `bool`) type.
+    pub fn is_bitwise(self) -> bool {
+        matches!(self, ArithOp::BitAnd | ArithOp::BitOr | ArithOp::BitXor)
     }
 }
 

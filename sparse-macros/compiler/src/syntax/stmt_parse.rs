@@ -1,18 +1,20 @@
 //! Parsing statements: `a[i, j]` is not a Rust expression (`syn` reads
 //! `a[i, j]` as an index by a comma list, which it rejects), so expressions
 //! are read by a small precedence-climbing parser over the token trees,
-//! with Rust's precedence: unary `-` binds tightest, then `as`, then
-//! `* /`, then `+ -`, all left-associative. An identifier followed by a
-//! bracket group is a tensor access, followed by a parenthesis group a
-//! call; everything Rust has and kernels do not (method calls, `%`,
-//! closures, comparisons, ...) is an error that lists what is supported.
+//! with Rust's precedence: unary `-` and `!` bind tightest, then `as`,
+//! then `* /`, `+ -`, `<< >>`, `&`, `^`, `|`, comparisons, `&&`, `||`, all
+//! left-associative. An identifier followed by a bracket group is a tensor
+//! access, followed by a parenthesis group a call; everything Rust has and
+//! kernels do not (method calls, `%`, closures, ...) is an error that
+//! lists what is supported.
 
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::Ident;
 
 use super::semiring::{parse_semiring, SemiringKind};
 use super::stmt::{
-    AccessSyntax, ArithOp, AssignSyntax, ExprSyntax, LitKind, StmtSyntax, MATH_FUNCTIONS, SUPPORTED,
+    AccessSyntax, ArithOp, AssignSyntax, ExprSyntax, LitKind, StmtSyntax, AS_PRECEDENCE,
+    MATH_FUNCTIONS, SUPPORTED,
 };
 use crate::errors::Errors;
 
@@ -177,6 +179,9 @@ fn unsupported(span: Span, what: &str) -> syn::Error {
     error(span, format!("{what} not supported; {SUPPORTED}"))
 }
 
+const ASSIGNMENT_INSIDE: &str = "an assignment inside an expression is not supported; a \
+     statement has one `=` (or `+=`, `-=`, `*=`, `/=`): split it into several statements";
+
 const STMT_EXAMPLE: &str =
     "a statement writes one output element: `y[i] = a[i, j] * x[j];` or `s[] += a[i, j];`";
 
@@ -310,7 +315,7 @@ impl Parser<'_> {
             match token {
                 TokenTree::Ident(ident) if ident == "as" => {
                     // `as` binds tighter than every binary operator.
-                    if min > 6 {
+                    if min > AS_PRECEDENCE {
                         return Ok(left);
                     }
                     self.pos += 1;
@@ -427,17 +432,26 @@ impl Parser<'_> {
             '>' if next == Some('=') => return Ok(Some((ArithOp::Ge, span, 2))),
             '&' if next == Some('&') => return Ok(Some((ArithOp::And, span, 2))),
             '|' if next == Some('|') => return Ok(Some((ArithOp::Or, span, 2))),
-            '<' if next == Some('<') => return Err(unsupported(span, "shifts are")),
-            '>' if next == Some('>') => return Err(unsupported(span, "shifts are")),
+            '<' | '>' if next == Some(c) => {
+                // `<<=` / `>>=` is a compound assignment.
+                let third = self.punct_at(1).filter(|(_, s, _)| *s == Spacing::Joint);
+                if third.is_some() && self.punct_at(2).is_some_and(|(c, ..)| c == '=') {
+                    return Err(error(span, ASSIGNMENT_INSIDE));
+                }
+                let op = if c == '<' { ArithOp::Shl } else { ArithOp::Shr };
+                return Ok(Some((op, span, 2)));
+            }
             '<' => return Ok(Some((ArithOp::Lt, span, 1))),
             '>' => return Ok(Some((ArithOp::Gt, span, 1))),
-            '=' | '!' | '&' | '|' | '^' => {
+            '&' => ArithOp::BitAnd,
+            '|' => ArithOp::BitOr,
+            '^' => ArithOp::BitXor,
+            '=' => return Err(error(span, ASSIGNMENT_INSIDE)),
+            '!' => {
                 return Err(error(
                     span,
-                    format!(
-                        "bitwise operators are not supported (the logical ones are `&&`, `||` \
-                         and `!`); {SUPPORTED}"
-                    ),
+                    "`!` negates the operand after it; between two operands write an operator \
+                     such as `!=`",
                 ))
             }
             ',' => {
@@ -449,11 +463,7 @@ impl Parser<'_> {
             _ => return Err(unsupported(span, &format!("`{c}` is"))),
         };
         match (c, next) {
-            (_, Some('=')) => Err(error(
-                span,
-                "an assignment inside an expression is not supported; a statement has one `=` \
-                 (or `+=`, `-=`, `*=`, `/=`): split it into several statements",
-            )),
+            (_, Some('=')) => Err(error(span, ASSIGNMENT_INSIDE)),
             ('-', Some('>')) => Err(unsupported(span, "`->` is")),
             _ => Ok(Some((op, span, 1))),
         }

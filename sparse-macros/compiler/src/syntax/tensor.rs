@@ -4,7 +4,8 @@
 //! `?x?xf64` as `?`, `x`, `?`, `xf64`, and `4x?x8xi32` as `4x`, `?`,
 //! `x8xi32`. So the shape is read as text: the tokens up to `,` or `>` are
 //! concatenated, keeping for every character the span of its token, and the
-//! text is split into sizes and the element type.
+//! text is split into sizes and the element type. `complex<f64>` brings
+//! its own `<>`, read as part of the element type's text.
 
 use proc_macro2::{Span, TokenTree};
 use syn::ext::IdentExt;
@@ -81,6 +82,15 @@ fn shape_chars(input: ParseStream) -> syn::Result<Vec<(char, Span)>> {
         while let Some((tree, next)) = rest.token_tree() {
             let text = match &tree {
                 TokenTree::Punct(p) if p.as_char() == ',' || p.as_char() == '>' => break,
+                // `complex<f64>`: the element type's own brackets.
+                TokenTree::Punct(p) if p.as_char() == '<' => {
+                    let (inner, after) = complex_part(next, p.span())?;
+                    chars.push(('<', p.span()));
+                    chars.extend(inner.to_string().chars().map(|c| (c, inner.span())));
+                    chars.push(('>', inner.span()));
+                    rest = after;
+                    continue;
+                }
                 TokenTree::Punct(p) if p.as_char() == '?' => "?".to_string(),
                 TokenTree::Literal(lit) => lit.to_string(),
                 TokenTree::Ident(ident) => ident.to_string(),
@@ -97,6 +107,21 @@ fn shape_chars(input: ParseStream) -> syn::Result<Vec<(char, Span)>> {
         }
         Ok((chars, rest))
     })
+}
+
+/// After `complex<`: the part type and `>`, as one identifier (`f64`).
+fn complex_part<'c>(
+    cursor: syn::buffer::Cursor<'c>,
+    open: Span,
+) -> syn::Result<(proc_macro2::Ident, syn::buffer::Cursor<'c>)> {
+    const EXPECTED: &str = "expected `f32` or `f64` and `>`, e.g. `tensor<?xcomplex<f64>>`";
+    let Some((part, after)) = cursor.ident() else {
+        return Err(syn::Error::new(open, EXPECTED));
+    };
+    match after.punct() {
+        Some((close, rest)) if close.as_char() == '>' => Ok((part, rest)),
+        _ => Err(syn::Error::new(part.span(), EXPECTED)),
+    }
 }
 
 /// Splits `64x?x8xf32` into sizes and the element type.

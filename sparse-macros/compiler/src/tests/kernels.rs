@@ -2,7 +2,7 @@
 //! into the [`Kernel`] an independent hand-built one describes, and the
 //! sparsifier accepts it.
 
-use crate::model::{ElemType, KernelDef, ParamKind};
+use crate::model::{KernelDef, ParamKind, ValueType};
 use crate::sparsifier::{sparsify, Expr, Kernel, LoopId, Role, TensorDesc, TensorId};
 use crate::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType};
 
@@ -353,7 +353,7 @@ fn element_types_and_scalars_of_every_kind() {
              m[i] = max(b[i, i2] as u8, 1u8) + (t[i] as u8);
          }",
     );
-    let elems: Vec<Option<ElemType>> = def
+    let elems: Vec<Option<ValueType>> = def
         .params
         .iter()
         .map(|p| match &p.kind {
@@ -366,12 +366,12 @@ fn element_types_and_scalars_of_every_kind() {
     assert_eq!(
         elems,
         [
-            Some(ElemType::I32),
-            Some(ElemType::I32),
+            Some(ValueType::I32),
+            Some(ValueType::I32),
             None,
-            Some(ElemType::I32),
-            Some(ElemType::U8),
-            Some(ElemType::Bool)
+            Some(ValueType::I32),
+            Some(ValueType::U8),
+            Some(ValueType::Bool)
         ]
     );
     sparsify(&def.kernel).expect("accepted");

@@ -3,7 +3,9 @@
 mod codegen;
 mod constants;
 mod diagnostics;
+mod elements;
 mod hardening;
+mod integer_ops;
 mod kernel_diagnostics;
 mod kernel_robustness;
 mod kernels;

@@ -3,7 +3,7 @@
 //! written out by hand from the seed text.
 
 use super::encoding;
-use crate::model::{DimFromLevels, ElemType, Level, LvlId};
+use crate::model::{DimFromLevels, Level, LvlId, ValueType};
 use crate::syntax::LiteralValue;
 use crate::vocab::{LevelExpr, LevelFormat, LevelProps, LevelType, Width};
 
@@ -210,11 +210,11 @@ fn dcsc_with_explicit_and_implicit_values() {
     let implicit = e.implicit_val.expect("implicitVal");
     assert_eq!(
         (explicit.literal, explicit.ty),
-        (LiteralValue::Int(1), ElemType::I64)
+        (LiteralValue::Int(1), ValueType::I64)
     );
     assert_eq!(
         (implicit.literal, implicit.ty),
-        (LiteralValue::Int(0), ElemType::I64)
+        (LiteralValue::Int(0), ValueType::I64)
     );
     assert_eq!((e.pos_width, e.crd_width), (Width::Native, Width::Native));
 }
@@ -344,7 +344,7 @@ fn seed_tensor_types() {
          type H = tensor<2x2xi1>;
          type I = tensor<f64>;",
     );
-    type Row = (String, Vec<Option<u64>>, ElemType, Option<String>);
+    type Row = (String, Vec<Option<u64>>, ValueType, Option<String>);
     let shapes: Vec<Row> = model
         .types
         .iter()
@@ -364,27 +364,27 @@ fn seed_tensor_types() {
             (
                 "A".into(),
                 vec![Some(64), Some(200)],
-                ElemType::F32,
+                ValueType::F32,
                 csr.clone()
             ),
-            ("B".into(), vec![None, None], ElemType::F64, csr),
-            ("C".into(), vec![Some(4), Some(8)], ElemType::I32, None),
+            ("B".into(), vec![None, None], ValueType::F64, csr),
+            ("C".into(), vec![Some(4), Some(8)], ValueType::I32, None),
             (
                 "D".into(),
                 vec![Some(4), None, Some(8)],
-                ElemType::I32,
+                ValueType::I32,
                 None
             ),
             (
                 "E".into(),
                 vec![None],
-                ElemType::F32,
+                ValueType::F32,
                 Some("SparseVector".into())
             ),
-            ("F".into(), vec![Some(8)], ElemType::Index, None),
-            ("G".into(), vec![Some(3)], ElemType::U16, None),
-            ("H".into(), vec![Some(2), Some(2)], ElemType::Bool, None),
-            ("I".into(), vec![], ElemType::F64, None),
+            ("F".into(), vec![Some(8)], ValueType::Index, None),
+            ("G".into(), vec![Some(3)], ValueType::U16, None),
+            ("H".into(), vec![Some(2), Some(2)], ValueType::Bool, None),
+            ("I".into(), vec![], ValueType::F64, None),
         ]
     );
     assert_eq!(model.types[0].to_string(), "tensor<64x200xf32, #CSR>");

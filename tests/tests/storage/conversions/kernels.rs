@@ -257,6 +257,9 @@ proptest! {
         let mut got = Dense::<f64>::zeros(&[ni, nj]);
         c.view().for_each(|c, v| *got.at_mut(&c[..]) += *v);
         for (x, y) in got.data.iter().zip(&want.data) {
+            // `f64` is named: with num-complex in the build, `&f64 - &_` has
+            // several candidate impls.
+            let (x, y): (f64, f64) = (*x, *y);
             prop_assert!((x - y).abs() <= 1e-9 * (1.0 + y.abs()), "{:?} vs {:?}", got.data, want.data);
         }
     }

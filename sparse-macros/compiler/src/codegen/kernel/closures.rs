@@ -14,9 +14,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
 
 use super::{elem_type, zero, Gen};
-use crate::model::{ClosureBody, ClosureDef, ElemType};
+use crate::model::{ClosureBody, ClosureDef, ValueType};
 use crate::sparsifier::FuncId;
-use crate::syntax::MATH_FUNCTIONS;
+use crate::syntax::{COMPLEX_FUNCTIONS, MATH_FUNCTIONS};
 
 impl Gen<'_> {
     fn closure_def(&mut self, f: FuncId) -> Option<ClosureDef> {
@@ -29,7 +29,7 @@ impl Gen<'_> {
     }
 
     /// The type closure `f` expects for parameter `n`, if known.
-    pub(super) fn param_type(&self, f: FuncId, n: usize) -> Option<ElemType> {
+    pub(super) fn param_type(&self, f: FuncId, n: usize) -> Option<ValueType> {
         self.def
             .closures
             .get(f.index())
@@ -82,18 +82,39 @@ impl Gen<'_> {
     fn prelude(&self, def: &ClosureDef, body: TokenStream) -> TokenStream {
         let mut names = Vec::new();
         collect_idents(body, &mut names);
+        // A closure over complex values gets the complex functions (the
+        // same names, MLIR's `complex` dialect); the others the real ones.
+        let complex = def
+            .params
+            .iter()
+            .flatten()
+            .chain([&def.result])
+            .any(|t| t.is_complex());
         let math: Vec<proc_macro2::Ident> = MATH_FUNCTIONS
             .iter()
-            .filter(|(f, _)| names.iter().any(|n| n == f))
-            .map(|(f, _)| format_ident!("{}", f))
+            .map(|(f, _)| *f)
+            .filter(|f| {
+                if complex {
+                    COMPLEX_FUNCTIONS.contains(f)
+                } else {
+                    !is_complex_only(f)
+                }
+            })
+            .filter(|f| names.iter().any(|n| n == f))
+            .map(|f| format_ident!("{}", f))
             .collect();
+        let (module, math_trait) = if complex {
+            (quote!(math::complex), quote!(ComplexMath))
+        } else {
+            (quote!(math), quote!(Real))
+        };
         let bindings = def.indices.iter().map(|(name, l)| {
             let var = self.var(*l);
             quote!(let #name: ::core::primitive::usize = #var;)
         });
         quote! {
             #[allow(unused_imports)]
-            use ::sparse_core::__private::math::{Real as _, #(#math),*};
+            use ::sparse_core::__private::#module::{#math_trait as _, #(#math),*};
             #(#bindings)*
         }
     }
@@ -103,6 +124,11 @@ impl Gen<'_> {
     pub(super) fn zero_for(&self, f: FuncId, n: usize) -> TokenStream {
         zero(self.param_type(f, n).unwrap_or_else(|| self.out_elem()))
     }
+}
+
+/// `conj`, `re`, `im`: functions of complex numbers only.
+fn is_complex_only(f: &str) -> bool {
+    matches!(f, "conj" | "re" | "im")
 }
 
 fn collect_idents(tokens: TokenStream, out: &mut Vec<String>) {

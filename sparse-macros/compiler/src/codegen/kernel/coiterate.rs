@@ -41,7 +41,16 @@ impl Gen<'_> {
         scope: &Scope,
     ) -> TokenStream {
         let var = self.var(l);
-        let n = self.size(l);
+        // Split into chunks of rows (`#[parallel]`): each chunk merges the
+        // entries whose coordinates are its rows, `row0..hi`.
+        let par = self.chunks().filter(|c| c.loop_id == l);
+        let (start, n) = match par {
+            Some(par) => {
+                let (row0, hi) = self.chunk_rows(par);
+                (quote!(#row0), hi)
+            }
+            None => (quote!(0), self.size(l)),
+        };
         let u = format_ident!("__sk_u_{}", self.loop_name(l));
         let mut out = TokenStream::new();
         let mut cursors = Vec::new();
@@ -49,9 +58,12 @@ impl Gen<'_> {
             let (t, lv) = (s.tensor, s.level.index());
             let lo = self.tlocal(t, &format!("lo{lv}"));
             let hi = self.tlocal(t, &format!("hi{lv}"));
-            let Some(range) = self.range(t, lv, scope, &lo, &hi) else {
+            let Some(mut range) = self.range(t, lv, scope, &lo, &hi) else {
                 return TokenStream::new();
             };
+            if let Some(par) = par {
+                range.extend(self.narrow_to_rows(par, t, lv, (&lo, &hi)));
+            }
             let p = self.tlocal(t, &format!("p{lv}"));
             out.extend(quote! {
                 #range
@@ -68,13 +80,30 @@ impl Gen<'_> {
             });
         }
         if universal {
-            out.extend(quote!(let mut #u: ::core::primitive::usize = 0;));
+            out.extend(quote!(let mut #u: ::core::primitive::usize = #start;));
         }
+        let mut chunk_scope;
+        let scope = match par {
+            Some(_) => {
+                chunk_scope = scope.clone();
+                chunk_scope.chunk = par;
+                &chunk_scope
+            }
+            None => scope,
+        };
         for phase in phases {
-            out.extend(self.phase(l, &var, &n, &u, universal, phase, &cursors, scope));
+            out.extend(self.phase(l, &var, (&start, &n), &u, universal, phase, &cursors, scope));
         }
-        // Its own block: the cursors end with the loop.
-        quote!({ #out })
+        match par {
+            // Balanced by rows: the merged levels' entries are not counted
+            // per row.
+            Some(par) => {
+                let weights = quote!(::core::option::Option::None::<&[::core::primitive::usize]>);
+                self.parallel_rows(par, weights, out)
+            }
+            // Its own block: the cursors end with the loop.
+            None => quote!({ #out }),
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -82,7 +111,7 @@ impl Gen<'_> {
         &mut self,
         l: LoopId,
         var: &Ident,
-        n: &Ident,
+        (start, n): (&TokenStream, &Ident),
         u: &Ident,
         universal: bool,
         phase: &Phase,
@@ -105,7 +134,7 @@ impl Gen<'_> {
             let mut inner = bound.clone();
             let positions = self.bind_dense(&mut inner);
             let body = self.nodes(&case.body, &inner);
-            let start = if universal { quote!(#u) } else { quote!(0) };
+            let start = if universal { quote!(#u) } else { start.clone() };
             return quote! {
                 for #var in #start..#n {
                     #positions

@@ -34,29 +34,29 @@ impl Gen<'_> {
             return quote!(#(#copies)*);
         }
         let busy = self.busy_when(body);
-        let cursors = self.row_cursors(l, body, scope, &mut inner);
+        let cursors = self.row_cursors(l, scope, &mut inner);
         let par = self.chunks().filter(|p| p.loop_id == l);
-        let outer = self.chunk;
         if par.is_some() {
-            self.chunk = par;
+            inner.chunk = par;
         }
         let body = self.nodes(body, &inner);
-        self.chunk = outer;
         let walk = match par {
-            Some(par) => self.parallel_for(par, &var, &n, quote!(#positions #body)),
+            Some(par) => {
+                if !cursors.is_empty() && !super::rows::uses_any(&body, &positions, &var) {
+                    let (row0, hi) = self.chunk_rows(par);
+                    let rows = self.countdown(l, quote!(#hi - #row0), &body);
+                    let weights = self.weights_of(par);
+                    self.parallel_rows(par, weights, quote!(#cursors #rows))
+                } else {
+                    self.parallel_for(par, &var, cursors, quote!(#positions #body))
+                }
+            }
             // With row cursors and no use of the index or of the positions
             // it binds, the rows are counted down (`subs; bne`: one
             // instruction less per row).
             None if !cursors.is_empty() && !super::rows::uses_any(&body, &positions, &var) => {
-                let left = format_ident!("__sk_left_{}", self.loop_name(l));
-                quote! {
-                    #cursors
-                    let mut #left: ::core::primitive::usize = #n;
-                    while #left != 0 {
-                        #left -= 1;
-                        #body
-                    }
-                }
+                let rows = self.countdown(l, quote!(#n), &body);
+                quote!(#cursors #rows)
             }
             None => quote! {
                 #cursors
@@ -77,6 +77,18 @@ impl Gen<'_> {
                 }
             },
             None => walk,
+        }
+    }
+
+    /// `count` rows of `body`, counted down (the index is unused).
+    fn countdown(&self, l: LoopId, count: TokenStream, body: &TokenStream) -> TokenStream {
+        let left = format_ident!("__sk_left_{}", self.loop_name(l));
+        quote! {
+            let mut #left: ::core::primitive::usize = #count;
+            while #left != 0 {
+                #left -= 1;
+                #body
+            }
         }
     }
 
@@ -162,10 +174,12 @@ impl Gen<'_> {
                     }
                 };
                 let name = self.tlocal(t, &format!("p{l}"));
-                out.extend(match parent {
-                    None => quote!(let #name = #var;),
-                    Some(p) => quote!(let #name = #p * #n + #var;),
-                });
+                let Some(at) =
+                    super::levels::iterator(lvl.ty.format).locate(parent.as_ref(), var, n)
+                else {
+                    break;
+                };
+                out.extend(quote!(let #name = #at;));
                 scope.pos.insert((t, l), Pos::At(name));
             }
         }

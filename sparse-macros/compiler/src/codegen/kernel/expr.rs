@@ -2,7 +2,7 @@
 //! stores) and the expressions they compute.
 //!
 //! Every tensor element an expression reads is loaded first into a local
-//! (`__sk_a_v`), each load with its `SAFETY:` line; the expression is then
+//! (`__sk_a_v`, see `loads.rs`), each load with its `SAFETY:` line; the expression is then
 //! plain arithmetic on locals, literals, scalar parameters and index
 //! variables, parenthesised only where Rust needs it.
 
@@ -11,17 +11,17 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::iterate::private;
-use super::{elem_type, zero, Gen, Kind, Pos, Scope};
-use crate::model::{ElemType, ParamKind};
+use super::{elem_type, zero, Gen, Kind, Scope};
+use crate::model::{ParamKind, ValueType};
 use crate::sparsifier::{Access, AssignOp, Expr, Reduce, TensorId, Value};
 
 /// `literal` as a Rust literal of `elem` (the model checked that the
 /// encoding's value has the tensor's element type).
-fn typed_literal(literal: crate::syntax::LiteralValue, elem: ElemType) -> TokenStream {
+pub(super) fn typed_literal(literal: crate::syntax::LiteralValue, elem: ValueType) -> TokenStream {
     use crate::syntax::LiteralValue::{Float, Int};
     let ty = format_ident!("{}", elem.rust_name());
     match (literal, elem) {
-        (Int(v), ElemType::Bool) => {
+        (Int(v), ValueType::Bool) => {
             if v != 0 {
                 quote!(true)
             } else {
@@ -64,9 +64,9 @@ fn produced_flag() -> Ident {
 pub(super) type Loaded = Vec<(Access, Ident)>;
 
 impl Gen<'_> {
-    pub(super) fn out_elem(&self) -> ElemType {
+    pub(super) fn out_elem(&self) -> ValueType {
         self.stmt
-            .map_or(ElemType::F64, |s| self.info(s.lhs.tensor).elem)
+            .map_or(ValueType::F64, |s| self.info(s.lhs.tensor).elem)
     }
 
     /// The statement's custom reduction, if any.
@@ -227,10 +227,10 @@ impl Gen<'_> {
         }
         let Expr::Mul(a, b) = value else { return None };
         let elem = self.out_elem();
-        let same = |t: Option<ElemType>| t.is_none_or(|t| t == elem);
+        let same = |t: Option<ValueType>| t.is_none_or(|t| t == elem);
         if self.reduce().is_some()
             || self.produced
-            || !matches!(elem, ElemType::F32 | ElemType::F64)
+            || !matches!(elem, ValueType::F32 | ValueType::F64)
             || !same(self.expr_type(a))
             || !same(self.expr_type(b))
         {
@@ -320,239 +320,7 @@ impl Gen<'_> {
         })
     }
 
-    /// Loads for every access of `e`, then `e` over the loaded locals.
-    pub(super) fn value_expr(&mut self, e: &Expr, scope: &Scope) -> (TokenStream, TokenStream) {
-        let mut loaded = Loaded::new();
-        let mut loads = TokenStream::new();
-        for a in e.accesses() {
-            loads.extend(self.load(a, scope, &mut loaded));
-        }
-        let (tokens, _) = self.lower(e, &loaded);
-        (loads, tokens)
-    }
-
-    /// The row-major offset of a dense access, with why it is in range.
-    fn dense_offset(&mut self, a: &Access, scope: &Scope) -> Option<(TokenStream, String)> {
-        let info = self.info(a.tensor).clone();
-        let mut offset: Option<TokenStream> = None;
-        let mut bounds = Vec::new();
-        for (d, &l) in a.indices.iter().enumerate() {
-            // An affine subscript (`x[i + k]`): its value, below the
-            // dimension's size (checked by the prologue).
-            if let Some(sub) = a.affine_dim(d) {
-                if !self.subscript_bound(sub, &scope.bound) {
-                    return self.internal(
-                        a.tensor,
-                        format!(
-                            "`{}` is read outside the loops of its subscript",
-                            self.k.show_access(a)
-                        ),
-                    );
-                }
-                let value = self.affine_value(sub, None);
-                let size = match self.static_dim(a.tensor, d) {
-                    Some(n) => {
-                        let n = Literal::u64_unsuffixed(n);
-                        quote!(#n)
-                    }
-                    None => self.dim_tokens(a.tensor, d),
-                };
-                bounds.push(format!(
-                    "`{}` < `{size}` (the prologue checked the subscript's range)",
-                    sub.show(self.k)
-                ));
-                offset = Some(match offset {
-                    None => value,
-                    Some(prev) if d == 1 => quote!(#prev * #size + #value),
-                    Some(prev) => quote!((#prev) * #size + #value),
-                });
-                continue;
-            }
-            if !scope.bound.get(l.index()).copied().unwrap_or(false) {
-                return self.internal(
-                    a.tensor,
-                    format!(
-                        "`{}` is read outside the loop of `{}`",
-                        info.name,
-                        self.k.loop_name(l)
-                    ),
-                );
-            }
-            let var = self.var(l);
-            let size = match self.static_dim(a.tensor, d) {
-                Some(n) => {
-                    let n = Literal::u64_unsuffixed(n);
-                    quote!(#n)
-                }
-                _ => {
-                    let n = self.size(l);
-                    quote!(#n)
-                }
-            };
-            bounds.push(format!("`{var}` < `{size}`"));
-            // Inside a chunk of a `#[parallel]` loop the output's data is
-            // the chunk, which starts at row `row0`.
-            let chunk_row = self
-                .chunk
-                .filter(|c| c.output == a.tensor && d == 0)
-                .map(|c| self.chunk_row(c));
-            offset = Some(match offset {
-                None => match &chunk_row {
-                    Some(row0) => {
-                        bounds.push(format!(
-                            "`{row0}` <= `{var}`, and the chunk holds the rows of its iterations \
-                             from `{row0}` on (`sparse_core::__private::par`)"
-                        ));
-                        quote!((#var - #row0))
-                    }
-                    None => quote!(#var),
-                },
-                Some(prev) if d == 1 => quote!(#prev * #size + #var),
-                Some(prev) => quote!((#prev) * #size + #var),
-            });
-        }
-        // A chunk's row alone needs no parentheses (`unused_parens`).
-        if let (Some(c), [l]) = (self.chunk.filter(|c| c.output == a.tensor), &a.indices[..]) {
-            let (var, row0) = (self.var(*l), self.chunk_row(c));
-            offset = Some(quote!(#var - #row0));
-        }
-        let why = format!(
-            "{} (loop bounds and coordinates are below the sizes the prologue checked against \
-             `{}`), so the row-major offset is below its length",
-            bounds.join(", "),
-            info.name
-        );
-        Some((offset.unwrap_or_else(|| quote!(0)), why))
-    }
-
-    /// Loads the element `a` into a new local (once per distinct access).
-    fn load(&mut self, a: &Access, scope: &Scope, loaded: &mut Loaded) -> TokenStream {
-        if loaded.iter().any(|(b, _)| b == a) {
-            return TokenStream::new();
-        }
-        let t = a.tensor;
-        let same = loaded.iter().filter(|(b, _)| b.tensor == t).count();
-        let name = if same == 0 {
-            self.tlocal(t, "v")
-        } else {
-            self.tlocal(t, &format!("v{same}"))
-        };
-        let info = self.info(t).clone();
-        let tokens = match info.kind {
-            Kind::Scalar => {
-                let x = &info.ident;
-                quote!(let #name = *#x;)
-            }
-            Kind::Sparse if self.explicit_value(t).is_some() => {
-                let last = info.levels.len().saturating_sub(1);
-                let c = self.explicit_value(t);
-                match scope.pos.get(&(t, last)).cloned() {
-                    // A pattern tensor (`explicitVal`) stores no values:
-                    // every entry holds the constant.
-                    Some(Pos::At(_)) => quote!(let #name = #c;),
-                    // Duplicates of one coordinate: the element is their sum.
-                    Some(Pos::Segment(p, e)) => {
-                        let q = self.tlocal(t, "q");
-                        let add = self.add_assign(
-                            info.elem,
-                            quote!(#name),
-                            c.clone().unwrap_or_default(),
-                        );
-                        quote! {
-                            let mut #name = #c;
-                            for #q in #p + 1..#e {
-                                #add
-                            }
-                        }
-                    }
-                    None => {
-                        self.internal::<()>(
-                            t,
-                            format!("`{}` is read where its last level has no entry", info.name),
-                        );
-                        return TokenStream::new();
-                    }
-                }
-            }
-            Kind::Sparse => {
-                let last = info.levels.len().saturating_sub(1);
-                let val = self.values(t);
-                let load = private("load");
-                match scope.pos.get(&(t, last)).cloned() {
-                    Some(Pos::At(_)) if scope.walked.contains_key(&t) => {
-                        let v = &scope.walked[&t];
-                        quote!(let #name = #v;)
-                    }
-                    Some(Pos::At(p)) => {
-                        let doc = format!(
-                            " SAFETY: `{p}` is an entry of `{}`'s last level, and a validated \
-                             tensor stores one value per entry.",
-                            info.name
-                        );
-                        quote! {
-                            #[doc = #doc]
-                            let #name = unsafe { #load(#val, #p) };
-                        }
-                    }
-                    // Duplicates of one coordinate: the element is their sum.
-                    Some(Pos::Segment(p, e)) => {
-                        let q = self.tlocal(t, "q");
-                        let dup = self.tlocal(t, "dup");
-                        let doc = format!(
-                            " SAFETY: `{p}` is an entry of `{}`'s last level (a segment \
-                             `{p}..{e}` of its entries), and a validated tensor stores one value \
-                             per entry.",
-                            info.name
-                        );
-                        let doc_q =
-                            format!(" SAFETY: `{q}` < `{e}`, within the same segment of entries.");
-                        let add = self.add_assign(info.elem, quote!(#name), quote!(#dup));
-                        quote! {
-                            #[doc = #doc]
-                            let mut #name = unsafe { #load(#val, #p) };
-                            for #q in #p + 1..#e {
-                                #[doc = #doc_q]
-                                let #dup = unsafe { #load(#val, #q) };
-                                #add
-                            }
-                        }
-                    }
-                    None => {
-                        self.internal::<()>(
-                            t,
-                            format!("`{}` is read where its last level has no entry", info.name),
-                        );
-                        return TokenStream::new();
-                    }
-                }
-            }
-            _ => {
-                let Some((offset, why)) = self.dense_offset(a, scope) else {
-                    return TokenStream::new();
-                };
-                let data = self.data(t);
-                let load = private("load");
-                let doc = format!(" SAFETY: {why}.");
-                quote! {
-                    #[doc = #doc]
-                    let #name = unsafe { #load(#data, #offset) };
-                }
-            }
-        };
-        loaded.push((a.clone(), name));
-        tokens
-    }
-
-    /// The `explicitVal` of sparse tensor `t`'s encoding as a literal of its
-    /// element type, if the encoding has one (a pattern tensor).
-    pub(super) fn explicit_value(&self, t: TensorId) -> Option<TokenStream> {
-        let info = self.info(t);
-        let enc = self.kp.encoding_named(info.encoding.as_ref()?)?;
-        let value = enc.explicit_val.as_ref()?;
-        Some(typed_literal(value.literal, info.elem))
-    }
-
-    /// `e` as Rust, with its binding strength (1 `+ -`, 2 `* /`, 3 `as`,
+    /// `e` as Rust, with its binding strength (0 `& | ^`, 1 `+ -`, 2 `* /`, 3 `as`,
     /// 4 unary `-`, 5 atoms), like the sparsifier's `ShowExpr`.
     pub(super) fn lower(&mut self, e: &Expr, loaded: &Loaded) -> (TokenStream, u8) {
         match e {
@@ -583,12 +351,28 @@ impl Gen<'_> {
                     && !matches!(*x.as_ref(), Expr::Index(_))
                     && !ty.starts_with('u')
                     && ty != "usize";
+                let from = self.expr_type(x);
+                let to = crate::model::parse_elem(ty).ok();
                 let x = self.operand(x, 3, loaded);
                 let ty = self.cast_type(ty);
-                if signed {
-                    return (quote!(#x as ::core::primitive::isize as #ty), 3);
+                let x = if signed {
+                    quote!(#x as ::core::primitive::isize)
+                } else {
+                    x
+                };
+                // `half` types have no `as`: through `f64`, which holds
+                // every `f16`/`bf16` and every integer `as` would convert.
+                match (from.filter(|t| t.is_half()), to.filter(|t| t.is_half())) {
+                    (None, None) => (quote!(#x as #ty), 3),
+                    (_, Some(_)) => {
+                        let wide = match from {
+                            Some(t) if t.is_half() => quote!(#x.to_f64()),
+                            _ => quote!((#x as ::core::primitive::f64)),
+                        };
+                        (quote!(<#ty>::from_f64(#wide)), 5)
+                    }
+                    (Some(_), None) => (quote!(#x.to_f64() as #ty), 3),
                 }
-                (quote!(#x as #ty), 3)
             }
             Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
                 if let Some(ty) = self.int_type(e) {
@@ -608,8 +392,14 @@ impl Gen<'_> {
                     Expr::Mul(..) => (quote!(*), 2),
                     _ => (quote!(/), 2),
                 };
-                let l = self.operand(l, p, loaded);
-                let r = self.operand(r, p + 1, loaded);
+                // An absent operand is the output's zero, so literals next
+                // to it take the output's type too.
+                let absent = **l == Expr::Zero || **r == Expr::Zero;
+                let ty = self
+                    .expr_type(e)
+                    .or_else(|| absent.then(|| self.out_elem()));
+                let l = self.typed_operand(l, p, loaded, ty);
+                let r = self.typed_operand(r, p + 1, loaded, ty);
                 (quote!(#l #op #r), p)
             }
             Expr::Call(name, args) => self.call(name, args, loaded),
@@ -642,6 +432,54 @@ impl Gen<'_> {
                 (quote!(0), 5)
             }
         }
+    }
+
+    /// `e` as an operand of an operation computing `ty`: a number literal
+    /// becomes a value of `ty` where `ty` is not a primitive (`2.0` next to
+    /// a `complex<f64>` is `Complex::new(2.0, 0.0)`; Rust converts no
+    /// literal into `half::f16` or `Complex`).
+    pub(super) fn typed_operand(
+        &mut self,
+        e: &Expr,
+        min: u8,
+        loaded: &Loaded,
+        ty: Option<ValueType>,
+    ) -> TokenStream {
+        match self.side(e, ty) {
+            Some(t) => t,
+            None => self.operand(e, min, loaded),
+        }
+    }
+
+    /// A number literal (or its negation) converted to the non-primitive
+    /// `ty`; `None` for anything else.
+    fn side(&mut self, e: &Expr, ty: Option<ValueType>) -> Option<TokenStream> {
+        let ty = ty.filter(|t| !t.is_primitive())?;
+        let number = |x: &Expr, g: &Self| match x {
+            Expr::Literal(text) => !g.is_scalar_param(text),
+            _ => false,
+        };
+        let lit = match e {
+            Expr::Literal(text) if number(e, self) => self.literal(text).0,
+            Expr::Neg(x) if number(x, self) => {
+                let Expr::Literal(text) = x.as_ref() else {
+                    return None;
+                };
+                let (t, _) = self.literal(text);
+                quote!((-#t))
+            }
+            _ => return None,
+        };
+        crate::codegen::elem::typed_number(ty, &lit)
+    }
+
+    /// Whether `text` names a scalar parameter (the front end passes those
+    /// as literal text).
+    fn is_scalar_param(&self, text: &str) -> bool {
+        self.def
+            .params
+            .iter()
+            .any(|p| p.name == text && matches!(p.kind, ParamKind::Scalar { .. }))
     }
 
     /// `e`, parenthesised if it binds looser than `min`.
@@ -682,7 +520,7 @@ impl Gen<'_> {
 
     /// The target of `as`: an element type (MLIR or Rust spelling).
     fn cast_type(&mut self, ty: &str) -> TokenStream {
-        match ElemType::from_name(ty) {
+        match crate::model::parse_elem(ty) {
             Ok(elem) => elem_type(elem),
             Err(msg) => {
                 let span = self.def.name.span();
@@ -693,22 +531,26 @@ impl Gen<'_> {
         }
     }
 
-    /// Math calls: `abs`, `max`, `min` are methods every element type has
-    /// in `core`; the others go through sparse-core's `no_std` shim.
+    /// Math calls: `abs` of a float is the method `core` has; the others go
+    /// through sparse-core's `no_std` shim (`max`, `min`, `clamp` for every
+    /// real type).
     fn call(&mut self, name: &str, args: &[Expr], loaded: &Loaded) -> (TokenStream, u8) {
+        if crate::sparsifier::is_integer_operator(name) {
+            return self.integer_operator(name, args, loaded);
+        }
         if let Some(op) = crate::sparsifier::operator_of(name) {
             return self.operator(op, args, loaded);
         }
-        let arity = match name {
-            "abs" | "sqrt" | "exp" | "ln" | "sin" | "cos" => 1,
-            "max" | "min" | "powf" | "powi" => 2,
-            _ => 0,
-        };
+        let arity = crate::syntax::MATH_FUNCTIONS
+            .iter()
+            .find(|(f, _)| *f == name)
+            .map_or(0, |&(_, n)| n);
         if arity == 0 || args.len() != arity {
             let msg = if arity == 0 {
+                let names: Vec<&str> = crate::syntax::MATH_FUNCTIONS.iter().map(|f| f.0).collect();
                 format!(
-                    "unknown math function `{name}`; kernels support sqrt, abs, exp, ln, sin, \
-                     cos, max, min, powf and powi"
+                    "unknown math function `{name}`; kernels support {}",
+                    names.join(", ")
                 )
             } else {
                 format!("`{name}` takes {arity} argument(s), not {}", args.len())
@@ -719,10 +561,32 @@ impl Gen<'_> {
             return (quote!(0), 5);
         }
         let f = format_ident!("{}", name);
+        let absent = args.contains(&Expr::Zero);
+        let ty = args
+            .iter()
+            .find_map(|a| self.expr_type(a))
+            .or_else(|| absent.then(|| self.out_elem()));
+        if matches!(name, "conj" | "re" | "im") && args.iter().all(|a| *a == Expr::Zero) {
+            // Where the operand is absent (a loop over coordinates it does
+            // not store): the part or conjugate of zero is zero.
+            return (zero(self.out_elem()), 5);
+        }
+        if let Some(t) = ty.filter(|t| t.is_complex()) {
+            // `num_complex` has no `abs`/`ln` spelled as MLIR's; every
+            // complex function goes through `math::complex`.
+            let a: Vec<TokenStream> = args
+                .iter()
+                .map(|a| self.typed_operand(a, 0, loaded, Some(t)))
+                .collect();
+            return (
+                quote!(::sparse_core::__private::math::complex::#f(#(#a),*)),
+                5,
+            );
+        }
         match name {
             // `i32::abs` overflows on `MIN`; `math::abs` wraps (and is the
-            // value itself for unsigned types).
-            "abs" if self.int_type(&args[0]).is_some() => {
+            // value itself for unsigned types); `half` has no `abs` method.
+            "abs" if self.int_type(&args[0]).is_some() || ty.is_some_and(ValueType::is_half) => {
                 let (x, _) = self.lower(&args[0], loaded);
                 (quote!(::sparse_core::__private::math::abs(#x)), 5)
             }
@@ -730,13 +594,26 @@ impl Gen<'_> {
                 let x = self.operand(&args[0], 5, loaded);
                 (quote!(#x.abs()), 5)
             }
-            "max" | "min" => {
-                let x = self.operand(&args[0], 5, loaded);
-                let (y, _) = self.lower(&args[1], loaded);
-                (quote!(#x.#f(#y)), 5)
+            // Free functions rather than methods: `max(0, a[i])` has a
+            // literal first, on which rustc cannot pick a method. `clamp`
+            // is `min(max(x, lo), hi)`, with no panic where `lo > hi`.
+            "max" | "min" | "clamp" => {
+                let a: Vec<TokenStream> = args
+                    .iter()
+                    .map(|a| self.typed_operand(a, 0, loaded, ty))
+                    .collect();
+                (quote!(::sparse_core::__private::math::#f(#(#a),*)), 5)
+            }
+            "powi" => {
+                let x = self.typed_operand(&args[0], 0, loaded, ty);
+                let (n, _) = self.lower(&args[1], loaded);
+                (quote!(::sparse_core::__private::math::powi(#x, #n)), 5)
             }
             _ => {
-                let a: Vec<TokenStream> = args.iter().map(|a| self.lower(a, loaded).0).collect();
+                let a: Vec<TokenStream> = args
+                    .iter()
+                    .map(|a| self.typed_operand(a, 0, loaded, ty))
+                    .collect();
                 (quote!(::sparse_core::__private::math::#f(#(#a),*)), 5)
             }
         }

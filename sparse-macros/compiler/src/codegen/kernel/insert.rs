@@ -15,8 +15,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Gen, Kind, Scope};
-use crate::sparsifier::{Access, Expr, LoopId, Node, OutputStrategy, Stmt, TensorId, Value};
-use crate::vocab::LevelFormat;
+use crate::sparsifier::{Access, Expr, Node, TensorId, Value};
 
 impl Gen<'_> {
     /// Starts building sparse output `t`: clears it, and when the
@@ -92,9 +91,7 @@ impl Gen<'_> {
         text: String,
     ) -> TokenStream {
         let outer = std::mem::take(&mut self.decls);
-        self.in_place = Some(t);
         let body = self.nodes(&sp.tree, scope);
-        self.in_place = None;
         let local = std::mem::replace(&mut self.decls, outer);
         let decls: Vec<&TokenStream> = local.values().collect();
         let c = &self.info(t).ident;
@@ -145,8 +142,8 @@ impl Gen<'_> {
     /// Inside a chunk of a `#[parallel]` loop writing a sparse output, the
     /// output is the chunk's, whose row 0 is the chunk's first row: the
     /// row coordinate is `i - row0`.
-    pub(super) fn level_coords(&self, access: &Access) -> Vec<TokenStream> {
-        let chunk = self
+    pub(super) fn level_coords(&self, access: &Access, scope: &Scope) -> Vec<TokenStream> {
+        let chunk = scope
             .chunk
             .filter(|c| c.sparse && c.output == access.tensor)
             .map(|c| self.chunk_row(c));
@@ -180,7 +177,7 @@ impl Gen<'_> {
     /// included.
     pub(super) fn insert(&mut self, access: &Access, value: &Value, scope: &Scope) -> TokenStream {
         let c = self.info(access.tensor).ident.clone();
-        let mut coords = self.level_coords(access);
+        let mut coords = self.level_coords(access, scope);
         let nonzero_only = self.reads_no_sparse_input();
         let zero = super::zero(self.info(access.tensor).elem);
         // The store of value `v`, behind `v != 0` for a dense-only statement.
@@ -226,37 +223,12 @@ impl Gen<'_> {
         !sparse_input && stmt.reduce.is_none() && !has_region(&stmt.rhs)
     }
 
-    /// The loop whose iterations append the entries of one segment of the
-    /// output's last level, when every insertion of the statement can go
-    /// through a `Segment` (sparse-core's `output/segment.rs`): direct
-    /// insertion, every level unique, the last compressed with its own
-    /// coordinates. That loop is the one over the last level's index: the
-    /// sparsifier puts the loops over output indices outermost in level
-    /// order, so inside it every outer level's coordinate is fixed.
-    pub(super) fn segment_loop(
-        &self,
-        stmt: &Stmt,
-        strategy: OutputStrategy,
-    ) -> Option<(LoopId, TensorId)> {
-        if strategy != OutputStrategy::SparseInsert {
-            return None;
-        }
-        let t = stmt.lhs.tensor;
-        let levels = &self.info(t).levels;
-        let last = levels.last()?;
-        let appends = levels.iter().all(|l| l.ty.is_unique())
-            && last.ty.format == LevelFormat::Compressed
-            && last.own_coordinates();
-        let l = *stmt.lhs.indices.get(last.dim)?;
-        appends.then_some((l, t))
-    }
-
-    /// Wraps the loop over the output's last level (see
-    /// [`segment_loop`](Self::segment_loop)) in a block that opens the
+    /// Wraps the loop over the output's last level (the schedule's
+    /// `segment_append`) in a block that opens the
     /// segment: `let mut seg = c.segment([i, 0]);`. The segment settles the
     /// output's lengths when the block ends.
     pub(super) fn open_segment(&mut self, n: &Node, scope: &Scope) -> Option<TokenStream> {
-        let (l, t) = self.segment_loop?;
+        let (l, t) = self.sched?.segment_append?;
         let loop_id = match n {
             Node::For { loop_id, .. }
             | Node::Iterate { loop_id, .. }
@@ -268,7 +240,7 @@ impl Gen<'_> {
         }
         let stmt = self.stmt?;
         let c = self.info(t).ident.clone();
-        let mut coords = self.level_coords(&stmt.lhs);
+        let mut coords = self.level_coords(&stmt.lhs, scope);
         if let Some(last) = coords.last_mut() {
             *last = quote!(0);
         }

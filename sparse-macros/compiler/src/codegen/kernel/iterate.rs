@@ -1,14 +1,12 @@
-//! Walks over one sparse level (`Iterate`), and what co-iteration shares
-//! with them: the position range a level stores under its parent entry,
-//! per level format, coordinate reads and duplicate segments.
+//! Walks over one sparse level (`Iterate`): the position range the level's
+//! iterator (`levels/`) gives under the parent entry, narrowed to a window
+//! (`affine.rs`), walked in the shape the schedule chose: one entry (a
+//! singleton under one parent entry), written-out copies (a small n:m
+//! group), an unrolled walk, duplicate segments, a `walk` over a
+//! coordinate buffer, or positions one by one; as chunks when the
+//! schedule splits the loop (`parallel.rs`).
 //!
-//! | format | range under parent entry `p` |
-//! | --- | --- |
-//! | compressed | `pos[p]..pos[p + 1]` |
-//! | loose_compressed | `pos[2p]..pos[2p + 1]` |
-//! | singleton | `p..p + 1`, or the parent's duplicate segment |
-//!
-//! Level 0 has the single parent entry 0. A non-unique level followed by a
+//! A non-unique level followed by a
 //! singleton (the start of a COO region), or last, is walked by duplicate
 //! segments: each distinct coordinate once, with the run of entries that
 //! repeat it handed to the singleton level below, or summed as the value
@@ -18,10 +16,10 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::Ident;
 
+use super::levels::{self, Parent};
 use super::{Gen, Kind, Pos, Scope};
 use crate::schedule::Chunks;
 use crate::sparsifier::{LoopId, Node, Space, TensorId};
-use crate::vocab::{LevelFormat, ParentRange};
 
 /// The load helpers generated code calls.
 pub(super) fn private(name: &str) -> TokenStream {
@@ -62,101 +60,30 @@ impl Gen<'_> {
         hi: &Ident,
     ) -> Option<TokenStream> {
         let name = self.info(t).name.clone();
-        let Some(lvl) = self.info(t).levels.get(l).copied() else {
+        let Some(at) = self.level_at(t, l) else {
             return self.internal(t, format!("level {l} of `{name}` does not exist"));
         };
-        // Level 0 hangs below one implicit entry, 0.
+        let why;
         let parent = if l == 0 {
-            Some((quote!(0), "the single entry above level 0".to_string()))
+            Parent::Root
         } else {
             match scope.pos.get(&(t, l - 1)) {
-                Some(Pos::At(p)) => Some((
-                    quote!(#p),
-                    format!("`{p}` is an entry of `{name}` level {}", l - 1),
-                )),
-                Some(Pos::Segment(s, e)) => {
-                    return match lvl.ty.format {
-                        LevelFormat::Singleton => Some(quote! {
-                            let #lo = #s;
-                            let #hi = #e;
-                        }),
-                        f => self.internal(
-                            t,
-                            format!(
-                                "{} level {l} of `{name}` below a duplicate segment",
-                                f.name()
-                            ),
-                        ),
-                    };
+                Some(Pos::At(p)) => {
+                    why = format!("`{p}` is an entry of `{name}` level {}", l - 1);
+                    Parent::Entry(p, &why)
                 }
-                None => None,
-            }
-        };
-        let Some((p, why)) = parent else {
-            return self.internal(
-                t,
-                format!("level {l} of `{name}` is walked before its parent"),
-            );
-        };
-        let load = private("load_index");
-        // Which positions the level stores under `p`: the storage rule of
-        // `sparse_vocab::parent_range`; dense levels are not walked here.
-        let range = match lvl.ty.format {
-            LevelFormat::Dense | LevelFormat::Batch => None,
-            LevelFormat::Singleton if l == 0 => None,
-            format => Some(crate::vocab::parent_range(format, 0)),
-        };
-        match range {
-            // `pos[k * p]..pos[k * p + 1]`; level 0 reads fixed slots:
-            // `pos[0]..pos[1]`, not `pos[0]..pos[0 + 1]`.
-            Some(ParentRange::Positions { per_parent }) => {
-                let (at_lo, at_hi) = match (l, per_parent) {
-                    (0, _) => (quote!(0), quote!(1)),
-                    (_, 1) => (quote!(#p), quote!(#p + 1)),
-                    (_, k) => {
-                        let k = Literal::usize_unsuffixed(k);
-                        (quote!(#k * #p), quote!(#k * #p + 1))
-                    }
-                };
-                let pos = self.positions(t, l);
-                let doc = if per_parent == 1 {
-                    format!(
-                        " SAFETY: {why}, and compressed level {l} stores one position per \
-                         parent entry plus one."
+                Some(Pos::Segment(s, e)) => Parent::Segment(s, e),
+                None => {
+                    return self.internal(
+                        t,
+                        format!("level {l} of `{name}` is walked before its parent"),
                     )
-                } else {
-                    format!(
-                        " SAFETY: {why}, and loose compressed level {l} stores a lo/hi pair \
-                         per parent entry."
-                    )
-                };
-                Some(quote! {
-                    #[doc = #doc]
-                    let #lo = unsafe { #load(#pos, #at_lo) };
-                    #[doc = #doc]
-                    let #hi = unsafe { #load(#pos, #at_hi) };
-                })
+                }
             }
-            // A singleton level stores one entry per parent entry, an n:m
-            // level exactly `n`, at positions `p * n .. p * n + n`.
-            Some(ParentRange::Fixed { count: 1 }) => Some(quote! {
-                let #lo = #p;
-                let #hi = #p + 1;
-            }),
-            Some(ParentRange::Fixed { count }) => {
-                let n = Literal::usize_unsuffixed(count);
-                Some(quote! {
-                    let #lo = #p * #n;
-                    let #hi = #lo + #n;
-                })
-            }
-            None => self.internal(
-                t,
-                format!(
-                    "level {l} of `{name}` ({}) cannot be walked here",
-                    lvl.ty.format.name()
-                ),
-            ),
+        };
+        match levels::iterator(at.lvl.ty.format).range(self, at, parent, (lo, hi)) {
+            Ok(range) => Some(range),
+            Err(why) => self.internal(t, format!("`{name}`: {why}")),
         }
     }
 
@@ -170,98 +97,6 @@ impl Gen<'_> {
         None
     }
 
-    /// `let into = coordinate of the entry at p` for level `l` of `t`.
-    pub(super) fn read_coordinate(
-        &mut self,
-        t: TensorId,
-        l: usize,
-        p: &Ident,
-        why: &str,
-        into: &Ident,
-    ) -> TokenStream {
-        let Some(lvl) = self.info(t).levels.get(l).copied() else {
-            let name = self.info(t).name.clone();
-            self.internal::<()>(t, format!("level {l} of `{name}` does not exist"));
-            return TokenStream::new();
-        };
-        let crd = self.coordinates(t, l);
-        let at = if lvl.stride == 1 {
-            quote!(#p)
-        } else {
-            let s = Literal::usize_unsuffixed(lvl.stride);
-            if lvl.offset == 0 {
-                quote!(#p * #s)
-            } else {
-                let o = Literal::usize_unsuffixed(lvl.offset);
-                quote!(#p * #s + #o)
-            }
-        };
-        let name = &self.info(t).name;
-        let tuple = if lvl.stride == 1 {
-            String::new()
-        } else {
-            format!(
-                " (its COO buffer holds {} coordinates per entry)",
-                lvl.stride
-            )
-        };
-        let doc = format!(" SAFETY: {why}, so `{p}` is an entry of `{name}` level {l}{tuple}.");
-        let load = private("load_index");
-        // In the window of an affine subscript, relative to its start.
-        let relative = self
-            .window_offset(t, l)
-            .map(|off| quote!(.wrapping_sub(#off)));
-        quote! {
-            #[doc = #doc]
-            let #into = unsafe { #load(#crd, #at) } #relative;
-        }
-    }
-
-    /// Binds `end` to the end of the duplicate segment starting at `p`
-    /// (entries with coordinate `c`, stopping at `hi`).
-    pub(super) fn segment_end(
-        &mut self,
-        t: TensorId,
-        l: usize,
-        p: &Ident,
-        hi: &Ident,
-        c: &Ident,
-        end: &Ident,
-    ) -> TokenStream {
-        let next = self.tlocal(t, &format!("next{l}"));
-        let why = format!("`{end}` < `{hi}`, the end of the walked range");
-        let read = self.read_coordinate(t, l, end, &why, &next);
-        quote! {
-            let mut #end = #p + 1;
-            while #end < #hi {
-                #read
-                if #next != #c {
-                    break;
-                }
-                #end += 1;
-            }
-        }
-    }
-
-    /// Whether `t`'s coordinates are packed 2-bit ones (`crdWidth = 2`; no
-    /// walk steps through them).
-    pub(super) fn packed_coordinates(&self, t: TensorId) -> bool {
-        self.info(t)
-            .encoding
-            .as_ref()
-            .and_then(|e| self.kp.encoding_named(e))
-            .is_some_and(|enc| enc.crd_width == crate::vocab::Width::W2)
-    }
-
-    /// Whether level `l` of `t` has a coordinate buffer of its own, which
-    /// `sparse_core::__private::walk` can step through.
-    fn own_coordinates(&self, t: TensorId, l: usize) -> bool {
-        self.info(t)
-            .levels
-            .get(l)
-            .is_some_and(|x| x.own_coordinates())
-    }
-
     /// Whether a walk over level `l` of `t` reads the values too: the last
     /// level of a sparse input with values (the output updated in place
     /// writes its values: no walk holds them).
@@ -270,7 +105,7 @@ impl Gen<'_> {
         info.kind == Kind::Sparse
             && l + 1 == info.levels.len()
             && self.explicit_value(t).is_none()
-            && self.in_place != Some(t)
+            && self.in_place() != Some(t)
     }
 
     /// Binds an iterator over the entries `lo..hi` of level `l` of `t` (its
@@ -353,8 +188,9 @@ impl Gen<'_> {
         }
         // A singleton read through an affine subscript is filtered by its
         // window: it takes the general walk below.
-        let is_singleton = space.level_type.format == LevelFormat::Singleton
-            && self.level_subscript(t, lv).is_none();
+        let iterator = levels::iterator(space.level_type.format);
+        let is_singleton =
+            iterator.fixed_count() == Some(1) && self.level_subscript(t, lv).is_none();
         // A singleton under one parent entry stores exactly one coordinate.
         if is_singleton {
             if let Some(Pos::At(parent)) = scope.pos.get(&(t, lv.wrapping_sub(1))).cloned() {
@@ -385,8 +221,7 @@ impl Gen<'_> {
         // a small `n` they are written out, one copy of the body per entry
         // (a loop of two entries stays a loop at opt-level `s`).
         let written_out = self.sched.and_then(|s| s.written_out(l));
-        if let (LevelFormat::Structured { n, .. }, Some(_)) = (space.level_type.format, written_out)
-        {
+        if let (Some(n), Some(_)) = (iterator.fixed_count(), written_out) {
             {
                 let name = self.info(t).name.clone();
                 let why = format!(
@@ -414,7 +249,7 @@ impl Gen<'_> {
                 inner.pos.insert((t, lv), Pos::At(p.clone()));
                 let positions = self.bind_dense(&mut inner);
                 let body = self.nodes(body, &inner);
-                let copies = (0..usize::from(n)).map(|k| {
+                let copies = (0..n).map(|k| {
                     let read = match &pair {
                         Some((pair, _)) => {
                             let shift = Literal::usize_unsuffixed(2 * k);
@@ -498,6 +333,14 @@ impl Gen<'_> {
             }
         };
         match par {
+            // Through a window (a slice walked in place, an affine
+            // subscript) the coordinates are shifted from the rows: chunks
+            // of rows, each walking the window's part that is its rows.
+            Some(par) if self.window_offset(t, lv).is_some() => {
+                let narrow = self.narrow_to_rows(par, t, lv, (&lo, &hi));
+                let weights = quote!(::core::option::Option::None::<&[::core::primitive::usize]>);
+                self.parallel_rows(par, weights, quote!(#range #narrow #walk))
+            }
             Some(par) => {
                 let chunks = self.parallel_walk(par, t, (&lo, &hi), walk);
                 quote!(#range #chunks)
@@ -561,12 +404,13 @@ impl Gen<'_> {
     /// The body of a walk, with the output's offsets relative to the
     /// chunk's first row when the walk is the loop that runs in chunks.
     fn chunked_nodes(&mut self, par: Option<Chunks>, body: &[Node], inner: &Scope) -> TokenStream {
-        let outer = self.chunk;
-        if par.is_some() {
-            self.chunk = par;
+        match par {
+            Some(par) => {
+                let mut chunk = inner.clone();
+                chunk.chunk = Some(par);
+                self.nodes(body, &chunk)
+            }
+            None => self.nodes(body, inner),
         }
-        let out = self.nodes(body, inner);
-        self.chunk = outer;
-        out
     }
 }

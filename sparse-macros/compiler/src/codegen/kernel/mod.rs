@@ -33,7 +33,10 @@ mod convert;
 mod dense;
 mod expr;
 mod insert;
+mod int_literals;
 mod iterate;
+mod levels;
+mod loads;
 mod operators;
 mod parallel;
 mod rows;
@@ -43,6 +46,8 @@ mod slices;
 mod tests;
 #[cfg(test)]
 mod tests_affine;
+#[cfg(test)]
+mod tests_int_ops;
 #[cfg(test)]
 mod tests_out;
 #[cfg(test)]
@@ -208,6 +213,11 @@ struct Scope {
     rows: BTreeMap<(TensorId, usize), Ident>,
     /// Dense outputs written through a `slots` cursor (see `rows.rs`).
     slots: BTreeMap<TensorId, Ident>,
+    /// Inside a chunk of the loop `#[parallel]` splits: the chunk's output
+    /// holds its rows from the chunk's first row on, so the output's row
+    /// offsets (dense) or row coordinates (sparse) are relative to it
+    /// (see `parallel.rs`).
+    chunk: Option<Chunks>,
 }
 
 /// The generator of one kernel.
@@ -224,16 +234,11 @@ struct Gen<'a> {
     stmt: Option<&'a Stmt>,
     /// What [`Gen::info`] gives for an id without a parameter.
     fallback: TensorInfo,
-    /// The loop over the sparse output's last level whose body appends one
-    /// segment (see `insert.rs`), for the statement being generated.
-    segment_loop: Option<(LoopId, TensorId)>,
     /// Whether the current reduction local carries the `__sk_produced` flag
     /// (see [`crate::sparsifier::loop_tree::Value::LocalIfProduced`]).
     produced: bool,
     /// The element types of the scoped sums' locals, by number.
     sum_types: BTreeMap<u32, ElemType>,
-    /// The sparse output the current statement updates in place, if any.
-    in_place: Option<TensorId>,
     /// Statements planned as conversions next to a level-space kernel:
     /// written in dimensions over tensors the level space reshaped, so
     /// their accesses bind no index size (the conversion checks its own).
@@ -242,9 +247,6 @@ struct Gen<'a> {
     sched: Option<&'a StmtSchedule>,
     /// The current statement's loop tree.
     sp: Option<&'a StmtPlan>,
-    /// Set while the body of the loop that runs in chunks is generated:
-    /// the output's offsets are then relative to the chunk's first row.
-    chunk: Option<Chunks>,
 }
 
 impl<'a> Gen<'a> {
@@ -259,15 +261,12 @@ impl<'a> Gen<'a> {
             decls: BTreeMap::new(),
             errors: Vec::new(),
             stmt: None,
-            segment_loop: None,
             produced: false,
             sum_types: BTreeMap::new(),
-            in_place: None,
             fallback: TensorInfo::missing("?".to_string(), format_ident!("__sk_missing")),
             unbound_stmts: Vec::new(),
             sched: None,
             sp: None,
-            chunk: None,
         };
         for (n, t) in tensors.into_iter().enumerate() {
             match t {
@@ -286,6 +285,14 @@ impl<'a> Gen<'a> {
             }
         }
         g
+    }
+
+    /// The sparse output the current statement updates in place, if it
+    /// does (its plan's `InPlace` strategy): its storage is the opened
+    /// `c.in_place()`, and its walks read no values.
+    fn in_place(&self) -> Option<TensorId> {
+        let in_place = self.sp?.output.strategy == OutputStrategy::InPlace;
+        in_place.then_some(self.stmt?.lhs.tensor)
     }
 
     /// The loop of the current statement that runs in chunks, if the
@@ -344,6 +351,8 @@ impl<'a> Gen<'a> {
             self.sched = self.kp.schedule.stmts.get(n);
             stmts.extend(self.statement(sp));
         }
+        // The prologue belongs to no statement (nothing is in place there).
+        self.sp = None;
         let mut checks = match self.def.parallel {
             // Nothing with sparse-core's `rayon` feature, a compile error
             // at the attribute without it.
@@ -408,9 +417,7 @@ impl<'a> Gen<'a> {
             return TokenStream::new();
         };
         self.stmt = Some(stmt);
-        self.segment_loop = self.segment_loop(stmt, sp.output.strategy);
         self.sp = Some(sp);
-        self.chunk = None;
         let scope = Scope {
             bound: vec![false; self.k.loops.len()],
             pos: BTreeMap::new(),
@@ -493,7 +500,7 @@ impl<'a> Gen<'a> {
             Node::Update { access, value } => self.update(access, value, scope),
             Node::Expand { level } => self.expand(*level),
             Node::WorkspaceAdd { index, value } => self.workspace_add(*index, value, scope),
-            Node::Compress { level } => self.compress(*level),
+            Node::Compress { level } => self.compress(*level, scope),
         }
     }
 
@@ -529,7 +536,7 @@ impl<'a> Gen<'a> {
     /// for the output updated in place its opened storage.
     fn level_storage(&self, t: TensorId, l: usize) -> TokenStream {
         let l = proc_macro2::Literal::usize_unsuffixed(l);
-        if self.in_place == Some(t) {
+        if self.in_place() == Some(t) {
             let parts = self.tlocal(t, "ip");
             quote!(#parts.levels[#l])
         } else if self.sliced(t).is_some() {
@@ -558,7 +565,7 @@ impl<'a> Gen<'a> {
     /// place).
     fn values(&mut self, t: TensorId) -> Ident {
         let name = self.tlocal(t, "val");
-        if self.in_place == Some(t) {
+        if self.in_place() == Some(t) {
             let parts = self.tlocal(t, "ip");
             return self.declare(name, None, quote!(#parts.values));
         }
@@ -604,7 +611,7 @@ impl<'a> Gen<'a> {
             // A sparse output has no positions to track: it is written by
             // coordinates (`insert`).
             if info.kind == Kind::Sparse
-                && (!info.mutable || self.in_place == Some(a.tensor))
+                && (!info.mutable || self.in_place() == Some(a.tensor))
                 && !out.iter().any(|b| b.tensor == a.tensor)
             {
                 out.push(a.clone());
@@ -614,24 +621,12 @@ impl<'a> Gen<'a> {
     }
 }
 
-/// The Rust primitive type of an element type, hygienically.
+/// The Rust type of an element type, hygienically (`codegen/elem.rs`).
 fn elem_type(elem: ElemType) -> TokenStream {
-    let ident = format_ident!("{}", elem.rust_name());
-    quote!(::core::primitive::#ident)
+    crate::codegen::elem::elem_type(elem)
 }
 
-/// The zero of an element type as a literal of that type.
+/// The zero of an element type as a constant of that type.
 fn zero(elem: ElemType) -> TokenStream {
-    let ty = format_ident!("{}", elem.rust_name());
-    match elem {
-        ElemType::F32 | ElemType::F64 => {
-            let lit: TokenStream = format!("0.0_{ty}").parse().unwrap_or_default();
-            lit
-        }
-        ElemType::Bool => quote!(false),
-        _ => {
-            let lit: TokenStream = format!("0_{ty}").parse().unwrap_or_default();
-            lit
-        }
-    }
+    crate::codegen::elem::zero(elem)
 }

@@ -1,14 +1,14 @@
-//! Comparisons, logic and the choice (`Expr::Call`s under the reserved
-//! names of `sparsifier::OPERATOR_CALLS`), and the element type an
-//! expression computes, which types their absent operands and the locals of
-//! scoped sums.
+//! Comparisons, logic, the choice and the integer operators (`Expr::Call`s
+//! under the reserved names of `sparsifier::OPERATOR_CALLS`), and the
+//! element type an expression computes, which types their absent operands
+//! and the locals of scoped sums.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::expr::Loaded;
 use super::{zero, Gen};
-use crate::model::{ElemType, ParamKind};
+use crate::model::{ParamKind, ValueType};
 use crate::sparsifier::Expr;
 
 impl Gen<'_> {
@@ -23,17 +23,19 @@ impl Gen<'_> {
     ) -> (TokenStream, u8) {
         let known = args.iter().find_map(|a| self.expr_type(a));
         let arg = |g: &mut Self, n: usize, cond: bool| -> TokenStream {
+            let ty = match op {
+                // The branches of a choice: the other branch's type.
+                "if" => args[1..]
+                    .iter()
+                    .find_map(|a| g.expr_type(a))
+                    .unwrap_or(g.out_elem()),
+                _ => known.unwrap_or(g.out_elem()),
+            };
             match args.get(n) {
                 Some(Expr::Zero) if cond => quote!(false),
-                Some(Expr::Zero) => zero(match op {
-                    // The branches of a choice: the other branch's type.
-                    "if" => args[1..]
-                        .iter()
-                        .find_map(|a| g.expr_type(a))
-                        .unwrap_or(g.out_elem()),
-                    _ => known.unwrap_or(g.out_elem()),
-                }),
-                Some(e) => g.lower(e, loaded).0,
+                Some(Expr::Zero) => zero(ty),
+                Some(e) if cond => g.lower(e, loaded).0,
+                Some(e) => g.typed_operand(e, 0, loaded, Some(ty)),
                 None => quote!(false),
             }
         };
@@ -66,6 +68,66 @@ impl Gen<'_> {
         }
     }
 
+    /// The integer operators (MLIR's `shli`/`shrsi`/`shrui`, `andi`/`ori`/
+    /// `xori`, and `!` as `xori` with -1), each operand parenthesised. Shifts
+    /// call `math::shl`/`shr`, which take the amount modulo the width
+    /// instead of panicking (a generic function also lets a literal
+    /// operand take its type from around it); an absent amount is 0. An
+    /// absent operand otherwise is the zero of the other operands' type.
+    pub(super) fn integer_operator(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        loaded: &Loaded,
+    ) -> (TokenStream, u8) {
+        let known = args.iter().find_map(|a| self.expr_type(a));
+        let ty = match name {
+            "shl" | "shr" => args.first().and_then(|a| self.expr_type(a)),
+            _ => known,
+        }
+        .unwrap_or(self.out_elem());
+        let arg = |g: &mut Self, n: usize| match args.get(n) {
+            Some(Expr::Zero) => zero(ty),
+            Some(e) => g.typed_operand(e, 0, loaded, Some(ty)),
+            None => zero(ty),
+        };
+        match (name, args.len()) {
+            ("shl" | "shr", 2) => {
+                let x = arg(self, 0);
+                let n = match &args[1] {
+                    Expr::Zero => quote!(0u32),
+                    e => self.lower(e, loaded).0,
+                };
+                let f = quote::format_ident!("{}", name);
+                (quote!(::sparse_core::__private::math::#f(#x, #n)), 5)
+            }
+            ("bitnot", 1) => {
+                let x = arg(self, 0);
+                (quote!(!(#x)), 4)
+            }
+            ("bitand" | "bitor" | "bitxor", 2) => {
+                let l = arg(self, 0);
+                let r = arg(self, 1);
+                let op = match name {
+                    "bitand" => quote!(&),
+                    "bitor" => quote!(|),
+                    _ => quote!(^),
+                };
+                // Looser than every operator `lower` knows: a parent
+                // parenthesises it (`Gen::operand`).
+                (quote!((#l) #op (#r)), 0)
+            }
+            _ => {
+                let span = self.def.name.span();
+                self.error(
+                    span,
+                    format!("internal: `{name}` with {} operands", args.len()),
+                );
+                (quote!(0), 5)
+            }
+        }
+    }
+
     /// The Rust integer type `e`'s arithmetic runs in, if integer: its
     /// element type, or `usize` for index variables and literals alone
     /// (`i - j`). Integer arithmetic wraps, as MLIR's `arith` ops do, and
@@ -73,7 +135,7 @@ impl Gen<'_> {
     /// panics on no value.
     pub(super) fn int_type(&self, e: &Expr) -> Option<TokenStream> {
         match self.expr_type(e) {
-            Some(t) if t.is_float() || t == ElemType::Bool => None,
+            Some(t) if t.is_float() || t == ValueType::Bool => None,
             Some(t) => Some(super::elem_type(t)),
             None if mentions_index(e) => Some(quote!(::core::primitive::usize)),
             None => None,
@@ -83,11 +145,11 @@ impl Gen<'_> {
     /// `target += v` for an element of type `elem`, wrapping for integers.
     pub(super) fn add_assign(
         &self,
-        elem: ElemType,
+        elem: ValueType,
         target: TokenStream,
         v: TokenStream,
     ) -> TokenStream {
-        if elem.is_float() || elem == ElemType::Bool {
+        if elem.is_float() || elem == ValueType::Bool {
             quote!(#target += #v;)
         } else {
             let ty = super::elem_type(elem);
@@ -98,7 +160,7 @@ impl Gen<'_> {
     /// The element type an expression computes, where its operands say:
     /// tensors, casts, closures and sums; `None` for literals and index
     /// variables alone.
-    pub(super) fn expr_type(&self, e: &Expr) -> Option<ElemType> {
+    pub(super) fn expr_type(&self, e: &Expr) -> Option<ValueType> {
         use crate::sparsifier::Region;
         let region = |r: Region| match r {
             Region::Func(f) => self.def.closures.get(f.index()).map(|d| d.result),
@@ -106,23 +168,40 @@ impl Gen<'_> {
         };
         match e {
             Expr::Access(a) => Some(self.info(a.tensor).elem),
-            Expr::Cast(_, ty) => ElemType::from_name(ty).ok(),
-            Expr::Literal(text) => self.def.params.iter().find_map(|p| match &p.kind {
-                ParamKind::Scalar { ty } if p.name == text => {
-                    let name = quote!(#ty).to_string();
-                    ElemType::from_name(&name).ok()
-                }
-                _ => None,
-            }),
+            Expr::Cast(_, ty) => ValueType::from_name(ty),
+            Expr::Literal(text) => self
+                .def
+                .params
+                .iter()
+                .find_map(|p| match &p.kind {
+                    ParamKind::Scalar { ty } if p.name == text => {
+                        let name = quote!(#ty).to_string();
+                        ValueType::from_name(&name)
+                    }
+                    _ => None,
+                })
+                .or_else(|| int_suffix(text)),
             Expr::Index(_) | Expr::Zero | Expr::Absent => None,
             Expr::Local(n) => self.sum_types.get(n).copied(),
             Expr::Neg(x) | Expr::Sum(_, x) | Expr::Select(_, x) => self.expr_type(x),
             Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
                 self.expr_type(l).or_else(|| self.expr_type(r))
             }
+            // A shift has its left operand's type; `& | ^ !` their operands'.
+            Expr::Call(name, args) if matches!(name.as_str(), "shl" | "shr") => {
+                args.first().and_then(|a| self.expr_type(a))
+            }
+            Expr::Call(name, args) if crate::sparsifier::is_integer_operator(name) => {
+                args.iter().find_map(|a| self.expr_type(a))
+            }
             Expr::Call(name, args) => match crate::sparsifier::operator_of(name) {
                 Some("if") => args[1..].iter().find_map(|a| self.expr_type(a)),
-                Some(_) => Some(ElemType::Bool),
+                Some(_) => Some(ValueType::Bool),
+                // The parts and the modulus of a complex number are real.
+                None if matches!(name.as_str(), "re" | "im" | "abs") => args
+                    .iter()
+                    .find_map(|a| self.expr_type(a))
+                    .map(|t| t.complex_part().unwrap_or(t)),
                 None => args.iter().find_map(|a| self.expr_type(a)),
             },
             Expr::Apply(f, _) => region(crate::sparsifier::Region::Func(*f)),
@@ -135,6 +214,14 @@ impl Gen<'_> {
                 .or_else(|| self.expr_type(&u.x)),
         }
     }
+}
+
+/// The type an integer literal's suffix names (`1i32`); `None` for
+/// anything else. Float suffixes are left alone: float arithmetic has one
+/// spelling whatever the type.
+fn int_suffix(text: &str) -> Option<ValueType> {
+    let lit = syn::parse_str::<syn::LitInt>(text).ok()?;
+    ValueType::from_name(lit.suffix()).filter(|t| !t.is_float())
 }
 
 /// Whether `e` reads an index variable outside a cast (`i - j`, not

@@ -85,6 +85,11 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// The weights of a dense split loop (see [`Gen::weights`]).
+    pub(super) fn weights_of(&mut self, par: Chunks) -> TokenStream {
+        self.weights(par.loop_id, None)
+    }
+
     /// The chunk closure's first parameter names: the chunk's first row
     /// (`__sk_i_row0`) and the output data it shadows.
     fn chunk_names(&mut self, par: Chunks) -> (Ident, Ident, TokenStream) {
@@ -96,40 +101,111 @@ impl<'a> Gen<'a> {
 
     /// `for i in 0..n { body }` as chunks: `par::dense` hands each chunk
     /// `lo..hi` and its rows of the output; `body` was generated with the
-    /// output's offsets relative to `lo`.
+    /// output's offsets relative to `lo`, and `cursors` (row cursors, see
+    /// `rows.rs`) start at the chunk's first row.
     pub(super) fn parallel_for(
         &mut self,
         par: Chunks,
         var: &Ident,
-        n: &Ident,
+        cursors: TokenStream,
         body: TokenStream,
     ) -> TokenStream {
-        let hi = format_ident!("__sk_{}_hi", self.loop_name(par.loop_id));
-        let weights = self.weights(par.loop_id, None);
+        let (row0, hi) = self.chunk_rows(par);
+        let weights = self.weights_of(par);
+        self.parallel_rows(
+            par,
+            weights,
+            quote! {
+                #cursors
+                for #var in #row0..#hi {
+                    #body
+                }
+            },
+        )
+    }
+
+    /// A loop over the rows `0..n` of the split loop as chunks of rows:
+    /// `par::dense` (or `par::sparse_dense` for a sparse output) runs
+    /// `chunk` once per chunk with `row0..hi` (see [`Gen::chunk_rows`]) its
+    /// rows and the output's rows from `row0` in its place. `chunk` walks
+    /// only those rows: a dense loop over them, or the walks of level 0
+    /// narrowed to their coordinates ([`Gen::narrow_to_rows`]).
+    pub(super) fn parallel_rows(
+        &mut self,
+        par: Chunks,
+        weights: TokenStream,
+        chunk: TokenStream,
+    ) -> TokenStream {
+        let n = self.size(par.loop_id);
+        let (row0, hi) = self.chunk_rows(par);
         let run = private("par");
+        let usize_ty = quote!(::core::primitive::usize);
         if par.sparse {
-            let row0 = self.chunk_row(par);
             let c = self.info(par.output).ident.clone();
-            let (usize_ty, result) = (quote!(::core::primitive::usize), chunk_result());
+            let result = chunk_result();
             return quote! {
                 #run::sparse_dense(#c, #n, #weights, |#row0: #usize_ty, #hi: #usize_ty, #c| -> #result {
-                    for #var in #row0..#hi {
-                        #body
-                    }
+                    #chunk
                     ::core::result::Result::Ok(())
                 })?;
             };
         }
-        let (row0, data, ty) = self.chunk_names(par);
+        let (_, data, ty) = self.chunk_names(par);
         let stride = self.row_stride(par.output);
         let zero = self.chunk_zero(par);
         quote! {
-            #run::dense(#data, #stride, #n, #weights, |#row0: ::core::primitive::usize, #hi: ::core::primitive::usize, #data: #ty| {
+            #run::dense(#data, #stride, #n, #weights, |#row0: #usize_ty, #hi: #usize_ty, #data: #ty| {
                 #zero
-                for #var in #row0..#hi {
-                    #body
-                }
+                #chunk
             });
+        }
+    }
+
+    /// The first row of the chunk and the end of its rows, inside a chunk
+    /// of rows.
+    pub(super) fn chunk_rows(&self, par: Chunks) -> (Ident, Ident) {
+        let name = self.loop_name(par.loop_id);
+        (
+            format_ident!("__sk_{}_row0", name),
+            format_ident!("__sk_{}_hi", name),
+        )
+    }
+
+    /// Narrows `lo..hi`, the entries of level `l` of `t` (a sorted level
+    /// 0, walked by the split loop), to those whose coordinates are the
+    /// chunk's rows `row0..row_hi` (shifted by the level's window, if an
+    /// affine subscript or a slice reads it): two binary searches per
+    /// chunk. The chunks' rows partition the loop's, so the narrowed walks
+    /// partition the level's entries.
+    pub(super) fn narrow_to_rows(
+        &mut self,
+        par: Chunks,
+        t: TensorId,
+        l: usize,
+        (lo, hi): (&Ident, &Ident),
+    ) -> TokenStream {
+        let (row0, row_hi) = self.chunk_rows(par);
+        let crd = self.coordinates(t, l);
+        let (stride, slot) = self
+            .info(t)
+            .levels
+            .get(l)
+            .map_or((1, 0), |x| (x.stride, x.offset));
+        let (stride, slot) = (
+            Literal::usize_unsuffixed(stride),
+            Literal::usize_unsuffixed(slot),
+        );
+        let (first, end) = match self.window_offset(t, l) {
+            Some(off) => (
+                quote!(#off.wrapping_add(#row0)),
+                quote!(#off.wrapping_add(#row_hi)),
+            ),
+            None => (quote!(#row0), quote!(#row_hi)),
+        };
+        let lower = private("lower_bound");
+        quote! {
+            let #lo = #lower(#crd, (#lo, #hi), #first, (#stride, #slot));
+            let #hi = #lower(#crd, (#lo, #hi), #end, (#stride, #slot));
         }
     }
 

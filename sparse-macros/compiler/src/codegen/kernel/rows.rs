@@ -7,110 +7,102 @@
 //! starts where the previous one ended; one position load per row) and,
 //! when the output is only written, its elements from a `slots` cursor (a
 //! post-incremented store). On the Cortex-M4F the SpMV row costs 10
-//! instructions instead of 16.
+//! instructions instead of 16. Which loops qualify is the schedule's
+//! decision (`schedule/rows.rs`); this file lowers it.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::quote;
 use syn::Ident;
 
 use super::iterate::private;
-use super::{Gen, Kind, Scope};
-use crate::sparsifier::{AssignOp, LoopId, Node, Value};
-use crate::vocab::LevelFormat;
+use super::{Gen, Scope};
+use crate::sparsifier::LoopId;
 
 impl Gen<'_> {
-    /// For the dense loop `l` with `body`, the cursors to declare before it
-    /// (recorded in `inner` for the walk and the store to use), when the
-    /// body has the shape above; empty otherwise. `scope` is the loop's
-    /// outer scope, `inner` its body's (with the dense positions bound).
+    /// For the dense loop `l`, the cursors to declare before it (recorded
+    /// in `inner` for the walk and the store to use), when the schedule
+    /// gives it a row cursor (`schedule/rows.rs`); empty otherwise.
+    /// `scope` is the loop's outer scope, `inner` its body's (with the
+    /// dense positions bound).
     pub(super) fn row_cursors(
         &mut self,
         l: LoopId,
-        body: &[Node],
         scope: &Scope,
         inner: &mut Scope,
     ) -> TokenStream {
-        if self.chunks().is_some() || self.chunk.is_some() {
-            return TokenStream::new();
-        }
-        let [Node::Local { init, .. }, Node::Iterate {
-            space,
-            loop_id: row_loop,
-            ..
-        }, Node::Store { access, op, value }] = body
-        else {
+        let Some(decided) = self.sched.and_then(|s| s.row_cursor(l)) else {
             return TokenStream::new();
         };
-        // An unrolled row walk reads its range itself.
-        if self.sched.and_then(|s| s.unroll_of(*row_loop)).is_some() {
-            return TokenStream::new();
-        }
-        let t = space.tensor;
-        let info = self.info(t);
-        let row_level = space.level.index() == 1
-            && space.level_type.format == LevelFormat::Compressed
-            && info.kind == Kind::Sparse
-            && info.parts.is_none()
-            && info.levels.first().is_some_and(|x| x.ty.is_dense())
-            && info.levels.get(1).is_some_and(|x| x.own_coordinates())
-            && self.in_place != Some(t)
-            && !self.segmented(t, 1)
-            && self.sliced(t).is_none()
-            // Rows read through affine subscripts (`a[i + 1, j]`) start
-            // elsewhere, and windows narrow them.
-            && self.level_subscript(t, 0).is_none()
-            && self.level_subscript(t, 1).is_none()
-            // Level 0 positioned by this loop (`p0 = i`), not above it.
-            && !scope.pos.contains_key(&(t, 0))
-            && inner.pos.contains_key(&(t, 0));
-        if !row_level || self.packed_coordinates(t) {
+        let par = self.chunks().filter(|c| c.loop_id == l);
+        let t = decided.tensor;
+        // The schedule chose the loop that positions level 0 of `t`.
+        if scope.pos.contains_key(&(t, 0)) || !inner.pos.contains_key(&(t, 0)) {
+            let name = self.info(t).name.clone();
+            self.internal::<()>(
+                t,
+                format!("the row cursor of `{name}` is not positioned by its loop"),
+            );
             return TokenStream::new();
         }
         let mut out = TokenStream::new();
         let cursor = self.tlocal(t, "rows1");
         let pos = self.positions(t, 1);
         let crd = self.coordinates(t, 1);
-        let call = if self.walk_has_values(t, 1) {
-            let val = self.values(t);
-            let f = private("rows_values");
-            quote!(#f(#pos, #crd, #val))
-        } else {
-            let f = private("rows");
-            quote!(#f(#pos, #crd))
-        };
+        let values = self.walk_has_values(t, 1).then(|| self.values(t));
         let name = self.info(t).name.clone();
+        let (call, doc) = match (par, values) {
+            (None, Some(val)) => {
+                let f = private("rows_values");
+                (quote!(#f(#pos, #crd, #val)), String::new())
+            }
+            (None, None) => {
+                let f = private("rows");
+                (quote!(#f(#pos, #crd)), String::new())
+            }
+            (Some(par), val) => {
+                let (row0, hi) = self.chunk_rows(par);
+                let call = match val {
+                    Some(val) => {
+                        let f = private("rows_values_from");
+                        quote!(#f(#pos, #crd, #val, #row0))
+                    }
+                    None => {
+                        let f = private("rows_from");
+                        quote!(#f(#pos, #crd, #row0))
+                    }
+                };
+                let doc = format!(
+                    " The chunk's rows are `{row0}..{hi}`, within the loop's, so `{row0}` < \
+                     the positions' length, and the chunk asks for `{hi} - {row0}` rows."
+                );
+                (call, doc)
+            }
+        };
         let doc = format!(
             " SAFETY: `{name}` is validated, its level 0 is dense with one entry per row of \
-             this loop, and the loop asks its compressed level 1 for each row once, in order."
+             this loop, and the loop asks its compressed level 1 for each row once, in order.{doc}"
         );
         out.extend(quote! {
             #[doc = #doc]
             let mut #cursor = unsafe { #call };
         });
         inner.rows.insert((t, 1), cursor);
-        // The output written once per row and never read (not even at
-        // another index: its slice then has no other user while the
-        // cursor's pointer lives).
-        let y = access.tensor;
-        let yinfo = self.info(y).clone();
-        let reads_output = self.stmt.is_some_and(|s| s.reads_output());
-        if init.is_none()
-            && !reads_output
-            && *op == AssignOp::Assign
-            && *value == Value::Local
-            && matches!(yinfo.kind, Kind::Slice | Kind::Array)
-            && yinfo.shape.len() == 1
-            && access.indices == [l]
-            && y != t
-        {
+        if let Some(y) = decided.slots {
+            let yinfo = self.info(y).clone();
             let slots = self.tlocal(y, "slots");
             let data = self.data(y);
             let f = private("slots");
             let yname = yinfo.name.clone();
-            let doc = format!(
-                " SAFETY: the loop writes one element of `{yname}` per row, in order, and \
-                 runs over its size (checked in the prologue)."
-            );
+            let doc = match par {
+                None => format!(
+                    " SAFETY: the loop writes one element of `{yname}` per row, in order, and \
+                     runs over its size (checked in the prologue)."
+                ),
+                Some(_) => format!(
+                    " SAFETY: the chunk writes one element of `{yname}` per row, in order, and \
+                     runs over its rows, whose elements the chunk's part of `{yname}` holds."
+                ),
+            };
             out.extend(quote! {
                 #[doc = #doc]
                 let mut #slots = unsafe { #f(#data) };

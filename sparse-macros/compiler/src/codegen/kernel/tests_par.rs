@@ -2,7 +2,7 @@
 //! snapshots are compiled and run against the sequential kernels and dense
 //! references by `tests/tests/parallel.rs` (feature `rayon`).
 
-use super::tests::{has, snapshot, spmv, spmv_def, Def, COO, CSC, CSF, CSR, DCSR, LOOSE};
+use super::tests::{has, snapshot, spmv, spmv_def, Def, BSR, COO, CSC, CSF, CSR, DCSR, LOOSE};
 use crate::model::ElemType::F64;
 use crate::sparsifier::Expr;
 
@@ -22,10 +22,19 @@ fn spmv_csr_runs_its_rows_in_chunks_balanced_by_entries() {
         "::sparse_core::__private::par::dense(__sk_y_data, 1usize, __sk_n_i, \
          ::core::option::Option::Some(__sk_a_pos1),"
     ));
-    assert!(has(&text, "for __sk_i in __sk_i_row0..__sk_i_hi {"));
-    // The output's offset is relative to the chunk's first row; nothing
-    // else changes.
-    assert!(has(&text, "slot(__sk_y_data, __sk_i - __sk_i_row0)"));
+    // Each chunk reads its rows through a row cursor from its first row
+    // and writes its part of `y` through a slots cursor, counting its rows
+    // down, as the sequential kernel does for all rows.
+    assert!(has(
+        &text,
+        "::sparse_core::__private::rows_values_from(__sk_a_pos1, __sk_a_crd1, __sk_a_val, \
+         __sk_i_row0,)"
+    ));
+    assert!(has(&text, "::sparse_core::__private::slots(__sk_y_data)"));
+    assert!(has(
+        &text,
+        "let mut __sk_left_i: ::core::primitive::usize = __sk_i_hi - __sk_i_row0;"
+    ));
     assert!(has(&text, "__sk_acc += __sk_a_v * __sk_x_v;"));
     assert!(has(
         &text,
@@ -276,12 +285,13 @@ fn sparse_outputs_not_stored_by_rows_stay_sequential_and_say_why() {
 /// `#[parallel]` SpMV over a stride-1 slice walked in place: the rows of a
 /// sliced CSR still run in chunks (the loop variable is the slice's row,
 /// balanced by iterations: the positions start at the slice's offset); a
-/// sliced DCSR walks its rows through a window, whose coordinates are not
-/// the output's rows, so it runs on one thread and says why.
+/// sliced DCSR walks its rows through a window, shifted from the output's
+/// rows: it runs in chunks of rows, each narrowing the window to the
+/// coordinates of its rows.
 #[test]
-fn sliced_operands_walked_in_place_chunk_only_dense_rows() {
+fn sliced_operands_walked_in_place_run_in_chunks_of_rows() {
     use crate::sparsifier::{Access, Affine, LoopId};
-    for (enc, levels, chunked) in [("CSR_U", "dense", true), ("DCSR_U", "compressed", false)] {
+    for (enc, levels, dense_rows) in [("CSR_U", "dense", true), ("DCSR_U", "compressed", false)] {
         let encoding = format!(
             "#{enc} = #sparse_tensor.encoding<{{ map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(?, ?, 1)>) -> (i : {levels}, j : compressed) }}>"
         );
@@ -303,19 +313,117 @@ fn sliced_operands_walked_in_place_chunk_only_dense_rows() {
         });
         d.k.assign(y, &[i], read * Expr::at(x, &[j]));
         let text = d.generate();
-        if chunked {
-            assert!(has(
-                &text,
-                "::sparse_core::__private::par::dense(__sk_y_data, 1usize, __sk_n_i, \
-                 ::core::option::Option::None::<&[::core::primitive::usize]>,"
-            ));
+        assert!(has(
+            &text,
+            "::sparse_core::__private::par::dense(__sk_y_data, 1usize, __sk_n_i, \
+             ::core::option::Option::None::<&[::core::primitive::usize]>,"
+        ));
+        if dense_rows {
             assert!(has(&text, "__sk_i.wrapping_add(__sk_a_slice_off0)"));
         } else {
-            assert!(!has(&text, "par::"), "{text}");
-            assert!(has(
+            // The window of the slice, then its part that is the chunk's
+            // rows (relative to the window's start).
+            let window = at(
                 &text,
-                "runs on one thread: its outer loop walks `a` level 0 through a window"
-            ));
+                "let __sk_a_off0: ::core::primitive::usize = __sk_a_slice_off0;",
+            );
+            let narrow = at(
+                &text,
+                "let __sk_a_lo0 = ::sparse_core::__private::lower_bound(__sk_a_crd0, \
+                 (__sk_a_lo0, __sk_a_hi0), __sk_a_off0.wrapping_add(__sk_i_row0), (1, 0),);",
+            );
+            assert!(window < narrow);
+            assert!(has(&text, "__sk_a_off0.wrapping_add(__sk_i_hi), (1, 0),);"));
+            assert!(has(&text, "slot(__sk_y_data, __sk_i - __sk_i_row0)"));
         }
     }
+}
+
+// ---- strategies composed with the chunks -----------------------------
+
+/// DCSR + DCSR into a dense matrix: the outer loop merges two compressed
+/// levels 0. It runs in chunks of rows (`par::dense`, balanced by rows),
+/// each narrowing both levels to the coordinates of its rows by binary
+/// search before merging them as the sequential kernel does.
+#[test]
+fn a_merged_outer_loop_runs_in_chunks_of_rows() {
+    let mut d = Def::new(DCSR, "add_dcsr_dense_par");
+    d.parallel = true;
+    let a = d.sparse("a", "DCSR", F64, &[None, None]);
+    let b = d.sparse("b", "DCSR", F64, &[None, None]);
+    let c = d.dense("c", F64, &[None, None], true);
+    let (i, j) = (d.index("i"), d.index("j"));
+    d.k.assign(c, &[i, j], Expr::at(a, &[i, j]) + Expr::at(b, &[i, j]));
+    let text = d.generate();
+    snapshot("add_dcsr_dense_par", &text);
+    assert!(has(
+        &text,
+        "::sparse_core::__private::par::dense(__sk_c_data, __sk_n_j, __sk_n_i, \
+         ::core::option::Option::None::<&[::core::primitive::usize]>,"
+    ));
+    for t in ["a", "b"] {
+        let merge = at(&text, &format!("let mut __sk_{t}_p0 = __sk_{t}_lo0;"));
+        let narrow = at(
+            &text,
+            &format!(
+                "let __sk_{t}_lo0 = ::sparse_core::__private::lower_bound(__sk_{t}_crd0, \
+                 (__sk_{t}_lo0, __sk_{t}_hi0), __sk_i_row0, (1, 0),);"
+            ),
+        );
+        assert!(narrow < merge, "{t}: narrowed before the merge");
+        assert!(has(
+            &text,
+            &format!("(__sk_{t}_lo0, __sk_{t}_hi0), __sk_i_hi, (1, 0),);")
+        ));
+    }
+    assert!(has(&text, "(__sk_i - __sk_i_row0) * __sk_n_j + __sk_j"));
+    assert!(has(
+        &text,
+        "the loop over `i` runs in chunks of rows of `c`, in parallel"
+    ));
+}
+
+/// A merge with the whole range (`a + b + 0.5` visits every row): the
+/// range's cursor starts at the chunk's first row and ends at its last.
+#[test]
+fn a_merge_with_the_whole_range_covers_the_chunks_rows() {
+    let mut d = Def::new(DCSR, "shift_dcsr_dense_par");
+    d.parallel = true;
+    let a = d.sparse("a", "DCSR", F64, &[None, None]);
+    let b = d.sparse("b", "DCSR", F64, &[None, None]);
+    let c = d.dense("c", F64, &[None, None], true);
+    let (i, j) = (d.index("i"), d.index("j"));
+    let sum = Expr::at(a, &[i, j]) + Expr::at(b, &[i, j]) + Expr::lit("0.5");
+    d.k.assign(c, &[i, j], sum);
+    let text = d.generate();
+    assert!(has(
+        &text,
+        "let mut __sk_u_i: ::core::primitive::usize = __sk_i_row0;"
+    ));
+    assert!(has(&text, "__sk_u_i < __sk_i_hi"));
+    assert!(has(&text, "for __sk_i in __sk_u_i..__sk_i_hi {"));
+    assert!(!has(&text, "__sk_u_i < __sk_n_i"));
+}
+
+/// SpMV over BSR: the outer loop over block rows runs in chunks; a block
+/// row's rows of `y` are contiguous (2 per block row), so each chunk owns
+/// `2 * (hi - row0)` elements (balanced by the blocks of its block rows), and the written-out inner loops are the
+/// sequential kernel's.
+#[test]
+fn spmv_bsr_splits_its_block_rows() {
+    let text = parallel_spmv(BSR, "BSR", "spmv_bsr_par");
+    snapshot("spmv_bsr_par", &text);
+    assert!(has(
+        &text,
+        "::sparse_core::__private::par::dense(__sk_y_data, 2, __sk_n_i__blk, \
+         ::core::option::Option::Some(__sk_a_pos1),"
+    ));
+    assert!(has(
+        &text,
+        "(__sk_i__blk - __sk_i__blk_row0) * 2 + __sk_i__in"
+    ));
+    assert!(has(
+        &text,
+        "the loop over `i__blk` runs in chunks of rows of `y`, in parallel"
+    ));
 }

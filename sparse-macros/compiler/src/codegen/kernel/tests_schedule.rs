@@ -30,11 +30,19 @@ fn unroll_writes_the_row_walk_out_four_times_then_finishes_one_by_one() {
         &text,
         "/// schedule\n///   j: unrolled by 4 (statement 1), the rest of each range one at a time"
     ));
-    // An unrolled walk reads its own range: no row cursor.
+    // An unrolled walk reads its own range: no row cursor, in the code or
+    // in the schedule.
     assert!(!has(&text, "__private::rows("));
-    // Without the attribute, the tokens are the plain kernel's.
+    assert!(!has(&text, "row cursor"));
+    // Without the attribute, the plain kernel: the rows through a cursor,
+    // which its schedule says.
     let plain = spmv(CSR, "CSR", "spmv_csr_unroll4");
-    assert!(!has(&plain, "__sk_a_u1") && !has(&plain, "schedule"));
+    assert!(!has(&plain, "__sk_a_u1") && !has(&plain, "unrolled"));
+    assert!(has(
+        &plain,
+        "/// schedule\n///   i: rows of `a` level 1 through a row cursor, `y` through a slots \
+         cursor (statement 1)"
+    ));
 }
 
 #[test]

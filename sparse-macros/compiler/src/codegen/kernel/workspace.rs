@@ -124,12 +124,12 @@ impl Gen<'_> {
 
     /// `Compress`: inserts the segment's added entries in coordinate order
     /// under the enclosing output coordinates, then resets them.
-    pub(super) fn compress(&mut self, level: TensorLevel) -> TokenStream {
+    pub(super) fn compress(&mut self, level: TensorLevel, scope: &Scope) -> TokenStream {
         let Some(stmt) = self.stmt else {
             return TokenStream::new();
         };
         let c = self.info(level.tensor).ident.clone();
-        let mut coords = self.level_coords(&stmt.lhs);
+        let mut coords = self.level_coords(&stmt.lhs, scope);
         // The expanded (last) level's coordinate comes from the workspace.
         if let Some(last) = coords.get_mut(level.level.index()) {
             *last = quote!(0);

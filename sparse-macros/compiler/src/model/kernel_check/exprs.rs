@@ -6,7 +6,7 @@ use syn::Ident;
 use super::{example_indices, Binding, Checker};
 use crate::errors::Errors;
 use crate::model::kernel_types;
-use crate::model::ElemType;
+use crate::model::ValueType;
 use crate::sparsifier::{Expr, LoopId};
 use crate::suggest::{backquoted, did_you_mean};
 use crate::syntax::{ArithOp, AssignSyntax, ExprSyntax, StmtSyntax, MATH_FUNCTIONS};
@@ -60,7 +60,7 @@ impl Checker<'_> {
                     let leaf = |e: &ExprSyntax| self.leaf(e, local);
                     let lt = kernel_types::infer_type(left, &leaf);
                     let rt = kernel_types::infer_type(right, &leaf);
-                    let typed = |e: Box<Expr>, t: Option<ElemType>| match t {
+                    let typed = |e: Box<Expr>, t: Option<ValueType>| match t {
                         Some(t) => Box::new(Expr::Cast(e, t.rust_name().to_string())),
                         None => e,
                     };
@@ -85,12 +85,27 @@ impl Checker<'_> {
                     ArithOp::Ge => named("ge"),
                     ArithOp::And => named("and"),
                     ArithOp::Or => named("or"),
+                    ArithOp::Shl => named("shl"),
+                    ArithOp::Shr => named("shr"),
+                    ArithOp::BitAnd => named("bitand"),
+                    ArithOp::BitOr => named("bitor"),
+                    ArithOp::BitXor => named("bitxor"),
                 }
             }
-            ExprSyntax::Not { operand, .. } => Expr::Call(
-                "not".to_string(),
-                vec![self.resolve(operand, local, errors)?],
-            ),
+            ExprSyntax::Not { operand, .. } => {
+                // `!` of an integer is its bitwise not (MLIR's `xori` with
+                // -1), which is not zero where the operand is.
+                let leaf = |e: &ExprSyntax| self.leaf(e, local);
+                let name = if kernel_types::integer_valued(operand, &leaf) {
+                    "bitnot"
+                } else {
+                    "not"
+                };
+                Expr::Call(
+                    name.to_string(),
+                    vec![self.resolve(operand, local, errors)?],
+                )
+            }
             ExprSyntax::If {
                 cond, then, els, ..
             } => {
@@ -375,12 +390,12 @@ pub(super) fn check_sum_scopes(stmt: &StmtSyntax, errors: &mut Errors) {
 }
 
 /// The Rust number types a kernel may cast to.
-pub(super) const CAST_TYPES: [&str; 11] = [
-    "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize",
+pub(super) const CAST_TYPES: [&str; 13] = [
+    "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize", "f16", "bf16",
 ];
 
-/// Rule: casts convert to a Rust number type. `a[i] as f16` is an error at
-/// `f16`.
+/// Rule: casts convert to a Rust number type (`f16`/`bf16` included).
+/// `a[i] as f80` is an error at `f80`.
 fn check_cast_target(ty: &Ident, errors: &mut Errors) -> Option<()> {
     if CAST_TYPES.contains(&ty.to_string().as_str()) {
         return Some(());

@@ -22,7 +22,7 @@ use syn::Ident;
 
 use super::kernel::{ClosureDef, KernelDef, StmtSpans};
 use super::kernel_types::{self, Leaf};
-use super::{ElemType, Model};
+use super::{Model, ValueType};
 use crate::errors::Errors;
 use crate::sparsifier::{Access, AssignOp, Expr, Kernel, LoopId, Stmt, TensorId};
 use crate::suggest::{backquoted, did_you_mean};
@@ -37,14 +37,14 @@ use exprs::check_output_read;
 enum Binding {
     Tensor {
         id: TensorId,
-        elem: ElemType,
+        elem: ValueType,
         shape: Vec<Option<u64>>,
         mutable: bool,
         /// Declared with an encoding.
         sparse: bool,
     },
     Scalar {
-        prim: Option<ElemType>,
+        prim: Option<ValueType>,
     },
     /// A parameter whose type had errors: uses stay silent.
     Broken,
@@ -244,8 +244,8 @@ fn check_has_statements(def: &KernelSyntax, errors: &mut Errors) {
 /// Rule: a reduction adds with `+`, which `bool` (`i1`) values do not have.
 /// `y[i] = a[i, j];` with `y: &mut tensor<?xi1>` sums over `j` and is an
 /// error at the first use of `j`; `y[i] += a[i];` is an error at `+=`.
-fn check_bool_reduction(stmt: &StmtSyntax, elem: ElemType, errors: &mut Errors) {
-    if elem != ElemType::Bool {
+fn check_bool_reduction(stmt: &StmtSyntax, elem: ValueType, errors: &mut Errors) {
+    if elem != ValueType::Bool {
         return;
     }
     let output = &stmt.lhs.tensor;
@@ -460,7 +460,11 @@ impl Checker<'_> {
     }
 
     /// The left-hand side: an output tensor's element.
-    fn check_lhs(&mut self, lhs: &AccessSyntax, errors: &mut Errors) -> Option<(Access, ElemType)> {
+    fn check_lhs(
+        &mut self,
+        lhs: &AccessSyntax,
+        errors: &mut Errors,
+    ) -> Option<(Access, ValueType)> {
         let name = &lhs.tensor;
         match self.binding(name).cloned() {
             // Rule: only `&mut` tensors are written.
@@ -485,7 +489,7 @@ impl Checker<'_> {
             // Rule: scalar parameters are values, not outputs.
             // `alpha = a[i]` or `alpha[] = ...` with `alpha: f32` is an error.
             Some(Binding::Scalar { prim }) => {
-                let elem = prim.map_or("f64", ElemType::mlir_name);
+                let elem = prim.map_or("f64", ValueType::mlir_name);
                 errors.error(
                     name.span(),
                     format!(

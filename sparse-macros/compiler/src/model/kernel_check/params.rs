@@ -7,7 +7,7 @@ use super::exprs::CAST_TYPES;
 use super::{Binding, Checker};
 use crate::errors::Errors;
 use crate::model::kernel::{Param, ParamKind};
-use crate::model::{tensor, ElemType, Encoding, Model};
+use crate::model::{tensor, Encoding, Model, ValueType};
 use crate::sparsifier::{TensorDesc, TensorId};
 use crate::syntax::{ParamTypeSyntax, TensorParamSyntax, TypeDef};
 use crate::vocab::{LevelExpr, LevelFormat};
@@ -245,7 +245,7 @@ fn check_insertable(
 }
 
 /// `?x?xf64` for messages.
-fn shape_text(shape: &[Option<u64>], elem: ElemType) -> String {
+fn shape_text(shape: &[Option<u64>], elem: ValueType) -> String {
     let mut parts: Vec<String> = shape
         .iter()
         .map(|s| s.map_or("?".to_string(), |n| n.to_string()))
@@ -255,7 +255,7 @@ fn shape_text(shape: &[Option<u64>], elem: ElemType) -> String {
 }
 
 /// The element type of a scalar parameter, when it is a plain primitive.
-fn scalar_prim(ty: &syn::Type) -> Option<ElemType> {
+fn scalar_prim(ty: &syn::Type) -> Option<ValueType> {
     let syn::Type::Path(path) = ty else {
         return None;
     };
@@ -263,5 +263,5 @@ fn scalar_prim(ty: &syn::Type) -> Option<ElemType> {
     if !CAST_TYPES.contains(&ident.as_str()) && ident != "bool" {
         return None;
     }
-    ElemType::from_name(&ident).ok()
+    ValueType::from_name(&ident)
 }

@@ -16,7 +16,7 @@ use super::{Binding, Checker};
 use crate::errors::Errors;
 use crate::model::kernel::{ClosureBody, ClosureDef};
 use crate::model::kernel_types::check_operand;
-use crate::model::ElemType;
+use crate::model::ValueType;
 use crate::sparsifier::{BinaryOp, Expr, FuncId, LoopId, Reduce, Region, UnaryOp};
 use crate::suggest::{backquoted, did_you_mean};
 use crate::syntax::{
@@ -36,9 +36,9 @@ struct Args<'s> {
 struct RegionRule<'a> {
     name: &'a str,
     /// Parameter types of its closure; their count is its arity.
-    params: Vec<Option<ElemType>>,
+    params: Vec<Option<ValueType>>,
     /// The operand `identity` would pass through (text, type), if allowed.
-    identity: Option<(String, Option<ElemType>)>,
+    identity: Option<(String, Option<ValueType>)>,
     /// What its parameters are, for the arity message.
     usage: &'a str,
 }
@@ -65,7 +65,7 @@ impl Checker<'_> {
         &mut self,
         op: &SemiringSyntax,
         stmt: &StmtSyntax,
-        out: ElemType,
+        out: ValueType,
         local: &[(String, LoopId)],
         errors: &mut Errors,
     ) -> Option<(Expr, Option<Reduce>)> {
@@ -199,10 +199,10 @@ impl Checker<'_> {
     fn resolve_op(
         &mut self,
         op: &SemiringSyntax,
-        out: ElemType,
+        out: ValueType,
         local: &[(String, LoopId)],
         errors: &mut Errors,
-    ) -> Option<(Expr, Option<ElemType>)> {
+    ) -> Option<(Expr, Option<ValueType>)> {
         let before = errors.len();
         let allowed: &[&str] = match op.kind {
             SemiringKind::Binary => &["overlap", "left", "right"],
@@ -348,7 +348,7 @@ impl Checker<'_> {
                     identity: None,
                     usage: "`|v|`: the stored value, returning `bool`",
                 };
-                let f = self.closure(&rule, c, ElemType::Bool, local, errors)?;
+                let f = self.closure(&rule, c, ValueType::Bool, local, errors)?;
                 if errors.len() > before {
                     return None;
                 }
@@ -443,7 +443,7 @@ impl Checker<'_> {
         op: &SemiringSyntax,
         args: &Args<'_>,
         rule: &RegionRule<'_>,
-        out: ElemType,
+        out: ValueType,
         local: &[(String, LoopId)],
         errors: &mut Errors,
     ) -> Option<Region> {
@@ -564,7 +564,7 @@ impl Checker<'_> {
         &mut self,
         rule: &RegionRule<'_>,
         c: &syn::ExprClosure,
-        result: ElemType,
+        result: ValueType,
         local: &[(String, LoopId)],
         errors: &mut Errors,
     ) -> Option<FuncId> {
@@ -642,8 +642,8 @@ impl Checker<'_> {
     fn result_type_mismatch(
         &self,
         op: &SemiringSyntax,
-        ty: ElemType,
-        out: ElemType,
+        ty: ValueType,
+        out: ValueType,
         errors: &mut Errors,
     ) {
         errors.error_range(

@@ -183,3 +183,45 @@ fn covers_follows_sparse_subsets() {
     assert!(!l.covers(p(1), p(2)) && !l.covers(p(2), p(1)));
     assert!(!l.covers(p(0), p(9)));
 }
+
+#[test]
+fn integer_operators_keep_the_sparsity_of_their_zeros() {
+    let t = Vectors::new();
+    let call = |name: &str, args: Vec<Expr>| Expr::call(name, args);
+    // A shifted zero is zero whatever the amount; a zero amount is not.
+    assert_eq!(
+        t.lat(&call("shl", vec![t.v("a"), t.v("x")])),
+        "{a.lvl0}: (a[i] << x[i])"
+    );
+    assert_eq!(
+        t.lat(&call("shr", vec![t.v("a"), t.v("b")])),
+        "{a.lvl0, b.lvl0}: (a[i] >> b[i])\n{a.lvl0}: (a[i] >> 0)"
+    );
+    assert_eq!(
+        t.lat(&call("shl", vec![t.v("x"), t.v("a")])),
+        "{a.lvl0}: (x[i] << a[i])\n{}: (x[i] << 0)"
+    );
+    // `&` is an intersection, `|` and `^` unions.
+    assert_eq!(
+        t.lat(&call("bitand", vec![t.v("a"), t.v("b")])),
+        "{a.lvl0, b.lvl0}: (a[i] & b[i])"
+    );
+    for (name, op) in [("bitor", "|"), ("bitxor", "^")] {
+        assert_eq!(
+            t.lat(&call(name, vec![t.v("a"), t.v("b")])),
+            format!("{{a.lvl0, b.lvl0}}: (a[i] {op} b[i])\n{{a.lvl0}}: a[i]\n{{b.lvl0}}: b[i]")
+        );
+    }
+    // `!0` is -1: every coordinate.
+    assert_eq!(
+        t.lat(&call("bitnot", vec![t.v("a")])),
+        "{a.lvl0}: !a[i]\n{}: !0"
+    );
+    // `clamp(0, lo, hi)` is not zero unless `lo` and `hi` are.
+    assert_eq!(
+        t.lat(&call("clamp", vec![t.v("a"), t.v("b"), t.v("c")]))
+            .lines()
+            .count(),
+        7
+    );
+}

@@ -10,6 +10,8 @@
 ///   iterate j in a.lvl1 compressed  // reduction
 ///     r += a[i, j] * x[j]
 ///   y[i] = r
+/// schedule
+///   i: rows of `a` level 1 through a row cursor, `y` through a slots cursor (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,

@@ -12,6 +12,8 @@
 ///   iterate j in a.lvl1 compressed  // reduction
 ///     r += a[i, j] * x[j]
 ///   y[i] = r
+/// schedule
+///   i: rows of `a` level 1 through a row cursor, `y` through a slots cursor (statement 1)
 /// ```
 ///
 /// `#[parallel]` (sparse-core feature `rayon`):
@@ -81,26 +83,25 @@ pub fn spmv_csr_par(
                 __sk_i_hi: ::core::primitive::usize,
                 __sk_y_data: &mut [::core::primitive::f64]|
             {
-                for __sk_i in __sk_i_row0..__sk_i_hi {
-                    let __sk_a_p0 = __sk_i;
+                /// SAFETY: `a` is validated, its level 0 is dense with one entry per row of this loop, and the loop asks its compressed level 1 for each row once, in order. The chunk's rows are `__sk_i_row0..__sk_i_hi`, within the loop's, so `__sk_i_row0` < the positions' length, and the chunk asks for `__sk_i_hi - __sk_i_row0` rows.
+                let mut __sk_a_rows1 = unsafe {
+                    ::sparse_core::__private::rows_values_from(
+                        __sk_a_pos1,
+                        __sk_a_crd1,
+                        __sk_a_val,
+                        __sk_i_row0,
+                    )
+                };
+                /// SAFETY: the chunk writes one element of `y` per row, in order, and runs over its rows, whose elements the chunk's part of `y` holds.
+                let mut __sk_y_slots = unsafe {
+                    ::sparse_core::__private::slots(__sk_y_data)
+                };
+                let mut __sk_left_i: ::core::primitive::usize = __sk_i_hi - __sk_i_row0;
+                while __sk_left_i != 0 {
+                    __sk_left_i -= 1;
                     let mut __sk_acc: ::core::primitive::f64 = 0.0_f64;
-                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                    let __sk_a_lo1 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                    };
-                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                    let __sk_a_hi1 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
-                    };
-                    /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
-                    let __sk_a_walk1 = unsafe {
-                        ::sparse_core::__private::walk_values(
-                            __sk_a_crd1,
-                            __sk_a_val,
-                            __sk_a_lo1,
-                            __sk_a_hi1,
-                        )
-                    };
+                    /// SAFETY: the loop around asks `__sk_a_rows1` for one row per entry of level 0 of `a`.
+                    let __sk_a_walk1 = unsafe { __sk_a_rows1.row() };
                     for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
                         let __sk_a_v = __sk_a_w1;
                         /// SAFETY: `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `x`), so the row-major offset is below its length.
@@ -109,10 +110,8 @@ pub fn spmv_csr_par(
                         };
                         __sk_acc += __sk_a_v * __sk_x_v;
                     }
-                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`) (loop bounds and coordinates are below the sizes the prologue checked against `y`), so the row-major offset is below its length.
-                    let __sk_y_out = unsafe {
-                        ::sparse_core::__private::slot(__sk_y_data, __sk_i - __sk_i_row0)
-                    };
+                    /// SAFETY: one element of `__sk_y_slots` per row, in order.
+                    let __sk_y_out = unsafe { __sk_y_slots.next() };
                     *__sk_y_out = __sk_acc;
                 }
             },
