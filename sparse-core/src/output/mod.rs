@@ -155,6 +155,7 @@ mod chunk;
 mod in_place;
 mod insert;
 mod insert_any;
+mod order;
 mod protocol;
 mod segment;
 mod workspace;
