@@ -352,6 +352,7 @@ where
     // makes it the empty tensor again).
     out.reset_for_build();
     let keeps = keeps_repeats(&out.layout) || !tensor_may_repeat::<S, LS>();
+    let layout = out.layout;
     let (Some(zero_p), Some(zero_c)) = (
         <E::Pos as Index>::from_usize(0),
         <E::Crd as Index>::from_usize(0),
@@ -444,12 +445,16 @@ where
             for r in lo..hi {
                 let c = crd.get(r).copied();
                 if w > start && crd.get(w - 1).copied() == c {
-                    let Some(m) = merge else {
-                        return Err(ConvertError::Duplicate);
-                    };
                     let x = val.get_mut(r).map(core::mem::take).unwrap_or_default();
                     if let Some(acc) = val.get_mut(w - 1) {
-                        *acc = m(core::mem::take(acc), x);
+                        match merge.apply(core::mem::take(acc), x) {
+                            Ok(sum) => *acc = sum,
+                            Err(why) => {
+                                let inner = c.map_or(0, |c| c.as_usize());
+                                let lvl = core::array::from_fn(|l| [b - 1, inner][l % 2]);
+                                return Err(why.error(&layout.lvl_to_dim(&lvl)));
+                            }
+                        }
                     }
                 } else {
                     if r != w {
