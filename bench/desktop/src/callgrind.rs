@@ -199,8 +199,157 @@ pub const OPS: [&str; 9] = [
     "spgemm:sprs",
 ];
 
+/// SpGEMM implementations for instruction counts, as `OP:IMPL` with `OP`
+/// `spgemm` (plus-times) or `minplus` on the small matrix (n = 2000, 20
+/// per row), `spgemm20k` or `minplus20k` on n = 20 000, 5 per row; `IMPL`
+/// one of these (min-plus: ours, hand, graphblas).
+pub const SPGEMM_IMPLS: [&str; 7] = ["ours", "hand", "faer", "sprs", "graphblas", "mkl", "eigen"];
+
+/// One SpGEMM implementation, `reps` times; prints the multiply-adds.
+fn run_spgemm(op: &str, imp: &str, reps: usize) {
+    use crate::spgemm::{Hand, Semiring};
+    use sparse_core::Owned;
+    let min = op.starts_with("minplus");
+    let s = if min {
+        Semiring::MinPlus
+    } else {
+        Semiring::PlusTimes
+    };
+    let a = if op.ends_with("20k") {
+        crate::spgemm_short().1
+    } else {
+        Csr::uniform(if crate::quick() { 500 } else { 2_000 }, 20, 14)
+    };
+    let b = crate::ops::partner("uniform", &a);
+    let (n, nb) = (a.rows, b.cols);
+    let flops: usize = a
+        .crd
+        .iter()
+        .map(|&k| (b.pos[k as usize + 1] - b.pos[k as usize]) as usize)
+        .sum();
+    let ta = kernels::CSR32::<f64>::assemble(
+        [n, n],
+        [Level::dense(), Level::compressed(&a.pos, &a.crd)],
+        &a.val,
+    )
+    .expect("a");
+    let tb = kernels::CSR32::<f64>::assemble(
+        [n, nb],
+        [Level::dense(), Level::compressed(&b.pos, &b.crd)],
+        &b.val,
+    )
+    .expect("b");
+    let mut c = kernels::CSR32Out::<f64, Owned>::with_dims([n, nb]).expect("dims");
+    let mut hand = Hand::<f64>::default();
+    let mut gb = crate::peers::GraphBlas::new::<f64>(&a, &a.val, &b, &b.val);
+    let mut mkl = crate::peers::Mkl::<f64>::new(&a, &a.val, &b, &b.val);
+    let mut eigen = crate::peers::EigenProduct::new::<f64>(&a, &a.val, &b, &b.val);
+    let sa = sprs::CsMatI::<f64, u32>::new((n, n), a.pos.clone(), a.crd.clone(), a.val.clone());
+    let sb = sprs::CsMatI::<f64, u32>::new((n, nb), b.pos.clone(), b.crd.clone(), b.val.clone());
+    for _ in 0..reps {
+        match (imp, min) {
+            ("ours", false) => {
+                kernels::spgemm_f64(black_box(&ta), black_box(&tb), &mut c).expect("ok")
+            }
+            ("ours", true) => {
+                kernels::minplus_f64(black_box(&ta), black_box(&tb), &mut c).expect("ok")
+            }
+            ("hand", _) => hand.run(&a, black_box(&a.val), &b, &b.val, s),
+            ("sprs", false) => {
+                black_box(&sa * &sb);
+            }
+            ("faer", false) => {
+                use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
+                let fa = SparseColMatRef::new(
+                    SymbolicSparseColMatRef::new_checked(n, n, &a.pos, None, &a.crd),
+                    &a.val[..],
+                );
+                let fb = SparseColMatRef::new(
+                    SymbolicSparseColMatRef::new_checked(nb, n, &b.pos, None, &b.crd),
+                    &b.val[..],
+                );
+                black_box(
+                    faer::sparse::linalg::matmul::sparse_sparse_matmul(fb, fa, 1.0, Par::Seq)
+                        .expect("fits"),
+                );
+            }
+            ("graphblas", _) => gb.as_mut().expect("GraphBLAS not built in").run::<f64>(min),
+            ("mkl", false) => mkl.as_mut().expect("MKL not built in").run(),
+            ("eigen", false) => eigen.as_mut().expect("Eigen not built in").run(),
+            _ => panic!("unknown `{op}:{imp}`: {SPGEMM_IMPLS:?} (min-plus: ours, hand, graphblas)"),
+        }
+    }
+    println!("{op}:{imp} nnz {flops} reps {reps}");
+}
+
+/// Conversions for instruction counts on the small matrix: `csc:IMPL`
+/// (CSR → CSC) with IMPL `ours` (into `Owned`, reused), `slices` (caller
+/// slices), `eigen`, `graphblas`, `hand`; `coo:IMPL` (unordered COO → CSR,
+/// repeats summed) with `ours`, `slices`, `eigen`, `graphblas`, `sprs`.
+/// The unit is a stored entry.
+fn run_convert(op: &str, imp: &str, reps: usize) {
+    use sparse_core::convert::{convert, convert_sum};
+    use sparse_core::{Owned, SliceBuffer, Slices};
+    let n = if crate::quick() { 500 } else { 2_000 };
+    let a = Csr::uniform(n, 20, 14);
+    let nnz = a.nnz();
+    let ta = kernels::CSR32::<f64>::assemble([n, n], [Level::dense(), Level::compressed(&a.pos, &a.crd)], &a.val)
+        .expect("a");
+    let t = crate::transpose::triplets(&a, false);
+    let aos: Vec<u32> = t.iter().flat_map(|t| [t.0, t.1]).collect();
+    let val: Vec<f64> = t.iter().map(|t| t.2).collect();
+    let coo_pos = [0u32, nnz as u32];
+    let levels = [Level::compressed(&coo_pos, &aos), Level::fused()];
+    let coo = kernels::UCOO32::<f64>::assemble([n, n], levels, &val).expect("COO");
+    let (ti, tj): (Vec<u32>, Vec<u32>) = t.iter().map(|t| (t.0, t.1)).unzip();
+    let tri = sprs::TriMatI::<f64, u32>::from_triplets((n, n), ti.clone(), tj.clone(), val.clone());
+    let mut csc = kernels::CSC32Out::<f64, Owned>::with_dims([n, n]).expect("dims");
+    let mut csr = kernels::CSR32Out::<f64, Owned>::with_dims([n, n]).expect("dims");
+    let (mut p, mut c, mut v) = (vec![0u32; n + 1], vec![0u32; nnz], vec![0.0f64; nnz]);
+    let mut eigen_csc = crate::peers::EigenToCsc::new(&a);
+    let mut eigen_coo = crate::peers::EigenTriplets::new(n, n, &ti, &tj, &val);
+    let mut gb = crate::peers::GraphBlasConvert::new(&a, if op == "coo" { Some((&ti, &tj, &val)) } else { None });
+    for _ in 0..reps {
+        match (op, imp) {
+            ("csc", "ours") => convert(black_box(&ta), &mut csc).expect("fits"),
+            ("coo", "ours") => convert_sum(black_box(&coo), &mut csr).expect("fits"),
+            (_, "slices") => {
+                let (pp, cc, vv) = (
+                    [SliceBuffer::default(), SliceBuffer::new(&mut p[..])],
+                    [SliceBuffer::default(), SliceBuffer::new(&mut c[..])],
+                    SliceBuffer::new(&mut v[..]),
+                );
+                if op == "csc" {
+                    let mut o = kernels::CSC32Out::<f64, Slices<'_>>::new([n, n], pp, cc, vv, SliceBuffer::default(), SliceBuffer::default(), SliceBuffer::default()).expect("room");
+                    convert(black_box(&ta), &mut o).expect("fits");
+                } else {
+                    let mut o = kernels::CSR32Out::<f64, Slices<'_>>::new([n, n], pp, cc, vv, SliceBuffer::default(), SliceBuffer::default(), SliceBuffer::default()).expect("room");
+                    convert_sum(black_box(&coo), &mut o).expect("fits");
+                }
+            }
+            ("csc", "hand") => crate::transpose::hand(black_box(&a), &mut p, &mut c, &mut v),
+            ("csc", "eigen") => eigen_csc.as_mut().expect("Eigen not built in").run(),
+            ("coo", "eigen") => eigen_coo.as_mut().expect("Eigen not built in").run(),
+            (_, "graphblas") => gb.as_mut().expect("GraphBLAS not built in").run(),
+            ("coo", "sprs") => {
+                black_box(black_box(&tri).to_csr::<u32>());
+            }
+            _ => panic!("unknown `{op}:{imp}`"),
+        }
+    }
+    println!("{op}:{imp} nnz {nnz} reps {reps}");
+}
+
 fn run_ops(which: &str, reps: usize) {
     use sparse_core::{DenseView, Owned};
+    if let Some((op, imp)) = which.split_once(':') {
+        if op.starts_with("spgemm") || op.starts_with("minplus") {
+            return run_spgemm(op, imp, reps);
+        }
+        if op == "csc" || op == "coo" {
+            return run_convert(op, imp, reps);
+        }
+    }
     let n = if crate::quick() { 500 } else { 2_000 };
     let a = Csr::uniform(n, 20, 14);
     let b = crate::ops::partner("uniform", &a);
@@ -287,27 +436,6 @@ fn run_ops(which: &str, reps: usize) {
                     black_box(cv.as_mut_ptr()),
                 )
             },
-            "spgemm:ours" => {
-                kernels::spgemm_f64(black_box(&ta), black_box(&tb), &mut c).expect("ok")
-            }
-            "spgemm:sprs" => {
-                black_box(&sa * &sb);
-            }
-            "spgemm:faer" => {
-                use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
-                let fa = SparseColMatRef::new(
-                    SymbolicSparseColMatRef::new_checked(n, n, &a.pos, None, &a.crd),
-                    &a.val[..],
-                );
-                let fb = SparseColMatRef::new(
-                    SymbolicSparseColMatRef::new_checked(n, n, &b.pos, None, &b.crd),
-                    &b.val[..],
-                );
-                black_box(
-                    faer::sparse::linalg::matmul::sparse_sparse_matmul(fb, fa, 1.0, Par::Seq)
-                        .expect("fits"),
-                );
-            }
             other => panic!("unknown `{other}`: one of {OPS:?}"),
         }
     }

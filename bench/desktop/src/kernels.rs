@@ -52,6 +52,15 @@ sparse_core::sparse_kernel! {
     pub fn spgemm_f32(a: &tensor<?x?xf32, #CSR32>, b: &tensor<?x?xf32, #CSR32>, c: &mut tensor<?x?xf32, #CSR32>) {
         c[i, j] = a[i, k] * b[k, j];
     }
+    /// The min-plus product (shortest two-hop paths): the same workspace
+    /// with a custom reduction; `binary` with `left`/`right = none` keeps
+    /// the products only (`+` alone is a union: `a` where `b` is absent).
+    pub fn minplus_f64(a: &tensor<?x?xf64, #CSR32>, b: &tensor<?x?xf64, #CSR32>, c: &mut tensor<?x?xf64, #CSR32>) {
+        c[i, j] = reduce(binary(a[i, k], b[k, j], overlap = |p, q| p + q, left = none, right = none), identity = f64::INFINITY, |acc, v| min(acc, v));
+    }
+    pub fn minplus_f32(a: &tensor<?x?xf32, #CSR32>, b: &tensor<?x?xf32, #CSR32>, c: &mut tensor<?x?xf32, #CSR32>) {
+        c[i, j] = reduce(binary(a[i, k], b[k, j], overlap = |p, q| p + q, left = none, right = none), identity = f32::INFINITY, |acc, v| min(acc, v));
+    }
 
     /// `vt` is `V` transposed (`n x k`, row-major), so the inner `k` loop
     /// reads both dense operands contiguously.

@@ -16,7 +16,9 @@ mod harness;
 mod kernels;
 mod ops;
 mod par;
+mod peers;
 mod report;
+mod spgemm;
 mod spmv;
 mod transpose;
 
@@ -55,6 +57,16 @@ fn matrices() -> Matrices {
             ],
             narrow: ("uniform n=60k 10/row", Csr::uniform(60_000, 10, 15)),
         }
+    }
+}
+
+/// Short rows spread over many columns: the SpGEMM case where each row's
+/// few products land far apart (n = 20 000, 5 per row).
+pub fn spgemm_short() -> (&'static str, Csr) {
+    if quick() {
+        ("uniform n=4k 5/row", Csr::uniform(4_000, 5, 17))
+    } else {
+        ("uniform n=20k 5/row", Csr::uniform(20_000, 5, 17))
     }
 }
 
@@ -160,16 +172,27 @@ fn main() {
                 }
             }
             "spgemm" => {
-                println!("\n### SpGEMM C = A B (CSR × CSR → CSR, u32 indices)");
+                println!(
+                    "\n### SpGEMM C = A B (CSR × CSR → CSR, u32 indices); peers: {}",
+                    peers::available()
+                );
                 let slow = Budget {
                     total: b.total * 2,
                     min_rounds: b.min_rounds.min(7),
                     max_rounds: b.max_rounds,
                 };
-                for (name, a) in &mats.list {
+                let short = spgemm_short();
+                // `BENCH_ONLY=text`: only the matrices whose name has it.
+                let only = std::env::var("BENCH_ONLY").unwrap_or_default();
+                for (name, a) in [&short].into_iter().chain(mats.list.iter()) {
+                    if !name.contains(only.as_str()) {
+                        continue;
+                    }
                     let bm = ops::partner(name, a);
-                    ops::spgemm_f64(name, a, &bm, &slow);
-                    ops::spgemm_f32(name, a, &bm, &slow);
+                    for s in [spgemm::Semiring::PlusTimes, spgemm::Semiring::MinPlus] {
+                        spgemm::spgemm_f64(name, a, &bm, s, &slow);
+                        spgemm::spgemm_f32(name, a, &bm, s, &slow);
+                    }
                 }
             }
             "sddmm" => {

@@ -1,4 +1,4 @@
-//! Sparse outputs: C = A + B (CSR), SpGEMM (CSR × CSR → CSR) and SDDMM
+//! Sparse outputs: C = A + B (CSR) and SDDMM
 //! (C = S ⊙ (U Vᵀ), the pattern of S), ours against the peers that have
 //! the operation. Every result is compared with an independent Rust
 //! reference (pattern exactly, values within rounding) before timing.
@@ -9,7 +9,6 @@ use crate::harness::{measure, Budget, Competitor};
 use crate::kernels;
 use crate::report::{table, Work};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
-use faer::Par;
 use nalgebra_sparse::CsrMatrix;
 use sparse_core::{DenseView, Level, Owned};
 use std::cell::RefCell;
@@ -25,7 +24,7 @@ pub struct Out {
 }
 
 impl Out {
-    fn from_parts<P: Copy + TryInto<usize>, C: Copy + TryInto<usize>, V: Copy + Into<f64>>(
+    pub fn from_parts<P: Copy + TryInto<usize>, C: Copy + TryInto<usize>, V: Copy + Into<f64>>(
         pos: &[P],
         crd: &[C],
         val: &[V],
@@ -46,7 +45,7 @@ impl Out {
 
     /// Same pattern exactly; values within `tol` relative to `scale` (the
     /// sum of magnitudes that went into each value).
-    fn check(&self, what: &str, want: &Out, scale: &[f64], tol: f64) {
+    pub fn check(&self, what: &str, want: &Out, scale: &[f64], tol: f64) {
         assert_eq!(self.pos, want.pos, "{what}: positions differ");
         assert!(self.crd == want.crd, "{what}: coordinates differ");
         for (p, ((g, w), s)) in self.val.iter().zip(&want.val).zip(scale).enumerate() {
@@ -94,7 +93,7 @@ fn reference_add(a: &Csr, b: &Csr) -> (Out, Vec<f64>) {
 
 /// Gustavson with a dense accumulator, sorted rows: the reference product
 /// and the number of multiply-adds.
-fn reference_spgemm(a: &Csr, b: &Csr) -> (Out, Vec<f64>, usize) {
+pub fn reference_spgemm(a: &Csr, b: &Csr) -> (Out, Vec<f64>, usize) {
     let mut o = Out {
         pos: vec![0],
         ..Out::default()
@@ -149,8 +148,8 @@ pub fn partner(name: &str, a: &Csr) -> Csr {
 
 /// `T` as a value the checks compare.
 macro_rules! ops_bench {
-    ($add:ident, $spgemm:ident, $sddmm:ident, $t:ty, $tname:literal, $vals:ident,
-     $ours_add:path, $ours_spgemm:path, $ours_sddmm:path, $c_add:path, $c_sddmm:path, $tol:expr) => {
+    ($add:ident, $sddmm:ident, $t:ty, $tname:literal, $vals:ident,
+     $ours_add:path, $ours_sddmm:path, $c_add:path, $c_sddmm:path, $tol:expr) => {
         pub fn $add(name: &str, a: &Csr, b: &Csr, budget: &Budget) {
             let (m, n) = (a.rows, a.cols);
             let (want, scale) = reference_add(a, b);
@@ -270,91 +269,6 @@ macro_rules! ops_bench {
             table(&title, &t, &Work { nnz, bytes: None }, None);
         }
 
-        pub fn $spgemm(name: &str, a: &Csr, b: &Csr, budget: &Budget) {
-            let (m, kk, n) = (a.rows, a.cols, b.cols);
-            let (want, scale, flops) = reference_spgemm(a, b);
-            let (av, bv) = (a.$vals(), b.$vals());
-            let ta = kernels::CSR32::<$t>::assemble([m, kk], [Level::dense(), Level::compressed(&a.pos, &a.crd)], &av).expect("a");
-            let tb = kernels::CSR32::<$t>::assemble([kk, n], [Level::dense(), Level::compressed(&b.pos, &b.crd)], &bv).expect("b");
-            let (sa, sb) = (
-                sprs::CsMatI::<$t, u32>::new((m, kk), a.pos.clone(), a.crd.clone(), av.clone()),
-                sprs::CsMatI::<$t, u32>::new((kk, n), b.pos.clone(), b.crd.clone(), bv.clone()),
-            );
-            let (na, nb) = (
-                CsrMatrix::try_from_csr_data(m, kk, a.pos_usize(), a.crd_usize(), av.clone()).expect("a"),
-                CsrMatrix::try_from_csr_data(kk, n, b.pos_usize(), b.crd_usize(), bv.clone()).expect("b"),
-            );
-            // (A B)ᵀ = Bᵀ Aᵀ, and CSR arrays read as CSC are the transposes.
-            let fa = SparseColMatRef::new(SymbolicSparseColMatRef::new_checked(kk, m, &a.pos, None, &a.crd), &av[..]);
-            let fb = SparseColMatRef::new(SymbolicSparseColMatRef::new_checked(n, kk, &b.pos, None, &b.crd), &bv[..]);
-
-            let mut comps: Vec<Competitor<'_>> = Vec::new();
-            let mut outs: Vec<Box<dyn Fn() -> Out + '_>> = Vec::new();
-            {
-                let c = Rc::new(RefCell::new(kernels::CSR32Out::<$t, Owned>::with_dims([m, n]).expect("dims")));
-                let r = c.clone();
-                outs.push(Box::new(move || {
-                    let c = r.borrow();
-                    let v = c.view();
-                    Out::from_parts(v.level(1).positions(), v.level(1).coordinates(), v.values())
-                }));
-                let (ta, tb) = (&ta, &tb);
-                comps.push(Competitor::ours("sparse_kernel! (workspace, Owned output reused)", move || {
-                    $ours_spgemm(black_box(ta), black_box(tb), &mut *c.borrow_mut()).expect("ok")
-                }));
-            }
-            {
-                let c = Rc::new(RefCell::new(None));
-                let r = c.clone();
-                outs.push(Box::new(move || {
-                    let c = r.borrow();
-                    let c: &sprs::CsMatI<$t, u32> = c.as_ref().expect("ran");
-                    Out::from_parts(c.indptr().raw_storage(), c.indices(), c.data())
-                }));
-                let (sa, sb) = (&sa, &sb);
-                comps.push(Competitor::peer("sprs &a * &b (u32)", move || {
-                    *c.borrow_mut() = Some(black_box(sa) * black_box(sb));
-                }));
-            }
-            {
-                let c = Rc::new(RefCell::new(None));
-                let r = c.clone();
-                outs.push(Box::new(move || {
-                    let c = r.borrow();
-                    let c: &CsrMatrix<$t> = c.as_ref().expect("ran");
-                    Out::from_parts(c.row_offsets(), c.col_indices(), c.values())
-                }));
-                let (na, nb) = (&na, &nb);
-                comps.push(Competitor::peer("nalgebra-sparse &a * &b (usize)", move || {
-                    *c.borrow_mut() = Some(black_box(na) * black_box(nb));
-                }));
-            }
-            {
-                let c = Rc::new(RefCell::new(None));
-                let r = c.clone();
-                outs.push(Box::new(move || {
-                    let c = r.borrow();
-                    let c: &faer::sparse::SparseColMat<u32, $t> = c.as_ref().expect("ran");
-                    Out::from_parts(c.symbolic().col_ptr(), c.symbolic().row_idx(), c.val())
-                }));
-                comps.push(Competitor::peer("faer sparse_sparse_matmul (u32)", move || {
-                    let r = faer::sparse::linalg::matmul::sparse_sparse_matmul(black_box(fb), black_box(fa), 1.0 as $t, Par::Seq);
-                    *c.borrow_mut() = Some(r.expect("fits"));
-                }));
-            }
-            for (c, out) in comps.iter_mut().zip(&outs) {
-                (c.run)();
-                (c.run)();
-                out().check(&format!("spgemm {name} {}", c.name), &want, &scale, $tol);
-            }
-            let t = measure(comps, budget);
-            let title = format!(
-                "SpGEMM C = A B, {} CSR, {name} ({} × {} nnz → {} nnz, {flops} multiply-adds; ns/nnz is per multiply-add)",
-                $tname, a.nnz(), b.nnz(), want.crd.len()
-            );
-            table(&title, &t, &Work { nnz: flops, bytes: None }, None);
-        }
-
         pub fn $sddmm(name: &str, s: &Csr, k: usize, budget: &Budget) {
             let (m, n) = (s.rows, s.cols);
             let uf = crate::gen::dense(m * k, 21);
@@ -418,13 +332,11 @@ macro_rules! ops_bench {
 
 ops_bench!(
     add_f64,
-    spgemm_f64,
     sddmm_f64,
     f64,
     "f64",
     val_f64,
     kernels::add_f64,
-    kernels::spgemm_f64,
     kernels::sddmm_f64,
     ffi::c_add_f64,
     ffi::c_sddmm_f64,
@@ -432,13 +344,11 @@ ops_bench!(
 );
 ops_bench!(
     add_f32,
-    spgemm_f32,
     sddmm_f32,
     f32,
     "f32",
     val_f32,
     kernels::add_f32,
-    kernels::spgemm_f32,
     kernels::sddmm_f32,
     ffi::c_add_f32,
     ffi::c_sddmm_f32,

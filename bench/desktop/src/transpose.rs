@@ -15,10 +15,11 @@ use sparse_core::{Level, Owned, SliceBuffer, Slices};
 use crate::gen::{Csr, Rng};
 use crate::harness::{measure, Budget, Competitor};
 use crate::kernels;
+use crate::peers::{EigenToCsc, EigenTriplets, GraphBlasConvert};
 use crate::report::{table, Work};
 
 /// The counting transpose, u32 arrays, outputs preallocated.
-fn hand(a: &Csr, pos: &mut [u32], crd: &mut [u32], val: &mut [f64]) {
+pub fn hand(a: &Csr, pos: &mut [u32], crd: &mut [u32], val: &mut [f64]) {
     pos.fill(0);
     for &j in &a.crd {
         pos[j as usize + 1] += 1;
@@ -78,7 +79,9 @@ pub fn csr_to_csc(name: &str, a: &Csr, budget: &Budget) {
     let sprs_out = RefCell::new(None);
     let na_out = RefCell::new(None);
     let hand_out = RefCell::new((vec![0u32; n + 1], vec![0u32; nnz], vec![0.0; nnz]));
-    let comps = vec![
+    let eigen = EigenToCsc::new(a).map(RefCell::new);
+    let gb = GraphBlasConvert::new(a, None).map(RefCell::new);
+    let mut comps = vec![
         Competitor::ours("convert into caller slices (exact size)", || {
             convert(black_box(&ta), &mut *slices.borrow_mut()).expect("fits")
         }),
@@ -97,7 +100,18 @@ pub fn csr_to_csc(name: &str, a: &Csr, budget: &Budget) {
             hand(black_box(a), p, c, v);
         }),
     ];
+    if let Some(e) = &eigen {
+        comps.push(Competitor::peer("Eigen ColMajor = RowMajor (reused)", || e.borrow_mut().run()));
+    }
+    if let Some(g) = &gb {
+        comps.push(Competitor::peer("GraphBLAS 7.4 GrB_transpose (reused)", || g.borrow_mut().run()));
+    }
     let t = measure(comps, budget);
+    let peers = [eigen.map(|e| e.borrow().out()), gb.map(|g| g.borrow().out())];
+    for o in peers.iter().flatten() {
+        let w = |x: &[u32]| x.iter().map(|&v| v as usize).collect::<Vec<_>>();
+        assert_eq!((&o.pos, &o.crd, &o.val), (&w(&wpos), &w(&wcrd), &wval), "{name}: a peer differs");
+    }
     // Every implementation produced the same arrays.
     for out in [&slices.borrow().view(), &owned.borrow().view()] {
         assert_eq!(out.level(1).positions(), &wpos[..], "{name}: positions");
@@ -127,10 +141,10 @@ pub fn csr_to_csc(name: &str, a: &Csr, budget: &Budget) {
 /// caller slices of exactly the result's size and into a reused `Owned`
 /// output, against sprs' `TriMat::to_csr` on the same triplets (which
 /// sorts them and sums repeats, allocating the result).
-pub fn coo_to_csr(name: &str, a: &Csr, sorted: bool, budget: &Budget) {
-    let (m, n, nnz) = (a.rows, a.cols, a.nnz());
-    let mut triplets: Vec<(u32, u32, f64)> = Vec::with_capacity(nnz);
-    for i in 0..m {
+/// The triplets of `a` in row order, or shuffled (a fixed seed).
+pub fn triplets(a: &Csr, sorted: bool) -> Vec<(u32, u32, f64)> {
+    let mut triplets: Vec<(u32, u32, f64)> = Vec::with_capacity(a.nnz());
+    for i in 0..a.rows {
         for p in a.pos[i] as usize..a.pos[i + 1] as usize {
             triplets.push((i as u32, a.crd[p], a.val[p]));
         }
@@ -142,6 +156,12 @@ pub fn coo_to_csr(name: &str, a: &Csr, sorted: bool, budget: &Budget) {
             triplets.swap(k, rng.below(k + 1));
         }
     }
+    triplets
+}
+
+pub fn coo_to_csr(name: &str, a: &Csr, sorted: bool, budget: &Budget) {
+    let (m, n, nnz) = (a.rows, a.cols, a.nnz());
+    let triplets = triplets(a, sorted);
     let aos: Vec<u32> = triplets.iter().flat_map(|t| [t.0, t.1]).collect();
     let val: Vec<f64> = triplets.iter().map(|t| t.2).collect();
     let coo_pos = [0u32, nnz as u32];
@@ -179,7 +199,10 @@ pub fn coo_to_csr(name: &str, a: &Csr, sorted: bool, budget: &Budget) {
     } else {
         "unordered COO"
     };
-    let comps = vec![
+    let (ti, tj): (Vec<u32>, Vec<u32>) = triplets.iter().map(|t| (t.0, t.1)).unzip();
+    let eigen = EigenTriplets::new(m, n, &ti, &tj, &val).map(RefCell::new);
+    let gb = GraphBlasConvert::new(a, Some((&ti, &tj, &val))).map(RefCell::new);
+    let mut comps = vec![
         Competitor::ours(
             format!("convert_sum {what} into caller slices (exact size)"),
             || {
@@ -203,6 +226,12 @@ pub fn coo_to_csr(name: &str, a: &Csr, sorted: bool, budget: &Budget) {
             *sprs_out.borrow_mut() = Some(black_box(&tri).to_csr::<u32>());
         }),
     ];
+    if let Some(e) = &eigen {
+        comps.push(Competitor::peer("Eigen setFromTriplets (reused)", || e.borrow_mut().run()));
+    }
+    if let Some(g) = &gb {
+        comps.push(Competitor::peer("GraphBLAS 7.4 GrB_Matrix_build (reused)", || g.borrow_mut().run()));
+    }
     let t = measure(comps, budget);
     let (wpos, wcrd, wval) = (
         want.indptr().raw_storage().to_vec(),
@@ -213,6 +242,11 @@ pub fn coo_to_csr(name: &str, a: &Csr, sorted: bool, budget: &Budget) {
         assert_eq!(out.level(1).positions(), &wpos[..], "{name}: positions");
         assert_eq!(out.level(1).coordinates(), &wcrd[..], "{name}: coordinates");
         assert_eq!(out.values(), &wval[..], "{name}: values");
+    }
+    let peers = [eigen.map(|e| e.borrow().out()), gb.map(|g| g.borrow().out())];
+    for o in peers.iter().flatten() {
+        let w = |x: &[u32]| x.iter().map(|&v| v as usize).collect::<Vec<_>>();
+        assert_eq!((&o.pos, &o.crd, &o.val), (&w(&wpos), &w(&wcrd), &wval), "{name}: a peer differs");
     }
     table(
         &format!("{name}, f64: {what} → CSR"),

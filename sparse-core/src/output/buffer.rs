@@ -79,6 +79,21 @@ pub trait Buffer<T> {
         }
         src.iter().all(|x| self.push(x.clone()).is_ok())
     }
+    /// [`extend_unspecified`](Self::extend_unspecified) for element types
+    /// that are `Default` but not `Clone` (an output's values): appends `n`
+    /// elements if all of them fit (`true`; otherwise nothing changes,
+    /// `false`), for a caller that overwrites every one of them —
+    /// `T::default()`s, or a [`SliceBuffer`]'s elements past its length as
+    /// they are. The provided version pushes one at a time.
+    fn extend_unspecified_default(&mut self, n: usize) -> bool
+    where
+        T: Default,
+    {
+        if self.capacity().saturating_sub(self.len()) < n {
+            return false;
+        }
+        (0..n).all(|_| self.push(T::default()).is_ok())
+    }
 }
 
 /// A [`Buffer`] over a caller's `&mut [T]`: the slice is the capacity, the
@@ -164,6 +179,19 @@ impl<T> Buffer<T> for SliceBuffer<'_, T> {
     fn extend_unspecified(&mut self, n: usize, _value: T) -> bool
     where
         T: Clone,
+    {
+        match self.len.checked_add(n) {
+            Some(end) if end <= self.data.len() => {
+                self.len = end;
+                true
+            }
+            _ => false,
+        }
+    }
+    #[inline]
+    fn extend_unspecified_default(&mut self, n: usize) -> bool
+    where
+        T: Default,
     {
         match self.len.checked_add(n) {
             Some(end) if end <= self.data.len() => {
@@ -312,6 +340,19 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
         }
         alloc::vec::Vec::extend_from_slice(self, src);
         true
+    }
+    #[inline]
+    fn extend_unspecified_default(&mut self, n: usize) -> bool
+    where
+        T: Default,
+    {
+        match self.len().checked_add(n) {
+            Some(end) => {
+                self.resize_with(end, T::default);
+                true
+            }
+            None => false,
+        }
     }
 }
 

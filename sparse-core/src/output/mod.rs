@@ -156,6 +156,7 @@ mod empty_size;
 mod in_place;
 mod insert;
 mod insert_any;
+mod order;
 mod protocol;
 mod segment;
 mod workspace;

@@ -7,6 +7,7 @@ use crate::error::Buffer as Which;
 use crate::error::KernelError;
 
 use super::buffer::{Buffer, OutputBuffers};
+use super::order::{apply, plan};
 use super::{Fault, SparseTensorOut, State};
 
 /// The expanded innermost level of a sparse output: dense values, filled
@@ -132,6 +133,10 @@ where
             self.ws_values.clear();
             self.ws_filled.clear();
             self.ws_added.clear();
+            // A growable added list gets room for `n` coordinates now, so
+            // neither the adds nor `compress`'s scratch (at most `n / 2`
+            // past at most `n / 2` added) ever grow it inside the loops.
+            self.ws_added.reserve(n);
             for _ in 0..n {
                 // Capacities were checked above.
                 let _ = self.ws_values.push(V::default());
@@ -150,8 +155,15 @@ where
     /// coordinate takes its place), in increasing order of that
     /// coordinate, then resets exactly those entries (value to
     /// `V::default()`, flag to `false`) and empties the added list.
+    ///
+    /// The order is found per segment by the cheapest of a flag scan, an
+    /// insertion sort and a radix sort (see `order`); the radix sort's
+    /// scratch is the added list's own spare room, used only when the
+    /// list has room for its count again and that count is at most half
+    /// the workspace length (which `workspace` reserved for a growable
+    /// list, so nothing grows here).
     pub(crate) fn compress(&mut self, lvl: [usize; LVL]) {
-        order_added(self.ws_added.as_mut_slice(), self.ws_filled.as_slice());
+        self.order_workspace();
         let total = self.ws_added.len();
         for k in 0..total {
             let Some(&j) = self.ws_added.as_slice().get(k) else {
@@ -174,6 +186,29 @@ where
         self.ws_added.clear();
     }
 
+    /// Puts the added list in increasing order (see `compress`).
+    fn order_workspace(&mut self) {
+        let n = self.ws_added.len();
+        let spare = self.ws_added.capacity().saturating_sub(n) >= n;
+        let half = n <= self.ws_values.len() / 2;
+        let plan = plan(self.ws_added.as_slice(), spare && half);
+        // Scratch only for a radix or bucket sort: `extend_unspecified` makes the
+        // length `2n` (the keys, then the scratch), `truncate` undoes it.
+        if plan.method.needs_scratch() && self.ws_added.extend_unspecified(n, 0) {
+            if let Some((keys, scratch)) = self.ws_added.as_mut_slice().split_at_mut_checked(n) {
+                apply(plan, keys, scratch, self.ws_filled.as_slice());
+            }
+            self.ws_added.truncate(n);
+        } else {
+            apply(
+                plan,
+                self.ws_added.as_mut_slice(),
+                &mut [],
+                self.ws_filled.as_slice(),
+            );
+        }
+    }
+
     /// The workspace value at `j`, leaving `V::default()` and an unset
     /// flag behind.
     #[inline]
@@ -193,6 +228,10 @@ where
     /// below the level size, unpacked coordinates) and both buffers have
     /// room for all; returns whether it did. Leaves the lengths and the
     /// cursor as those insertions would.
+    ///
+    /// One check for the whole tail: both buffers grow by its length at
+    /// once, then one loop moves each workspace value into place and
+    /// resets its slot (no per-entry room, order or range test).
     fn append_rest(&mut self, first: [usize; LVL], from: usize) -> bool {
         let Some(l) = LVL.checked_sub(1) else {
             return false;
@@ -203,10 +242,10 @@ where
         };
         let n = rest.len();
         let size = self.lvl_sizes.get(l).copied().unwrap_or(0);
-        let Some(crd) = self.coordinates.get(l) else {
+        let zero = <E::Crd as crate::index::Index>::from_usize(0);
+        let (Some(crd), Some(zero)) = (self.coordinates.get_mut(l), zero) else {
             return false;
         };
-        let room = |len: usize, cap: usize| cap.saturating_sub(len) >= n;
         // Strictly increasing after the one inserted: the sort guarantees
         // it for the list kernels build, but `parts()` lets a caller list a
         // coordinate twice, which `insert` (one by one) refuses as out of
@@ -220,28 +259,36 @@ where
             || self.cur.last != first
             || <E::Crd as crate::index::Index>::PER_ELEMENT != 1
             || max >= size
-            || !room(crd.len(), crd.capacity())
-            || !room(self.values.len(), self.values.capacity())
         {
             return false;
         }
+        let (c0, v0) = (crd.len(), self.values.len());
+        if !crd.extend_unspecified(n, zero) {
+            return false;
+        }
+        if !self.values.extend_unspecified_default(n) {
+            crd.truncate(c0);
+            return false;
+        }
+        let crd_tail = crd.as_mut_slice().get_mut(c0..).unwrap_or_default();
+        let val_tail = self.values.as_mut_slice().get_mut(v0..).unwrap_or_default();
+        let (slots, flags) = (self.ws_values.as_mut_slice(), self.ws_filled.as_mut_slice());
+        for ((&j, c), v) in rest.iter().zip(crd_tail).zip(val_tail) {
+            // `j <= max < size`, and `new` checked that the size fits the
+            // coordinate width: the conversion succeeds.
+            if let Some(x) = <E::Crd as crate::index::Index>::from_usize(j) {
+                *c = x;
+            }
+            if let Some(f) = flags.get_mut(j) {
+                *f = false;
+            }
+            if let Some(slot) = slots.get_mut(j) {
+                *v = core::mem::take(slot);
+            }
+        }
         let mut last = first;
-        for k in from..from + n {
-            let Some(&j) = self.ws_added.as_slice().get(k) else {
-                break;
-            };
-            let value = self.take_slot(j);
-            // Room was checked for all `n`, and `j < size` fits the width.
-            if let (Some(buffer), Some(c)) = (
-                self.coordinates.get_mut(l),
-                <E::Crd as crate::index::Index>::from_usize(j),
-            ) {
-                let _ = buffer.push(c);
-            }
-            let _ = self.values.push(value);
-            if let Some(x) = last.get_mut(l) {
-                *x = j;
-            }
+        if let Some(x) = last.get_mut(l) {
+            *x = max;
         }
         self.settle_segment(last, n);
         true
@@ -260,219 +307,5 @@ where
             }
         }
         self.ws_added.clear();
-    }
-}
-
-/// Lists up to this long are insertion-sorted, longer ones heap-sorted.
-const INSERTION_MAX: usize = 16;
-
-/// Puts the workspace's added coordinates `s` in increasing order. When
-/// they are dense in their range (`max - min` within a few times `len x
-/// log2 len`), a scan of the filled flags over that range lists them in
-/// order for about one step per coordinate of the range, well below a
-/// comparison sort's `log2 len` dearer steps per entry (a row of a
-/// 2000-column SpGEMM with ~400 entries: a fifth of the instructions of
-/// the heap sort); otherwise [`sort_added`]. `filled` must flag exactly the
-/// coordinates in `s` (the workspace's invariant); if it does not, the
-/// coordinates are sorted as they are, never read out of range.
-pub(crate) fn order_added(s: &mut [usize], filled: &[bool]) {
-    let n = s.len();
-    if n <= INSERTION_MAX {
-        insertion_sort(s);
-        return;
-    }
-    let (mut lo, mut hi) = (usize::MAX, 0);
-    for &j in s.iter() {
-        lo = lo.min(j);
-        hi = hi.max(j);
-    }
-    let span = hi.saturating_sub(lo).saturating_add(1);
-    let budget = n
-        // `log2 len + 1`, without `ilog2`'s panic path for 0.
-        .saturating_mul((usize::BITS - n.leading_zeros()) as usize)
-        .saturating_mul(SCAN_PER_SORT_STEP);
-    let range = filled.get(lo..=hi);
-    match range {
-        Some(flags) if span <= budget => {
-            // Branch-free: every coordinate is written at the next slot,
-            // which only a set flag moves past (the flags are random).
-            let mut k = 0;
-            for (j, &f) in flags.iter().enumerate() {
-                if let Some(slot) = s.get_mut(k) {
-                    *slot = lo + j;
-                }
-                k += usize::from(f);
-            }
-            if k != n {
-                sort_added(s);
-            }
-        }
-        _ => sort_added(s),
-    }
-}
-
-/// Flags a scan may read per entry where a sort would take one step of
-/// `log2 len`: a flag costs a load and a branch, a sort step a compare,
-/// a swap and a mispredicted branch.
-const SCAN_PER_SORT_STEP: usize = 4;
-
-/// Sorts the workspace's added coordinates in increasing order, in place,
-/// with no panic path (`sort_unstable` links `core::slice::sort`'s
-/// `panic_on_ord_violation`, which `scripts/kernel-asm-check.sh` rejects):
-/// every access is a `get`/`get_mut`, whose `None` arms are unreachable.
-/// The coordinates are distinct, so the result is the one of any sort.
-pub(crate) fn sort_added(s: &mut [usize]) {
-    if s.len() <= INSERTION_MAX {
-        insertion_sort(s);
-    } else {
-        heap_sort(s);
-    }
-}
-
-fn insertion_sort(s: &mut [usize]) {
-    for i in 1..s.len() {
-        let Some(&x) = s.get(i) else { return };
-        let mut j = i;
-        while let Some(&y) = j.checked_sub(1).and_then(|k| s.get(k)) {
-            if y <= x {
-                break;
-            }
-            if let Some(slot) = s.get_mut(j) {
-                *slot = y;
-            }
-            j -= 1;
-        }
-        if let Some(slot) = s.get_mut(j) {
-            *slot = x;
-        }
-    }
-}
-
-/// Swaps `s[a]` and `s[b]` (nothing if either is out of range).
-fn swap(s: &mut [usize], a: usize, b: usize) {
-    if let (Some(&x), Some(&y)) = (s.get(a), s.get(b)) {
-        if let Some(slot) = s.get_mut(a) {
-            *slot = y;
-        }
-        if let Some(slot) = s.get_mut(b) {
-            *slot = x;
-        }
-    }
-}
-
-/// Moves `s[k]` down the max-heap `s[..end]` (children `2k+1`, `2k+2`).
-fn sift_down(s: &mut [usize], mut k: usize, end: usize) {
-    loop {
-        let left = match k.checked_mul(2).and_then(|c| c.checked_add(1)) {
-            Some(c) if c < end => c,
-            _ => return,
-        };
-        let right = left + 1;
-        let (Some(&l), Some(&at)) = (s.get(left), s.get(k)) else {
-            return;
-        };
-        let (big, v) = match s.get(right) {
-            Some(&r) if right < end && r > l => (right, r),
-            _ => (left, l),
-        };
-        if v <= at {
-            return;
-        }
-        swap(s, k, big);
-        k = big;
-    }
-}
-
-fn heap_sort(s: &mut [usize]) {
-    let n = s.len();
-    for k in (0..n / 2).rev() {
-        sift_down(s, k, n);
-    }
-    for end in (1..n).rev() {
-        swap(s, 0, end);
-        sift_down(s, 0, end);
-    }
-}
-
-#[cfg(test)]
-mod sort_tests {
-    use super::{order_added, sort_added};
-    extern crate std;
-    use std::vec;
-    use std::vec::Vec;
-
-    /// The flag scan and the sort give the same order, dense or spread out.
-    #[test]
-    fn order_added_scans_dense_ranges_and_sorts_spread_ones() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for (len, range) in [
-            (0, 10),
-            (5, 10),
-            (17, 20),
-            (40, 64),
-            (100, 400),
-            (30, 100_000),
-        ] {
-            let mut filled = vec![false; range];
-            let mut added = Vec::new();
-            while added.len() < len {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let j = (seed % range as u64) as usize;
-                if !filled[j] {
-                    filled[j] = true;
-                    added.push(j);
-                }
-            }
-            let mut want = added.clone();
-            want.sort_unstable();
-            order_added(&mut added, &filled);
-            assert_eq!(added, want, "{len} of {range}");
-        }
-        // Flags that do not match the list: sorted as given, no panic.
-        let mut added = vec![
-            40, 3, 20, 10, 1, 2, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17,
-        ];
-        let filled = vec![true; 8];
-        order_added(&mut added, &filled);
-        let mut want = vec![
-            40, 3, 20, 10, 1, 2, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17,
-        ];
-        want.sort_unstable();
-        assert_eq!(added, want);
-    }
-
-    /// Against `sort_unstable` on both sides of the insertion/heap
-    /// threshold, with duplicates too (not produced by the workspace).
-    #[test]
-    fn sort_added_sorts_like_sort_unstable() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for len in 0..80 {
-            for round in 0..8 {
-                let mut v = [0usize; 80];
-                for x in v.iter_mut().take(len) {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    *x = (seed % if round % 2 == 0 { 1000 } else { 8 }) as usize;
-                }
-                let (mut got, mut want) = (v, v);
-                sort_added(&mut got[..len]);
-                want[..len].sort_unstable();
-                assert_eq!(got, want);
-            }
-        }
-        // Sorted, reversed and organ-pipe orders.
-        let n = 100;
-        let orders: [&dyn Fn(usize) -> usize; 3] =
-            [&|i| i, &|i| n - i, &|i| if i < n / 2 { i } else { n - i }];
-        for order in orders {
-            let mut got: [usize; 100] = core::array::from_fn(order);
-            let mut want = got;
-            sort_added(&mut got);
-            want.sort_unstable();
-            assert_eq!(got, want);
-        }
     }
 }
