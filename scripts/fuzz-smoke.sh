@@ -28,7 +28,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../fuzz"
 FUZZ_SEED=${FUZZ_SEED:-1}
-declare -A FUZZ_RUNS=([expand_tokens]=4000 [expand_grammar]=1200 [runtime_assemble]=400000 [file_readers]=100000)
+declare -A FUZZ_RUNS=([expand_tokens]=4000 [expand_grammar]=1200 [runtime_assemble]=400000 [file_readers]=400000)
 TARGETS=("$@")
 if [[ ${#TARGETS[@]} -eq 0 ]]; then
     TARGETS=(expand_tokens expand_grammar runtime_assemble file_readers)

@@ -346,12 +346,14 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
     where
         T: Default,
     {
+        // As every growth of a `Vec` here: asked for with `try_reserve`,
+        // so a block too large is `false` (a capacity error), not an abort.
         match self.len().checked_add(n) {
-            Some(end) => {
+            Some(end) if self.try_reserve(n).is_ok() => {
                 self.resize_with(end, T::default);
                 true
             }
-            None => false,
+            _ => false,
         }
     }
 }

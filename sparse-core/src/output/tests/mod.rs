@@ -214,6 +214,8 @@ fn bulk_fills_are_all_or_nothing() {
         // Room is asked for at once: a block no allocation can hold is
         // refused without growing, one that can is reserved.
         assert!(!Buffer::make_room(&mut v, usize::MAX));
+        // A block no allocation can hold: refused, not an abort.
+        assert!(!Buffer::extend_unspecified_default(&mut v, usize::MAX / 2));
         assert!(Buffer::make_room(&mut v, 100));
         assert!(v.capacity() >= 104);
         assert_eq!(v, [3, 3, 4, 4]);
