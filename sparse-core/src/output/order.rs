@@ -37,9 +37,15 @@ const TINY: usize = 32;
 /// Rows longer than this are never insertion-sorted (quadratic).
 const INSERTION_MAX: usize = 48;
 
-/// The most bits one radix digit takes (256 buckets, 1 KiB of counts on
-/// the stack).
+/// The most bits one radix digit takes: 256 buckets (1 KiB of counts on
+/// the stack) on 64-bit targets; 16 buckets (64 bytes) elsewhere, where
+/// the stack is a microcontroller's few KiB (the firmware bounds a SpGEMM
+/// kernel's stack to 640 bytes). The cost model below counts the passes
+/// either width needs.
+#[cfg(target_pointer_width = "64")]
 const DIGIT_MAX: u32 = 8;
+#[cfg(not(target_pointer_width = "64"))]
+const DIGIT_MAX: u32 = 4;
 
 /// Estimated instructions of a scan per flag (an eighth of a word's load
 /// and test) and per entry found (a bit count, a store, the bookkeeping).
