@@ -150,19 +150,34 @@ fn sort_bucket<C: Index, V>(rows: &mut Pairs<'_, C, V>, lo: usize, hi: usize) {
     };
     let n = crd.len().min(val.len());
     for i in 1..n {
-        // `i < n`, so every index below is in range of both slices.
+        // `i < n`, so every access below is in range of both slices; each
+        // is a `get`, whose `None` arm is unreachable (no panic path).
         let (Some(c), Some(v)) = (crd.get_mut(..=i), val.get_mut(..=i)) else {
             return;
         };
-        let key = c[i];
+        let Some(&key) = c.last() else {
+            return;
+        };
         let mut j = i;
         // Strictly greater: an equal key stays behind (stable).
-        while j > 0 && c[j - 1] > key {
-            c[j] = c[j - 1];
-            v.swap(j - 1, j);
+        while j > 0 {
+            let Some(&prev) = c.get(j - 1) else {
+                break;
+            };
+            if prev <= key {
+                break;
+            }
+            if let Some(slot) = c.get_mut(j) {
+                *slot = prev;
+            }
+            if let Some([a, b]) = v.get_mut(j - 1..=j) {
+                core::mem::swap(a, b);
+            }
             j -= 1;
         }
-        c[j] = key;
+        if let Some(slot) = c.get_mut(j) {
+            *slot = key;
+        }
     }
 }
 

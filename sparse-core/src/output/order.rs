@@ -275,8 +275,10 @@ fn radix_pass(
     mask: usize,
     counts: &mut [u32; 1 << DIGIT_MAX],
 ) {
-    // `& 0xFF` after `& mask` (mask < 256): the index is provably in range.
-    let digit = |j: usize| (j.wrapping_sub(lo).wrapping_shr(shift) & mask) & 0xFF;
+    // `& (len - 1)` after `& mask` (mask < len, a power of two): the index
+    // is provably in range.
+    const LAST: usize = (1 << DIGIT_MAX) - 1;
+    let digit = |j: usize| (j.wrapping_sub(lo).wrapping_shr(shift) & mask) & LAST;
     let buckets = counts.get_mut(..=mask).unwrap_or_default();
     buckets.fill(0);
     for &j in src {
@@ -320,14 +322,20 @@ fn insertion_sort(s: &mut [usize]) {
         let Some(&x) = head.last() else { return };
         let mut j = head.len() - 1;
         while j > 0 {
-            let y = head[j - 1];
+            let Some(&y) = head.get(j - 1) else {
+                break;
+            };
             if y <= x {
                 break;
             }
-            head[j] = y;
+            if let Some(slot) = head.get_mut(j) {
+                *slot = y;
+            }
             j -= 1;
         }
-        head[j] = x;
+        if let Some(slot) = head.get_mut(j) {
+            *slot = x;
+        }
     }
 }
 
