@@ -109,13 +109,18 @@ fn empty_tensors_no_memory_can_hold_are_too_large() {
     let mut m = Mem::<usize, usize, f64, 2>::new(2, 0, 0, 0);
     let err = out::<f64, Dense64, 2, 2>(huge, &mut m).err();
     assert_eq!(err, Some(AssembleError::TooLarge { level: 1 }));
-    // 2^61 f64 values are 2^64 bytes: the count fits, the bytes do not.
+    // 2^61 f64 values are 2^64 bytes: the count fits, the bytes do not
+    // (64-bit targets; on 32-bit ones 2^29 f64 values are the same case).
+    #[cfg(target_pointer_width = "64")]
+    let many: usize = 1 << 61;
+    #[cfg(not(target_pointer_width = "64"))]
+    let many: usize = 1 << 29;
     let mut m = Mem::<usize, usize, f64, 2>::new(2, 0, 0, 0);
-    let err = out::<f64, Dense64, 2, 2>([1 << 61, 1], &mut m).err();
+    let err = out::<f64, Dense64, 2, 2>([many, 1], &mut m).err();
     assert_eq!(err, Some(AssembleError::TooLarge { level: 1 }));
     // Bytes are checked: the same count of u8 is merely a full buffer.
     let mut m = Mem::<usize, usize, u8, 2>::new(2, 0, 0, 0);
-    let err = out::<u8, Dense64, 2, 2>([1 << 61, 1], &mut m).err();
+    let err = out::<u8, Dense64, 2, 2>([many, 1], &mut m).err();
     assert!(
         matches!(err, Some(AssembleError::Capacity { .. })),
         "{err:?}"
