@@ -150,19 +150,27 @@ fn sort_bucket<C: Index, V>(rows: &mut Pairs<'_, C, V>, lo: usize, hi: usize) {
     };
     let n = crd.len().min(val.len());
     for i in 1..n {
-        // `i < n`, so every index below is in range of both slices.
         let (Some(c), Some(v)) = (crd.get_mut(..=i), val.get_mut(..=i)) else {
             return;
         };
-        let key = c[i];
+        let Some(&key) = c.get(i) else { return };
         let mut j = i;
         // Strictly greater: an equal key stays behind (stable).
-        while j > 0 && c[j - 1] > key {
-            c[j] = c[j - 1];
-            v.swap(j - 1, j);
+        while let Some(&y) = j.checked_sub(1).and_then(|k| c.get(k)) {
+            if y <= key {
+                break;
+            }
+            if let Some(slot) = c.get_mut(j) {
+                *slot = y;
+            }
+            if j < v.len() {
+                v.swap(j - 1, j);
+            }
             j -= 1;
         }
-        c[j] = key;
+        if let Some(slot) = c.get_mut(j) {
+            *slot = key;
+        }
     }
 }
 
