@@ -28,10 +28,10 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../fuzz"
 FUZZ_SEED=${FUZZ_SEED:-1}
-declare -A FUZZ_RUNS=([expand_tokens]=4000 [expand_grammar]=1200 [runtime_assemble]=400000)
+declare -A FUZZ_RUNS=([expand_tokens]=4000 [expand_grammar]=1200 [runtime_assemble]=400000 [file_readers]=400000)
 TARGETS=("$@")
 if [[ ${#TARGETS[@]} -eq 0 ]]; then
-    TARGETS=(expand_tokens expand_grammar runtime_assemble)
+    TARGETS=(expand_tokens expand_grammar runtime_assemble file_readers)
 fi
 
 if ! command -v rustup >/dev/null 2>&1 && [[ -x "$HOME/.cargo/bin/rustup" ]]; then
@@ -58,11 +58,12 @@ fi
 # text (a few KiB holds a block with several kernels) and use the language's
 # dictionary; the grammar target's inputs are choices, not text, so it
 # skips libFuzzer's slow length ramp-up.
-declare -A MAX_LEN=([expand_tokens]=4096 [expand_grammar]=4096 [runtime_assemble]=512)
+declare -A MAX_LEN=([expand_tokens]=4096 [expand_grammar]=4096 [runtime_assemble]=512 [file_readers]=4096)
 declare -A EXTRA=(
     [expand_tokens]="-dict=dict/kernel.dict"
     [expand_grammar]="-len_control=0"
     [runtime_assemble]=""
+    [file_readers]=""
 )
 
 # One build for every target. -a: debug assertions and overflow checks, so

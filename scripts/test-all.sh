@@ -200,6 +200,22 @@ test_interop() {
     RUSTDOCFLAGS="-D warnings" cargo doc -p sparse-core --no-deps --features std,heapless,sprs,nalgebra-sparse
 }
 
+# Hostile sizes under an address-space cap (tests/tests/storage/hostile.rs, the
+# `memory_capped_*` tests, ignored by a plain `cargo test`): a file whose
+# header claims a billion rows must get a typed "could not allocate" error
+# for a CSR target, never an abort, and still read as DCSR. The cap is on
+# the test binary only (rustc needs more), built first without it.
+memory_capped() {
+    local bin
+    bin=$(cargo test -p sparse-tests --test storage --no-run --message-format=json |
+        python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("executable"):
+        print(m["executable"])')
+    prlimit --as=$((2 << 30)) "$bin" --ignored memory_capped
+}
+
 # `#[parallel]` kernels (feature `rayon`, which the workspace build leaves
 # off): the runtime's chunking, the guide's example, the differential tests
 # (tests/tests/parallel.rs) and clippy on them, and the docs with the
@@ -397,6 +413,7 @@ run "cargo test --workspace" test_workspace
 run "desktop examples (demo, convert_spmv, cg) must exit 0" run_examples
 run "sparse-core interop features (sprs, nalgebra-sparse)" test_interop
 run "#[parallel] kernels (--features rayon)" test_parallel
+run "hostile sizes under an address-space cap (prlimit --as=2G, tests/tests/storage/hostile.rs)" memory_capped
 for t in "${THUMB_TARGETS[@]}"; do
     run "build sparse-core (with macros) for $t" build_thumb "$t"
 done

@@ -133,7 +133,9 @@ pub enum AssembleError {
         /// The largest value the width holds.
         max: u64,
     },
-    /// The storage would hold more entries than `usize` can count.
+    /// The storage would hold more entries than `usize` can count, or a
+    /// buffer of more than `isize::MAX` bytes, which no slice or
+    /// allocation can be (the empty tensor of a CSR of `usize::MAX` rows).
     TooLarge {
         /// The level at which the count overflowed.
         level: usize,
@@ -230,8 +232,15 @@ impl fmt::Display for AssembleError {
                 )
             }
             AssembleError::TooLarge { level } => {
-                write!(f, "level {level}: the number of entries overflows usize")
+                write!(
+                    f,
+                    "level {level}: more entries than usize counts or any buffer's memory holds"
+                )
             }
+            AssembleError::Capacity { level, buffer, needed, capacity } if capacity == usize::MAX => write!(
+                f,
+                "level {level}: could not allocate the {needed} elements of the {buffer} buffer the empty tensor needs"
+            ),
             AssembleError::Capacity { level, buffer, needed, capacity } => write!(
                 f,
                 "level {level}: the {buffer} buffer holds {capacity} but the empty tensor needs {needed}"

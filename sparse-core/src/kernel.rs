@@ -24,7 +24,7 @@ where
     E: crate::encoding::Encoding,
     B: crate::output::OutputBuffers<E::Pos, E::Crd, V>,
 {
-    convert_named(src, copy, name, None)?;
+    convert_named(src, copy, name, crate::convert::Merge::Refuse)?;
     Ok(copy.view())
 }
 
@@ -77,7 +77,7 @@ where
     E: crate::encoding::Encoding,
     B: crate::output::OutputBuffers<E::Pos, E::Crd, V>,
 {
-    convert_named(src, out, name, Some(merge))
+    convert_named(src, out, name, crate::convert::Merge::Total(merge))
 }
 
 /// `convert` (repeats merged by `merge`, or kept / refused without one)
@@ -358,13 +358,12 @@ pub fn subscript_range(
     if min >= 0 && max < size as i128 {
         return Ok(());
     }
-    let clamp = |v: i128| i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
     Err(KernelError::SubscriptRange {
         tensor: site.tensor,
         dim: site.dim,
         subscript: site.subscript,
-        min: clamp(min),
-        max: clamp(max),
+        min,
+        max,
         size,
     })
 }

@@ -181,7 +181,7 @@ pub mod __private {
     pub use crate::kernel::fma::MulAdd;
     pub use crate::kernel::rows::{rows, rows_from, rows_values, rows_values_from, slots};
     pub use crate::kernel::unchecked::{
-        load, load_index, load_pair2, lower_bound, slot, walk, walk_values,
+        load, load_index, load_pair2, lower_bound, next_window, slot, walk, walk_values,
     };
     pub use crate::kernel::{
         convert_into, convert_same, convert_slice_into, dimension_error, dimension_mismatch,

@@ -9,6 +9,11 @@
 //! - `errors`, `errors_encoding`, `fuzz`: every `AssembleError`, forged
 //!   encodings, and `assemble` on random garbage (with the fuzz corpus
 //!   replay, `fuzz_corpus_replays`).
+//! - `hostile`: hostile files and extreme sizes (`tests/data/hostile/`):
+//!   overflowing integer sums, headers claiming a billion rows, the
+//!   readers' peak memory per entry (through a counting global allocator,
+//!   this binary's), and the `memory_capped_*` tests `scripts/test-all.sh`
+//!   runs under an address-space cap.
 //! - `output_*`: `SparseTensorOut` built by hand through `begin`/`insert`/
 //!   `finish` and the workspace: layouts, capacity, random protocol calls.
 //! - `conversions/`: `sparse_core::convert` and `sparse_core::io`
@@ -19,6 +24,7 @@ mod storage {
     mod errors;
     mod errors_encoding;
     mod fuzz;
+    mod hostile;
     mod output_capacity;
     mod output_fuzz;
     mod output_insert;

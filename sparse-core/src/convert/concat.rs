@@ -27,8 +27,9 @@ use crate::slice::SliceView;
 use crate::tensor::SparseTensor;
 use crate::vocab::LevelExpr;
 
+use super::merge::{checked_add, Unmerged};
 use super::source::{tensor_may_repeat, Source};
-use super::{add, engine, ConvertError, Merge};
+use super::{engine, ConvertError, Merge};
 
 /// One operand of [`concatenate_mixed`]: something with dimension sizes
 /// whose stored elements can be listed by dimension coordinates.
@@ -330,7 +331,7 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    mixed_with(inputs, dim, out, None)
+    mixed_with(inputs, dim, out, Merge::Refuse)
 }
 
 /// [`concatenate_mixed`], with elements an operand lists twice summed.
@@ -340,11 +341,11 @@ pub fn concatenate_mixed_sum<V, E, B, const DIM: usize, const LVL: usize>(
     out: &mut SparseTensorOut<V, E, B, DIM, LVL>,
 ) -> Result<(), ConvertError>
 where
-    V: Clone + Default + PartialEq + Add<Output = V>,
+    V: Clone + Default + PartialEq + Add<Output = V> + 'static,
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    mixed_with(inputs, dim, out, Some(add::<V>))
+    mixed_with(inputs, dim, out, Merge::sum())
 }
 
 fn mixed_with<V, E, B, const DIM: usize, const LVL: usize>(
@@ -370,15 +371,19 @@ where
 /// MLIR's `sparse_tensor.concatenate` into a dense tensor: `out` (its
 /// dimensions the result's) is set to `V::default()`, then every stored
 /// element of each operand is added at its place, so elements an operand
-/// lists twice are summed. Errors as [`concatenate_mixed`]; on error `out`
-/// is untouched. `O(dense size + nse)`, no allocation.
+/// lists twice are summed. Errors as [`concatenate_mixed`]; on such an
+/// error `out` is untouched. An integer sum that overflows the element
+/// type is [`ConvertError::SumOverflow`] naming the element (the rule of
+/// [`convert_sum`](super::convert_sum) and [`to_dense`](super::to_dense),
+/// in debug and release builds alike); `out` is then all `V::default()`.
+/// `O(dense size + nse)`, no allocation.
 pub fn concatenate_mixed_dense<V, const DIM: usize>(
     inputs: &[&dyn ConcatInput<V, DIM>],
     dim: usize,
     out: &mut DenseViewMut<'_, V, DIM>,
 ) -> Result<(), ConvertError>
 where
-    V: Clone + Default + PartialEq + Add<Output = V>,
+    V: Clone + Default + PartialEq + Add<Output = V> + 'static,
 {
     let dims = out.dims();
     let source = Mixed::new(inputs, dim, dims)?;
@@ -386,7 +391,11 @@ where
     for slot in data.iter_mut() {
         *slot = V::default();
     }
+    let mut fault = None;
     source.each(&mut |d, v| {
+        if fault.is_some() {
+            return;
+        }
         let mut at = 0usize;
         for (&c, &n) in d.iter().zip(&dims) {
             // Coordinates are below the checked sizes, whose product is
@@ -394,8 +403,19 @@ where
             at = at.wrapping_mul(n).wrapping_add(c);
         }
         if let Some(slot) = data.get_mut(at) {
-            *slot = core::mem::take(slot) + v.clone();
+            match checked_add(core::mem::take(slot), v.clone()) {
+                Some(sum) => *slot = sum,
+                None => fault = Some(Unmerged::Overflow.error(&d)),
+            }
         }
     });
-    Ok(())
+    match fault {
+        None => Ok(()),
+        Some(e) => {
+            for slot in data.iter_mut() {
+                *slot = V::default();
+            }
+            Err(e)
+        }
+    }
 }

@@ -7,13 +7,16 @@ use crate::dense::DenseViewMut;
 use crate::encoding::Encoding;
 use crate::tensor::SparseTensor;
 
+use super::merge::{checked_add, Unmerged};
 use super::ConvertError;
 
 /// Writes `src` into the row-major array `out` (of length the product of
 /// `src`'s dimension sizes): every element `V::default()`, then each
 /// stored entry added to its element, so repeated coordinates (a
 /// `nonunique` source) are summed, as MLIR reads them. `O(dense size +
-/// nse)`, no allocation.
+/// nse)`, no allocation. An integer sum that overflows the element type is
+/// [`ConvertError::SumOverflow`] naming the element (never a wrap or a
+/// panic); `out` is then all `V::default()`.
 ///
 /// ```
 /// use sparse_core::convert::to_dense;
@@ -38,7 +41,7 @@ pub fn to_dense<V, S, const DIM: usize, const LS: usize>(
     out: &mut [V],
 ) -> Result<(), ConvertError>
 where
-    V: Clone + Default + Add<Output = V>,
+    V: Clone + Default + Add<Output = V> + 'static,
     S: Encoding,
 {
     let dims = src.dim_sizes();
@@ -52,7 +55,11 @@ where
     for slot in out.iter_mut() {
         *slot = V::default();
     }
+    let mut fault = None;
     src.for_each(|d, v| {
+        if fault.is_some() {
+            return;
+        }
         let mut at = 0usize;
         for (&c, &n) in d.iter().zip(&dims) {
             // `for_each` hands out coordinates below the sizes, whose
@@ -60,10 +67,21 @@ where
             at = at.wrapping_mul(n).wrapping_add(c);
         }
         if let Some(slot) = out.get_mut(at) {
-            *slot = core::mem::take(slot) + v.clone();
+            match checked_add(core::mem::take(slot), v.clone()) {
+                Some(sum) => *slot = sum,
+                None => fault = Some(Unmerged::Overflow.error(&d)),
+            }
         }
     });
-    Ok(())
+    match fault {
+        None => Ok(()),
+        Some(e) => {
+            for slot in out.iter_mut() {
+                *slot = V::default();
+            }
+            Err(e)
+        }
+    }
 }
 
 /// [`to_dense`] into a [`DenseViewMut`], whose dimensions must be `src`'s
@@ -73,7 +91,7 @@ pub fn to_dense_view<V, S, const DIM: usize, const LS: usize>(
     out: &mut DenseViewMut<'_, V, DIM>,
 ) -> Result<(), ConvertError>
 where
-    V: Clone + Default + Add<Output = V>,
+    V: Clone + Default + Add<Output = V> + 'static,
     S: Encoding,
 {
     let (have, want) = (out.dims(), src.dim_sizes());

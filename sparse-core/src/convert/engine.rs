@@ -102,10 +102,10 @@ where
             return;
         }
         pending = match pending.take() {
-            Some((p, pv)) if p == lvl && !keep => match merge {
-                Some(m) => Some((p, m(pv, v.clone()))),
-                None => {
-                    fault = Some(ConvertError::Duplicate);
+            Some((p, pv)) if p == lvl && !keep => match merge.apply(pv, v.clone()) {
+                Ok(sum) => Some((p, sum)),
+                Err(why) => {
+                    fault = Some(why.error(&layout.lvl_to_dim(&p)));
                     None
                 }
             },

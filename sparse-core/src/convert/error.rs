@@ -3,6 +3,54 @@
 use core::fmt;
 
 use crate::error::Buffer;
+use crate::vocab::MAX_RANK;
+
+/// The dimension coordinates of one element, as an error reports them
+/// (0-based; a tensor has at most [`MAX_RANK`] dimensions).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Coordinates {
+    rank: u8,
+    at: [usize; MAX_RANK],
+}
+
+impl Coordinates {
+    /// The coordinates `dims` (those past [`MAX_RANK`] are dropped; no
+    /// tensor has them).
+    pub fn new(dims: &[usize]) -> Self {
+        let mut at = [0; MAX_RANK];
+        for (slot, &c) in at.iter_mut().zip(dims) {
+            *slot = c;
+        }
+        Coordinates {
+            rank: dims.len().min(MAX_RANK) as u8,
+            at,
+        }
+    }
+    /// One coordinate per dimension.
+    pub fn as_slice(&self) -> &[usize] {
+        self.at.get(..usize::from(self.rank)).unwrap_or(&[])
+    }
+}
+
+impl fmt::Debug for Coordinates {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl fmt::Display for Coordinates {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(")?;
+        for (k, c) in self.as_slice().iter().enumerate() {
+            if k > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{c}")?;
+        }
+        f.write_str(")")
+    }
+}
 
 /// Why a conversion failed. The output is left empty (a valid tensor) and
 /// can be reused.
@@ -124,6 +172,15 @@ pub enum ConvertError {
         /// The level at which it overflowed.
         level: usize,
     },
+    /// Summing the entries stored at one coordinate overflows the integer
+    /// element type (two `i8` entries of 100). A conversion that sums
+    /// ([`convert_sum`](super::convert_sum), [`to_dense`](super::to_dense),
+    /// the file readers) never wraps: it stops here, in debug and release
+    /// builds alike. (Kernels wrap, as MLIR's `arith` does.)
+    SumOverflow {
+        /// The element's dimension coordinates (0-based).
+        at: Coordinates,
+    },
 }
 
 impl fmt::Display for ConvertError {
@@ -153,6 +210,16 @@ impl fmt::Display for ConvertError {
             ),
             ConvertError::MapMismatch => f.write_str(
                 "reorder_coo needs the same dim-to-lvl map in the source and the target",
+            ),
+            ConvertError::Capacity {
+                level,
+                buffer,
+                needed,
+                capacity,
+            } if capacity == usize::MAX => write!(
+                f,
+                "level {level}: could not allocate the {needed} elements the {buffer} buffer \
+                 needs"
             ),
             ConvertError::Capacity {
                 level,
@@ -208,6 +275,10 @@ impl fmt::Display for ConvertError {
             ConvertError::TooLarge { level } => {
                 write!(f, "level {level}: the number of entries overflows usize")
             }
+            ConvertError::SumOverflow { at } => write!(
+                f,
+                "the entries stored at {at} (0-based) add up to more than the element type holds"
+            ),
         }
     }
 }

@@ -150,21 +150,28 @@ fn sort_bucket<C: Index, V>(rows: &mut Pairs<'_, C, V>, lo: usize, hi: usize) {
     };
     let n = crd.len().min(val.len());
     for i in 1..n {
+        // `i < n`, so every access below is in range of both slices; each
+        // is a `get`, whose `None` arm is unreachable (no panic path).
         let (Some(c), Some(v)) = (crd.get_mut(..=i), val.get_mut(..=i)) else {
             return;
         };
-        let Some(&key) = c.get(i) else { return };
+        let Some(&key) = c.last() else {
+            return;
+        };
         let mut j = i;
         // Strictly greater: an equal key stays behind (stable).
-        while let Some(&y) = j.checked_sub(1).and_then(|k| c.get(k)) {
-            if y <= key {
+        while j > 0 {
+            let Some(&prev) = c.get(j - 1) else {
+                break;
+            };
+            if prev <= key {
                 break;
             }
             if let Some(slot) = c.get_mut(j) {
-                *slot = y;
+                *slot = prev;
             }
-            if j < v.len() {
-                v.swap(j - 1, j);
+            if let Some([a, b]) = v.get_mut(j - 1..=j) {
+                core::mem::swap(a, b);
             }
             j -= 1;
         }
@@ -360,6 +367,7 @@ where
     // makes it the empty tensor again).
     out.reset_for_build();
     let keeps = keeps_repeats(&out.layout) || !tensor_may_repeat::<S, LS>();
+    let layout = out.layout;
     let (Some(zero_p), Some(zero_c)) = (
         <E::Pos as Index>::from_usize(0),
         <E::Crd as Index>::from_usize(0),
@@ -452,12 +460,16 @@ where
             for r in lo..hi {
                 let c = crd.get(r).copied();
                 if w > start && crd.get(w - 1).copied() == c {
-                    let Some(m) = merge else {
-                        return Err(ConvertError::Duplicate);
-                    };
                     let x = val.get_mut(r).map(core::mem::take).unwrap_or_default();
                     if let Some(acc) = val.get_mut(w - 1) {
-                        *acc = m(core::mem::take(acc), x);
+                        match merge.apply(core::mem::take(acc), x) {
+                            Ok(sum) => *acc = sum,
+                            Err(why) => {
+                                let inner = c.map_or(0, |c| c.as_usize());
+                                let lvl = core::array::from_fn(|l| [b - 1, inner][l % 2]);
+                                return Err(why.error(&layout.lvl_to_dim(&lvl)));
+                            }
+                        }
                     }
                 } else {
                     if r != w {

@@ -132,6 +132,7 @@ mod dense;
 pub(crate) mod engine;
 mod error;
 mod fast;
+pub(crate) mod merge;
 #[cfg(feature = "alloc")]
 mod owned;
 mod reshape;
@@ -141,13 +142,16 @@ pub(crate) mod sort_keys;
 pub(crate) mod source;
 mod stage;
 #[cfg(test)]
+mod sum_tests;
+#[cfg(test)]
 mod tests;
 
 use core::ops::Add;
 
 pub use concat::{concatenate_mixed, concatenate_mixed_dense, concatenate_mixed_sum, ConcatInput};
 pub use dense::{to_dense, to_dense_view};
-pub use error::ConvertError;
+pub use error::{ConvertError, Coordinates};
+pub(crate) use merge::Merge;
 #[cfg(feature = "alloc")]
 pub use owned::OwnedParts;
 pub use reshape::{collapse_shape, expand_shape, reshape, reshape_sum};
@@ -160,13 +164,6 @@ use crate::encoding::Encoding;
 use crate::output::{OutputBuffers, SparseTensorOut};
 use crate::tensor::SparseTensor;
 use source::{Concat, DenseSource, TensorSource};
-
-/// How repeated coordinates are merged: `None` refuses them.
-pub(crate) type Merge<V> = Option<fn(V, V) -> V>;
-
-fn add<V: Add<Output = V>>(a: V, b: V) -> V {
-    a + b
-}
 
 /// MLIR's `sparse_tensor.convert` between two sparse encodings: every
 /// stored entry of `src` (explicit zeros included) is written into `out`,
@@ -190,7 +187,7 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    engine::run(&TensorSource(src), out, None)
+    engine::run(&TensorSource(src), out, Merge::Refuse)
 }
 
 /// [`convert`], with repeated coordinates summed (MLIR's meaning of
@@ -231,12 +228,12 @@ pub fn convert_sum<V, S, E, B, const DIM: usize, const LS: usize, const LVL: usi
     out: &mut SparseTensorOut<V, E, B, DIM, LVL>,
 ) -> Result<(), ConvertError>
 where
-    V: Clone + Default + Add<Output = V>,
+    V: Clone + Default + Add<Output = V> + 'static,
     S: Encoding,
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    engine::run(&TensorSource(src), out, Some(add::<V>))
+    engine::run(&TensorSource(src), out, Merge::sum())
 }
 
 /// MLIR's `sparse_tensor.reorder_coo`: a COO tensor (typically
@@ -312,7 +309,7 @@ where
             return Err(e);
         }
     };
-    engine::run(&source, out, None)
+    engine::run(&source, out, Merge::Refuse)
 }
 
 /// [`from_dense`] over a [`DenseView`].
@@ -376,7 +373,7 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    concat_with(inputs, dim, out, None)
+    concat_with(inputs, dim, out, Merge::Refuse)
 }
 
 /// [`concatenate`], with repeated coordinates within an input summed.
@@ -386,12 +383,12 @@ pub fn concatenate_sum<V, S, E, B, const DIM: usize, const LS: usize, const LVL:
     out: &mut SparseTensorOut<V, E, B, DIM, LVL>,
 ) -> Result<(), ConvertError>
 where
-    V: Clone + Default + Add<Output = V>,
+    V: Clone + Default + Add<Output = V> + 'static,
     S: Encoding,
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    concat_with(inputs, dim, out, Some(add::<V>))
+    concat_with(inputs, dim, out, Merge::sum())
 }
 
 fn concat_with<V, S, E, B, const DIM: usize, const LS: usize, const LVL: usize>(

@@ -24,7 +24,7 @@ use crate::tensor::SparseTensor;
 use crate::vocab::LevelExpr;
 
 use super::source::{tensor_may_repeat, Source};
-use super::{add, engine, Merge};
+use super::{engine, Merge};
 
 /// A sparse tensor relabelled into the row-major shape `dims`.
 struct Reshaped<'s, 't, V, S: Encoding, const DS: usize, const LS: usize, const D: usize> {
@@ -162,7 +162,7 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    run(src, out, None)
+    run(src, out, Merge::Refuse)
 }
 
 /// [`reshape`], with entries stored twice summed.
@@ -171,12 +171,12 @@ pub fn reshape_sum<V, S, E, B, const DS: usize, const LS: usize, const D: usize,
     out: &mut SparseTensorOut<V, E, B, D, LVL>,
 ) -> Result<(), ReshapeError>
 where
-    V: Clone + Default + Add<Output = V>,
+    V: Clone + Default + Add<Output = V> + 'static,
     S: Encoding,
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    run(src, out, Some(add::<V>))
+    run(src, out, Merge::sum())
 }
 
 /// MLIR's `tensor.collapse_shape` of a sparse tensor as a conversion:
@@ -219,7 +219,7 @@ where
         out.clear();
         return Err(e);
     }
-    run(src, out, None)
+    run(src, out, Merge::Refuse)
 }
 
 /// MLIR's `tensor.expand_shape` of a sparse tensor as a conversion: source
@@ -251,5 +251,5 @@ where
         out.clear();
         return Err(e);
     }
-    run(src, out, None)
+    run(src, out, Merge::Refuse)
 }

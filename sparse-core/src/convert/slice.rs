@@ -10,7 +10,7 @@ use crate::slice::SliceView;
 use crate::vocab::LevelExpr;
 
 use super::source::{splits_in_order, tensor_may_repeat, tensor_streams, Source};
-use super::{add, engine, ConvertError};
+use super::{engine, ConvertError, Merge};
 
 /// The entries of a slice, renumbered.
 struct SliceSource<'s, 't, V, S: Encoding, const DIM: usize, const LS: usize>(
@@ -96,7 +96,7 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    engine::run(&SliceSource(src), out, None)
+    engine::run(&SliceSource(src), out, Merge::Refuse)
 }
 
 /// [`convert_slice`], with repeated coordinates summed wherever the target
@@ -106,12 +106,12 @@ pub fn convert_slice_sum<V, S, E, B, const DIM: usize, const LS: usize, const LV
     out: &mut SparseTensorOut<V, E, B, DIM, LVL>,
 ) -> Result<(), ConvertError>
 where
-    V: Clone + Default + Add<Output = V>,
+    V: Clone + Default + Add<Output = V> + 'static,
     S: Encoding,
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    engine::run(&SliceSource(src), out, Some(add::<V>))
+    engine::run(&SliceSource(src), out, Merge::sum())
 }
 
 /// A slice seen in another dimension order: dimension `k` of the view is

@@ -297,6 +297,29 @@ fn pos_of<P: Index>(x: usize, level: usize) -> Result<P, ConvertError> {
     })
 }
 
+/// The level coordinates of staged row `r` of bucket `b`: the dense prefix
+/// from the bucket number, the rest from the staged columns (for errors).
+fn staged_row<C: Index, BC: Buffer<C>, const LVL: usize>(
+    crd: &[BC; LVL],
+    plan: &Plan<LVL>,
+    b: usize,
+    r: usize,
+) -> [usize; LVL] {
+    let mut lvl = [0usize; LVL];
+    let mut rest = b;
+    for l in (0..plan.d).rev() {
+        let size = plan.sizes.get(l).copied().unwrap_or(1).max(1);
+        if let Some(x) = lvl.get_mut(l) {
+            *x = rest % size;
+        }
+        rest /= size;
+    }
+    for (l, x) in lvl.iter_mut().enumerate().skip(plan.d) {
+        *x = col(crd, plan, l, r);
+    }
+    lvl
+}
+
 fn get_pos<P: Index, BP: Buffer<P>>(buf: &BP, i: usize) -> usize {
     buf.as_slice().get(i).map_or(0, |p| p.as_usize())
 }
@@ -552,13 +575,16 @@ where
             for r in lo..hi {
                 let repeat = w > start && cmp_cols(coordinates, plan, w - 1, r) == Ordering::Equal;
                 if repeat {
-                    let Some(m) = merge else {
-                        return Err(ConvertError::Duplicate);
-                    };
                     let v = values.as_mut_slice();
                     let x = v.get_mut(r).map(core::mem::take).unwrap_or_default();
                     if let Some(acc) = v.get_mut(w - 1) {
-                        *acc = m(core::mem::take(acc), x);
+                        match merge.apply(core::mem::take(acc), x) {
+                            Ok(sum) => *acc = sum,
+                            Err(why) => {
+                                let lvl = staged_row(coordinates, plan, b, w - 1);
+                                return Err(why.error(&out.layout.lvl_to_dim(&lvl)));
+                            }
+                        }
                     }
                 } else {
                     move_row(coordinates, values, plan, r, w);
@@ -882,7 +908,7 @@ where
     B: OutputBuffers<E::Pos, E::Crd, V>,
     Src: Source<V, DIM>,
 {
-    if merge.is_none() && src.may_repeat() {
+    if merge.refuses() && src.may_repeat() {
         return Err(ConvertError::Duplicate);
     }
     let layout = out.layout;
@@ -898,14 +924,22 @@ where
     out.values.clear();
     grow(&mut out.values, total, &V::default(), last, Which::Values)?;
     let v = out.values.as_mut_slice();
+    let mut fault = None;
     src.each_mapped(&layout, &mut |lvl, x| {
         let at = linear(&lvl, &sizes, 0, LVL);
-        if let Some(slot) = v.get_mut(at) {
+        if let (Some(slot), None) = (v.get_mut(at), fault) {
             *slot = match merge {
-                Some(m) => m(core::mem::take(slot), x.clone()),
-                None => x.clone(),
+                // Refused repeats were ruled out above: none can come.
+                Merge::Refuse => x.clone(),
+                _ => match merge.apply(core::mem::take(slot), x.clone()) {
+                    Ok(sum) => sum,
+                    Err(why) => {
+                        fault = Some(why.error(&layout.lvl_to_dim(&lvl)));
+                        V::default()
+                    }
+                },
             };
         }
     });
-    Ok(())
+    fault.map_or(Ok(()), Err)
 }

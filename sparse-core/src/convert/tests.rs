@@ -544,7 +544,7 @@ fn fast_matches_staging<S: Encoding, T: Encoding>(
 ) -> bool {
     let dims = a.dim_sizes();
     let mut ran = false;
-    for merge in [None, Some(super::add::<i32> as fn(i32, i32) -> i32)] {
+    for merge in [Merge::Refuse, Merge::sum()] {
         out!(fast: T, 2, 2, dims);
         out!(slow: T, 2, 2, dims);
         let f = fast::two_level(a, &mut fast, merge);
@@ -699,7 +699,7 @@ fn fast_path_coo_to_csr_sorts_long_buckets_and_sums() {
     )
     .unwrap();
     out!(c: Csr, 2, 2, [1, 20]);
-    assert!(fast::two_level(&coo, &mut c, None).is_some());
+    assert!(fast::two_level(&coo, &mut c, Merge::Refuse).is_some());
     assert_eq!(convert(&coo, &mut c), Err(ConvertError::Duplicate));
     assert_eq!(checked(&c), [0; 20]);
     convert_sum(&coo, &mut c).unwrap();
@@ -822,13 +822,13 @@ fn fast_path_declines_what_it_does_not_handle() {
     // Positions that cannot count the entries: the general path's typed
     // error (see narrow_positions_overflow_with_a_typed_error).
     out!(b: Dcsc, 2, 2, [3, 4]);
-    assert!(fast::two_level(&a, &mut b, None).is_none());
+    assert!(fast::two_level(&a, &mut b, Merge::Refuse).is_none());
     out!(c: LooseCsc, 2, 2, [3, 4]);
-    assert!(fast::two_level(&a, &mut c, None).is_none());
+    assert!(fast::two_level(&a, &mut c, Merge::Refuse).is_none());
     out!(d: Csr, 2, 2, [3, 4]);
-    assert!(fast::two_level(&a, &mut d, None).is_none());
+    assert!(fast::two_level(&a, &mut d, Merge::Refuse).is_none());
     out!(e: Csc, 2, 2, [3, 4]);
-    assert!(fast::two_level(&a, &mut e, None).is_some());
+    assert!(fast::two_level(&a, &mut e, Merge::Refuse).is_some());
     // An empty source: nothing to count.
     let empty = SparseTensor::<i32, Csr, 2, 2>::assemble(
         [3, 4],
@@ -836,7 +836,7 @@ fn fast_path_declines_what_it_does_not_handle() {
         &[],
     )
     .unwrap();
-    assert!(fast::two_level(&empty, &mut e, None).is_none());
+    assert!(fast::two_level(&empty, &mut e, Merge::Refuse).is_none());
     convert(&empty, &mut e).unwrap();
     assert_eq!(e.view().level(1).positions(), &[0, 0, 0, 0, 0]);
 }

@@ -95,7 +95,9 @@ pub enum KernelError {
         buffer: Buffer,
         /// The exact length that buffer needed for this result.
         needed: usize,
-        /// Its capacity.
+        /// Its capacity; `usize::MAX` for a growable buffer (`Owned`) whose
+        /// allocation failed ("could not allocate"), which is an error and
+        /// never an abort.
         capacity: usize,
     },
     /// A sparse output's level has more entries than its positions can
@@ -175,10 +177,11 @@ pub enum KernelError {
         dim: usize,
         /// The subscript, as written.
         subscript: &'static str,
-        /// The smallest value the subscript takes.
-        min: i64,
+        /// The smallest value the subscript takes (exact: sizes up to
+        /// `usize::MAX` times coefficients of `i64` fit `i128`).
+        min: i128,
         /// The largest value the subscript takes.
-        max: i64,
+        max: i128,
         /// The size of the dimension.
         size: usize,
     },
@@ -260,6 +263,17 @@ impl fmt::Display for KernelError {
                 f,
                 "dimension {dim} of `{tensor}` has size {size}, not a multiple of the block \
                  size {block} the kernel walks it in"
+            ),
+            KernelError::Capacity {
+                tensor,
+                level,
+                buffer,
+                needed,
+                capacity,
+            } if capacity == usize::MAX => write!(
+                f,
+                "output `{tensor}`: could not allocate the {needed} elements the {buffer} \
+                 buffer of level {level} needs"
             ),
             KernelError::Capacity {
                 tensor,

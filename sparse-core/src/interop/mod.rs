@@ -9,8 +9,11 @@
 //! width), which `sparse_kernel!` produces for the same encodings written
 //! with widths 0. A view borrows the matrix's arrays and is checked by
 //! [`SparseTensor::assemble`] (sorted, unique, in range), so kernels can
-//! trust it; a `sprs` view of a slice of a larger matrix, whose row
-//! pointers do not start at 0, is refused by that check.
+//! trust it. A `sprs` sub-view of a larger matrix (`slice_outer`) has row
+//! pointers that do not start at 0, which no tensor stores: `*_from_sprs`
+//! says so ([`InteropError::SubView`]) and `*_from_sprs_in` views it with
+//! its pointers rebased into a buffer the caller gives (its indices and
+//! values still borrowed).
 //!
 //! `sprs` matrices with narrower index types (`CsMatI<V, u32>`) view as
 //! the encodings of the same width (`sprs::csr_view`, `sprs::csc_view`),
@@ -61,6 +64,13 @@ pub enum InteropError {
     },
     /// Our checks refused the matrix's arrays.
     Assemble(AssembleError),
+    /// A sub-view of a larger `sprs` matrix (made with `slice_outer`): its
+    /// outer pointers start at `offset`, not 0. `csr_from_sprs_in` /
+    /// `csc_from_sprs_in` view it, rebasing the pointers into a buffer.
+    SubView {
+        /// The first outer pointer.
+        offset: usize,
+    },
     /// The other library refused the arrays (its message).
     Rejected(String),
 }
@@ -75,6 +85,12 @@ impl fmt::Display for InteropError {
                 write!(f, "the tensor type must have the encoding {expected}")
             }
             InteropError::Assemble(e) => write!(f, "{e}"),
+            InteropError::SubView { offset } => write!(
+                f,
+                "a sub-view of a larger matrix (its pointers start at {offset}, not 0); view \
+                 it with csr_from_sprs_in or csc_from_sprs_in, which rebase the pointers into \
+                 a buffer you give"
+            ),
             InteropError::Rejected(m) => write!(f, "the arrays were refused: {m}"),
         }
     }

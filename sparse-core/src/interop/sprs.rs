@@ -114,7 +114,8 @@ where
     view(m)
 }
 
-/// The checked tensor over `m`'s arrays (the caller matched the storage).
+/// The checked tensor over `m`'s arrays (the caller matched the storage);
+/// a sub-view is [`InteropError::SubView`].
 fn view<'a, V, I, E, IP, IS, DS>(
     m: &'a CsMatBase<V, I, IP, IS, DS, I>,
 ) -> Result<SparseTensor<'a, V, E, 2, 2>, InteropError>
@@ -126,11 +127,116 @@ where
     DS: Deref<Target = [V]>,
 {
     let pos = m.indptr().into_raw_storage();
+    if let Some(offset) = pos.first().map(|&p| Index::as_usize(p)).filter(|&o| o != 0) {
+        return Err(InteropError::SubView { offset });
+    }
+    tensor(m, pos)
+}
+
+/// The checked tensor over `m`'s indices and values and the positions
+/// `pos`.
+fn tensor<'a, V, I, E, IP, IS, DS>(
+    m: &'a CsMatBase<V, I, IP, IS, DS, I>,
+    pos: &'a [I],
+) -> Result<SparseTensor<'a, V, E, 2, 2>, InteropError>
+where
+    I: SpIndex + Index,
+    E: Encoding<Pos = I, Crd = I>,
+    IP: Deref<Target = [I]>,
+    IS: Deref<Target = [I]>,
+    DS: Deref<Target = [V]>,
+{
     Ok(SparseTensor::assemble(
         [m.rows(), m.cols()],
         [Level::dense(), Level::compressed(pos, m.indices())],
         m.data(),
     )?)
+}
+
+/// [`view`] for any `sprs` matrix, a sub-view included: pointers that do
+/// not start at 0 are rebased into `positions` (`outer + 1` words; `sprs`
+/// keeps the sub-view's indices and values starting at its first entry).
+fn view_in<'a, V, I, E, IP, IS, DS>(
+    m: &'a CsMatBase<V, I, IP, IS, DS, I>,
+    positions: &'a mut std::vec::Vec<I>,
+) -> Result<SparseTensor<'a, V, E, 2, 2>, InteropError>
+where
+    I: SpIndex + Index,
+    E: Encoding<Pos = I, Crd = I>,
+    IP: Deref<Target = [I]>,
+    IS: Deref<Target = [I]>,
+    DS: Deref<Target = [V]>,
+{
+    let raw = m.indptr().into_raw_storage();
+    let Some(offset) = raw.first().map(|&p| Index::as_usize(p)).filter(|&o| o != 0) else {
+        return tensor(m, raw);
+    };
+    positions.clear();
+    positions
+        .try_reserve(raw.len())
+        .map_err(|_| InteropError::Rejected("out of memory for the rebased pointers".into()))?;
+    for &p in raw {
+        // `sprs` keeps a sub-view's pointers non-decreasing from `offset`.
+        let rebased = Index::as_usize(p)
+            .checked_sub(offset)
+            .and_then(<I as Index>::from_usize)
+            .ok_or_else(|| InteropError::Rejected("an outer pointer below the first".into()))?;
+        positions.push(rebased);
+    }
+    let positions: &'a std::vec::Vec<I> = positions;
+    tensor(m, positions)
+}
+
+/// [`csr_from_sprs`] for any CSR matrix, sub-views of a larger matrix
+/// (`slice_outer`) included: their row pointers, which start at the
+/// view's first entry, are rebased into `positions` (cleared first; a
+/// view whose pointers start at 0 borrows them as `csr_from_sprs` does and
+/// leaves `positions` alone). Indices and values are borrowed.
+///
+/// ```
+/// use sparse_core::interop::sprs::{csr_from_sprs, csr_from_sprs_in};
+/// use sparse_core::interop::InteropError;
+///
+/// let m = sprs::CsMat::new((3, 3), vec![0, 1, 3, 4], vec![0, 0, 2, 1], vec![1.0, 2.0, 3.0, 4.0]);
+/// let rows = m.slice_outer(1..3); // rows 1 and 2
+/// assert!(matches!(csr_from_sprs(&rows), Err(InteropError::SubView { offset: 1 })));
+/// let mut positions = Vec::new();
+/// let a = csr_from_sprs_in(&rows, &mut positions)?;
+/// assert_eq!(a.dim_sizes(), [2, 3]);
+/// assert_eq!(a.level(1).positions(), &[0, 2, 3]);
+/// assert_eq!(a.values(), &[2.0, 3.0, 4.0]);
+/// # Ok::<(), InteropError>(())
+/// ```
+pub fn csr_from_sprs_in<'a, V, IP, IS, DS>(
+    m: &'a CsMatBase<V, usize, IP, IS, DS, usize>,
+    positions: &'a mut std::vec::Vec<usize>,
+) -> Result<NativeCsr<'a, V>, InteropError>
+where
+    IP: Deref<Target = [usize]>,
+    IS: Deref<Target = [usize]>,
+    DS: Deref<Target = [V]>,
+{
+    if !m.is_csr() {
+        return Err(InteropError::Storage { expected: "CSR" });
+    }
+    view_in(m, positions)
+}
+
+/// [`csc_from_sprs`] for any CSC matrix, sub-views included (see
+/// [`csr_from_sprs_in`]).
+pub fn csc_from_sprs_in<'a, V, IP, IS, DS>(
+    m: &'a CsMatBase<V, usize, IP, IS, DS, usize>,
+    positions: &'a mut std::vec::Vec<usize>,
+) -> Result<NativeCsc<'a, V>, InteropError>
+where
+    IP: Deref<Target = [usize]>,
+    IS: Deref<Target = [usize]>,
+    DS: Deref<Target = [V]>,
+{
+    if !m.is_csc() {
+        return Err(InteropError::Storage { expected: "CSC" });
+    }
+    view_in(m, positions)
 }
 
 fn rejected(e: sprs::errors::StructureError) -> InteropError {

@@ -89,9 +89,12 @@ proptest! {
     }
 }
 
+/// A sub-view's pointers do not start at 0: the borrowing view says so
+/// with its own error (it was `PositionOutOfRange`, as if the matrix were
+/// invalid), and the `_in` form views it.
 #[cfg(feature = "sprs")]
 #[test]
-fn a_sprs_slice_whose_pointers_do_not_start_at_zero_is_refused() {
+fn a_sprs_slice_whose_pointers_do_not_start_at_zero_is_viewed_rebased() {
     let a = ::sprs::CsMat::new(
         (3, 2),
         std::vec![0, 1, 2, 3],
@@ -99,12 +102,13 @@ fn a_sprs_slice_whose_pointers_do_not_start_at_zero_is_refused() {
         std::vec![1, 2, 3],
     );
     let rows = a.slice_outer(1..3);
-    assert!(matches!(
-        super::sprs::csr_from_sprs(&rows),
-        Err(InteropError::Assemble(
-            crate::AssembleError::PositionOutOfRange { index: 0, .. }
-        ))
-    ));
+    assert_eq!(
+        super::sprs::csr_from_sprs(&rows).err(),
+        Some(InteropError::SubView { offset: 1 })
+    );
+    let mut positions = Vec::new();
+    let v = super::sprs::csr_from_sprs_in(&rows, &mut positions).unwrap();
+    assert_eq!(dense(&v), [0, 2, 3, 0]);
 }
 
 #[cfg(feature = "sprs")]
@@ -133,4 +137,44 @@ fn u32_sprs_matrices_view_as_32_bit_encodings() {
     let t = m.to_csc();
     let b: SparseTensor<'_, i64, Csc32, 2, 2> = csc_view(&t).unwrap();
     assert_eq!(dense(&b), [1, 0, 2, 0, 3, 0]);
+}
+
+/// `slice_outer` sub-views (pointers not starting at 0): refused with a
+/// typed error by the borrowing view, viewed with rebased pointers by the
+/// `_in` form, equal to the rows (columns) of the whole matrix.
+#[cfg(feature = "sprs")]
+#[test]
+fn sprs_sub_views_are_viewed_with_rebased_pointers() {
+    use super::sprs::*;
+    // | 1 . . |
+    // | 2 . 3 |
+    // | . 4 . |
+    let a = ::sprs::CsMat::new(
+        (3, 3),
+        std::vec![0, 1, 3, 4],
+        std::vec![0, 0, 2, 1],
+        std::vec![1i64, 2, 3, 4],
+    );
+    for (lo, hi) in [(0, 3), (1, 3), (2, 3), (1, 2), (3, 3)] {
+        let rows = a.slice_outer(lo..hi);
+        let mut positions = Vec::new();
+        let v = csr_from_sprs_in(&rows, &mut positions).unwrap();
+        let full = dense(&csr_from_sprs(&a).unwrap());
+        assert_eq!(dense(&v), full[lo * 3..hi * 3].to_vec(), "rows {lo}..{hi}");
+        let first = a.indptr().raw_storage()[lo];
+        match csr_from_sprs(&rows) {
+            Ok(_) => assert_eq!(first, 0),
+            Err(e) => assert_eq!(e, InteropError::SubView { offset: first }),
+        }
+    }
+    // CSC sub-views: columns.
+    let c = a.to_csc();
+    let cols = c.slice_outer(1..3);
+    let mut positions = Vec::new();
+    let v = csc_from_sprs_in(&cols, &mut positions).unwrap();
+    assert_eq!(dense(&v), std::vec![0, 0, 0, 3, 4, 0]);
+    assert_eq!(
+        csr_from_sprs_in(&cols, &mut positions).err(),
+        Some(InteropError::Storage { expected: "CSR" })
+    );
 }

@@ -2,8 +2,8 @@
 
 use std::vec::Vec;
 
-use crate::convert::engine;
 use crate::convert::source::Source;
+use crate::convert::{engine, Merge};
 use crate::encoding::Encoding;
 use crate::layout::Layout;
 use crate::output::{Owned, SparseTensorOut};
@@ -26,9 +26,20 @@ impl<V, const DIM: usize> EntryList<V, DIM> {
             values: Vec::new(),
         }
     }
-    pub(crate) fn push(&mut self, c: [usize; DIM], v: V) {
+    /// Appends an entry; an allocation failure is [`IoError::Memory`]
+    /// (never an abort): the list grows with the entries the file really
+    /// holds, whatever its header claims.
+    pub(crate) fn push(&mut self, c: [usize; DIM], v: V) -> Result<(), IoError> {
+        let entries = self.values.len().saturating_add(1);
+        let grown = (self.coords.len() < self.coords.capacity()
+            || self.coords.try_reserve(1).is_ok())
+            && (self.values.len() < self.values.capacity() || self.values.try_reserve(1).is_ok());
+        if !grown {
+            return Err(IoError::Memory { entries });
+        }
         self.coords.push(c);
         self.values.push(v);
+        Ok(())
     }
 }
 
@@ -64,15 +75,11 @@ impl<V, const DIM: usize> Source<V, DIM> for EntryList<V, DIM> {
     }
 }
 
-fn add<V: FileValue>(a: V, b: V) -> V {
-    a + b
-}
-
 /// Builds `E` from the entries, repeats summed.
 pub(crate) fn build<V: FileValue, E: Encoding, const DIM: usize, const LVL: usize>(
     list: &EntryList<V, DIM>,
 ) -> Result<SparseTensorOut<V, E, Owned, DIM, LVL>, IoError> {
     let mut out = SparseTensorOut::<V, E, Owned, DIM, LVL>::with_dims(list.dims)?;
-    engine::run(list, &mut out, Some(add::<V>))?;
+    engine::run(list, &mut out, Merge::sum())?;
     Ok(out)
 }

@@ -123,6 +123,9 @@ pub enum ParseErrorKind {
     },
     /// A symmetric, skew-symmetric or hermitian matrix that is not square.
     NotSquare,
+    /// An entry on the diagonal of a skew-symmetric matrix, whose diagonal
+    /// is zero and not listed.
+    SkewDiagonal,
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -161,6 +164,10 @@ impl fmt::Display for ParseErrorKind {
                 "the file has rank {found}, the tensor type rank {expected}"
             ),
             ParseErrorKind::NotSquare => f.write_str("a symmetric matrix must be square"),
+            ParseErrorKind::SkewDiagonal => f.write_str(
+                "an entry on the diagonal of a skew-symmetric matrix, which has zeros there \
+                 and does not list them",
+            ),
         }
     }
 }
@@ -184,8 +191,18 @@ pub enum IoError {
     /// (e.g. a size whose coordinates do not fit `crdWidth`).
     Assemble(AssembleError),
     /// The entries do not fit the requested encoding (e.g. more entries
-    /// than `posWidth` counts).
+    /// than `posWidth` counts, or repeated integer entries whose sum
+    /// overflows the element type: [`ConvertError::SumOverflow`]), or the
+    /// result's buffers could not be allocated (`ConvertError::Capacity`
+    /// of an [`Owned`] output: see the module docs' memory bound).
     Convert(ConvertError),
+    /// Memory for the entries read so far could not be allocated (the
+    /// reader asks for memory in proportion to the entries a file really
+    /// holds, and reports a failed allocation instead of aborting).
+    Memory {
+        /// The number of entries it was making room for.
+        entries: usize,
+    },
 }
 
 impl fmt::Display for IoError {
@@ -197,6 +214,9 @@ impl fmt::Display for IoError {
             }
             IoError::Assemble(e) => write!(f, "{e}"),
             IoError::Convert(e) => write!(f, "{e}"),
+            IoError::Memory { entries } => {
+                write!(f, "out of memory making room for {entries} entries")
+            }
         }
     }
 }
@@ -207,7 +227,7 @@ impl std::error::Error for IoError {
             IoError::Io(e) => Some(e),
             IoError::Assemble(e) => Some(e),
             IoError::Convert(e) => Some(e),
-            IoError::Parse { .. } => None,
+            IoError::Parse { .. } | IoError::Memory { .. } => None,
         }
     }
 }
@@ -232,3 +252,5 @@ impl From<ConvertError> for IoError {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_hostile;

@@ -205,25 +205,34 @@ fn next_value<'l, V: FileValue>(
     Ok((vc, v.ok_or((vc, ParseErrorKind::BadValue))?))
 }
 
-/// Adds `(i, j, v)` and, off the diagonal of a symmetric matrix, its
-/// mirror; `None` if a skew-symmetric mirror cannot be negated.
+/// Adds `(i, j, v)`, read at line `ln`, value column `vc`, and, off the
+/// diagonal of a symmetric matrix, its mirror. A skew-symmetric matrix has
+/// zeros on its diagonal, which its files do not list: an entry there is
+/// [`ParseErrorKind::SkewDiagonal`] (the rule of the compile-time reader
+/// too), and a mirror that cannot be negated is `BadValue`.
 fn add_entry<V: FileValue>(
     list: &mut EntryList<V, 2>,
-    i: usize,
-    j: usize,
-    v: V,
+    (i, j, v): (usize, usize, V),
     symmetry: Symmetry,
-) -> Option<()> {
+    (ln, vc): (usize, usize),
+) -> Result<(), IoError> {
+    if i == j && symmetry == Symmetry::Skew {
+        return Err(err(ln, 1, ParseErrorKind::SkewDiagonal));
+    }
     if i != j {
         match symmetry {
             Symmetry::General => {}
-            Symmetry::Symmetric => list.push([j, i], v.clone()),
-            Symmetry::Skew => list.push([j, i], v.negate()?),
-            Symmetry::Hermitian => list.push([j, i], v.conjugate()),
+            Symmetry::Symmetric => list.push([j, i], v.clone())?,
+            Symmetry::Skew => {
+                let m = v
+                    .negate()
+                    .ok_or_else(|| err(ln, vc, ParseErrorKind::BadValue))?;
+                list.push([j, i], m)?;
+            }
+            Symmetry::Hermitian => list.push([j, i], v.conjugate())?,
         }
     }
-    list.push([i, j], v);
-    Some(())
+    list.push([i, j], v)
 }
 
 fn read_coordinates<V: FileValue, R: BufRead>(
@@ -264,9 +273,7 @@ fn read_coordinates<V: FileValue, R: BufRead>(
         if let Some((col, _)) = toks.next() {
             return Err(err(ln, col, ParseErrorKind::ExtraToken));
         }
-        if add_entry(list, i, j, v, symmetry).is_none() {
-            return Err(err(ln, vc, ParseErrorKind::BadValue));
-        }
+        add_entry(list, (i, j, v), symmetry, (ln, vc))?;
         read += 1;
     }
     if read < nnz {
@@ -297,7 +304,13 @@ fn read_array<V: FileValue, R: BufRead>(
     };
     let zero = V::default();
     // The cursor (i, j) is on the next stored element; j == n at the end.
+    // A column is empty only when there are no rows (`m == 0`: then all of
+    // them, ended at once, so a header's `0 x 10^11` costs nothing) or it
+    // is a skew-symmetric matrix's last one: the loop runs at most twice.
     let settle = |i: &mut usize, j: &mut usize| {
+        if m == 0 {
+            *j = n;
+        }
         while *j < n && *i >= m {
             *j += 1;
             *i = first_row(*j);
@@ -327,8 +340,8 @@ fn read_array<V: FileValue, R: BufRead>(
         if let Some((extra, _)) = toks.next() {
             return Err(err(ln, extra, ParseErrorKind::ExtraToken));
         }
-        if v != zero && add_entry(list, i, j, v, symmetry).is_none() {
-            return Err(err(ln, col, ParseErrorKind::BadValue));
+        if v != zero {
+            add_entry(list, (i, j, v), symmetry, (ln, col))?;
         }
         i += 1;
         settle(&mut i, &mut j);

@@ -101,7 +101,7 @@ where
                 return Err(err(ln, 1, ParseErrorKind::TooManyEntries { declared: nse }));
             }
             let (c, v) = entry::<V, DIM>(line, Some(&dims)).map_err(|(col, k)| err(ln, col, k))?;
-            list.push(c, v);
+            list.push(c, v)?;
             read += 1;
         }
         if read < nse {
@@ -133,13 +133,13 @@ where
         column: col,
         kind: k,
     })?;
-    list.push(c, v);
+    list.push(c, v)?;
     while let Some((ln, line)) = lines.next_line()? {
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
         let (c, v) = entry::<V, DIM>(line, None).map_err(|(col, k)| err(ln, col, k))?;
-        list.push(c, v);
+        list.push(c, v)?;
     }
     let mut dims = [0usize; DIM];
     for c in &list.coords {

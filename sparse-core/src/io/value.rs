@@ -18,7 +18,7 @@ mod sealed {
 /// (imaginary part 0); `complex` files into a real type are an error at
 /// the value.
 pub trait FileValue:
-    sealed::Sealed + Clone + Default + PartialEq + Add<Output = Self> + Display
+    sealed::Sealed + Clone + Default + PartialEq + Add<Output = Self> + Display + 'static
 {
     /// Whether the type is written as Matrix Market's `integer` field
     /// (else `real`).

@@ -52,8 +52,13 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    crate::convert::slice::convert_slice_merged(src, None, copy, Some(merge))
-        .map_err(|error| convert_error(name, error))?;
+    crate::convert::slice::convert_slice_merged(
+        src,
+        None,
+        copy,
+        crate::convert::Merge::Total(merge),
+    )
+    .map_err(|error| convert_error(name, error))?;
     Ok(copy.view())
 }
 
@@ -77,6 +82,6 @@ where
 {
     let identity = perm.iter().enumerate().all(|(d, &p)| d == p);
     let perm = (!identity).then_some(perm);
-    crate::convert::slice::convert_slice_merged(src, perm, out, Some(merge))
+    crate::convert::slice::convert_slice_merged(src, perm, out, crate::convert::Merge::Total(merge))
         .map_err(|error| convert_error(name, error))
 }

@@ -80,3 +80,31 @@ fn unchecked_accessors_read_and_write_in_range() {
     }
     assert_eq!(out, [0, 3]);
 }
+
+/// Sizes of 2^63 and more: the error names the exact range, not one
+/// capped at `i64::MAX` that would fit the dimension.
+#[test]
+fn subscript_ranges_past_i64_are_exact() {
+    static S: SubscriptSite = SubscriptSite {
+        tensor: "x",
+        dim: 0,
+        subscript: "i + k",
+        coefficients: &[1, 1],
+        constant: 0,
+    };
+    let huge = usize::MAX;
+    let err = subscript_range(&S, &[huge, 2], huge).unwrap_err();
+    assert_eq!(
+        err,
+        KernelError::SubscriptRange {
+            tensor: "x",
+            dim: 0,
+            subscript: "i + k",
+            min: 0,
+            max: huge as i128,
+            size: huge,
+        }
+    );
+    assert!(err.to_string().contains(&std::format!("0..={huge}")));
+    assert_eq!(subscript_range(&S, &[huge - 1, 2], huge), Ok(()));
+}

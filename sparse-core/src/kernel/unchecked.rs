@@ -308,10 +308,76 @@ pub fn lower_bound<I: Index>(
     lo
 }
 
+/// The first offset `o >= from` whose window of coordinates `o .. o +
+/// width` holds a stored coordinate of positions `lo..hi` (sorted, as
+/// [`lower_bound`] reads them), or `usize::MAX` if none does: lets the
+/// loop over an output dimension that an affine subscript reads through
+/// (`y[i] = x[i + k] * f[k]`, `i` the offset, `k` of size `width`) jump
+/// over the offsets whose windows are empty, so its cost follows the
+/// stored entries (each stored `c` opens the windows `c + 1 - width ..=
+/// c`) instead of the dimension's size. `O(log(hi - lo))`.
+#[inline]
+pub fn next_window<I: Index>(
+    crd: &[I],
+    (lo, hi): (usize, usize),
+    from: usize,
+    width: usize,
+    (stride, slot): (usize, usize),
+) -> usize {
+    if width == 0 {
+        return usize::MAX;
+    }
+    let p = lower_bound(crd, (lo, hi), from, (stride, slot));
+    if p >= hi {
+        return usize::MAX;
+    }
+    match crd.get(p.wrapping_mul(stride).wrapping_add(slot)) {
+        Some(c) if I::PER_ELEMENT == 1 => {
+            from.max(c.as_usize().saturating_add(1).saturating_sub(width))
+        }
+        _ => usize::MAX,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     extern crate std;
+
+    /// Against a scan of every offset: the first whose window holds a
+    /// stored coordinate.
+    #[test]
+    fn next_window_finds_the_first_nonempty_window() {
+        let crd: [u32; 5] = [3, 4, 10, 40, 41];
+        let scan = |lo: usize, hi: usize, from: usize, width: usize| {
+            (from..64)
+                .find(|&o| {
+                    crd[lo..hi]
+                        .iter()
+                        .any(|&c| (o..o + width).contains(&(c as usize)))
+                })
+                .unwrap_or(usize::MAX)
+        };
+        for (lo, hi) in [(0, 5), (1, 4), (2, 2), (0, 1), (3, 5)] {
+            for width in 0..6 {
+                for from in 0..50 {
+                    assert_eq!(
+                        next_window(&crd, (lo, hi), from, width, (1, 0)),
+                        scan(lo, hi, from, width),
+                        "{lo}..{hi} from {from} width {width}"
+                    );
+                }
+            }
+        }
+        // AoS tuples: the second coordinate of each pair.
+        let aos: [u8; 6] = [0, 7, 1, 9, 2, 30];
+        assert_eq!(next_window(&aos, (0, 3), 0, 3, (2, 1)), 5);
+        assert_eq!(next_window(&aos, (0, 3), 10, 3, (2, 1)), 28);
+        assert_eq!(next_window(&aos, (0, 3), 31, 3, (2, 1)), usize::MAX);
+        // Huge dimensions: one binary search, whatever the size.
+        let far: [usize; 2] = [5, usize::MAX - 1];
+        assert_eq!(next_window(&far, (0, 2), 6, 4, (1, 0)), usize::MAX - 4);
+    }
 
     #[test]
     fn load_pair2_reads_a_group_in_one_byte() {

@@ -36,6 +36,14 @@ pub trait Buffer<T> {
     fn reserve(&mut self, additional: usize) {
         let _ = additional;
     }
+    /// Whether `additional` more elements fit: a fixed buffer has the room
+    /// or not; a `Vec` asks for it at once (`try_reserve`), so a block
+    /// too large to allocate is refused in one request instead of being
+    /// grown into by one push at a time. Nothing is appended.
+    #[inline]
+    fn make_room(&mut self, additional: usize) -> bool {
+        self.capacity().saturating_sub(self.len()) >= additional
+    }
     /// Appends `n` clones of `value` if all of them fit (`true`); otherwise
     /// changes nothing (`false`). The provided version pushes one at a
     /// time; the buffers of this crate fill in bulk.
@@ -261,6 +269,11 @@ impl<T, const N: usize> Buffer<T> for heapless::Vec<T, N> {
     }
 }
 
+/// A `Vec` grows without bound, but never aborts the process: every
+/// growth asks with `try_reserve`, and an allocation that fails makes the
+/// push hand its value back, as a full fixed buffer does. The output then
+/// reports a capacity error (with capacity `usize::MAX`: "could not
+/// allocate") instead of the allocator aborting.
 #[cfg(feature = "alloc")]
 impl<T> Buffer<T> for alloc::vec::Vec<T> {
     #[inline]
@@ -289,12 +302,20 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
     }
     #[inline]
     fn push(&mut self, value: T) -> Result<(), T> {
+        if self.len() == alloc::vec::Vec::capacity(self) && self.try_reserve(1).is_err() {
+            return Err(value);
+        }
         alloc::vec::Vec::push(self, value);
         Ok(())
     }
     #[inline]
     fn reserve(&mut self, additional: usize) {
-        alloc::vec::Vec::reserve(self, additional)
+        // A hint: on failure the pushes grow (or fail) one by one.
+        let _ = self.try_reserve(additional);
+    }
+    #[inline]
+    fn make_room(&mut self, additional: usize) -> bool {
+        self.try_reserve(additional).is_ok()
     }
     #[inline]
     fn extend_fill(&mut self, n: usize, value: T) -> bool
@@ -302,11 +323,11 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
         T: Clone,
     {
         match self.len().checked_add(n) {
-            Some(end) => {
+            Some(end) if self.try_reserve(n).is_ok() => {
                 self.resize(end, value);
                 true
             }
-            None => false,
+            _ => false,
         }
     }
     #[inline]
@@ -314,6 +335,9 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
     where
         T: Clone,
     {
+        if self.try_reserve(src.len()).is_err() {
+            return false;
+        }
         alloc::vec::Vec::extend_from_slice(self, src);
         true
     }
@@ -322,12 +346,14 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
     where
         T: Default,
     {
+        // As every growth of a `Vec` here: asked for with `try_reserve`,
+        // so a block too large is `false` (a capacity error), not an abort.
         match self.len().checked_add(n) {
-            Some(end) => {
+            Some(end) if self.try_reserve(n).is_ok() => {
                 self.resize_with(end, T::default);
                 true
             }
-            None => false,
+            _ => false,
         }
     }
 }
@@ -376,7 +402,9 @@ impl<'a, P: 'a, C: 'a, V: 'a> OutputBuffers<P, C, V> for Slices<'a> {
     type Flag = SliceBuffer<'a, bool>;
 }
 
-/// Every buffer a `Vec`: unbounded, so no capacity error ever.
+/// Every buffer a `Vec`: unbounded, so the only capacity error is an
+/// allocation that fails (reported with capacity `usize::MAX`; the process
+/// never aborts on it).
 #[cfg(feature = "alloc")]
 #[derive(Debug)]
 pub struct Owned;

@@ -603,6 +603,18 @@ where
                 *c = c.saturating_add(n);
             }
         }
+        // The block's room is asked for at once: an `Owned` output of a
+        // dense array too large for memory fails here in one request (a
+        // capacity error) rather than growing push by push into all of it.
+        if n > 0 && self.writing && !self.values.make_room(n) {
+            let capacity = self.values.capacity();
+            self.set_fault(Fault::Capacity {
+                level: LVL.saturating_sub(1),
+                buffer: Which::Values,
+                capacity,
+                needed: 0,
+            });
+        }
         let mut left = n;
         while left > 0 && self.writing {
             self.push_val(V::default());
@@ -639,9 +651,15 @@ where
 
     /// Closes the parents of compressed or loose level `l` below `parents`.
     fn close_up_to(&mut self, l: usize, parents: usize) {
-        while self.writing && self.cur.closed.get(l).is_some_and(|&k| k < parents) {
+        // The first close may end an open segment; every later one closes
+        // an empty parent, pushing the same position (a loose level: the
+        // same pair): those go in one `extend_fill`, so a run of empty rows
+        // costs one allocation request (`Owned`: refused at once when it
+        // cannot be had, rather than grown row by row into all memory).
+        if self.writing && self.cur.closed.get(l).is_some_and(|&k| k < parents) {
             self.close(l);
         }
+        self.fill_empty_parents(l, parents);
         let Some(&closed) = self.cur.closed.get(l) else {
             return;
         };
@@ -660,6 +678,51 @@ where
         }
         if <E::Pos as Index>::from_usize(end).is_none() {
             self.set_fault(Fault::Position { level: l });
+        }
+        if let Some(s) = self.cur.seg_start.get_mut(l) {
+            *s = end;
+        }
+        if let Some(k) = self.cur.closed.get_mut(l) {
+            *k = parents;
+        }
+    }
+
+    /// Closes the parents of level `l` below `parents`, none of which has
+    /// an open segment, in one bulk write; on a full buffer it records the
+    /// fault and leaves them to the caller's counting.
+    fn fill_empty_parents(&mut self, l: usize, parents: usize) {
+        let Some(&closed) = self.cur.closed.get(l) else {
+            return;
+        };
+        if !self.writing || closed >= parents {
+            return;
+        }
+        let per = if self.format(l) == LevelFormat::LooseCompressed {
+            2
+        } else {
+            1
+        };
+        let end = self.cur.count.get(l).copied().unwrap_or(0);
+        let Some(p) = <E::Pos as Index>::from_usize(end) else {
+            self.set_fault(Fault::Position { level: l });
+            return;
+        };
+        let n = (parents - closed).saturating_mul(per);
+        let Some(buffer) = self.positions.get_mut(l) else {
+            return;
+        };
+        if !buffer.extend_fill(n, p) {
+            let capacity = buffer.capacity();
+            self.set_fault(Fault::Capacity {
+                level: l,
+                buffer: Which::Positions,
+                capacity,
+                needed: 0,
+            });
+            return;
+        }
+        if let Some(len) = self.cur.pos_len.get_mut(l) {
+            *len = len.saturating_add(n);
         }
         if let Some(s) = self.cur.seg_start.get_mut(l) {
             *s = end;

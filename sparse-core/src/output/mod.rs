@@ -152,6 +152,7 @@ mod buffer;
 mod build;
 #[cfg(feature = "alloc")]
 mod chunk;
+mod empty_size;
 mod in_place;
 mod insert;
 mod insert_any;
@@ -309,8 +310,12 @@ where
     /// Checks the encoding as [`SparseTensor::assemble`] does, that every
     /// level size fits the coordinate width (`WidthOverflow`), that the
     /// format can be written by insertion (`UnsupportedOutput`), that the
-    /// encoding has no `explicitVal` (`PatternOutput`), and that
-    /// the buffers hold the empty tensor (`Capacity`).
+    /// encoding has no `explicitVal` (`PatternOutput`), that the empty
+    /// tensor's buffers (the leading dense levels, the positions below
+    /// them) could exist at all, counted in `usize` and at most
+    /// `isize::MAX` bytes each (`TooLarge`: a CSR of `usize::MAX` rows,
+    /// before anything is allocated), and that the buffers hold the empty
+    /// tensor (`Capacity`).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         dim_sizes: [usize; DIM],
@@ -329,6 +334,7 @@ where
         }
         let lvl_sizes = layout.lvl_sizes(&dim_sizes);
         let zero_len = check_output_layout::<E, DIM, LVL>(&layout, &lvl_sizes)?;
+        empty_size::check_empty_size::<V, E, DIM, LVL>(&layout, &lvl_sizes)?;
         let zero =
             <E::Pos as Index>::from_usize(0).ok_or(AssembleError::InvalidEncoding { level: 0 })?;
         let first_nonunique = layout
@@ -544,7 +550,13 @@ where
     E: Encoding,
 {
     /// An empty tensor of these dimension sizes over `Vec`s that grow as
-    /// needed. Errors as [`new`](Self::new) (never `Capacity`).
+    /// needed. Errors as [`new`](Self::new): `TooLarge` when the empty
+    /// tensor's buffers cannot exist (`[usize::MAX, 1]` as a CSR or a
+    /// dense array), `Capacity` (with capacity `usize::MAX`, "could not
+    /// allocate") when memory for it cannot be had (a CSR of `n` rows holds
+    /// `n + 1` positions), never an abort. Formats that store nothing per
+    /// declared row (DCSR, COO, a CSC of few columns) cost nothing for
+    /// huge sizes.
     pub fn with_dims(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError> {
         Self::with_empty_buffers(dim_sizes)
     }

@@ -37,9 +37,15 @@ const TINY: usize = 32;
 /// Rows longer than this are never insertion-sorted (quadratic).
 const INSERTION_MAX: usize = 48;
 
-/// The most bits one radix digit takes (256 buckets, 1 KiB of counts on
-/// the stack).
+/// The most bits one radix digit takes: 256 buckets (1 KiB of counts on
+/// the stack) on 64-bit targets; 16 buckets (64 bytes) elsewhere, where
+/// the stack is a microcontroller's few KiB (the firmware bounds a SpGEMM
+/// kernel's stack to 640 bytes). The cost model below counts the passes
+/// either width needs.
+#[cfg(target_pointer_width = "64")]
 const DIGIT_MAX: u32 = 8;
+#[cfg(not(target_pointer_width = "64"))]
+const DIGIT_MAX: u32 = 4;
 
 /// Estimated instructions of a scan per flag (an eighth of a word's load
 /// and test) and per entry found (a bit count, a store, the bookkeeping).
@@ -269,15 +275,15 @@ fn radix_pass(
     mask: usize,
     counts: &mut [u32; 1 << DIGIT_MAX],
 ) {
-    // `& 0xFF` after `& mask` (mask < 256): the index is provably in
-    // range, so the `get_mut`s below cost nothing.
-    let digit = |j: usize| (j.wrapping_sub(lo).wrapping_shr(shift) & mask) & 0xFF;
+    // `& (len - 1)` after `& mask` (mask < len, a power of two): the index
+    // is provably in range.
+    const LAST: usize = (1 << DIGIT_MAX) - 1;
+    let digit = |j: usize| (j.wrapping_sub(lo).wrapping_shr(shift) & mask) & LAST;
     let buckets = counts.get_mut(..=mask).unwrap_or_default();
     buckets.fill(0);
     for &j in src {
-        if let Some(c) = counts.get_mut(digit(j)) {
-            *c = c.wrapping_add(1);
-        }
+        let d = digit(j);
+        counts[d] = counts[d].wrapping_add(1);
     }
     let mut sum = 0u32;
     for c in counts.iter_mut().take(mask + 1) {
@@ -286,11 +292,9 @@ fn radix_pass(
         sum = sum.wrapping_add(here);
     }
     for &j in src {
-        let Some(c) = counts.get_mut(digit(j)) else {
-            continue;
-        };
-        let at = *c;
-        *c = at.wrapping_add(1);
+        let d = digit(j);
+        let at = counts[d];
+        counts[d] = at.wrapping_add(1);
         if let Some(slot) = dst.get_mut(at as usize) {
             *slot = j;
         }
@@ -312,21 +316,24 @@ pub(crate) fn sort_added(s: &mut [usize]) {
 
 fn insertion_sort(s: &mut [usize]) {
     for i in 1..s.len() {
-        let Some(&x) = s.get(i) else { return };
-        let mut j = i;
-        // Every access is a `get`: the compiler proves most in range, and
-        // the rest cost a predicted branch, never a panic path (which the
-        // kernels' machine-code check rejects).
-        while let Some(&y) = j.checked_sub(1).and_then(|k| s.get(k)) {
+        // `head` ends at `i`, so every index below is provably in range
+        // and the inner loop is a load, a compare, a store.
+        let Some(head) = s.get_mut(..=i) else { return };
+        let Some(&x) = head.last() else { return };
+        let mut j = head.len() - 1;
+        while j > 0 {
+            let Some(&y) = head.get(j - 1) else {
+                break;
+            };
             if y <= x {
                 break;
             }
-            if let Some(slot) = s.get_mut(j) {
+            if let Some(slot) = head.get_mut(j) {
                 *slot = y;
             }
             j -= 1;
         }
-        if let Some(slot) = s.get_mut(j) {
+        if let Some(slot) = head.get_mut(j) {
             *slot = x;
         }
     }

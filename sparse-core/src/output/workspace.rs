@@ -76,7 +76,9 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
     /// The raw arrays `(values, filled, added)`, for kernels that manage
     /// the flags themselves. They must keep the invariant above: a
     /// coordinate is in `added` exactly when its flag is set, and values of
-    /// unset flags are `V::default()`.
+    /// unset flags are `V::default()`. A caller that breaks it (a
+    /// coordinate listed twice) gets an error from `finish`
+    /// (`InsertOutOfOrder`), never a tensor with a repeated coordinate.
     pub fn parts(&mut self) -> (&mut [V], &mut [bool], &mut I) {
         (self.values, self.filled, self.added)
     }
@@ -244,7 +246,16 @@ where
         let (Some(crd), Some(zero)) = (self.coordinates.get_mut(l), zero) else {
             return false;
         };
-        if !self.appendable
+        // Strictly increasing after the one inserted: the sort guarantees
+        // it for the list kernels build, but `parts()` lets a caller list a
+        // coordinate twice, which `insert` (one by one) refuses as out of
+        // order and this path must not store twice. One pass, no more than
+        // the copy below.
+        let first_c = first.get(l).copied().unwrap_or(usize::MAX);
+        let increasing = rest.first().is_none_or(|&j| j > first_c)
+            && rest.windows(2).all(|w| matches!(w, [a, b] if a < b));
+        if !increasing
+            || !self.appendable
             || self.cur.last != first
             || <E::Crd as crate::index::Index>::PER_ELEMENT != 1
             || max >= size

@@ -95,6 +95,20 @@ impl defmt::Format for KernelError {
                 buffer,
                 needed,
                 capacity,
+            } if capacity == usize::MAX => defmt::write!(
+                f,
+                "output `{=str}`: could not allocate the {=usize} elements the {=str} buffer of level {=usize} needs",
+                tensor,
+                needed,
+                buffer_name(buffer),
+                level
+            ),
+            KernelError::Capacity {
+                tensor,
+                level,
+                buffer,
+                needed,
+                capacity,
             } => defmt::write!(
                 f,
                 "output `{=str}`: the {=str} buffer of level {=usize} holds {=usize} but the result needs {=usize}",
@@ -175,7 +189,7 @@ impl defmt::Format for KernelError {
                 size,
             } => defmt::write!(
                 f,
-                "the subscript `{=str}` of dimension {=usize} of `{=str}` ranges over {=i64}..={=i64}, outside the dimension's size {=usize}",
+                "the subscript `{=str}` of dimension {=usize} of `{=str}` ranges over {=i128}..={=i128}, outside the dimension's size {=usize}",
                 subscript,
                 dim,
                 tensor,

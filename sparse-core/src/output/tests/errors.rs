@@ -92,6 +92,41 @@ fn new_rejects_buffers_too_small_for_the_empty_tensor_and_wide_sizes() {
     assert!(out::<f64, Wide, 2, 2>([4, 256], &mut m).is_ok());
 }
 
+/// Sizes whose empty tensor no memory can hold (a CSR of `usize::MAX`
+/// rows needs `usize::MAX + 1` positions; a dense array of `usize::MAX`
+/// elements of 8 bytes) are `TooLarge` before any buffer is touched,
+/// whatever the buffers; formats that store nothing per row accept them.
+#[test]
+fn empty_tensors_no_memory_can_hold_are_too_large() {
+    type Csr64 = Enc<usize, usize, (dense, compressed), (d0, d1)>;
+    type Dense64 = Enc<usize, usize, (dense, dense), (d0, d1)>;
+    type Dcsr64 = Enc<usize, usize, (compressed, compressed), (d0, d1)>;
+    type Csc64 = Enc<usize, usize, (dense, compressed), (d1, d0)>;
+    let huge = [usize::MAX, 1];
+    let mut m = Mem::<usize, usize, f64, 2>::new(2, 0, 0, 0);
+    let err = out::<f64, Csr64, 2, 2>(huge, &mut m).err();
+    assert_eq!(err, Some(AssembleError::TooLarge { level: 1 }));
+    let mut m = Mem::<usize, usize, f64, 2>::new(2, 0, 0, 0);
+    let err = out::<f64, Dense64, 2, 2>(huge, &mut m).err();
+    assert_eq!(err, Some(AssembleError::TooLarge { level: 1 }));
+    // 2^61 f64 values are 2^64 bytes: the count fits, the bytes do not.
+    let mut m = Mem::<usize, usize, f64, 2>::new(2, 0, 0, 0);
+    let err = out::<f64, Dense64, 2, 2>([1 << 61, 1], &mut m).err();
+    assert_eq!(err, Some(AssembleError::TooLarge { level: 1 }));
+    // Bytes are checked: the same count of u8 is merely a full buffer.
+    let mut m = Mem::<usize, usize, u8, 2>::new(2, 0, 0, 0);
+    let err = out::<u8, Dense64, 2, 2>([1 << 61, 1], &mut m).err();
+    assert!(
+        matches!(err, Some(AssembleError::Capacity { .. })),
+        "{err:?}"
+    );
+    // DCSR and a CSC of one column store nothing per row.
+    let mut m = Mem::<usize, usize, f64, 2>::new(2, 0, 0, 0);
+    assert!(out::<f64, Dcsr64, 2, 2>(huge, &mut m).is_ok());
+    let mut m = Mem::<usize, usize, f64, 2>::new(2, 0, 0, 0);
+    assert!(out::<f64, Csc64, 2, 2>(huge, &mut m).is_ok());
+}
+
 #[test]
 fn positions_past_the_width_are_an_error() {
     // 2 rows of 200 entries: the last position, 400, does not fit u8.
@@ -223,6 +258,43 @@ fn workspace_expands_and_compresses_a_row() {
     assert_eq!(v.level(1).coordinates(), &[1, 5, 0]);
     assert_eq!(v.values(), &[2.0, 4.0, 7.0]);
     reassembles(&c);
+}
+
+/// A coordinate listed twice through `parts()` (breaking the workspace's
+/// invariant) never becomes a tensor with a repeated coordinate: the bulk
+/// append refuses it and `insert` reports it, on the short (insertion
+/// sort) and long (scan) orderings alike.
+#[test]
+fn workspace_parts_listing_a_coordinate_twice_is_an_error() {
+    for listed in [
+        &[3usize, 1, 3][..],
+        &[
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 17,
+        ],
+    ] {
+        let n = 20;
+        let mut m = Mem::<u8, u8, f64, 2>::new(4, 2 * n, 2 * n, 2 * n);
+        let mut c = out::<f64, Csr, 2, 2>([2, n], &mut m).unwrap();
+        c.begin();
+        {
+            let mut ws = c.workspace(n).unwrap();
+            let (values, filled, added) = ws.parts();
+            for &j in listed {
+                values[j] = 1.0;
+                filled[j] = true;
+                added.push(j).unwrap();
+            }
+        }
+        c.compress([0, 0]);
+        let err = c.finish("c").unwrap_err();
+        assert!(
+            matches!(err, KernelError::InsertOutOfOrder { level: 1, .. }),
+            "{listed:?}: {err:?}"
+        );
+        // Emptied, valid and reusable.
+        assert_eq!(c.number_of_entries(), 0);
+        reassembles(&c);
+    }
 }
 
 #[test]

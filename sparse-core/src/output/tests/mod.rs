@@ -186,6 +186,7 @@ fn bulk_fills_are_all_or_nothing() {
     assert!(!s.extend_fill(usize::MAX, 0));
     assert!(!s.extend_unspecified(usize::MAX, 0));
     assert_eq!(s.len(), 5);
+    assert!(s.make_room(0) && !s.make_room(1));
 
     // The provided versions, for a buffer that only pushes.
     let mut p = Plain([7u8; 4], 0);
@@ -210,5 +211,13 @@ fn bulk_fills_are_all_or_nothing() {
         assert!(Buffer::extend_unspecified(&mut v, 2, 4));
         assert_eq!(v, [3, 3, 4, 4]);
         assert!(!Buffer::extend_fill(&mut v, usize::MAX, 0));
+        // Room is asked for at once: a block no allocation can hold is
+        // refused without growing, one that can is reserved.
+        assert!(!Buffer::make_room(&mut v, usize::MAX));
+        // A block no allocation can hold: refused, not an abort.
+        assert!(!Buffer::extend_unspecified_default(&mut v, usize::MAX / 2));
+        assert!(Buffer::make_room(&mut v, 100));
+        assert!(v.capacity() >= 104);
+        assert_eq!(v, [3, 3, 4, 4]);
     }
 }

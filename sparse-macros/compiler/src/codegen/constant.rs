@@ -573,7 +573,11 @@ fn stub_static(model: &Model, stub: &ConstantStub, generated: &[String]) -> Toke
                 .shape
                 .iter()
                 .try_fold(1u64, |acc, s| s.and_then(|n| acc.checked_mul(n)));
-            if elements.is_none_or(|n| n > 1 << 26) {
+            // rustc evaluates the stub's zeros even though the block has
+            // errors: a refused 8192x8192 splat cost 630 MB of rustc memory
+            // as a stub. Past the constants' own limit there is no stub (a
+            // use of the name is then one more error, not a gigabyte).
+            if elements.is_none_or(|n| n > crate::model::MAX_STORED as u64) {
                 return TokenStream::new();
             }
             let mut ty = elem.clone();

@@ -127,6 +127,20 @@ impl Entries {
         self.values.push(value);
         self.origins.push(origin);
     }
+    /// The entries whose value is not zero (`-0.0` dropped too), as
+    /// [`nonzeros`] keeps the elements of a dense value.
+    pub(super) fn without_zeros(self) -> Entries {
+        let mut out = Entries {
+            rank: self.rank,
+            ..Entries::default()
+        };
+        for (e, (&value, &origin)) in self.values.iter().zip(&self.origins).enumerate() {
+            if !value.is_zero() {
+                out.push(self.crd(e), value, origin);
+            }
+        }
+        out
+    }
 }
 
 /// What errors without a better token point at, and the file's name.
@@ -265,6 +279,7 @@ fn check_value(
                     ),
                 ),
                 FileData::Coo { entries, .. } => (shape, Value::Entries(entries)),
+                FileData::Array { entries, .. } => (shape, Value::Array(entries)),
             }
         }
     };
@@ -282,12 +297,15 @@ fn check_value(
     let data = match encoding {
         None => ConstData::Dense(match value {
             Value::Elements(elements) => elements.into_iter().map(|(v, _)| v).collect(),
-            Value::Entries(entries) => scatter(&shape, &entries, elem, &ctx, errors)?,
+            Value::Entries(entries) | Value::Array(entries) => {
+                scatter(&shape, &entries, elem, &ctx, errors)?
+            }
         }),
         Some(enc) => {
             let entries = match value {
                 Value::Elements(elements) => nonzeros(&shape, elements),
                 Value::Entries(entries) => entries,
+                Value::Array(entries) => entries.without_zeros(),
             };
             ConstData::Sparse(constant_layout::build(
                 enc, &shape, &dynamic, elem, &entries, &ctx, errors,
@@ -316,6 +334,9 @@ pub(super) enum Value {
     /// Every element of a dense value.
     Elements(Elements),
     Entries(Entries),
+    /// A dense value's elements that are not exactly zero (a Matrix Market
+    /// `array` file): entries for a dense array, nonzeros for an encoding.
+    Array(Entries),
 }
 
 /// A rank-1 type read from an N×1 or 1×N file (Matrix Market has no
@@ -335,13 +356,22 @@ fn squeeze_vector(rank: usize, data: FileData) -> FileData {
         },
         FileData::Coo { shape, entries } => FileData::Coo {
             shape: vec![shape[keep]],
-            entries: Entries {
-                rank: 1,
-                crds: entries.crds.chunks(2).map(|c| c[keep]).collect(),
-                values: entries.values,
-                origins: entries.origins,
-            },
+            entries: squeeze_entries(entries, keep),
         },
+        FileData::Array { shape, entries } => FileData::Array {
+            shape: vec![shape[keep]],
+            entries: squeeze_entries(entries, keep),
+        },
+    }
+}
+
+/// Rank-2 entries as rank 1, keeping dimension `keep`.
+fn squeeze_entries(entries: Entries, keep: usize) -> Entries {
+    Entries {
+        rank: 1,
+        crds: entries.crds.chunks(2).map(|c| c[keep]).collect(),
+        values: entries.values,
+        origins: entries.origins,
     }
 }
 
@@ -403,7 +433,9 @@ pub(super) fn sizes_text(sizes: &[u64]) -> String {
 impl FileData {
     fn shape(&self) -> &[u64] {
         match self {
-            FileData::Dense { shape, .. } | FileData::Coo { shape, .. } => shape,
+            FileData::Dense { shape, .. }
+            | FileData::Coo { shape, .. }
+            | FileData::Array { shape, .. } => shape,
         }
     }
 }

@@ -25,6 +25,10 @@ use super::ValueType;
 use crate::errors::Errors;
 use crate::syntax::ScalarLit;
 
+/// The largest file a constant may read: more than `MAX_STORED` entries'
+/// worth of text (a `.npy` of `MAX_STORED` `f64` values is 16 MiB).
+pub(super) const MAX_FILE_BYTES: u64 = 64 << 20;
+
 /// What a file holds.
 pub(super) enum FileData {
     /// Every element, row-major, with its line (0 when lines mean nothing).
@@ -34,6 +38,11 @@ pub(super) enum FileData {
     },
     /// Coordinate entries.
     Coo { shape: Vec<u64>, entries: Entries },
+    /// The elements of a dense file that are not exactly zero (`+0.0`, `0`,
+    /// `false`), in any order; every other element is zero. A sparse
+    /// encoding drops the ones `dense<>` drops (`-0.0` too), a dense array
+    /// keeps them.
+    Array { shape: Vec<u64>, entries: Entries },
 }
 
 /// Resolves `path` against the crate's directory, reads and parses it.
@@ -61,6 +70,24 @@ pub(super) fn read(
         );
         return None;
     }
+    // Refused before reading: the file costs its bytes, then a few times
+    // as much per value it holds (see `MAX_STORED`).
+    match std::fs::metadata(&full) {
+        Ok(meta) if meta.len() > MAX_FILE_BYTES => {
+            errors.error(
+                span,
+                format!(
+                    "`{path}` has {} bytes; a constant's file may have at most {MAX_FILE_BYTES} \
+                     (larger ones cost rustc more memory than a build should), and at most \
+                     {} stored entries",
+                    meta.len(),
+                    super::constant_layout::MAX_STORED
+                ),
+            );
+            return None;
+        }
+        _ => {}
+    }
     let bytes = match std::fs::read(&full) {
         Ok(bytes) => bytes,
         Err(e) => {
@@ -87,6 +114,24 @@ pub(super) fn read(
             None
         }
     }
+}
+
+/// Runs the `.mtx` (`npy == false`) or `.npy` reader on `bytes` as a
+/// `file(..)` constant of element type `elem` would, without a file on
+/// disk: the number of values or entries read, or the message. For the
+/// `file_readers` fuzz target.
+#[doc(hidden)]
+pub fn read_bytes(bytes: &[u8], npy: bool, elem: ValueType) -> Result<usize, String> {
+    let data = if npy {
+        super::constant_npy::read_npy(bytes, elem)?
+    } else {
+        let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+        read_mtx(text, elem, Span::call_site())?
+    };
+    Ok(match data {
+        FileData::Dense { values, .. } => values.len(),
+        FileData::Coo { entries, .. } | FileData::Array { entries, .. } => entries.len(),
+    })
 }
 
 /// The header of a Matrix Market file.
@@ -235,6 +280,13 @@ pub(super) fn read_mtx(text: &str, elem: ValueType, span: Span) -> Result<FileDa
                 value: span,
                 line,
             };
+            if entries.len() >= super::constant_layout::MAX_STORED {
+                return Err(format!(
+                    "line {line}: more than {} entries (mirrors included); at most that many \
+                     are supported in a constant",
+                    super::constant_layout::MAX_STORED
+                ));
+            }
             if symmetry == Symmetry::Skew && i == j {
                 return Err(format!(
                     "line {line}: a skew-symmetric matrix has zeros on its diagonal, which are \
@@ -261,51 +313,117 @@ pub(super) fn read_mtx(text: &str, elem: ValueType, span: Span) -> Result<FileDa
             entries,
         })
     } else {
-        // Column-major; symmetric: the lower triangle with the diagonal,
-        // skew-symmetric: without it.
-        let count = rows
-            .checked_mul(cols)
-            .filter(|&c| c <= super::constant_layout::MAX_STORED as u64)
-            .ok_or_else(|| format!("line {size_line}: {rows}x{cols} is too large"))?;
-        let mut values = vec![(Scalar::zero(elem), 0u32); count as usize];
-        let mut cells = (0..cols).flat_map(|j| {
-            (0..rows).filter_map(move |i| match symmetry {
-                Symmetry::General => Some((i, j)),
-                Symmetry::Symmetric => (i >= j).then_some((i, j)),
-                Symmetry::Skew => (i > j).then_some((i, j)),
-            })
-        });
-        for (line, text) in data {
-            for word in text.split_whitespace() {
-                let (i, j) = cells.next().ok_or_else(|| {
-                    format!("line {line}: more values than a {rows}x{cols} array holds")
-                })?;
-                let v = value(Some(word), line)?;
-                values[(i * cols + j) as usize] = (v, line);
+        check_dense_shape(&[rows, cols]).map_err(|m| format!("line {size_line}: {m}"))?;
+        read_array(data, (rows, cols), symmetry, elem, span, value)
+    }
+}
+
+/// The values of an `array` file, column-major (symmetric: the lower
+/// triangle with the diagonal, skew-symmetric: without it), as the entries
+/// that are not exactly zero. Memory and time follow the values the file
+/// holds: nothing is allocated for the `rows x cols` the size line claims,
+/// and a cursor skips empty columns at once (`0 x 10^19` is read in no
+/// time).
+fn read_array<'a>(
+    data: impl Iterator<Item = (u32, &'a str)>,
+    (rows, cols): (u64, u64),
+    symmetry: Symmetry,
+    elem: ValueType,
+    span: Span,
+    value: impl Fn(Option<&str>, u32) -> Result<Scalar, String>,
+) -> Result<FileData, String> {
+    let first_row = |j: u64| match symmetry {
+        Symmetry::General => 0,
+        Symmetry::Symmetric => j,
+        Symmetry::Skew => j.saturating_add(1),
+    };
+    // The cursor (i, j) is on the next stored element; j == cols at the
+    // end. A column is empty only with no rows at all, or as the last one
+    // of a skew-symmetric matrix: `settle` loops at most twice.
+    let settle = |i: &mut u64, j: &mut u64| {
+        if rows == 0 {
+            *j = cols;
+        }
+        while *j < cols && *i >= rows {
+            *j += 1;
+            *i = first_row(*j);
+        }
+    };
+    let (mut i, mut j) = (first_row(0), 0u64);
+    settle(&mut i, &mut j);
+    let mut entries = Entries {
+        rank: 2,
+        ..Entries::default()
+    };
+    for (line, text) in data {
+        for word in text.split_whitespace() {
+            if j >= cols {
+                return Err(format!(
+                    "line {line}: more values than a {rows}x{cols} array holds"
+                ));
+            }
+            let v = value(Some(word), line)?;
+            if !v.is_plain_zero() {
+                if entries.len() >= super::constant_layout::MAX_STORED {
+                    return Err(format!(
+                        "line {line}: more than {} nonzero values; at most that many are \
+                         supported in a constant",
+                        super::constant_layout::MAX_STORED
+                    ));
+                }
+                let origin = Origin {
+                    span,
+                    value: span,
+                    line,
+                };
+                entries.push(&[i, j], v, origin);
                 if i != j && symmetry != Symmetry::General {
                     let m = if symmetry == Symmetry::Skew {
                         negate(v, elem, line)?
                     } else {
                         v
                     };
-                    values[(j * cols + i) as usize] = (m, line);
+                    entries.push(&[j, i], m, origin);
                 }
             }
+            i += 1;
+            settle(&mut i, &mut j);
         }
-        if cells.next().is_some() {
-            return Err(format!(
-                "the array ends early: a {rows}x{cols} {} array needs more values",
-                match symmetry {
-                    Symmetry::General => "general",
-                    Symmetry::Symmetric => "symmetric",
-                    Symmetry::Skew => "skew-symmetric",
-                }
-            ));
-        }
-        Ok(FileData::Dense {
-            shape: vec![rows, cols],
-            values,
-        })
+    }
+    if j < cols {
+        return Err(format!(
+            "the array ends early: a {rows}x{cols} {} array needs more values",
+            match symmetry {
+                Symmetry::General => "general",
+                Symmetry::Symmetric => "symmetric",
+                Symmetry::Skew => "skew-symmetric",
+            }
+        ));
+    }
+    Ok(FileData::Array {
+        shape: vec![rows, cols],
+        entries,
+    })
+}
+
+/// A dense file's shape: the product of its sizes other than 0 at most
+/// `MAX_STORED`. A dense file lists every element, so a larger size is
+/// either more data than a constant may hold or, beside a 0, a size no
+/// element backs (`0 x u64::MAX`), which would make rustc walk or refuse
+/// an array type of that length.
+pub(super) fn check_dense_shape(shape: &[u64]) -> Result<(), String> {
+    let max = super::constant_layout::MAX_STORED as u64;
+    let product = shape
+        .iter()
+        .filter(|&&n| n != 0)
+        .try_fold(1u64, |acc, &n| acc.checked_mul(n).filter(|&p| p <= max));
+    match product {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "a dense file of shape {} is too large: the product of its sizes (zeros left out) \
+             may be at most {max}",
+            super::constant::sizes_text(shape)
+        )),
     }
 }
 
@@ -425,18 +543,68 @@ mod tests {
         assert_eq!(list, [(vec![1, 2], Scalar::F32(1.0))]);
     }
 
+    /// The elements of an `array` file, row-major, zeros filled in.
+    fn array(text: &str) -> (Vec<u64>, Vec<Scalar>) {
+        let FileData::Array { shape, entries } =
+            read_mtx(text, ValueType::F64, Span::call_site()).unwrap()
+        else {
+            panic!("expected array data");
+        };
+        let mut dense = vec![Scalar::F64(0.0); (shape[0] * shape[1]) as usize];
+        for e in 0..entries.len() {
+            let c = entries.crd(e);
+            dense[(c[0] * shape[1] + c[1]) as usize] = entries.values[e];
+        }
+        (shape, dense)
+    }
+
     #[test]
     fn mtx_array_is_column_major() {
         let text = "%%MatrixMarket matrix array real general\n2 3\n1\n2\n3\n4\n5\n6\n";
-        let FileData::Dense { shape, values } =
-            read_mtx(text, ValueType::F64, Span::call_site()).unwrap()
-        else {
-            panic!("expected dense data");
-        };
+        let (shape, v) = array(text);
         assert_eq!(shape, [2, 3]);
-        let v: Vec<Scalar> = values.into_iter().map(|(v, _)| v).collect();
         let want = [1.0, 3.0, 5.0, 2.0, 4.0, 6.0].map(Scalar::F64);
         assert_eq!(v, want);
+        // Zeros are left out of the entries, `-0.0` is kept.
+        let text = "%%MatrixMarket matrix array real general\n2 2\n0\n-0.0\n0.0\n2\n";
+        let FileData::Array { entries, .. } =
+            read_mtx(text, ValueType::F64, Span::call_site()).unwrap()
+        else {
+            panic!("expected array data");
+        };
+        assert_eq!(entries.values, [Scalar::F64(-0.0), Scalar::F64(2.0)]);
+        // Symmetric and skew-symmetric arrays mirror the lower triangle.
+        let sym = "%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n3\n";
+        assert_eq!(array(sym).1, [1.0, 2.0, 2.0, 3.0].map(Scalar::F64));
+        let skew = "%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n";
+        assert_eq!(
+            array(skew).1,
+            [0.0, -1.0, -2.0, 1.0, 0.0, -3.0, 2.0, 3.0, 0.0].map(Scalar::F64)
+        );
+    }
+
+    /// Sizes a header claims cost nothing before values back them: no
+    /// `rows x cols` allocation, no walk over the columns of an array with
+    /// no rows; what cannot be a constant is refused with the reason.
+    #[test]
+    fn mtx_array_headers_claiming_sizes_are_refused_at_once() {
+        let start = std::time::Instant::now();
+        let err = |text: &str| match read_mtx(text, ValueType::F32, Span::call_site()) {
+            Err(m) => m,
+            Ok(_) => panic!("expected an error for {text:?}"),
+        };
+        let none = format!("%%MatrixMarket matrix array real general\n0 {}\n", u64::MAX);
+        assert!(err(&none).contains("too large"), "{}", err(&none));
+        let huge = "%%MatrixMarket matrix array real general\n65536 65536\n1.0\n";
+        assert!(err(huge).starts_with("line 2: a dense file of shape 65536x65536 is too large"));
+        // Within the limit, a short file is an error naming what is missing.
+        let short = "%%MatrixMarket matrix array real general\n1024 1024\n1.0\n";
+        assert!(err(short).contains("ends early"));
+        // 0 x n within the limit is read (an empty array).
+        let empty = "%%MatrixMarket matrix array real general\n0 1000\n";
+        let (shape, v) = array(empty);
+        assert_eq!((shape, v.len()), (vec![0, 1000], 0));
+        assert!(start.elapsed().as_secs() < 5);
     }
 
     #[test]

@@ -34,7 +34,14 @@ use crate::syntax::{LiteralValue, ScalarLit};
 use crate::vocab::{coordinate_slot, LevelExpr, LevelFormat, Width};
 
 /// The most stored entries (values, padding included) a constant may have.
-pub(super) const MAX_STORED: usize = 1 << 26;
+/// Sized by rustc's memory, not by the targets (2^21 `f32` values are 8
+/// MiB, more than a microcontroller's flash). Measured at this limit
+/// (`bench/compile/constants-memory.sh`, dev build): a splat of 2^21
+/// elements 221 MB (as an array) and 332 MB (as CSR), a CSR of 2^21 rows
+/// 189 MB, a `.npy` of 2^21 `f64` 450–515 MB, a shuffled `.mtx` of 2^21
+/// entries 535 MB of rustc memory; at 2^26 rustc died on allocation
+/// failure.
+pub(crate) const MAX_STORED: usize = 1 << 21;
 
 /// Builds the storage of `entries` (dimension sizes `dims`) under `enc`.
 /// `dynamic[d]` says dimension `d` was `?` in the type (its size came from

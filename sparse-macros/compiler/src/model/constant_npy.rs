@@ -73,6 +73,7 @@ pub(super) fn read_npy(bytes: &[u8], elem: ValueType) -> Result<FileData, String
             "unsupported dtype `{descr}`; expected f2, f4, f8, c8, c16, i1..i8, u1..u8 or b1"
         ));
     }
+    super::constant_file::check_dense_shape(&shape)?;
     let count = shape
         .iter()
         .try_fold(1u64, |acc, &n| acc.checked_mul(n))
@@ -246,5 +247,15 @@ mod tests {
              `|` (bytes) or `=`, e.g. `<f4` or `|b1`"
         );
         assert!(err(b"PK\x03\x04", ValueType::F32).contains("not a NumPy file"));
+        // A size no element backs (beside a 0) would reach rustc as an
+        // array type of that length: refused here, with the reason.
+        let e = err(
+            &npy("<f4", "(0, 18446744073709551615)", &[]),
+            ValueType::F32,
+        );
+        assert!(
+            e.contains("a dense file of shape 0x18446744073709551615 is too large"),
+            "{e}"
+        );
     }
 }

@@ -62,6 +62,17 @@ impl Scalar {
         }
     }
 
+    /// Whether the value is exactly the zero of its type: `+0.0` (not
+    /// `-0.0`), `0`, `false`. What a dense file may leave out without
+    /// changing a dense array built from it.
+    pub fn is_plain_zero(self) -> bool {
+        match self {
+            Scalar::F32(x) => x.to_bits() == 0,
+            Scalar::F64(x) => x.to_bits() == 0,
+            _ => self.is_zero(),
+        }
+    }
+
     /// The value as messages show it.
     pub fn describe(self) -> String {
         match self {

@@ -36,6 +36,9 @@ use crate::syntax::{Block, Item, LiteralValue};
 use crate::vocab::{LevelExpr, LevelType, Width};
 
 pub use constant::{ConstData, Constant, ConstantStub, SparseStorage, StoredLevel};
+#[doc(hidden)]
+pub use constant_file::read_bytes as read_constant_file;
+pub(crate) use constant_layout::MAX_STORED;
 pub use constant_value::{elem_bytes, Scalar};
 pub use elem::{parse_elem, ElemType, ValueType};
 pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind, StmtSpans};

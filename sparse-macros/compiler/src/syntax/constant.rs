@@ -181,7 +181,9 @@ fn parse_init(input: ParseStream) -> syn::Result<InitSyntax> {
         "dense" | "sparse" => {
             let content = angle_content(input, &word)?;
             if word == "dense" {
-                let literal = parse_literal_tokens(content, word.span(), "dense<...>")?;
+                let mut budget = Budget::new(word.span());
+                let literal =
+                    parse_literal_tokens(content, word.span(), "dense<...>", &mut budget)?;
                 Ok(InitSyntax::Dense {
                     span: word.span(),
                     literal,
@@ -269,6 +271,7 @@ fn angle_content(input: ParseStream, word: &Ident) -> syn::Result<Vec<TokenTree>
 
 /// `INDICES, VALUES`: the one top-level comma splits them.
 fn split_sparse(tokens: Vec<TokenTree>, span: Span) -> syn::Result<(TensorLiteral, TensorLiteral)> {
+    let mut budget = Budget::new(span);
     let comma = tokens
         .iter()
         .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','));
@@ -281,9 +284,56 @@ fn split_sparse(tokens: Vec<TokenTree>, span: Span) -> syn::Result<(TensorLitera
     let mut tokens = tokens;
     let values = tokens.split_off(comma + 1);
     tokens.pop();
-    let indices = parse_literal_tokens(tokens, span, "the indices of sparse<...>")?;
-    let values = parse_literal_tokens(values, span, "the values of sparse<...>")?;
+    let indices = parse_literal_tokens(tokens, span, "the indices of sparse<...>", &mut budget)?;
+    let values = parse_literal_tokens(values, span, "the values of sparse<...>", &mut budget)?;
     Ok((indices, values))
+}
+
+/// The most tokens a `dense<...>` or `sparse<...>` literal may have
+/// (numbers, signs, commas, brackets). Measured (`bench/compile/
+/// constants-memory.sh`): rustc holds about 140 bytes per token of a
+/// literal written out (its token trees, the proc-macro bridge's handles,
+/// syn's buffer of the block, the macro's parse) on top of ~200 MB for the
+/// crate; a `dense<>` literal of 2^21 values (4.2 M tokens) peaks at 785 MB,
+/// a `sparse<>` literal of 579k entries (4.05 M tokens) at 864–870 MB. This
+/// limit keeps an accepted literal under 1 GB and admits a `dense<>`
+/// literal of the constants' `MAX_STORED` values; larger constants are
+/// read from a file, which costs far less per entry (see
+/// `docs/SECURITY.md`).
+pub(crate) const MAX_LITERAL_TOKENS: usize = 4_250_000;
+
+/// The tokens a literal may still use; an error at the literal's keyword
+/// when they run out.
+struct Budget {
+    left: usize,
+    span: Span,
+}
+
+impl Budget {
+    fn new(span: Span) -> Self {
+        Budget {
+            left: MAX_LITERAL_TOKENS,
+            span,
+        }
+    }
+    /// One more token read.
+    fn take(&mut self) -> syn::Result<()> {
+        match self.left.checked_sub(1) {
+            Some(left) => {
+                self.left = left;
+                Ok(())
+            }
+            None => Err(syn::Error::new(
+                self.span,
+                format!(
+                    "this literal has more than {MAX_LITERAL_TOKENS} tokens: a constant written \
+                     out costs rustc about 140 bytes of memory per token, so literals are \
+                     limited to that (under 1 GB); read a larger constant from a file with \
+                     `file(\"weights.mtx\")` or `file(\"weights.npy\")`"
+                ),
+            )),
+        }
+    }
 }
 
 /// One tensor literal from exactly these tokens.
@@ -291,9 +341,10 @@ fn parse_literal_tokens(
     tokens: Vec<TokenTree>,
     span: Span,
     what: &str,
+    budget: &mut Budget,
 ) -> syn::Result<TensorLiteral> {
     let mut iter = tokens.into_iter().peekable();
-    let Some(literal) = parse_literal(&mut iter)? else {
+    let Some(literal) = parse_literal(&mut iter, budget)? else {
         return Err(syn::Error::new(
             span,
             format!("expected a tensor literal for {what}: a number, `true`/`false` or `[...]`"),
@@ -311,15 +362,18 @@ fn parse_literal_tokens(
 /// A literal from the front of `iter`; `None` if it is empty.
 fn parse_literal(
     iter: &mut std::iter::Peekable<impl Iterator<Item = TokenTree>>,
+    budget: &mut Budget,
 ) -> syn::Result<Option<TensorLiteral>> {
     let Some(first) = iter.next() else {
         return Ok(None);
     };
+    budget.take()?;
     match first {
         TokenTree::Group(group) if group.delimiter() == Delimiter::Bracket => {
-            parse_list(group.stream(), group.span()).map(Some)
+            parse_list(group.stream(), group.span(), budget).map(Some)
         }
         TokenTree::Punct(p) if p.as_char() == '-' => {
+            budget.take()?;
             let Some(TokenTree::Literal(lit)) = iter.next() else {
                 return Err(syn::Error::new(p.span(), "expected a number after `-`"));
             };
@@ -341,7 +395,7 @@ fn parse_literal(
             span: lit.span(),
         }))),
         TokenTree::Group(group) if group.delimiter() == Delimiter::Parenthesis => {
-            let value = complex(group.stream(), group.span())?;
+            let value = complex(group.stream(), group.span(), budget)?;
             Ok(Some(TensorLiteral::Scalar(ScalarSyntax {
                 value,
                 span: group.span(),
@@ -361,11 +415,11 @@ fn parse_literal(
 }
 
 /// `(re, im)`: two (signed) numbers, read as `f64`.
-fn complex(stream: TokenStream, span: Span) -> syn::Result<ScalarLit> {
+fn complex(stream: TokenStream, span: Span, budget: &mut Budget) -> syn::Result<ScalarLit> {
     const EXPECTED: &str = "expected a complex number `(re, im)`, e.g. `(1.0, -2.5)`";
     let mut iter = stream.into_iter().peekable();
-    let part = |iter: &mut std::iter::Peekable<_>| -> syn::Result<f64> {
-        match parse_literal(iter)? {
+    let mut part = |iter: &mut std::iter::Peekable<_>| -> syn::Result<f64> {
+        match parse_literal(iter, budget)? {
             Some(TensorLiteral::Scalar(ScalarSyntax { value, span })) => match value {
                 ScalarLit::Float(x) => Ok(x),
                 ScalarLit::Int(n) => Ok(n as f64),
@@ -386,12 +440,12 @@ fn complex(stream: TokenStream, span: Span) -> syn::Result<ScalarLit> {
     Ok(ScalarLit::Complex(re, im))
 }
 
-fn parse_list(stream: TokenStream, span: Span) -> syn::Result<TensorLiteral> {
+fn parse_list(stream: TokenStream, span: Span, budget: &mut Budget) -> syn::Result<TensorLiteral> {
     let mut items = Vec::new();
     let mut iter = stream.into_iter().peekable();
     let mut comma = span;
     loop {
-        match parse_literal(&mut iter)? {
+        match parse_literal(&mut iter, budget)? {
             Some(item) => items.push(item),
             None if items.is_empty() => break,
             None => {
@@ -403,7 +457,10 @@ fn parse_list(stream: TokenStream, span: Span) -> syn::Result<TensorLiteral> {
         }
         match iter.next() {
             None => break,
-            Some(TokenTree::Punct(p)) if p.as_char() == ',' => comma = p.span(),
+            Some(TokenTree::Punct(p)) if p.as_char() == ',' => {
+                budget.take()?;
+                comma = p.span();
+            }
             Some(other) => {
                 return Err(syn::Error::new(
                     other.span(),
@@ -532,5 +589,33 @@ mod tests {
             };
             assert_eq!(fast, Some(general), "{text}");
         }
+    }
+
+    /// Every token of a literal counts (numbers, signs, commas, brackets):
+    /// `[[1, -2], [3, 4]]` has 11; a budget of 11 reads it, of 10 refuses
+    /// it at the literal's keyword with the reason and the way out.
+    #[test]
+    fn literals_past_their_token_budget_are_refused() {
+        let tokens = |text: &str| text.parse::<TokenStream>().unwrap().into_iter().collect();
+        let text = "[[1, -2], [3, 4]]";
+        let mut budget = Budget {
+            left: 11,
+            span: Span::call_site(),
+        };
+        assert!(parse_literal_tokens(tokens(text), Span::call_site(), "x", &mut budget).is_ok());
+        assert_eq!(budget.left, 0);
+        let mut budget = Budget {
+            left: 10,
+            span: Span::call_site(),
+        };
+        let e = parse_literal_tokens(tokens(text), Span::call_site(), "x", &mut budget)
+            .expect_err("over budget");
+        let message = e.to_string();
+        assert!(message.contains("more than 4250000 tokens"), "{message}");
+        assert!(message.contains("file(\"weights.mtx\")"), "{message}");
+        // The real budget admits a dense literal of the constants' limit:
+        // one token per value and per comma, one per bracket group.
+        let values = crate::model::MAX_STORED;
+        assert!(2 * values + values / 1024 < MAX_LITERAL_TOKENS);
     }
 }

@@ -112,7 +112,7 @@ fn a_dense_constant_too_large_suggests_an_encoding() {
     assert_eq!(
         errors(src),
         [(
-            "a dense constant of 100000x100000 elements is too large (at most 67108864); give \
+            "a dense constant of 100000x100000 elements is too large (at most 2097152); give \
              its type a sparse encoding, e.g. `#CSR`, to store only its entries"
                 .to_string(),
             1,

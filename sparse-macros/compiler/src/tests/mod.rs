@@ -1,6 +1,7 @@
 //! Unit tests of the whole front end on `proc_macro2` tokens, outside rustc.
 
 mod codegen;
+mod constant_memory;
 mod constants;
 mod diagnostics;
 mod elements;
