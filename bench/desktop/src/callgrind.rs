@@ -293,8 +293,12 @@ fn run_convert(op: &str, imp: &str, reps: usize) {
     let n = if crate::quick() { 500 } else { 2_000 };
     let a = Csr::uniform(n, 20, 14);
     let nnz = a.nnz();
-    let ta = kernels::CSR32::<f64>::assemble([n, n], [Level::dense(), Level::compressed(&a.pos, &a.crd)], &a.val)
-        .expect("a");
+    let ta = kernels::CSR32::<f64>::assemble(
+        [n, n],
+        [Level::dense(), Level::compressed(&a.pos, &a.crd)],
+        &a.val,
+    )
+    .expect("a");
     let t = crate::transpose::triplets(&a, false);
     let aos: Vec<u32> = t.iter().flat_map(|t| [t.0, t.1]).collect();
     let val: Vec<f64> = t.iter().map(|t| t.2).collect();
@@ -308,7 +312,14 @@ fn run_convert(op: &str, imp: &str, reps: usize) {
     let (mut p, mut c, mut v) = (vec![0u32; n + 1], vec![0u32; nnz], vec![0.0f64; nnz]);
     let mut eigen_csc = crate::peers::EigenToCsc::new(&a);
     let mut eigen_coo = crate::peers::EigenTriplets::new(n, n, &ti, &tj, &val);
-    let mut gb = crate::peers::GraphBlasConvert::new(&a, if op == "coo" { Some((&ti, &tj, &val)) } else { None });
+    let mut gb = crate::peers::GraphBlasConvert::new(
+        &a,
+        if op == "coo" {
+            Some((&ti, &tj, &val))
+        } else {
+            None
+        },
+    );
     for _ in 0..reps {
         match (op, imp) {
             ("csc", "ours") => convert(black_box(&ta), &mut csc).expect("fits"),
@@ -320,10 +331,28 @@ fn run_convert(op: &str, imp: &str, reps: usize) {
                     SliceBuffer::new(&mut v[..]),
                 );
                 if op == "csc" {
-                    let mut o = kernels::CSC32Out::<f64, Slices<'_>>::new([n, n], pp, cc, vv, SliceBuffer::default(), SliceBuffer::default(), SliceBuffer::default()).expect("room");
+                    let mut o = kernels::CSC32Out::<f64, Slices<'_>>::new(
+                        [n, n],
+                        pp,
+                        cc,
+                        vv,
+                        SliceBuffer::default(),
+                        SliceBuffer::default(),
+                        SliceBuffer::default(),
+                    )
+                    .expect("room");
                     convert(black_box(&ta), &mut o).expect("fits");
                 } else {
-                    let mut o = kernels::CSR32Out::<f64, Slices<'_>>::new([n, n], pp, cc, vv, SliceBuffer::default(), SliceBuffer::default(), SliceBuffer::default()).expect("room");
+                    let mut o = kernels::CSR32Out::<f64, Slices<'_>>::new(
+                        [n, n],
+                        pp,
+                        cc,
+                        vv,
+                        SliceBuffer::default(),
+                        SliceBuffer::default(),
+                        SliceBuffer::default(),
+                    )
+                    .expect("room");
                     convert_sum(black_box(&coo), &mut o).expect("fits");
                 }
             }

@@ -75,7 +75,13 @@ mod gb_ffi {
         pub fn gb_tuples(c: *const c_void, i: *mut u64, j: *mut u64, x: *mut f64);
         pub fn gb_free(a: *mut c_void);
         pub fn gb_transpose(c: *mut c_void, a: *const c_void) -> i32;
-        pub fn gb_build(c: *mut c_void, i: *const u64, j: *const u64, x: *const f64, len: usize) -> i32;
+        pub fn gb_build(
+            c: *mut c_void,
+            i: *const u64,
+            j: *const u64,
+            x: *const f64,
+            len: usize,
+        ) -> i32;
     }
 }
 
@@ -102,20 +108,39 @@ impl GraphBlasConvert {
             INIT.call_once(|| gb_init());
             let (ha, rows, t) = match triplets {
                 None => (
-                    gb_matrix(a.rows, a.cols, a.pos.as_ptr(), a.crd.as_ptr(), a.val.as_ptr().cast(), 0),
+                    gb_matrix(
+                        a.rows,
+                        a.cols,
+                        a.pos.as_ptr(),
+                        a.crd.as_ptr(),
+                        a.val.as_ptr().cast(),
+                        0,
+                    ),
                     a.cols,
                     Default::default(),
                 ),
                 Some((i, j, v)) => (
                     std::ptr::null_mut(),
                     a.rows,
-                    (i.iter().map(|&x| x as u64).collect(), j.iter().map(|&x| x as u64).collect(), v.to_vec()),
+                    (
+                        i.iter().map(|&x| x as u64).collect(),
+                        j.iter().map(|&x| x as u64).collect(),
+                        v.to_vec(),
+                    ),
                 ),
             };
-            let (m, n) = if triplets.is_none() { (a.cols, a.rows) } else { (a.rows, a.cols) };
+            let (m, n) = if triplets.is_none() {
+                (a.cols, a.rows)
+            } else {
+                (a.rows, a.cols)
+            };
             let hc = gb_empty(m, n, 0);
             assert!(!hc.is_null(), "GraphBLAS result");
-            return Some(GraphBlasConvert { h: [ha, hc], triplets: t, rows });
+            return Some(GraphBlasConvert {
+                h: [ha, hc],
+                triplets: t,
+                rows,
+            });
         }
         #[allow(unreachable_code)]
         None
@@ -138,7 +163,10 @@ impl GraphBlasConvert {
     pub fn out(&self) -> Out {
         #[cfg(peer_graphblas)]
         {
-            let g = GraphBlas { h: [std::ptr::null_mut(), std::ptr::null_mut(), self.h[1]], rows: self.rows };
+            let g = GraphBlas {
+                h: [std::ptr::null_mut(), std::ptr::null_mut(), self.h[1]],
+                rows: self.rows,
+            };
             let o = g.out();
             std::mem::forget(g);
             return o;
@@ -443,9 +471,20 @@ mod eigen_ffi {
             v: *mut *const f64,
         ) -> usize;
         pub fn eigen_triplets_free(h: *mut c_void);
-        pub fn eigen_to_csc(m: usize, n: usize, p: *const u32, j: *const u32, v: *const f64) -> *mut c_void;
+        pub fn eigen_to_csc(
+            m: usize,
+            n: usize,
+            p: *const u32,
+            j: *const u32,
+            v: *const f64,
+        ) -> *mut c_void;
         pub fn eigen_to_csc_run(h: *mut c_void);
-        pub fn eigen_to_csc_result(h: *mut c_void, p: *mut *const i32, c: *mut *const i32, v: *mut *const f64) -> usize;
+        pub fn eigen_to_csc_result(
+            h: *mut c_void,
+            p: *mut *const i32,
+            c: *mut *const i32,
+            v: *mut *const f64,
+        ) -> usize;
         pub fn eigen_to_csc_free(h: *mut c_void);
     }
 }
@@ -463,7 +502,13 @@ impl EigenToCsc {
     pub fn new(a: &Csr) -> Option<EigenToCsc> {
         #[cfg(peer_eigen)]
         unsafe {
-            let h = eigen_ffi::eigen_to_csc(a.rows, a.cols, a.pos.as_ptr(), a.crd.as_ptr(), a.val.as_ptr());
+            let h = eigen_ffi::eigen_to_csc(
+                a.rows,
+                a.cols,
+                a.pos.as_ptr(),
+                a.crd.as_ptr(),
+                a.val.as_ptr(),
+            );
             return Some(EigenToCsc { h, cols: a.cols });
         }
         #[allow(unreachable_code)]

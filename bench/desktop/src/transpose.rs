@@ -101,16 +101,29 @@ pub fn csr_to_csc(name: &str, a: &Csr, budget: &Budget) {
         }),
     ];
     if let Some(e) = &eigen {
-        comps.push(Competitor::peer("Eigen ColMajor = RowMajor (reused)", || e.borrow_mut().run()));
+        comps.push(Competitor::peer(
+            "Eigen ColMajor = RowMajor (reused)",
+            || e.borrow_mut().run(),
+        ));
     }
     if let Some(g) = &gb {
-        comps.push(Competitor::peer("GraphBLAS 7.4 GrB_transpose (reused)", || g.borrow_mut().run()));
+        comps.push(Competitor::peer(
+            "GraphBLAS 7.4 GrB_transpose (reused)",
+            || g.borrow_mut().run(),
+        ));
     }
     let t = measure(comps, budget);
-    let peers = [eigen.map(|e| e.borrow().out()), gb.map(|g| g.borrow().out())];
+    let peers = [
+        eigen.map(|e| e.borrow().out()),
+        gb.map(|g| g.borrow().out()),
+    ];
     for o in peers.iter().flatten() {
         let w = |x: &[u32]| x.iter().map(|&v| v as usize).collect::<Vec<_>>();
-        assert_eq!((&o.pos, &o.crd, &o.val), (&w(&wpos), &w(&wcrd), &wval), "{name}: a peer differs");
+        assert_eq!(
+            (&o.pos, &o.crd, &o.val),
+            (&w(&wpos), &w(&wcrd), &wval),
+            "{name}: a peer differs"
+        );
     }
     // Every implementation produced the same arrays.
     for out in [&slices.borrow().view(), &owned.borrow().view()] {
@@ -227,10 +240,15 @@ pub fn coo_to_csr(name: &str, a: &Csr, sorted: bool, budget: &Budget) {
         }),
     ];
     if let Some(e) = &eigen {
-        comps.push(Competitor::peer("Eigen setFromTriplets (reused)", || e.borrow_mut().run()));
+        comps.push(Competitor::peer("Eigen setFromTriplets (reused)", || {
+            e.borrow_mut().run()
+        }));
     }
     if let Some(g) = &gb {
-        comps.push(Competitor::peer("GraphBLAS 7.4 GrB_Matrix_build (reused)", || g.borrow_mut().run()));
+        comps.push(Competitor::peer(
+            "GraphBLAS 7.4 GrB_Matrix_build (reused)",
+            || g.borrow_mut().run(),
+        ));
     }
     let t = measure(comps, budget);
     let (wpos, wcrd, wval) = (
@@ -243,10 +261,17 @@ pub fn coo_to_csr(name: &str, a: &Csr, sorted: bool, budget: &Budget) {
         assert_eq!(out.level(1).coordinates(), &wcrd[..], "{name}: coordinates");
         assert_eq!(out.values(), &wval[..], "{name}: values");
     }
-    let peers = [eigen.map(|e| e.borrow().out()), gb.map(|g| g.borrow().out())];
+    let peers = [
+        eigen.map(|e| e.borrow().out()),
+        gb.map(|g| g.borrow().out()),
+    ];
     for o in peers.iter().flatten() {
         let w = |x: &[u32]| x.iter().map(|&v| v as usize).collect::<Vec<_>>();
-        assert_eq!((&o.pos, &o.crd, &o.val), (&w(&wpos), &w(&wcrd), &wval), "{name}: a peer differs");
+        assert_eq!(
+            (&o.pos, &o.crd, &o.val),
+            (&w(&wpos), &w(&wcrd), &wval),
+            "{name}: a peer differs"
+        );
     }
     table(
         &format!("{name}, f64: {what} → CSR"),
