@@ -57,6 +57,27 @@ impl KernelPlan {
         self.encodings.iter().flatten().find(|e| e.name == *name)
     }
 
+    /// The encoding of operand `t` if it is a sliced operand walked in
+    /// place (a parameter, not a copy made from one).
+    pub fn sliced(&self, t: TensorId) -> Option<&Encoding> {
+        let info = self.tensors.get(t.index())?.as_ref()?;
+        if info.source.is_some() {
+            return None;
+        }
+        let enc = self.encoding_named(info.encoding.as_ref()?)?;
+        enc.is_sliced().then_some(enc)
+    }
+
+    /// Whether operand `t`'s coordinates are packed 2-bit ones
+    /// (`crdWidth = 2`; no walk steps through them).
+    pub fn packed_coordinates(&self, t: TensorId) -> bool {
+        self.tensors
+            .get(t.index())
+            .and_then(Option::as_ref)
+            .and_then(|info| self.encoding_named(info.encoding.as_ref()?))
+            .is_some_and(|enc| enc.crd_width == crate::vocab::Width::W2)
+    }
+
     /// A kernel with statements that cannot be generated: its signature
     /// and no loops (the block does not compile; call sites still check).
     fn stub(def: KernelDef, model: &Model) -> KernelPlan {

@@ -112,8 +112,8 @@ impl Context<'_> {
             && l1.own_coordinates()
             && !in_place
             && !info.segmented(1)
-            && !self.sliced(info)
-            && !self.packed(info)
+            && self.kp.sliced(t).is_none()
+            && !self.kp.packed_coordinates(t)
             // Rows read through affine subscripts (`a[i + 1, j]`) start
             // elsewhere, and windows narrow them.
             && input.affine_dim(l0.dim).is_none()
@@ -142,23 +142,5 @@ impl Context<'_> {
             tensor: t,
             slots,
         })
-    }
-
-    /// Whether `info` is a sliced operand walked in place.
-    fn sliced(&self, info: &TensorInfo) -> bool {
-        info.source.is_none()
-            && info
-                .encoding
-                .as_ref()
-                .and_then(|e| self.kp.encoding_named(e))
-                .is_some_and(|e| e.is_sliced())
-    }
-
-    /// Whether `info`'s coordinates are packed 2-bit ones.
-    fn packed(&self, info: &TensorInfo) -> bool {
-        info.encoding
-            .as_ref()
-            .and_then(|e| self.kp.encoding_named(e))
-            .is_some_and(|e| e.crd_width == crate::vocab::Width::W2)
     }
 }

@@ -130,17 +130,42 @@ impl Gen<'_> {
         let off = self.tlocal(t, &format!("off{lv}"));
         let value = self.affine_value(&sub, Some(driving));
         let n = self.size(driving);
-        let crd = self.coordinates(t, lv);
-        let lower = super::iterate::private("lower_bound");
-        let lvl = self.info(t).levels[lv];
-        let (stride, slot) = (
-            Literal::usize_unsuffixed(lvl.stride),
-            Literal::usize_unsuffixed(lvl.offset),
+        let narrow = self.narrow(
+            t,
+            lv,
+            (lo, hi),
+            (quote!(#off), quote!(#off.wrapping_add(#n))),
         );
         quote! {
             let #off: ::core::primitive::usize = #value;
-            let #lo = #lower(#crd, (#lo, #hi), #off, (#stride, #slot));
-            let #hi = #lower(#crd, (#lo, #hi), #off.wrapping_add(#n), (#stride, #slot));
+            #narrow
+        }
+    }
+
+    /// Narrows `lo..hi`, entries of the sorted level `lv` of `t`, to those
+    /// whose coordinates lie in `first..end`: two binary searches
+    /// (`lower_bound`), for a window and for a chunk's rows alike.
+    pub(super) fn narrow(
+        &mut self,
+        t: TensorId,
+        lv: usize,
+        (lo, hi): (&Ident, &Ident),
+        (first, end): (TokenStream, TokenStream),
+    ) -> TokenStream {
+        let crd = self.coordinates(t, lv);
+        let lower = super::iterate::private("lower_bound");
+        let (stride, slot) = self
+            .info(t)
+            .levels
+            .get(lv)
+            .map_or((1, 0), |x| (x.stride, x.offset));
+        let (stride, slot) = (
+            Literal::usize_unsuffixed(stride),
+            Literal::usize_unsuffixed(slot),
+        );
+        quote! {
+            let #lo = #lower(#crd, (#lo, #hi), #first, (#stride, #slot));
+            let #hi = #lower(#crd, (#lo, #hi), #end, (#stride, #slot));
         }
     }
 

@@ -98,7 +98,7 @@ impl Gen<'_> {
             // Balanced by rows: the merged levels' entries are not counted
             // per row.
             Some(par) => {
-                let weights = quote!(::core::option::Option::None::<&[::core::primitive::usize]>);
+                let weights = super::parallel::no_weights();
                 self.parallel_rows(par, weights, out)
             }
             // Its own block: the cursors end with the loop.

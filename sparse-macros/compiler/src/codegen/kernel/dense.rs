@@ -45,7 +45,7 @@ impl Gen<'_> {
                 if !cursors.is_empty() && !super::rows::uses_any(&body, &positions, &var) {
                     let (row0, hi) = self.chunk_rows(par);
                     let rows = self.countdown(l, quote!(#hi - #row0), &body);
-                    let weights = self.weights_of(par);
+                    let weights = self.weights(par.loop_id, None);
                     self.parallel_rows(par, weights, quote!(#cursors #rows))
                 } else {
                     self.parallel_for(par, &var, cursors, quote!(#positions #body))

@@ -338,7 +338,7 @@ impl Gen<'_> {
             // of rows, each walking the window's part that is its rows.
             Some(par) if self.window_offset(t, lv).is_some() => {
                 let narrow = self.narrow_to_rows(par, t, lv, (&lo, &hi));
-                let weights = quote!(::core::option::Option::None::<&[::core::primitive::usize]>);
+                let weights = super::parallel::no_weights();
                 self.parallel_rows(par, weights, quote!(#range #narrow #walk))
             }
             Some(par) => {

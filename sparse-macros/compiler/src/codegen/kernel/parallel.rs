@@ -21,6 +21,11 @@ use crate::schedule::Chunks;
 use crate::sparsifier::{LoopId, TensorId};
 use crate::vocab::LevelFormat;
 
+/// No weights: chunks balanced by rows (typed, for `par`'s generic).
+pub(super) fn no_weights() -> TokenStream {
+    quote!(::core::option::Option::None::<&[::core::primitive::usize]>)
+}
+
 /// The return type of a chunk of a sparse output: its body may return the
 /// output's error (`return c.finish("c")` when a workspace cannot be had).
 fn chunk_result() -> TokenStream {
@@ -58,7 +63,7 @@ impl<'a> Gen<'a> {
     /// 1 of the walked tensor when it is compressed (its entries under each
     /// iteration), else of the first sparse input whose level 0 is dense and
     /// indexed by the loop; `None` (typed) to balance by iterations.
-    fn weights(&mut self, l: LoopId, walked: Option<TensorId>) -> TokenStream {
+    pub(super) fn weights(&mut self, l: LoopId, walked: Option<TensorId>) -> TokenStream {
         // A slice walked in place starts its rows at an offset: its
         // positions do not weigh the loop's rows.
         let compressed_below = |g: &Gen<'_>, t: TensorId| {
@@ -81,13 +86,8 @@ impl<'a> Gen<'a> {
                 let pos = self.positions(t, 1);
                 quote!(::core::option::Option::Some(#pos))
             }
-            None => quote!(::core::option::Option::None::<&[::core::primitive::usize]>),
+            None => no_weights(),
         }
-    }
-
-    /// The weights of a dense split loop (see [`Gen::weights`]).
-    pub(super) fn weights_of(&mut self, par: Chunks) -> TokenStream {
-        self.weights(par.loop_id, None)
     }
 
     /// The chunk closure's first parameter names: the chunk's first row
@@ -111,7 +111,7 @@ impl<'a> Gen<'a> {
         body: TokenStream,
     ) -> TokenStream {
         let (row0, hi) = self.chunk_rows(par);
-        let weights = self.weights_of(par);
+        let weights = self.weights(par.loop_id, None);
         self.parallel_rows(
             par,
             weights,
@@ -185,28 +185,14 @@ impl<'a> Gen<'a> {
         (lo, hi): (&Ident, &Ident),
     ) -> TokenStream {
         let (row0, row_hi) = self.chunk_rows(par);
-        let crd = self.coordinates(t, l);
-        let (stride, slot) = self
-            .info(t)
-            .levels
-            .get(l)
-            .map_or((1, 0), |x| (x.stride, x.offset));
-        let (stride, slot) = (
-            Literal::usize_unsuffixed(stride),
-            Literal::usize_unsuffixed(slot),
-        );
-        let (first, end) = match self.window_offset(t, l) {
+        let rows = match self.window_offset(t, l) {
             Some(off) => (
                 quote!(#off.wrapping_add(#row0)),
                 quote!(#off.wrapping_add(#row_hi)),
             ),
             None => (quote!(#row0), quote!(#row_hi)),
         };
-        let lower = private("lower_bound");
-        quote! {
-            let #lo = #lower(#crd, (#lo, #hi), #first, (#stride, #slot));
-            let #hi = #lower(#crd, (#lo, #hi), #end, (#stride, #slot));
-        }
+        self.narrow(t, l, (lo, hi), rows)
     }
 
     /// A walk over compressed level 0 of `t` as chunks: `par::compressed`

@@ -80,15 +80,10 @@ pub(super) fn copy_doc(
     ))
 }
 
-impl Gen<'_> {
+impl<'a> Gen<'a> {
     /// The encoding of `t` if it is a sliced operand.
-    pub(super) fn sliced(&self, t: TensorId) -> Option<&Encoding> {
-        let info = self.info(t);
-        if info.source.is_some() {
-            return None;
-        }
-        let enc = self.kp.encoding_named(info.encoding.as_ref()?)?;
-        enc.is_sliced().then_some(enc)
+    pub(super) fn sliced(&self, t: TensorId) -> Option<&'a Encoding> {
+        self.kp.sliced(t)
     }
 
     /// The local holding the offset of dimension `d` of the slice `t`

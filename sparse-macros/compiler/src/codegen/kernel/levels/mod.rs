@@ -237,11 +237,7 @@ impl Gen<'_> {
     /// Whether `t`'s coordinates are packed 2-bit ones (`crdWidth = 2`; no
     /// walk steps through them).
     pub(super) fn packed_coordinates(&self, t: TensorId) -> bool {
-        self.info(t)
-            .encoding
-            .as_ref()
-            .and_then(|e| self.kp.encoding_named(e))
-            .is_some_and(|enc| enc.crd_width == crate::vocab::Width::W2)
+        self.kp.packed_coordinates(t)
     }
 
     /// Whether level `l` of `t` has a coordinate buffer of its own, which
