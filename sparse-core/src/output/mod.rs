@@ -159,6 +159,8 @@ mod insert_any;
 mod order;
 mod protocol;
 mod segment;
+#[cfg(target_pointer_width = "64")]
+mod small_sort;
 mod workspace;
 
 use core::fmt;

@@ -109,6 +109,82 @@ where
     }
 }
 
+impl<V, E, B, const DIM: usize, const LVL: usize> Segment<'_, V, E, B, DIM, LVL>
+where
+    V: Default + Clone,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// Pushes `(crd[k], val[k])` for every `k` in order: exactly
+    /// `push(crd[k], val[k].clone())` one after the other (a length
+    /// mismatch pushes the shorter's count), but when the segment is
+    /// appending, the coordinates increase from its last one and stay
+    /// below the level size, and both buffers have room for all of them,
+    /// with one room check and one pass for the whole run — what a merge
+    /// loop's tail (one operand's rest of the row, copied) needs instead of
+    /// a check per entry.
+    pub fn extend_from<C: Index>(&mut self, crd: &[C], val: &[V]) {
+        let n = crd.len().min(val.len());
+        let (crd, val) = (
+            crd.get(..n).unwrap_or_default(),
+            val.get(..n).unwrap_or_default(),
+        );
+        if !self.append_run(crd, val) {
+            for (c, v) in crd.iter().zip(val) {
+                self.push(c.as_usize(), v.clone());
+            }
+        }
+    }
+
+    /// The bulk case of [`extend_from`](Self::extend_from); `false` with
+    /// nothing changed when it does not apply.
+    fn append_run<C: Index>(&mut self, crd: &[C], val: &[V]) -> bool {
+        let Some(l) = LVL.checked_sub(1) else {
+            return false;
+        };
+        let (Some(first), Some(last)) = (crd.first(), crd.last()) else {
+            return true;
+        };
+        let prev = self.lvl.get(l).copied().unwrap_or(usize::MAX);
+        let size = self.out.lvl_sizes.get(l).copied().unwrap_or(0);
+        let increasing = crd
+            .windows(2)
+            .all(|w| matches!(w, [a, b] if a.as_usize() < b.as_usize()));
+        let (first, last) = (first.as_usize(), last.as_usize());
+        if !self.appending
+            || first <= prev
+            || last >= size
+            || !increasing
+            || <E::Crd as Index>::PER_ELEMENT != 1
+        {
+            return false;
+        }
+        let Some(zero) = <E::Crd as Index>::from_usize(0) else {
+            return false;
+        };
+        let out = &mut *self.out;
+        let Some(buffer) = out.coordinates.get_mut(l) else {
+            return false;
+        };
+        let c0 = buffer.len();
+        // Every coordinate is below the size, which `new` checked fits the
+        // coordinate width: every conversion succeeds.
+        let to_crd = |c: &C| <E::Crd as Index>::from_usize(c.as_usize()).unwrap_or(zero);
+        if !buffer.extend_exact(crd.iter().map(to_crd)) {
+            return false;
+        }
+        if !out.values.extend_exact(val.iter().cloned()) {
+            buffer.truncate(c0);
+            return false;
+        }
+        self.pending += crd.len();
+        if let Some(x) = self.lvl.get_mut(l) {
+            *x = last;
+        }
+        true
+    }
+}
+
 impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
 where
     V: Default,
@@ -133,7 +209,14 @@ where
         if let Some(last) = lvl.last_mut() {
             *last = c;
         }
-        self.insert(lvl, value);
+        // A row's first entry: opened directly when `insert` would take
+        // it without a fault (most of its cost per row otherwise).
+        if self.opens_row(&lvl, c) {
+            self.open_row(&lvl);
+            self.push_last(&lvl, 1, 1, value);
+        } else {
+            self.insert(lvl, value);
+        }
         // `insert` accepted it under this parent and the output can append.
         self.appendable && self.cur.last == lvl
     }

@@ -137,6 +137,7 @@ mod errors;
 mod layouts;
 mod segment;
 mod structured;
+mod workspace;
 
 /// A buffer with only the required methods: the provided bulk fills.
 struct Plain<const N: usize>([u8; N], usize);
