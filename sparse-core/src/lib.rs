@@ -124,7 +124,7 @@ pub use sparse_vocab as vocab;
 
 pub use debug::EncodingText;
 pub use dense::{DenseView, DenseViewMut};
-pub use encoding::{Enc, Encoding};
+pub use encoding::{Enc, Encoding, StoresValues};
 pub use error::{AssembleError, Buffer, CapacityError, KernelError};
 pub use index::{Index, Packed2};
 #[cfg(feature = "heapless")]
