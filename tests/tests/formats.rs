@@ -41,5 +41,6 @@ mod formats {
         mod formats;
         mod forms;
         mod props;
+        mod pruning;
     }
 }

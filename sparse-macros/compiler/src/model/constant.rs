@@ -22,11 +22,11 @@ use syn::{Attribute, Ident, Visibility};
 use super::constant_file::{self, FileData};
 use super::constant_layout;
 use super::constant_literal::{dense_literal, nonzeros, scatter, sparse_literal, static_shape};
-use super::constant_prune::{prune_2_4, prune_dim};
+use super::constant_prune::prune;
 use super::constant_value::Scalar;
 use super::{tensor, Model, ValueType};
 use crate::errors::Errors;
-use crate::syntax::{ConstantSyntax, DimSize, InitSyntax, TypeDef};
+use crate::syntax::{ConstantSyntax, DimSize, InitSyntax, PruneKind, TypeDef};
 
 /// A checked constant.
 #[derive(Clone, Debug)]
@@ -227,68 +227,9 @@ fn check_value(
     errors: &mut Errors,
 ) -> Option<Constant> {
     let before = errors.len();
-    let (span, file) = match &def.init {
-        InitSyntax::Dense { span, .. }
-        | InitSyntax::Sparse { span, .. }
-        | InitSyntax::Prune { span, .. } => (*span, None),
-        InitSyntax::File { span, path } => (*span, Some(path.clone())),
-    };
-    let ctx = ConstContext { span, file };
-    let mut abs_path = None;
-    // The value: either every element (dense) or entries.
-    let (shape, value) = match &def.init {
-        InitSyntax::Dense { literal, .. } => {
-            let (shape, elements) = dense_literal(def, literal, elem, errors)?;
-            (shape, Value::Elements(elements))
-        }
-        InitSyntax::Prune { span, literal, .. } => {
-            let (shape, mut elements) = dense_literal(def, literal, elem, errors)?;
-            let dim = prune_dim(def, encoding, *span, errors)?;
-            prune_2_4(&shape, dim, &mut elements, elem);
-            (shape, Value::Elements(elements))
-        }
-        InitSyntax::Sparse {
-            indices, values, ..
-        } => {
-            let shape = static_shape(def, errors)?;
-            let entries = sparse_literal(def, &shape, indices, values, elem, errors)?;
-            (shape, Value::Entries(entries))
-        }
-        InitSyntax::File { path, span } => {
-            let (resolved, data) = constant_file::read(path, *span, elem, errors)?;
-            abs_path = Some(resolved);
-            let data = squeeze_vector(def.shape.len(), data);
-            let shape = file_shape(def, data.shape(), *span, errors)?;
-            match data {
-                FileData::Dense { values, .. } => (
-                    shape,
-                    Value::Elements(
-                        values
-                            .into_iter()
-                            .map(|(v, line)| {
-                                (
-                                    v,
-                                    Origin {
-                                        span: *span,
-                                        value: *span,
-                                        line,
-                                    },
-                                )
-                            })
-                            .collect(),
-                    ),
-                ),
-                FileData::Coo { entries, .. } => (shape, Value::Entries(entries)),
-                FileData::Array { entries, .. } => (shape, Value::Array(entries)),
-            }
-        }
-    };
-    let source = match &def.init {
-        InitSyntax::Dense { .. } => "a `dense<...>` literal".to_string(),
-        InitSyntax::Sparse { .. } => "a `sparse<...>` literal".to_string(),
-        InitSyntax::Prune { .. } => "a `dense<...>` literal pruned to 2:4".to_string(),
-        InitSyntax::File { path, .. } => format!("the file `{path}`"),
-    };
+    let ctx = value_context(&def.init);
+    let (shape, value, abs_path) = read_value(def, &def.init, elem, encoding, &ctx, errors)?;
+    let source = source_text(&def.init);
     let dynamic: Vec<bool> = def
         .shape
         .iter()
@@ -324,6 +265,116 @@ fn check_value(
         data,
         file: abs_path,
         source,
+    })
+}
+
+/// What errors about a value point at: its keyword, or the path of the
+/// file it reads (with the file's name for line numbers).
+fn value_context(init: &InitSyntax) -> ConstContext {
+    match init {
+        InitSyntax::Prune { inner, .. } => value_context(inner),
+        InitSyntax::File { span, path } => ConstContext {
+            span: *span,
+            file: Some(path.clone()),
+        },
+        other => ConstContext {
+            span: other.span(),
+            file: None,
+        },
+    }
+}
+
+/// What the value was, for the doc comment.
+fn source_text(init: &InitSyntax) -> String {
+    match init {
+        InitSyntax::Dense { .. } => "a `dense<...>` literal".to_string(),
+        InitSyntax::Sparse { .. } => "a `sparse<...>` literal".to_string(),
+        InitSyntax::File { path, .. } => format!("the file `{path}`"),
+        InitSyntax::Prune { kind, inner, .. } => match kind {
+            PruneKind::TwoFour => format!("{} pruned to 2:4", source_text(inner)),
+            PruneKind::Blocks { keep, .. } => format!(
+                "{} pruned to the {keep} block(s) of largest norm per block row",
+                source_text(inner)
+            ),
+        },
+    }
+}
+
+/// The value `init` gives the constant's type: its sizes, its elements or
+/// entries, and the file it read (absolute).
+fn read_value(
+    def: &ConstantSyntax,
+    init: &InitSyntax,
+    elem: ValueType,
+    encoding: Option<&super::Encoding>,
+    ctx: &ConstContext,
+    errors: &mut Errors,
+) -> Option<(Vec<u64>, Value, Option<PathBuf>)> {
+    Some(match init {
+        InitSyntax::Dense { literal, .. } => {
+            let (shape, elements) = dense_literal(def, literal, elem, errors)?;
+            (shape, Value::Elements(elements), None)
+        }
+        InitSyntax::Prune { span, kind, inner } => {
+            let (shape, value, path) = read_value(def, inner, elem, encoding, ctx, errors)?;
+            let mut elements = match value {
+                Value::Elements(elements) => elements,
+                Value::Entries(entries) | Value::Array(entries) => {
+                    let origin = Origin {
+                        span: ctx.span,
+                        value: ctx.span,
+                        line: 0,
+                    };
+                    scatter(&shape, &entries, elem, ctx, errors)?
+                        .into_iter()
+                        .map(|v| (v, origin))
+                        .collect()
+                }
+            };
+            prune(
+                def,
+                encoding,
+                *span,
+                *kind,
+                &shape,
+                &mut elements,
+                elem,
+                errors,
+            )?;
+            (shape, Value::Elements(elements), path)
+        }
+        InitSyntax::Sparse {
+            indices, values, ..
+        } => {
+            let shape = static_shape(def, errors)?;
+            let entries = sparse_literal(def, &shape, indices, values, elem, errors)?;
+            (shape, Value::Entries(entries), None)
+        }
+        InitSyntax::File { path, span } => {
+            let (resolved, data) = constant_file::read(path, *span, elem, errors)?;
+            let data = squeeze_vector(def.shape.len(), data);
+            let shape = file_shape(def, data.shape(), *span, errors)?;
+            let value = match data {
+                FileData::Dense { values, .. } => Value::Elements(
+                    values
+                        .into_iter()
+                        .map(|(v, line)| {
+                            (
+                                v,
+                                Origin {
+                                    span: *span,
+                                    value: *span,
+                                    line,
+                                },
+                            )
+                        })
+                        .collect(),
+                ),
+                FileData::Coo { entries, .. } => Value::Entries(entries),
+                FileData::Array { entries, .. } => Value::Array(entries),
+            };
+            (shape, value, Some(resolved))
+        }
     })
 }
 

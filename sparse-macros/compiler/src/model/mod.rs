@@ -13,6 +13,7 @@ mod constant_layout;
 mod constant_literal;
 mod constant_npy;
 mod constant_prune;
+mod constant_prune_blocks;
 mod constant_value;
 mod display;
 mod elem;
