@@ -173,7 +173,7 @@ pub mod __private {
     pub use crate::encoding::Enc;
     pub use crate::levels;
     // Compile-time constants (`static W: tensor<..> = sparse<..>;`).
-    pub use crate::constant::{bytes, constant_level, constant_tensor};
+    pub use crate::constant::{bytes, constant_level, constant_sharing, constant_tensor};
     pub use crate::tensor::SparseTensor;
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};

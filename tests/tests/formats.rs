@@ -42,5 +42,6 @@ mod formats {
         mod forms;
         mod props;
         mod pruning;
+        mod shared;
     }
 }

@@ -316,7 +316,17 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
     let mut items = TokenStream::new();
     let mut level_exprs = Vec::new();
     let mut report = Vec::new();
-    for (l, level) in storage.levels.iter().enumerate() {
+    // A constant sharing another's levels (`levels_of`) emits its values
+    // only, and reads the other's level buffers.
+    let own_levels = if c.shares.is_some() {
+        &[][..]
+    } else {
+        &storage.levels[..]
+    };
+    if let Some(base) = &c.shares {
+        report.push(format!("positions and coordinates shared with `{base}`"));
+    }
+    for (l, level) in own_levels.iter().enumerate() {
         let pos = if level.positions.is_empty() {
             quote!(&[])
         } else {
@@ -413,7 +423,11 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
     let dense_bytes = c.shape.iter().fold(elem_bytes(c.elem) as u128, |acc, &n| {
         acc.saturating_mul(u128::from(n))
     });
-    let total = storage_bytes(c, enc);
+    let total = if c.shares.is_some() {
+        storage.values.len() * elem_bytes(c.elem)
+    } else {
+        storage_bytes(c, enc)
+    };
     let summary = format!(
         " `tensor<{}, #{}>` from {}: {} stored entries, in flash.",
         shape_text(c),
@@ -434,6 +448,24 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
         }
     );
     let blank = blank_line(c);
+    if let Some(base) = &c.shares {
+        return quote! {
+            #(#attrs)*
+            #blank
+            #[doc = #summary]
+            #[doc = ""]
+            #[doc = #detail]
+            #vis static #name: #enc_name<'static, #elem> = {
+                #track
+                #items
+                // SAFETY: sparse_kernel! built `#base` (checked as any
+                // constant) and laid these values out on its stored
+                // entries, one per entry in its storage order, under an
+                // encoding of the same meaning (model/constant_shared.rs).
+                unsafe { ::sparse_core::__private::constant_sharing(&#base, #values) }
+            };
+        };
+    }
     quote! {
         #(#attrs)*
         #blank

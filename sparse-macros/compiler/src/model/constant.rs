@@ -23,6 +23,7 @@ use super::constant_file::{self, FileData};
 use super::constant_layout;
 use super::constant_literal::{dense_literal, nonzeros, scatter, sparse_literal, static_shape};
 use super::constant_prune::prune;
+use super::constant_shared::check_shared;
 use super::constant_value::Scalar;
 use super::{tensor, Model, ValueType};
 use crate::errors::Errors;
@@ -48,6 +49,9 @@ pub struct Constant {
     pub file: Option<PathBuf>,
     /// What the value was, for the doc comment (`sparse<...>`, `file ...`).
     pub source: String,
+    /// The constant whose positions and coordinates this one reads
+    /// (`levels_of(W, values = ..)`): only its values are its own.
+    pub shares: Option<Ident>,
 }
 
 /// A constant's data.
@@ -72,6 +76,10 @@ pub struct SparseStorage {
     pub values: Vec<Scalar>,
     /// The number of entries of the last level.
     pub entries: usize,
+    /// The level coordinates of every stored value (padding included),
+    /// one coordinate per level, in storage order: kept only for a
+    /// constant whose levels another shares (`levels_of`), empty otherwise.
+    pub slots: Vec<u64>,
 }
 
 /// One level's buffers and how kernels read its coordinates.
@@ -170,10 +178,13 @@ pub struct ConstantStub {
 
 /// Checks a constant: `Ok` if valid; otherwise its errors are recorded and
 /// it is `Err(Some(stub))` when its type is valid, `Err(None)` when not.
+/// `shared`: whether a later constant shares this one's levels
+/// (`levels_of`), so the layout records where each value is stored.
 pub(super) fn check_constant(
     def: &ConstantSyntax,
     model: &Model,
     failed: &[String],
+    shared: bool,
     errors: &mut Errors,
 ) -> Result<Constant, Option<Box<ConstantStub>>> {
     let type_def = TypeDef {
@@ -207,7 +218,13 @@ pub(super) fn check_constant(
             return Err(None);
         }
     }
-    check_value(def, elem, encoding, errors).ok_or_else(|| {
+    let checked = match &def.init {
+        InitSyntax::LevelsOf { base, values, .. } => {
+            check_shared(def, base, values, elem, encoding, model, shared, errors)
+        }
+        _ => check_value(def, elem, encoding, shared, errors),
+    };
+    checked.ok_or_else(|| {
         Some(Box::new(ConstantStub {
             name: def.name.clone(),
             attrs: def.attrs.clone(),
@@ -224,6 +241,7 @@ fn check_value(
     def: &ConstantSyntax,
     elem: ValueType,
     encoding: Option<&super::Encoding>,
+    shared: bool,
     errors: &mut Errors,
 ) -> Option<Constant> {
     let before = errors.len();
@@ -249,7 +267,7 @@ fn check_value(
                 Value::Array(entries) => entries.without_zeros(),
             };
             ConstData::Sparse(constant_layout::build(
-                enc, &shape, &dynamic, elem, &entries, &ctx, errors,
+                enc, &shape, &dynamic, elem, &entries, &ctx, shared, errors,
             )?)
         }
     };
@@ -265,12 +283,13 @@ fn check_value(
         data,
         file: abs_path,
         source,
+        shares: None,
     })
 }
 
 /// What errors about a value point at: its keyword, or the path of the
 /// file it reads (with the file's name for line numbers).
-fn value_context(init: &InitSyntax) -> ConstContext {
+pub(super) fn value_context(init: &InitSyntax) -> ConstContext {
     match init {
         InitSyntax::Prune { inner, .. } => value_context(inner),
         InitSyntax::File { span, path } => ConstContext {
@@ -285,11 +304,17 @@ fn value_context(init: &InitSyntax) -> ConstContext {
 }
 
 /// What the value was, for the doc comment.
-fn source_text(init: &InitSyntax) -> String {
+pub(super) fn source_text(init: &InitSyntax) -> String {
     match init {
         InitSyntax::Dense { .. } => "a `dense<...>` literal".to_string(),
         InitSyntax::Sparse { .. } => "a `sparse<...>` literal".to_string(),
         InitSyntax::File { path, .. } => format!("the file `{path}`"),
+        InitSyntax::LevelsOf { base, values, .. } => {
+            format!(
+                "the levels of `{base}` with values from {}",
+                source_text(values)
+            )
+        }
         InitSyntax::Prune { kind, inner, .. } => match kind {
             PruneKind::TwoFour => format!("{} pruned to 2:4", source_text(inner)),
             PruneKind::Blocks { keep, .. } => format!(
@@ -302,7 +327,7 @@ fn source_text(init: &InitSyntax) -> String {
 
 /// The value `init` gives the constant's type: its sizes, its elements or
 /// entries, and the file it read (absolute).
-fn read_value(
+pub(super) fn read_value(
     def: &ConstantSyntax,
     init: &InitSyntax,
     elem: ValueType,
@@ -317,6 +342,7 @@ fn read_value(
         }
         InitSyntax::Prune { span, kind, inner } => {
             let (shape, value, path) = read_value(def, inner, elem, encoding, ctx, errors)?;
+            // (`levels_of` inside a pruning is refused by the parser.)
             let mut elements = match value {
                 Value::Elements(elements) => elements,
                 Value::Entries(entries) | Value::Array(entries) => {
@@ -342,6 +368,14 @@ fn read_value(
                 errors,
             )?;
             (shape, Value::Elements(elements), path)
+        }
+        InitSyntax::LevelsOf { span, .. } => {
+            errors.error(
+                *span,
+                "`levels_of(..)` is the whole value of a constant: `static W8: tensor<..> = \
+                 levels_of(W, values = file(\"w8.npy\"));`",
+            );
+            return None;
         }
         InitSyntax::Sparse {
             indices, values, ..
@@ -394,6 +428,9 @@ pub(super) enum Value {
 /// vector form, and NumPy column vectors are common): the unit dimension
 /// dropped. Anything else is left for [`file_shape`] to judge.
 fn squeeze_vector(rank: usize, data: FileData) -> FileData {
+    if rank == 0 && !data.shape().is_empty() && data.shape().iter().all(|&n| n == 1) {
+        return squeeze_scalar(data);
+    }
     let unit = match data.shape() {
         [_, 1] if rank == 1 => 1,
         [1, _] if rank == 1 => 0,
@@ -416,6 +453,32 @@ fn squeeze_vector(rank: usize, data: FileData) -> FileData {
     }
 }
 
+/// A scalar type read from a file of one element (`[2.5]`, `[[2.5]]`, a
+/// 1x1 Matrix Market file), as NumPy's 0-d arrays are rarer than 1-element
+/// ones: every (unit) dimension dropped.
+fn squeeze_scalar(data: FileData) -> FileData {
+    let scalar = |entries: Entries| Entries {
+        rank: 0,
+        crds: Vec::new(),
+        values: entries.values,
+        origins: entries.origins,
+    };
+    match data {
+        FileData::Dense { values, .. } => FileData::Dense {
+            shape: Vec::new(),
+            values,
+        },
+        FileData::Coo { entries, .. } => FileData::Coo {
+            shape: Vec::new(),
+            entries: scalar(entries),
+        },
+        FileData::Array { entries, .. } => FileData::Array {
+            shape: Vec::new(),
+            entries: scalar(entries),
+        },
+    }
+}
+
 /// Rank-2 entries as rank 1, keeping dimension `keep`.
 fn squeeze_entries(entries: Entries, keep: usize) -> Entries {
     Entries {
@@ -434,6 +497,19 @@ fn file_shape(
     span: Span,
     errors: &mut Errors,
 ) -> Option<Vec<u64>> {
+    if def.shape.is_empty() && !found.is_empty() {
+        errors.error(
+            span,
+            format!(
+                "the file holds a tensor of {} ({} elements) but `{}` is a scalar, which takes a \
+                 file of one element (a 0-d, 1-element or 1x1 array)",
+                sizes_text(found),
+                found.iter().product::<u64>(),
+                def.name
+            ),
+        );
+        return None;
+    }
     if found.len() != def.shape.len() {
         errors.error(
             span,

@@ -7,6 +7,7 @@
 //! 1.5                                     (a scalar: `dense<1.5>`)
 //! prune_2_4(dense<[...]>)                 prune_2_4(file("w.npy"))
 //! prune_blocks(file("w.npy"), keep = 2)   (the 2 blocks of largest norm per block row)
+//! levels_of(W, values = file("w8.npy"))   (W's positions and coordinates, other values)
 //! ```
 
 use proc_macro2::{Span, TokenTree};
@@ -46,6 +47,17 @@ pub enum InitSyntax {
         /// The value pruned.
         inner: Box<InitSyntax>,
     },
+    /// `levels_of(BASE, values = VALUE)`: the levels (positions and
+    /// coordinates) of the constant `BASE`, with values read from `VALUE`
+    /// at `BASE`'s stored coordinates.
+    LevelsOf {
+        /// Span of `levels_of`.
+        span: Span,
+        /// The constant whose levels are shared.
+        base: Ident,
+        /// The values, as a dense value of the same shape.
+        values: Box<InitSyntax>,
+    },
     /// `file("path")`.
     File {
         /// The path as written.
@@ -77,6 +89,7 @@ impl InitSyntax {
             InitSyntax::Dense { span, .. }
             | InitSyntax::Sparse { span, .. }
             | InitSyntax::Prune { span, .. }
+            | InitSyntax::LevelsOf { span, .. }
             | InitSyntax::File { span, .. } => *span,
         }
     }
@@ -132,6 +145,7 @@ pub(super) fn parse_init(input: ParseStream) -> syn::Result<InitSyntax> {
             })
         }
         "prune_2_4" | "prune_blocks" => parse_prune(input, &word),
+        "levels_of" => parse_levels_of(input, &word),
         "dense_resource" | "array" => Err(syn::Error::new(
             word.span(),
             format!(
@@ -234,5 +248,39 @@ fn parse_prune(input: ParseStream, word: &Ident) -> syn::Result<InitSyntax> {
         span: word.span(),
         kind,
         inner: Box::new(inner),
+    })
+}
+
+/// `levels_of(BASE, values = VALUE)`.
+fn parse_levels_of(input: ParseStream, word: &Ident) -> syn::Result<InitSyntax> {
+    let usage = "`levels_of` takes the constant whose positions and coordinates are shared, \
+                 then the values: `levels_of(W, values = file(\"w8.npy\"))`";
+    let content;
+    syn::parenthesized!(content in input);
+    let base: Ident = content
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), usage))?;
+    if !content.peek(Token![,]) {
+        return Err(syn::Error::new(base.span(), usage));
+    }
+    content.parse::<Token![,]>()?;
+    let key: Ident = content
+        .call(Ident::parse_any)
+        .map_err(|e| syn::Error::new(e.span(), usage))?;
+    if key != "values" || !content.peek(Token![=]) {
+        return Err(syn::Error::new(key.span(), usage));
+    }
+    content.parse::<Token![=]>()?;
+    let values = parse_init(&content)?;
+    if matches!(values, InitSyntax::LevelsOf { .. }) {
+        return Err(syn::Error::new(values.span(), usage));
+    }
+    if !content.is_empty() {
+        return Err(content.error("expected `)` after the values"));
+    }
+    Ok(InitSyntax::LevelsOf {
+        span: word.span(),
+        base,
+        values: Box::new(values),
     })
 }
