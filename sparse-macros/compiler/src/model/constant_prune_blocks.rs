@@ -186,3 +186,32 @@ fn block_sizes(
     );
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn norms_order_as_documented() {
+        let f = |xs: &[f64]| {
+            xs.iter()
+                .fold(Norm::Float(0.0), |n, &x| n.add(Scalar::F64(x)))
+        };
+        // Squared magnitudes summed: |(3, 4)| beats |(4.9)|.
+        assert!(f(&[3.0, -4.0]).larger(f(&[4.9])));
+        assert!(!f(&[4.9]).larger(f(&[3.0, -4.0])));
+        // NaN is larger than every number, infinity included.
+        assert!(f(&[f64::NAN]).larger(f(&[f64::INFINITY])));
+        assert!(f(&[-0.0, f64::NAN]).larger(f(&[1e300, 1e300])));
+        // Complex values by their squared modulus.
+        let c = Norm::Float(0.0).add(Scalar::C64(3.0, 4.0));
+        assert_eq!(c, Norm::Float(25.0));
+        // Integers exactly, saturating rather than wrapping.
+        let i = |xs: &[i128]| xs.iter().fold(Norm::Int(0), |n, &x| n.add(Scalar::Int(x)));
+        assert_eq!(i(&[-128, 127]), Norm::Int(128 * 128 + 127 * 127));
+        assert!(i(&[i128::from(i64::MIN); 8]).larger(i(&[i128::from(i64::MAX); 4])));
+        assert_eq!(i(&[i128::MIN, 1]), Norm::Int(u128::MAX));
+        // Equal norms: neither is larger (the lower column wins the tie).
+        assert!(!i(&[3, 4]).larger(i(&[-4, 3])));
+    }
+}
