@@ -12,6 +12,7 @@
 
 pub mod parallel;
 pub mod rows;
+pub mod specialize;
 pub mod unroll;
 
 use crate::plan::KernelPlan;
@@ -61,6 +62,11 @@ pub struct StmtSchedule {
     pub segment_append: Option<(LoopId, TensorId)>,
     /// Dense loops reading their rows through a row cursor ([`rows`]).
     pub row_cursors: Vec<RowCursor>,
+    /// Under `#[specialize]`: the loops written out over the constant's
+    /// stored entries, one per level, outermost first ([`specialize`]),
+    /// or why the statement keeps its loops; `None` where the statement
+    /// does not read the constant.
+    pub compiled: Option<Result<Vec<LoopId>, String>>,
 }
 
 impl StmtSchedule {
@@ -79,6 +85,11 @@ impl StmtSchedule {
     /// The row cursor of dense loop `l`, if it reads its rows through one.
     pub fn row_cursor(&self, l: LoopId) -> Option<RowCursor> {
         self.row_cursors.iter().copied().find(|c| c.loop_id == l)
+    }
+
+    /// Whether loop `l` is written out over a constant's stored entries.
+    pub fn is_compiled(&self, l: LoopId) -> bool {
+        matches!(&self.compiled, Some(Ok(loops)) if loops.contains(&l))
     }
 
     /// The unroll factor of loop `l`, if it is unrolled.
@@ -115,8 +126,19 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
                 Err(why) => s.not_unrolled = Some(why),
             }
         }
+        if let (Some(spec), Some(stmt)) = (&kp.specialized, stmt) {
+            s.compiled =
+                specialize::compiled_loops(kp, sp, stmt, spec.tensor, s.chunks()).transpose();
+            // A compiled loop is neither unrolled nor read by row cursors.
+            if let Some(Ok(loops)) = &s.compiled {
+                s.unrolled.retain(|(l, _)| !loops.contains(l));
+            }
+        }
         if let Some(stmt) = stmt {
             s.row_cursors = rows::row_cursors(kp, sp, stmt, s.chunks(), &s.unrolled);
+            if let Some(Ok(loops)) = &s.compiled {
+                s.row_cursors.retain(|c| !loops.contains(&c.loop_id));
+            }
         }
         sched.stmts.push(s);
     }
@@ -254,6 +276,25 @@ impl Schedule {
                     name(c.tensor),
                     n + 1
                 ));
+            }
+            match (&s.compiled, &kp.specialized) {
+                (Some(Ok(loops)), Some(spec)) => {
+                    let names: Vec<&str> = loops.iter().map(|&l| k.loop_name(l)).collect();
+                    lines.push(format!(
+                        "{}: written out over the {} stored entries of `{}` (statement {}), \
+                         its coordinates and values constants in the code",
+                        names.join(", "),
+                        spec.storage().map_or(0, |s| s.entries),
+                        spec.constant.name,
+                        n + 1
+                    ));
+                }
+                (Some(Err(why)), Some(spec)) => lines.push(format!(
+                    "statement {}: reads `{}` through its loops, not written out: {why}",
+                    n + 1,
+                    spec.constant.name
+                )),
+                _ => {}
             }
             if let Some(why) = &s.not_unrolled {
                 lines.push(format!("statement {}: not unrolled: {why}", n + 1));
