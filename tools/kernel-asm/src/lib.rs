@@ -28,6 +28,7 @@ mod kernels {
     include!("../../../sparse-macros/compiler/snapshots/reduce_row_product.rs");
     include!("../../../sparse-macros/compiler/snapshots/conv2d_dcsr_csr.rs");
     include!("../../../sparse-macros/compiler/snapshots/shift_mask_sv.rs");
+    include!("../../../sparse-macros/compiler/snapshots/fc_s8_dual_mac.rs");
 }
 
 /// Weights compiled into code (`#[specialize]`): an int8 layer of 16x64
@@ -392,4 +393,18 @@ pub fn sk_layer_specialized(
     acc: &mut [i32; 16],
 ) -> Result<(), KernelError> {
     specialized::layer(x, bias, acc)
+}
+
+/// An int8 layer's accumulation, each row one `dot_s8` call (SMLAD pairs
+/// on thumbv7em).
+#[no_mangle]
+#[inline(never)]
+pub fn sk_fc_s8_dual_mac(
+    w: &CSR<'_, i8>,
+    x: &[i8],
+    bias: &[i32],
+    acc: &mut [i32],
+    in_off: i32,
+) -> Result<(), KernelError> {
+    kernels::fc(w, x, bias, acc, in_off)
 }

@@ -10,6 +10,7 @@
 //! A new strategy is one rule here (a file for anything larger than a few
 //! lines) and the lowering codegen gives its attribute.
 
+pub mod dual_mac;
 pub mod parallel;
 pub mod rows;
 pub mod specialize;
@@ -20,6 +21,7 @@ use crate::sparsifier::demap::DimPart;
 use crate::sparsifier::{Kernel, LoopId, Node, OutputStrategy, Stmt, StmtPlan, TensorId};
 use crate::vocab::LevelFormat;
 
+pub use dual_mac::DualMac;
 pub use parallel::Chunks;
 pub use rows::RowCursor;
 
@@ -30,7 +32,7 @@ pub use rows::RowCursor;
 pub const MAX_WRITTEN_OUT_BLOCK: u32 = 4;
 
 /// How every loop of one kernel runs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Schedule {
     /// `#[fma]`: float sums accumulate with fused multiply-adds.
     pub fma: bool,
@@ -42,7 +44,7 @@ pub struct Schedule {
 }
 
 /// How the loops of one statement run.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct StmtSchedule {
     /// Under `#[parallel]`: the loop that runs in chunks, or why the
     /// statement runs on one thread.
@@ -67,6 +69,9 @@ pub struct StmtSchedule {
     /// or why the statement keeps its loops; `None` where the statement
     /// does not read the constant.
     pub compiled: Option<Result<Vec<LoopId>, String>>,
+    /// Innermost int8 walks summed by one call to sparse-core's `dot_s8`
+    /// (dual multiply-accumulates on Cortex-M4/M7, [`dual_mac`]).
+    pub dual_macs: Vec<DualMac>,
 }
 
 impl StmtSchedule {
@@ -90,6 +95,11 @@ impl StmtSchedule {
     /// Whether loop `l` is written out over a constant's stored entries.
     pub fn is_compiled(&self, l: LoopId) -> bool {
         matches!(&self.compiled, Some(Ok(loops)) if loops.contains(&l))
+    }
+
+    /// The `dot_s8` call that sums walk `l`, if one does.
+    pub fn dual_mac(&self, l: LoopId) -> Option<&DualMac> {
+        self.dual_macs.iter().find(|d| d.loop_id == l)
     }
 
     /// The unroll factor of loop `l`, if it is unrolled.
@@ -135,7 +145,19 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
             }
         }
         if let Some(stmt) = stmt {
+            let mut taken: Vec<LoopId> = s.written_out.iter().map(|w| w.0).collect();
+            taken.extend(s.unrolled.iter().map(|u| u.0));
+            taken.extend(s.chunks().map(|c| c.loop_id));
+            if let Some(Ok(loops)) = &s.compiled {
+                taken.extend(loops);
+            }
+            s.dual_macs = dual_mac::dual_mac_walks(kp, sp, stmt, &taken);
             s.row_cursors = rows::row_cursors(kp, sp, stmt, s.chunks(), &s.unrolled);
+            // A walk handed whole to `dot_s8` needs its range, not a row
+            // cursor's iterator.
+            let dual = &s.dual_macs;
+            s.row_cursors
+                .retain(|c| !dual.iter().any(|d| d.weights == c.tensor));
             if let Some(Ok(loops)) = &s.compiled {
                 s.row_cursors.retain(|c| !loops.contains(&c.loop_id));
             }
@@ -295,6 +317,14 @@ impl Schedule {
                     spec.constant.name
                 )),
                 _ => {}
+            }
+            for d in &s.dual_macs {
+                lines.push(format!(
+                    "{}: one call to `dot_s8` (int8 products in pairs, dual multiply-accumulates \
+                     on Cortex-M4/M7) (statement {})",
+                    k.loop_name(d.loop_id),
+                    n + 1
+                ));
             }
             if let Some(why) = &s.not_unrolled {
                 lines.push(format!("statement {}: not unrolled: {why}", n + 1));

@@ -32,6 +32,7 @@ mod coiterate;
 mod compiled;
 mod convert;
 mod dense;
+mod dual_mac;
 mod expr;
 mod insert;
 mod int_literals;
@@ -47,6 +48,8 @@ mod slices;
 mod tests;
 #[cfg(test)]
 mod tests_affine;
+#[cfg(test)]
+mod tests_dual_mac;
 #[cfg(test)]
 mod tests_int_ops;
 #[cfg(test)]
