@@ -44,6 +44,16 @@ pub fn compiled_loops(
             spec.constant.name, spec.max_entries
         ));
     }
+    // Dense levels are written out whole, empty rows too: a tall constant
+    // with few entries would otherwise cost a copy per row.
+    let blocks = written_blocks(spec.storage(), &info.levels);
+    if blocks > spec.max_entries.saturating_mul(2) {
+        return Err(format!(
+            "its levels would be written out as {blocks} blocks (dense levels count every \
+             position), more than twice `max_entries = {}`",
+            spec.max_entries
+        ));
+    }
     if kp.sliced(t).is_some() {
         return Err("it is a slice walked in place".to_string());
     }
@@ -80,6 +90,44 @@ pub fn compiled_loops(
         nodes = body;
     }
     Ok(Some(loops))
+}
+
+/// How many blocks writing out every level of `storage` makes: the
+/// positions of each level, summed (a dense level has `size` under each
+/// parent entry, any other level its stored entries).
+fn written_blocks(
+    storage: Option<&crate::model::SparseStorage>,
+    levels: &[crate::plan::Lvl],
+) -> u64 {
+    let Some(storage) = storage else { return 0 };
+    let mut parents: u64 = 1;
+    let mut total: u64 = 0;
+    for (l, lvl) in levels.iter().enumerate() {
+        let count = if lvl.ty.is_dense() {
+            parents.saturating_mul(storage.lvl_sizes.get(l).copied().unwrap_or(0))
+        } else if l + 1 == levels.len() {
+            storage.entries as u64
+        } else {
+            // A level above the last: its entries are its children's
+            // parents; a compressed level's last position counts them.
+            let Some(stored) = storage.levels.get(l) else {
+                return u64::MAX;
+            };
+            match lvl.ty.format {
+                crate::vocab::LevelFormat::Compressed => {
+                    stored.positions.last().copied().unwrap_or(0)
+                }
+                crate::vocab::LevelFormat::Singleton => parents,
+                crate::vocab::LevelFormat::Structured { n, .. } => {
+                    parents.saturating_mul(u64::from(n))
+                }
+                _ => (stored.coordinates.len() / stored.stride.max(1)) as u64,
+            }
+        };
+        total = total.saturating_add(count);
+        parents = count;
+    }
+    total
 }
 
 /// The first node under `nodes` (depth first, not inside co-iteration)

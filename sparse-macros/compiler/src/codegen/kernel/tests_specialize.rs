@@ -118,3 +118,24 @@ fn over_the_budget_or_with_duplicates_the_loops_stay() {
     );
     assert!(out.contains("let c = &C;"), "{out}");
 }
+
+#[test]
+fn a_tall_constant_with_few_entries_keeps_its_loops() {
+    let out = expand(&format!(
+        "{CSR}\n
+        pub static T: tensor<10000x4xf32, #CSR> = sparse<[[0, 1], [9999, 3]], [1.5, -2.0]>;
+        #[specialize(w = T)]
+        pub fn tall(w: &tensor<10000x4xf32, #CSR>, x: &tensor<4xf32>, y: &mut tensor<10000xf32>) {{
+            y[i] = w[i, j] * x[j];
+        }}"
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(
+        has(
+            &out,
+            "not written out: its levels would be written out as 10002 blocks (dense levels count \
+             every position), more than twice `max_entries = 4096`"
+        ),
+        "{out}"
+    );
+}
