@@ -219,6 +219,45 @@ fn expansion_states_the_flash_bytes_and_uses_static_buffers() {
     assert!(compact.contains("constant_tensor([3,4],[3,4],"), "{out}");
 }
 
+/// A 64x256 int8 copy of a pruned `f32` layer (one weight in eight kept,
+/// 2048 entries, CSR 16/8) sharing the layer's levels: its flash is its
+/// values alone, 2048 B instead of 130 + 2048 + 2048 = 4226 B.
+#[test]
+fn a_shared_constant_emits_its_values_only() {
+    let entries: Vec<String> = (0..64)
+        .flat_map(|i| (0..32).map(move |k| format!("[{i}, {}]", 8 * k + i % 8)))
+        .collect();
+    let src = format!(
+        "#CSR = #sparse_tensor.encoding<{{ map = (i, j) -> (i : dense, j : compressed), \
+         posWidth = 16, crdWidth = 8 }}>
+         pub static W: tensor<64x256xf32, #CSR> = sparse<[{}], 0.5>;
+         pub static W8: tensor<64x256xi8, #CSR> = levels_of(W, values = sparse<[{}], 3>);",
+        entries.join(", "),
+        entries.join(", ")
+    );
+    let out = crate::expand(src.parse().unwrap()).to_string();
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(
+        out.contains(
+            "Storage: `pos[1]` 65 × u16 = 130 B, `crd[1]` 2048 × u8 = 2048 B, values 2048 × f32 \
+             = 8192 B; 10370 B in all (the dense array: 65536 B)."
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "Storage: positions and coordinates shared with `W`, values 2048 × i8 = 2048 B; \
+             2048 B in all (the dense array: 16384 B)."
+        ),
+        "{out}"
+    );
+    let compact: String = out.chars().filter(|c| !c.is_whitespace()).collect();
+    // One positions and one coordinates buffer in the whole expansion.
+    assert_eq!(compact.matches("staticPOS1:").count(), 1, "{out}");
+    assert_eq!(compact.matches("staticCRD1:").count(), 1, "{out}");
+    assert!(compact.contains("constant_sharing(&W,&VAL)"), "{out}");
+}
+
 #[test]
 fn large_buffers_become_byte_strings() {
     let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), \
