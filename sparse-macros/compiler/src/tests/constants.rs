@@ -185,6 +185,36 @@ fn loose_structured_and_bsr_storage() {
     assert_eq!(s.values, [0.0, 5.0].map(Scalar::F32));
 }
 
+/// `prune_blocks` with blocks along one dimension only (1x2: `i` has no
+/// `mod` level): every row is a block row; and column-major blocks (BSC)
+/// keep by the same dimensions, whatever the storage order.
+#[test]
+fn prune_blocks_cuts_the_encodings_blocks() {
+    let s = storage(
+        "#B12 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 2 : compressed, j mod 2 : dense) }>
+         static W: tensor<2x6xi32, #B12> = prune_blocks(dense<[[1, 1, 0, 2, 3, 0], [0, -5, 4, 4, 0, 0]]>, keep = 1);",
+    );
+    // Row 0: norms 2, 4, 9 keep columns 4..6; row 1: 25, 32, 0 keep 2..4.
+    assert_eq!(s.levels[1], level(&[0, 1, 2], &[2, 1], 1, 0));
+    assert_eq!(s.values, [3, 0, 4, 4].map(Scalar::Int));
+    let s = storage(
+        "#BSC = #sparse_tensor.encoding<{ map = (i, j) -> (j floordiv 2 : dense, i floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+         static W: tensor<4x4xf32, #BSC> = prune_blocks(dense<[
+             [1.0, 0.0, 0.0, 9.0],
+             [0.0, 0.0, 0.0, 0.0],
+             [0.0, 2.0, 0.0, 0.0],
+             [0.0, 0.0, 3.0, 0.0]
+         ]>, keep = 1);",
+    );
+    // Block row 0 keeps block (0, 1) (81 > 1), block row 1 keeps (1, 1)
+    // (9 > 4); stored by block column: column 0 holds none.
+    assert_eq!(s.levels[1], level(&[0, 0, 2], &[0, 1], 1, 0));
+    assert_eq!(
+        s.values,
+        [0.0, 9.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0].map(Scalar::F32)
+    );
+}
+
 #[test]
 fn expansion_states_the_flash_bytes_and_uses_static_buffers() {
     let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), \
