@@ -4,7 +4,7 @@
 //! layer's stored entries (explicit zeros and BSR padding included), in
 //! CSR, AoS COO and BSR, chained once; kernels over them against dense
 //! products. And scalar constants from a bare literal and from 0-d,
-//! 1-element and 1x1 arrays. Data: `data/constants/make_pruning.py`.
+//! 1-element and 1x1 arrays and a 1x1 Matrix Market file. Data: `data/constants/make_pruning.py`.
 
 use sparse_core::{Encoding, SparseTensor};
 
@@ -44,6 +44,7 @@ sparse_core::sparse_kernel! {
     static S_NPY0: tensor<f32> = file("data/constants/scalar0.npy");
     static S_NPY1: tensor<f32> = file("data/constants/scalar1.npy");
     static S_NPY11: tensor<i32> = file("data/constants/scalar11.npy");
+    static S_MTX: tensor<f64> = file("data/constants/scalar.mtx");
     static S_LITERAL: tensor<f64> = -0.5;
     static S_BOOL: tensor<i1> = true;
     /// A bare literal splats as `dense<1.5>` does.
@@ -139,7 +140,7 @@ fn aos_coo_and_bsr_levels_are_shared_padding_included() {
 
 #[test]
 fn scalars_from_literals_and_one_element_arrays() {
-    assert_eq!((S_NPY0, S_NPY1, S_NPY11), (2.5, 2.5, -7));
+    assert_eq!((S_NPY0, S_NPY1, S_NPY11, S_MTX), (2.5, 2.5, -7, -0.25));
     assert_eq!(S_LITERAL, -0.5);
     assert!(S_BOOL);
     assert_eq!(SPLAT, [[1.5; 3]; 2]);
