@@ -3,8 +3,9 @@
 //! buffers (the same addresses) with values of its own, laid out on the
 //! layer's stored entries (explicit zeros and BSR padding included), in
 //! CSR, AoS COO and BSR, chained once; kernels over them against dense
-//! products. And scalar constants from a bare literal and from 0-d,
-//! 1-element and 1x1 arrays and a 1x1 Matrix Market file. Data: `data/constants/make_pruning.py`.
+//! products. And scalar constants from a bare literal, from 0-d,
+//! 1-element and 1x1 arrays and from a 1x1 Matrix Market file. Data:
+//! `data/constants/make_pruning.py`.
 
 use sparse_core::{Encoding, SparseTensor};
 
