@@ -23,7 +23,7 @@ fn insertions() -> impl Strategy<Value = Vec<(usize, usize, i32)>> {
 /// Runs `ins` through `insert` (`segments == false`) or through one
 /// segment per run of equal rows, then `finish`; returns the result and
 /// the disassembled view.
-fn run<E: Encoding>(
+fn run<E: crate::StoresValues>(
     ins: &[(usize, usize, i32)],
     segments: Mode,
     caps: (usize, usize, usize),
@@ -81,7 +81,7 @@ enum Mode {
     Runs,
 }
 
-fn same<E: Encoding>(
+fn same<E: crate::StoresValues>(
     ins: &[(usize, usize, i32)],
     caps: (usize, usize, usize),
 ) -> Result<(), TestCaseError>
