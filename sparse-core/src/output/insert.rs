@@ -241,50 +241,6 @@ where
         self.cur.inserts += 1;
     }
 
-    /// Whether an insertion at `lvl` whose row's last-level coordinates
-    /// are at most `largest` starts a new row of a `(dense, compressed)`
-    /// output (CSR, CSC) that `insert` would accept with no fault: two
-    /// levels, the first dense, the last compressed and unique with a
-    /// coordinate buffer of its own, writing with nothing gone wrong, the
-    /// row and `largest` in range, and the row after the previous
-    /// insertion's. Then [`open_row`](Self::open_row) does what `insert`
-    /// does first, without `insert`'s general checks and level walk.
-    #[inline]
-    pub(super) fn opens_row(&self, lvl: &[usize; LVL], largest: usize) -> bool {
-        let (Some(&i), Some(&rows), Some(&cols)) =
-            (lvl.first(), self.lvl_sizes.first(), self.lvl_sizes.get(1))
-        else {
-            return false;
-        };
-        LVL == 2
-            && self.appends
-            && self.writing
-            && self.fault.is_none()
-            && self.state == State::Writing
-            && self
-                .layout
-                .levels
-                .first()
-                .is_some_and(|info| info.is_dense())
-            && i < rows
-            && largest < cols
-            && (self.cur.inserts == 0 || self.cur.last.first().is_some_and(|&p| i > p))
-    }
-
-    /// After [`opens_row`](Self::opens_row) held for `lvl`: what `insert`
-    /// does for that row's first entry before storing it — level 0's
-    /// entry is the row, and the last level's parent opens (closing the
-    /// rows before it). The entry itself follows with
-    /// [`push_last`](Self::push_last) or a bulk append.
-    #[inline]
-    pub(super) fn open_row(&mut self, lvl: &[usize; LVL]) {
-        let i = lvl.first().copied().unwrap_or(0);
-        if let Some(e) = self.cur.entry.first_mut() {
-            *e = i;
-        }
-        self.close_up_to(1, i);
-    }
-
     /// The end of an insertion that creates an entry of last level `l`
     /// (not dense, not n:m) once its parent is open: the coordinate (into
     /// buffer `owner`) and the value, the cursor, and whether insertions

@@ -156,8 +156,11 @@ where
     /// coordinate, then resets exactly those entries (value to
     /// `V::default()`, flag to `false`) and empties the added list.
     ///
-    /// The order is found per segment by the cheapest of a flag scan, an
-    /// insertion sort and a radix sort (see `order`); the radix sort's
+    /// The order is found per segment by the cheapest of a small sort
+    /// (networks and a merge), a flag scan, an insertion sort and a radix
+    /// sort, or nothing for a row already increasing (see `order`). A new
+    /// row of a CSR/CSC output is opened once and appended whole (see
+    /// `opens_row`); anything else goes through `insert`. The radix sort's
     /// scratch is the added list's own spare room, used only when the
     /// list has room for its count again and that count is at most half
     /// the workspace length (which `workspace` reserved for a growable
