@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Draws the SVG charts of a saved benchmark run (the markdown run.sh
+# prints) into bench/desktop/plots: one chart per kernel family, ours over
+# the best peer per table (median and fastest round).
+#   bench/desktop/plot.sh bench/desktop/run-2026-11-28-rows.md
+set -euo pipefail
+run=$(realpath "$1")
+cd "$(dirname "$0")"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
+cargo build --release --locked -j "${BENCH_JOBS:-2}" >&2
+"$CARGO_TARGET_DIR/release/sparse-bench-desktop" plots "$run" plots
