@@ -6,7 +6,9 @@
 //! the bench prints (`#### title` then a table whose `**(ours)**` row has
 //! the ratios in its 4th and 6th columns), so any saved run can be drawn
 //! again (a table measured twice: the later one); `bench/desktop/plot.sh`
-//! makes the committed ones.
+//! makes the committed ones. Given BENCHMARKS.md, it draws the per-core
+//! firmware table instead (`firmware.svg`: generated over gcc -O2 executed
+//! instructions per nonzero per core and opt-level).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -52,7 +54,62 @@ fn parse(text: &str) -> BTreeMap<String, Vec<Bar>> {
         }
         title = None;
     }
+    firmware(text, &mut charts);
     charts
+}
+
+/// The per-core CSR SpMV table of BENCHMARKS.md (rows `| **M4F** (...) |
+/// s | ... | × C | ...`): generated over gcc -O2 executed instructions per
+/// nonzero, per core and opt-level, as the `firmware` chart (both bars the
+/// same ratio: one exact count per build).
+fn firmware(text: &str, charts: &mut BTreeMap<String, Vec<Bar>>) {
+    let mut bars: Vec<Bar> = Vec::new();
+    // Inside a table whose header names the generated instructions per
+    // nonzero; a row without a core name is the previous core's.
+    let mut inside = false;
+    let mut core = String::new();
+    for line in text.lines() {
+        if line.contains("| core (QEMU machine) | opt | generated insns/nnz") {
+            inside = true;
+            continue;
+        }
+        if !line.starts_with('|') {
+            inside = false;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (Some(first), Some(opt), Some(ratio)) = (cells.get(1), cells.get(2), cells.get(5))
+        else {
+            continue;
+        };
+        let Ok(r) = ratio.trim_matches('*').parse::<f64>() else {
+            continue;
+        };
+        let name = first.trim_start_matches('*');
+        if let Some(c) = ["M33", "M4F", "M3", "M0"]
+            .iter()
+            .find(|c| name.starts_with(*c))
+        {
+            core = (*c).to_string();
+        }
+        let label =
+            format!("{core}, opt-level {opt}: generated / gcc -O2, instructions per nonzero");
+        let bar = Bar {
+            label,
+            median: r,
+            min: r,
+        };
+        match bars.iter_mut().find(|b| b.label == bar.label) {
+            Some(old) => *old = bar,
+            None => bars.push(bar),
+        }
+    }
+    if !bars.is_empty() {
+        charts.insert("firmware".to_string(), bars);
+    }
 }
 
 /// A title without its trailing parenthesis of sizes, at most 64 chars.
@@ -97,7 +154,12 @@ fn draw(path: &Path, name: &str, bars: &[Bar]) -> Result<(), Box<dyn std::error:
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            format!("{name}: ours / best peer (median dark, fastest round light; < 1 is faster)"),
+            if name == "firmware" {
+                "firmware CSR SpMV: generated / gcc -O2 executed instructions per nonzero (exact; < 1 is fewer)"
+                    .to_string()
+            } else {
+                format!("{name}: ours / best peer (median dark, fastest round light; < 1 is faster)")
+            },
             ("sans-serif", 15),
         )
         .margin(8)
@@ -123,10 +185,16 @@ fn draw(path: &Path, name: &str, bars: &[Bar]) -> Result<(), Box<dyn std::error:
         let clip = |v: f64| v.min(top);
         chart.draw_series([
             Rectangle::new([(0.0, y + 0.52), (clip(b.median), y + 0.9)], BLUE.filled()),
-            Rectangle::new([(0.0, y + 0.1), (clip(b.min), y + 0.48)], BLUE.mix(0.35).filled()),
+            Rectangle::new(
+                [(0.0, y + 0.1), (clip(b.min), y + 0.48)],
+                BLUE.mix(0.35).filled(),
+            ),
         ])?;
     }
-    chart.draw_series(LineSeries::new([(1.0, 0.0), (1.0, rows)], RED.stroke_width(2)))?;
+    chart.draw_series(LineSeries::new(
+        [(1.0, 0.0), (1.0, rows)],
+        RED.stroke_width(2),
+    ))?;
     root.present()?;
     Ok(())
 }
