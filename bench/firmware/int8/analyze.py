@@ -17,7 +17,8 @@ counts-LABEL.txt (the plugin's `pair K N` lines), nm-LABEL.txt
 - data bytes: the weight storage the variant reads (DATA lines: the
   constant's positions, coordinates and values; the hand kernels' packed
   arrays; CMSIS-NN's dense matrix), biases excluded;
-- a variant that reaches a function with `panic` in its name is marked `!`.
+- a variant that reaches a function with `panic` in its name is marked `!`,
+  and the script then exits 1 (kernels have no panic path).
 """
 import re
 import sys
@@ -104,7 +105,9 @@ def main():
             panics = any("panic" in s for s in funcs)
             runs[(zeros, target, layer, opt, variant)] = (n, code, data[(variant, layer)], panics)
     keys = {k[:4] for k in runs}
-    variants = [v for v in ORDER if any(k[4] == v for k in runs)]
+    # The known columns first, then any new variant in the firmware's order.
+    seen = list(dict.fromkeys(k[4] for k in runs))
+    variants = [v for v in ORDER if v in seen] + [v for v in seen if v not in ORDER]
     for zeros in sorted({k[0] for k in keys}):
         print(f"\n### {zeros}% zeros: executed instructions per call (× fewer than CMSIS-NN)\n")
         print("| core | layer | opt | " + " | ".join(variants) + " |")
@@ -141,6 +144,7 @@ def main():
                     print(f"| {CORE[target]} | {layer} | -O{opt} | " + " | ".join(cells) + " |")
     if any(r[3] for r in runs.values()):
         print("\n`!`: the variant's code reaches a panic function.")
+        sys.exit("FAIL: a measured kernel has a panic path (marked `!`)")
 
 
 if __name__ == "__main__":
