@@ -13,7 +13,14 @@ use std::process::{Command, Stdio};
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(sk_asm_vfma)");
+    println!("cargo::rustc-check-cfg=cfg(sk_dsp)");
     println!("cargo::rerun-if-changed=build.rs");
+    // Armv7E-M (Cortex-M4/M7) always has the DSP extension: the int8 dot
+    // products of `src/kernel/dual_mac.rs` use its SMLAD. (Armv8-M
+    // Mainline has it only as an option, which no stable cfg reports.)
+    if env::var("TARGET").is_ok_and(|t| t.starts_with("thumbv7em")) {
+        println!("cargo::rustc-cfg=sk_dsp");
+    }
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let abi = env::var("CARGO_CFG_TARGET_ABI").unwrap_or_default();
     if arch != "arm" || abi != "eabihf" {

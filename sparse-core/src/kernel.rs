@@ -132,6 +132,7 @@ fn convert_error(tensor: &'static str, error: crate::convert::ConvertError) -> K
 }
 
 /// The unchecked reads and writes generated kernels use in their loops.
+pub mod dual_mac;
 pub mod fma;
 pub mod par;
 pub mod rows;

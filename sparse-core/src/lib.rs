@@ -179,6 +179,7 @@ pub mod __private {
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};
     pub use crate::error::KernelError;
+    pub use crate::kernel::dual_mac::dot_s8;
     pub use crate::kernel::fma::MulAdd;
     pub use crate::kernel::rows::{rows, rows_from, rows_values, rows_values_from, slots};
     pub use crate::kernel::unchecked::{

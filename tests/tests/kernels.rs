@@ -6,7 +6,8 @@
 //! (`integer_ops`) and CMSIS-NN's int8 requantization written with them
 //! (`requantize`), what a new user meets first (spy
 //! plots, the output builder: `first_hour`), per storage property (`duplicates`,
-//! `nonunique_rows`, `nonordered`, `order`, `pattern`), `#[fma]` (`fma`),
+//! `nonunique_rows`, `nonordered`, `order`, `pattern`), `#[fma]` (`fma`), weights compiled into code
+//! (`specialize`),
 //! and the compiler's codegen snapshots compiled and run as they are
 //! (`codegen_snapshots`, `codegen_kernels`).
 //!
@@ -30,6 +31,7 @@ mod kernels {
     mod pattern;
     mod requantize;
     mod sddmm;
+    mod specialize;
     mod spmm;
     mod spmv;
     mod sum;

@@ -18,6 +18,7 @@
 mod checks;
 mod data;
 mod formats;
+mod int8;
 mod kernels;
 mod malformed;
 mod report;

@@ -362,3 +362,35 @@ proptest! {
         prop_assert_eq!(y, want);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The accumulation alone, with offsets far outside CMSIS-NN's range
+    /// (sparse-core's `dot_s8` then takes its plain loop on every target):
+    /// the same wrapped `i32` sums.
+    #[test]
+    fn the_accumulation_wraps_alike_for_any_offset(l in layer(), in_off in any::<i32>()) {
+        let [m, n] = l.dims;
+        let w = Dense::from_entries(&l.dims, &l.weights);
+        let want: Vec<i32> = (0..m)
+            .map(|i| {
+                (0..n).fold(l.bias[i], |s, j| {
+                    s.wrapping_add((w.at(&[i, j]) as i32).wrapping_mul((l.x[j] as i32).wrapping_add(in_off)))
+                })
+            })
+            .collect();
+        let mut acc = vec![0x5a5a; m];
+        let mut y = vec![0x5a; m];
+        let got = with_tensor(&CSR, l.dims, &l.weights, |t| {
+            k::fc_s8(t, &l.x, &l.bias, &mut acc, &mut y, in_off, l.mult, l.shift, l.out_off)
+        });
+        prop_assert_eq!(got, Ok(()));
+        // `fc_s8` requantizes `acc` in place after the sum; compare the
+        // sums through the same requantization.
+        let mut d = vec![0; m];
+        let mut want_y = vec![0; m];
+        prop_assert_eq!(k::requantize(&want, &mut d, &mut want_y, l.mult, l.shift, l.out_off), Ok(()));
+        prop_assert_eq!(y, want_y);
+    }
+}

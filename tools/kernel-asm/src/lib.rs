@@ -28,6 +28,23 @@ mod kernels {
     include!("../../../sparse-macros/compiler/snapshots/reduce_row_product.rs");
     include!("../../../sparse-macros/compiler/snapshots/conv2d_dcsr_csr.rs");
     include!("../../../sparse-macros/compiler/snapshots/shift_mask_sv.rs");
+    include!("../../../sparse-macros/compiler/snapshots/fc_s8_dual_mac.rs");
+}
+
+/// Weights compiled into code (`#[specialize]`): an int8 layer of 16x64
+/// with 16 entries per row (`data/layer_16x64.mtx`), CMSIS-NN's
+/// accumulation `bias + sum w * (x + 128)` in i32.
+mod specialized {
+    sparse_core::sparse_kernel! {
+        #CSR8 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 16, crdWidth = 8 }>
+
+        pub static LAYER: tensor<16x64xi8, #CSR8> = file("data/layer_16x64.mtx");
+
+        #[specialize(w = LAYER)]
+        pub fn layer(w: &tensor<16x64xi8, #CSR8>, x: &tensor<64xi8>, bias: &tensor<16xi32>, acc: &mut tensor<16xi32>) {
+            acc[i] = w[i, j] as i32 * (x[j] as i32 + 128) + bias[i];
+        }
+    }
 }
 
 /// Integer operators: CMSIS-NN's int8 requantization written in the kernel
@@ -363,4 +380,31 @@ pub fn sk_requantize(
     out_off: i32,
 ) -> Result<(), KernelError> {
     quant::requantize(acc, d, y, mult, shift, out_off)
+}
+
+/// An int8 layer whose weights are compiled into the code
+/// (`#[specialize]`): loads of `x` at constant offsets, weights as
+/// immediates.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_layer_specialized(
+    x: &[i8; 64],
+    bias: &[i32; 16],
+    acc: &mut [i32; 16],
+) -> Result<(), KernelError> {
+    specialized::layer(x, bias, acc)
+}
+
+/// An int8 layer's accumulation, each row one `dot_s8` call (SMLAD pairs
+/// on thumbv7em).
+#[no_mangle]
+#[inline(never)]
+pub fn sk_fc_s8_dual_mac(
+    w: &CSR<'_, i8>,
+    x: &[i8],
+    bias: &[i32],
+    acc: &mut [i32],
+    in_off: i32,
+) -> Result<(), KernelError> {
+    kernels::fc(w, x, bias, acc, in_off)
 }

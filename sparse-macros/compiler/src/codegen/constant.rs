@@ -145,7 +145,7 @@ fn nested(values: &[Scalar], shape: &[u64]) -> TokenStream {
 }
 
 /// One value as a Rust expression of its element type.
-fn scalar(v: Scalar) -> TokenStream {
+pub(crate) fn scalar(v: Scalar) -> TokenStream {
     match v {
         Scalar::F32(x) if !x.is_finite() => {
             let bits = Literal::u32_suffixed(x.to_bits());

@@ -49,9 +49,30 @@ pub struct KernelDef {
     /// span. Innermost walks over compressed levels run `n` entries per
     /// step (see `schedule::unroll`). Taken out of [`KernelDef::attrs`].
     pub unroll: Option<(u32, Span)>,
+    /// `#[specialize(w = W)]` written on the `fn`: operand `w` is the
+    /// constant `W`, compiled into the code (see `schedule::specialize`).
+    /// Taken out of [`KernelDef::attrs`]; the parameter leaves the
+    /// generated signature.
+    pub specialize: Option<Specialize>,
     /// Where each statement of [`KernelDef::kernel`] is written, for the
     /// planner's errors (one entry per statement; empty for stubs).
     pub stmt_spans: Vec<StmtSpans>,
+}
+
+/// `#[specialize(w = W)]` as written: operand `w` is the constant `W` of
+/// the same block, compiled into the code (see `schedule::specialize`).
+#[derive(Clone, Debug)]
+pub struct Specialize {
+    /// The kernel parameter (a sparse input).
+    pub param: syn::Ident,
+    /// The constant (`static W: tensor<..., #ENC> = ...;` of this block).
+    pub constant: syn::Ident,
+    /// The most stored entries written out as code, from
+    /// `max_entries = N` or `DEFAULT_MAX_ENTRIES`: a larger constant
+    /// keeps its loops (reading the constant's arrays).
+    pub max_entries: u64,
+    /// The attribute, for messages.
+    pub span: Span,
 }
 
 /// The spans of one checked statement, for the sparsifier's errors.

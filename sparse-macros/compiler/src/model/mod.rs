@@ -41,8 +41,9 @@ pub use constant_file::read_bytes as read_constant_file;
 pub(crate) use constant_layout::MAX_STORED;
 pub use constant_value::{elem_bytes, Scalar};
 pub use elem::{parse_elem, ElemType, ValueType};
-pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind, StmtSpans};
+pub use kernel::{ClosureBody, ClosureDef, KernelDef, Param, ParamKind, Specialize, StmtSpans};
 pub use kernel_check::stub;
+pub use kernel_check::{DEFAULT_MAX_ENTRIES, LIMIT_MAX_ENTRIES};
 
 /// A dimension index (an axis of the semantic tensor).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

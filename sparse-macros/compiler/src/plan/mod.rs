@@ -8,8 +8,10 @@
 
 mod copies;
 mod errors;
+pub mod specialize;
 mod tensors;
 
+pub use specialize::Specialized;
 pub use tensors::{Kind, Lvl, TensorInfo};
 
 use crate::errors::Errors;
@@ -33,6 +35,8 @@ pub struct KernelPlan {
     /// [`TensorId`]; `None` for one without a parameter (only on
     /// inconsistent input, which codegen reports).
     pub tensors: Vec<Option<TensorInfo>>,
+    /// The operand `#[specialize]` binds to a constant of the block.
+    pub specialized: Option<Specialized>,
     /// How each loop runs, decided by the schedule pass over this plan.
     pub schedule: Schedule,
 }
@@ -92,6 +96,7 @@ impl KernelPlan {
             },
             encodings,
             tensors,
+            specialized: None,
             schedule: Schedule::default(),
         }
     }
@@ -143,7 +148,8 @@ pub fn plan_kernel(
     errors: &mut Errors,
 ) -> Result<KernelPlan, Box<KernelPlan>> {
     copies::add_reorderings(&mut def, model);
-    sparsify_kernel(def, model).map_err(|(def, found)| {
+    let specialized = specialize::bind(&def, model, errors);
+    sparsify_kernel(def, model, specialized).map_err(|(def, found)| {
         errors::report_all(&def, &found, errors);
         Box::new(KernelPlan::stub(def, model))
     })
@@ -155,6 +161,7 @@ pub fn plan_kernel(
 pub(crate) fn sparsify_kernel(
     def: KernelDef,
     model: &Model,
+    specialized: Option<Specialized>,
 ) -> Result<KernelPlan, (KernelDef, Vec<SparsifyError>)> {
     match sparsify(&def.kernel) {
         Ok(loops) => {
@@ -168,6 +175,7 @@ pub(crate) fn sparsify_kernel(
                 loops,
                 encodings,
                 tensors,
+                specialized,
                 schedule: Schedule::default(),
             };
             kp.schedule = crate::schedule::schedule(&kp);

@@ -10,8 +10,10 @@
 //! A new strategy is one rule here (a file for anything larger than a few
 //! lines) and the lowering codegen gives its attribute.
 
+pub mod dual_mac;
 pub mod parallel;
 pub mod rows;
+pub mod specialize;
 pub mod unroll;
 
 use crate::plan::KernelPlan;
@@ -19,6 +21,7 @@ use crate::sparsifier::demap::DimPart;
 use crate::sparsifier::{Kernel, LoopId, Node, OutputStrategy, Stmt, StmtPlan, TensorId};
 use crate::vocab::LevelFormat;
 
+pub use dual_mac::DualMac;
 pub use parallel::Chunks;
 pub use rows::RowCursor;
 
@@ -29,7 +32,7 @@ pub use rows::RowCursor;
 pub const MAX_WRITTEN_OUT_BLOCK: u32 = 4;
 
 /// How every loop of one kernel runs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Schedule {
     /// `#[fma]`: float sums accumulate with fused multiply-adds.
     pub fma: bool,
@@ -41,7 +44,7 @@ pub struct Schedule {
 }
 
 /// How the loops of one statement run.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct StmtSchedule {
     /// Under `#[parallel]`: the loop that runs in chunks, or why the
     /// statement runs on one thread.
@@ -61,6 +64,14 @@ pub struct StmtSchedule {
     pub segment_append: Option<(LoopId, TensorId)>,
     /// Dense loops reading their rows through a row cursor ([`rows`]).
     pub row_cursors: Vec<RowCursor>,
+    /// Under `#[specialize]`: the loops written out over the constant's
+    /// stored entries, one per level, outermost first ([`specialize`]),
+    /// or why the statement keeps its loops; `None` where the statement
+    /// does not read the constant.
+    pub compiled: Option<Result<Vec<LoopId>, String>>,
+    /// Innermost int8 walks summed by one call to sparse-core's `dot_s8`
+    /// (dual multiply-accumulates on Cortex-M4/M7, [`dual_mac`]).
+    pub dual_macs: Vec<DualMac>,
 }
 
 impl StmtSchedule {
@@ -79,6 +90,16 @@ impl StmtSchedule {
     /// The row cursor of dense loop `l`, if it reads its rows through one.
     pub fn row_cursor(&self, l: LoopId) -> Option<RowCursor> {
         self.row_cursors.iter().copied().find(|c| c.loop_id == l)
+    }
+
+    /// Whether loop `l` is written out over a constant's stored entries.
+    pub fn is_compiled(&self, l: LoopId) -> bool {
+        matches!(&self.compiled, Some(Ok(loops)) if loops.contains(&l))
+    }
+
+    /// The `dot_s8` call that sums walk `l`, if one does.
+    pub fn dual_mac(&self, l: LoopId) -> Option<&DualMac> {
+        self.dual_macs.iter().find(|d| d.loop_id == l)
     }
 
     /// The unroll factor of loop `l`, if it is unrolled.
@@ -115,8 +136,31 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
                 Err(why) => s.not_unrolled = Some(why),
             }
         }
+        if let (Some(spec), Some(stmt)) = (&kp.specialized, stmt) {
+            s.compiled =
+                specialize::compiled_loops(kp, sp, stmt, spec.tensor, s.chunks()).transpose();
+            // A compiled loop is neither unrolled nor read by row cursors.
+            if let Some(Ok(loops)) = &s.compiled {
+                s.unrolled.retain(|(l, _)| !loops.contains(l));
+            }
+        }
         if let Some(stmt) = stmt {
+            let mut taken: Vec<LoopId> = s.written_out.iter().map(|w| w.0).collect();
+            taken.extend(s.unrolled.iter().map(|u| u.0));
+            taken.extend(s.chunks().map(|c| c.loop_id));
+            if let Some(Ok(loops)) = &s.compiled {
+                taken.extend(loops);
+            }
+            s.dual_macs = dual_mac::dual_mac_walks(kp, sp, stmt, &taken);
             s.row_cursors = rows::row_cursors(kp, sp, stmt, s.chunks(), &s.unrolled);
+            // A walk handed whole to `dot_s8` needs its range, not a row
+            // cursor's iterator.
+            let dual = &s.dual_macs;
+            s.row_cursors
+                .retain(|c| !dual.iter().any(|d| d.weights == c.tensor));
+            if let Some(Ok(loops)) = &s.compiled {
+                s.row_cursors.retain(|c| !loops.contains(&c.loop_id));
+            }
         }
         sched.stmts.push(s);
     }
@@ -252,6 +296,33 @@ impl Schedule {
                     "{}: rows of `{}` level 1 through a row cursor{slots} (statement {})",
                     k.loop_name(c.loop_id),
                     name(c.tensor),
+                    n + 1
+                ));
+            }
+            match (&s.compiled, &kp.specialized) {
+                (Some(Ok(loops)), Some(spec)) => {
+                    let names: Vec<&str> = loops.iter().map(|&l| k.loop_name(l)).collect();
+                    lines.push(format!(
+                        "{}: written out over the {} stored entries of `{}` (statement {}), \
+                         its coordinates and values constants in the code",
+                        names.join(", "),
+                        spec.storage().map_or(0, |s| s.entries),
+                        spec.constant.name,
+                        n + 1
+                    ));
+                }
+                (Some(Err(why)), Some(spec)) => lines.push(format!(
+                    "statement {}: reads `{}` through its loops, not written out: {why}",
+                    n + 1,
+                    spec.constant.name
+                )),
+                _ => {}
+            }
+            for d in &s.dual_macs {
+                lines.push(format!(
+                    "{}: one call to `dot_s8` (int8 products in pairs, dual multiply-accumulates \
+                     on Cortex-M4/M7) (statement {})",
+                    k.loop_name(d.loop_id),
                     n + 1
                 ));
             }

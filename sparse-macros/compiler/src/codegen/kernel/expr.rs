@@ -46,12 +46,12 @@ pub(super) fn typed_literal(literal: crate::syntax::LiteralValue, elem: ValueTyp
 }
 
 /// The reduction local.
-fn acc() -> Ident {
+pub(super) fn acc() -> Ident {
     format_ident!("__sk_acc")
 }
 
 /// The local of scoped sum `n`.
-fn sum_acc(n: u32) -> Ident {
+pub(super) fn sum_acc(n: u32) -> Ident {
     format_ident!("__sk_acc{}", n)
 }
 

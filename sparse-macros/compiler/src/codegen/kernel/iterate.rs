@@ -276,6 +276,10 @@ impl Gen<'_> {
                 };
             }
         }
+        // A row of int8 products summed by one call (`schedule::dual_mac`).
+        if let Some(d) = self.sched.and_then(|s| s.dual_mac(l)).cloned() {
+            return self.dual_mac_walk(&d, lv, (&lo, &hi), range, body, scope);
+        }
         // The walk of the loop that runs in chunks (`#[parallel]`): the
         // same walk over each chunk's sub-range, inside `par::compressed`.
         let par = self.chunks().filter(|x| x.loop_id == l);

@@ -29,8 +29,10 @@
 mod affine;
 mod closures;
 mod coiterate;
+mod compiled;
 mod convert;
 mod dense;
+mod dual_mac;
 mod expr;
 mod insert;
 mod int_literals;
@@ -47,6 +49,8 @@ mod tests;
 #[cfg(test)]
 mod tests_affine;
 #[cfg(test)]
+mod tests_dual_mac;
+#[cfg(test)]
 mod tests_int_ops;
 #[cfg(test)]
 mod tests_out;
@@ -56,6 +60,8 @@ mod tests_par;
 mod tests_schedule;
 #[cfg(test)]
 mod tests_semiring;
+#[cfg(test)]
+mod tests_specialize;
 mod workspace;
 
 use std::collections::BTreeMap;
@@ -218,6 +224,9 @@ struct Scope {
     /// offsets (dense) or row coordinates (sparse) are relative to it
     /// (see `parallel.rs`).
     chunk: Option<Chunks>,
+    /// Under `#[specialize]`: the position of each level of the constant
+    /// a compiled loop fixed here (see `compiled.rs`).
+    known: BTreeMap<(TensorId, usize), u64>,
 }
 
 /// The generator of one kernel.
@@ -353,6 +362,11 @@ impl<'a> Gen<'a> {
         }
         // The prologue belongs to no statement (nothing is in place there).
         self.sp = None;
+        // `#[specialize(w = W)]`: the operand is the constant.
+        let bound = self.kp.specialized.as_ref().map(|s| {
+            let (w, c) = (&s.param, &s.constant.name);
+            quote!(let #w = &#c;)
+        });
         let mut checks = match self.def.parallel {
             // Nothing with sparse-core's `rayon` feature, a compile error
             // at the attribute without it.
@@ -365,6 +379,7 @@ impl<'a> Gen<'a> {
         let errors = &self.errors;
         quote! {
             #(#errors)*
+            #bound
             #checks
             #reorders
             #(#decls)*
@@ -474,6 +489,11 @@ impl<'a> Gen<'a> {
             return opened;
         }
         match n {
+            Node::For { loop_id, body, .. } | Node::Iterate { loop_id, body, .. }
+                if self.sched.is_some_and(|s| s.is_compiled(*loop_id)) =>
+            {
+                self.compiled_loop(*loop_id, body, scope)
+            }
             // Zeroed by each chunk (see `parallel.rs`).
             Node::Zero { tensor } if self.chunk_zeroes(*tensor) => TokenStream::new(),
             Node::Zero { tensor } => self.zero(*tensor),

@@ -63,6 +63,15 @@ impl Gen<'_> {
         let mut workspaces = 0;
         for p in &self.def.params {
             let name = &p.name;
+            // `#[specialize(w = W)]`: `w` is bound to `W` in the body.
+            if self
+                .kp
+                .specialized
+                .as_ref()
+                .is_some_and(|s| s.param == *name)
+            {
+                continue;
+            }
             let ty = match &p.kind {
                 ParamKind::Scalar { ty } => quote!(#ty),
                 ParamKind::Unresolved { mutable, .. } => {

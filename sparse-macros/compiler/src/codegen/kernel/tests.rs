@@ -149,11 +149,12 @@ impl Def {
             parallel: self.parallel.then(Span::call_site),
             fma: self.fma.then(Span::call_site),
             unroll: self.unroll.map(|n| (n, Span::call_site())),
+            specialize: None,
             stmt_spans: Vec::new(),
         };
         // Built as the planner's copies leave it: sparsified as is.
-        let planned =
-            crate::plan::sparsify_kernel(def, &self.model).unwrap_or_else(|(_, e)| panic!("{e:?}"));
+        let planned = crate::plan::sparsify_kernel(def, &self.model, None)
+            .unwrap_or_else(|(_, e)| panic!("{e:?}"));
         let tokens = generate_kernel(&planned);
         let file: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("{e}"));
         prettyplease::unparse(&file)

@@ -6,6 +6,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::errors::Errors;
+use crate::model::Specialize;
 use crate::schedule::unroll::MAX_UNROLL;
 
 /// Takes `#[name]` (`#[parallel]`, `#[fma]`) out of a kernel's
@@ -101,6 +102,127 @@ pub(super) fn unroll_attr(
                 found = Some((n, a.path().span()));
             }
         }
+    }
+    (kept, found)
+}
+
+/// The stored entries `#[specialize]` writes out as code unless the
+/// attribute says otherwise: about 10-12 bytes of Cortex-M code per entry,
+/// so 4096 entries are some 48 KiB of flash.
+pub const DEFAULT_MAX_ENTRIES: u64 = 4096;
+
+/// The largest `max_entries` accepted: each entry is a few statements of
+/// generated Rust, and rustc's time grows with them.
+pub const LIMIT_MAX_ENTRIES: u64 = 65_536;
+
+/// Rule: `#[specialize(w = W)]` or `#[specialize(w = W, max_entries =
+/// N)]`, once per kernel: a parameter name, `=`, a constant name, and
+/// optionally the budget (1 to [`LIMIT_MAX_ENTRIES`]). Anything else is an
+/// error at the attribute or the offending token. Whether `w` and `W` fit
+/// each other is checked where both are known (`plan::specialize`).
+pub(super) fn specialize_attr(
+    attrs: &[syn::Attribute],
+    errors: &mut Errors,
+) -> (Vec<syn::Attribute>, Option<Specialize>) {
+    let mut kept = Vec::new();
+    let mut found: Option<Specialize> = None;
+    for a in attrs {
+        if !a.path().is_ident("specialize") {
+            kept.push(a.clone());
+            continue;
+        }
+        let syn::Meta::List(list) = &a.meta else {
+            errors.error(
+                a.meta.span(),
+                "`#[specialize]` names the operand and the constant it is: write \
+                 `#[specialize(w = W)]`",
+            );
+            continue;
+        };
+        let parsed = list.parse_args_with(
+            syn::punctuated::Punctuated::<syn::MetaNameValue, syn::Token![,]>::parse_terminated,
+        );
+        let Ok(pairs) = parsed else {
+            errors.error(
+                list.tokens.span(),
+                "`#[specialize(..)]` takes `operand = CONSTANT` and optionally \
+                 `max_entries = N`, e.g. `#[specialize(w = W)]`",
+            );
+            continue;
+        };
+        let mut operand = None;
+        let mut max_entries = DEFAULT_MAX_ENTRIES;
+        let mut ok = true;
+        for pair in &pairs {
+            let value_ident = match &pair.value {
+                syn::Expr::Path(p) => p.path.get_ident().cloned(),
+                _ => None,
+            };
+            if pair.path.is_ident("max_entries") {
+                let n = match &pair.value {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(lit),
+                        ..
+                    }) => lit.base10_parse::<u64>().ok(),
+                    _ => None,
+                };
+                match n {
+                    Some(n) if (1..=LIMIT_MAX_ENTRIES).contains(&n) => max_entries = n,
+                    _ => {
+                        ok = false;
+                        errors.error(
+                            pair.value.span(),
+                            format!(
+                                "`max_entries` is an integer from 1 to {LIMIT_MAX_ENTRIES}: the \
+                                 most stored entries written out as code"
+                            ),
+                        );
+                    }
+                }
+                continue;
+            }
+            let (Some(param), Some(constant)) = (pair.path.get_ident(), value_ident) else {
+                ok = false;
+                errors.error(
+                    pair.span(),
+                    "`#[specialize(..)]` takes `operand = CONSTANT`: a parameter name and the \
+                     name of a `static` of this block, e.g. `#[specialize(w = W)]`",
+                );
+                continue;
+            };
+            if operand.is_some() {
+                ok = false;
+                errors.error(
+                    pair.span(),
+                    "`#[specialize(..)]` compiles one operand into the code; name one",
+                );
+                continue;
+            }
+            operand = Some((param.clone(), constant));
+        }
+        if !ok {
+            continue;
+        }
+        let Some((param, constant)) = operand else {
+            errors.error(
+                list.tokens.span(),
+                "`#[specialize(..)]` needs `operand = CONSTANT`, e.g. `#[specialize(w = W)]`",
+            );
+            continue;
+        };
+        if found.is_some() {
+            errors.error(
+                a.path().span(),
+                "`#[specialize]` is written twice on this kernel",
+            );
+            continue;
+        }
+        found = Some(Specialize {
+            param,
+            constant,
+            max_entries,
+            span: a.span(),
+        });
     }
     (kept, found)
 }

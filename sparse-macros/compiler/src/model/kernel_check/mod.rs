@@ -10,6 +10,7 @@
 
 mod affine;
 mod attrs;
+pub use attrs::{DEFAULT_MAX_ENTRIES, LIMIT_MAX_ENTRIES};
 mod exprs;
 mod params;
 mod semiring;
@@ -121,11 +122,15 @@ pub(super) fn check_kernel(
     let (attrs, parallel) = flag_attr("parallel", &def.attrs, errors);
     let (attrs, fma) = flag_attr("fma", &attrs, errors);
     let (attrs, unroll) = attrs::unroll_attr(&attrs, errors);
+    let (attrs, specialize) = attrs::specialize_attr(&attrs, errors);
+    let specialize = specialize.filter(|s| check_specialized_param(s, &params, errors));
+    let ok = ok && errors.len() == before;
     let kernel_def = KernelDef {
         attrs,
         parallel,
         fma,
         unroll,
+        specialize,
         vis: def.vis.clone(),
         name: def.name.clone(),
         params,
@@ -141,6 +146,46 @@ pub(super) fn check_kernel(
         return Err(Failed::Broken);
     }
     Err(Failed::Stub(Box::new(stub(kernel_def))))
+}
+
+/// Rule: the operand `#[specialize(w = W)]` names is a sparse input
+/// parameter of the kernel (`w: &tensor<..., #ENC>`): an output, a dense
+/// operand or an unknown name is an error at the name.
+fn check_specialized_param(
+    s: &crate::model::Specialize,
+    params: &[crate::model::Param],
+    errors: &mut Errors,
+) -> bool {
+    use crate::model::ParamKind;
+    let Some(p) = params.iter().find(|p| p.name == s.param) else {
+        let names: Vec<String> = params.iter().map(|p| p.name.to_string()).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        errors.error(
+            s.param.span(),
+            format!(
+                "`#[specialize]`: this kernel has no parameter `{}`{}",
+                s.param,
+                did_you_mean(&s.param.to_string(), &names)
+            ),
+        );
+        return false;
+    };
+    match &p.kind {
+        ParamKind::Sparse { mutable: false, .. } => true,
+        // Its own error was reported.
+        ParamKind::Unresolved { .. } => false,
+        _ => {
+            errors.error(
+                s.param.span(),
+                format!(
+                    "`#[specialize]` compiles a sparse input into the code; `{}` is not one \
+                     (declare it `{}: &tensor<..., #ENC>`, the type of the constant)",
+                    s.param, s.param
+                ),
+            );
+            false
+        }
+    }
 }
 
 /// A compound assignment as `=` or `+=`: `y -= e` adds `-e`; `y *= e` and

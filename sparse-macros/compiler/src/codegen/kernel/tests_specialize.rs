@@ -1,0 +1,141 @@
+//! `#[specialize(w = W)]` through the whole expansion: the signature loses
+//! `w`, the loops over `W`'s levels become one block per stored entry with
+//! constant coordinates and values, and the schedule in the doc comment
+//! says which loops were written out or why none was.
+
+use super::tests::{has, snapshot, COO, CSR};
+
+fn expand(src: &str) -> String {
+    let tokens = crate::expand(src.parse().expect("tokenizes"));
+    let file: syn::File = syn::parse2(tokens).expect("the expansion parses");
+    prettyplease::unparse(&file)
+}
+
+const W: &str = "
+    /// Three entries.
+    pub static W: tensor<3x4xf32, #CSR> = sparse<[[0, 1], [0, 3], [2, 0]], [1.5, -2.0, 0.25]>;
+";
+
+#[test]
+fn a_csr_constant_is_written_out_entry_by_entry() {
+    let out = expand(&format!(
+        "{CSR}\n{W}\n
+        /// y = W x
+        #[specialize(w = W)]
+        pub fn spmv(w: &tensor<3x4xf32, #CSR>, x: &tensor<4xf32>, y: &mut tensor<3xf32>) {{
+            y[i] = w[i, j] * x[j];
+        }}"
+    ));
+    let kernel = &out[out.find("/// y = W x").expect("the kernel")..];
+    snapshot("spmv_csr_specialized", kernel);
+    assert!(
+        has(
+            kernel,
+            "pub fn spmv(x: &[::core::primitive::f32; 4], y: &mut [::core::primitive::f32; 3],)"
+        ),
+        "{kernel}"
+    );
+    assert!(has(kernel, "let w = &W;"), "{kernel}");
+    // One block per row, one per entry in rows 0 and 2, none in row 1.
+    for (row, entries) in [
+        (0, vec![(0, 1, "1.5"), (1, 3, "-2.0")]),
+        (2, vec![(2, 0, "0.25")]),
+    ] {
+        assert!(
+            has(kernel, &format!("let __sk_i = {row}usize;")),
+            "{kernel}"
+        );
+        for (p, j, v) in entries {
+            assert!(
+                has(
+                    kernel,
+                    &format!(
+                        "let __sk_j = {j}usize; let __sk_w_p1 = {p}usize; \
+                     let __sk_w_w1: ::core::primitive::f32 = {v};"
+                    )
+                ),
+                "entry {p}: {kernel}"
+            );
+        }
+    }
+    assert!(has(kernel, "let __sk_i = 1usize;"), "{kernel}");
+    assert!(
+        !kernel.contains("walk"),
+        "no walk over W's entries: {kernel}"
+    );
+    assert!(
+        !kernel.contains("for __sk_i"),
+        "no loop over rows: {kernel}"
+    );
+    assert!(
+        has(
+            kernel,
+            "i, j: written out over the 3 stored entries of `W` (statement 1)"
+        ),
+        "{kernel}"
+    );
+}
+
+#[test]
+fn over_the_budget_or_with_duplicates_the_loops_stay() {
+    let out = expand(&format!(
+        "{CSR}\n{COO}\n{W}\n
+        pub static C: tensor<3x4xf32, #COO> = sparse<[[0, 1], [2, 0]], [1.5, 0.25]>;
+        #[specialize(w = W, max_entries = 2)]
+        pub fn budget(w: &tensor<3x4xf32, #CSR>, x: &tensor<4xf32>, y: &mut tensor<3xf32>) {{
+            y[i] = w[i, j] * x[j];
+        }}
+        #[specialize(c = C)]
+        pub fn coo(c: &tensor<3x4xf32, #COO>, x: &tensor<4xf32>, y: &mut tensor<3xf32>) {{
+            y[i] = c[i, j] * x[j];
+        }}"
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(
+        has(&out, "pub fn budget(x: &[::core::primitive::f32; 4],"),
+        "{out}"
+    );
+    assert!(
+        has(
+            &out,
+            "statement 1: reads `W` through its loops, not written out: `W` stores 3 entries, \
+             more than `max_entries = 2`"
+        ),
+        "{out}"
+    );
+    assert!(
+        has(
+            &out,
+            "statement 1: reads `C` through its loops, not written out: level 0 is non-unique"
+        ),
+        "{out}"
+    );
+    // Both keep their walks, reading the constants' arrays (`W`'s rows
+    // through a row cursor).
+    assert!(
+        has(&out, "for (__sk_w_p1, __sk_j, __sk_w_w1) in __sk_w_walk1"),
+        "{out}"
+    );
+    assert!(out.contains("let c = &C;"), "{out}");
+}
+
+#[test]
+fn a_tall_constant_with_few_entries_keeps_its_loops() {
+    let out = expand(&format!(
+        "{CSR}\n
+        pub static T: tensor<10000x4xf32, #CSR> = sparse<[[0, 1], [9999, 3]], [1.5, -2.0]>;
+        #[specialize(w = T)]
+        pub fn tall(w: &tensor<10000x4xf32, #CSR>, x: &tensor<4xf32>, y: &mut tensor<10000xf32>) {{
+            y[i] = w[i, j] * x[j];
+        }}"
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(
+        has(
+            &out,
+            "not written out: its levels would be written out as 10002 blocks (dense levels count \
+             every position), more than twice `max_entries = 4096`"
+        ),
+        "{out}"
+    );
+}

@@ -1,0 +1,184 @@
+//! Int8 dot products as one call (dual multiply-accumulates on Cortex-M4/
+//! M7): the innermost walk of an int8 layer,
+//!
+//! ```text
+//! iterate j in w.lvl1 compressed
+//!   r += w[i, j] as i32 * (x[j] as i32 + off)      // or without `+ off`
+//! ```
+//!
+//! with `w` an `i8` sparse operand walked at its last level, `x` a dense
+//! `i8` vector indexed by the walk's own index and `off` loop-invariant (a
+//! literal or a scalar parameter), becomes one call to sparse-core's
+//! `dot_s8`, which sums the row four entries per step with `SXTB16`/
+//! `SMLAD` where the target has the DSP extension (sparse-core's
+//! `kernel/dual_mac.rs`) and one by one elsewhere, with the same bits.
+//!
+//! The walk qualifies when its level stores a coordinate per entry
+//! (compressed or loose compressed, not duplicate segments, not through a
+//! window), it is not the loop that runs in chunks, written out or
+//! unrolled, and the sum is a plain `i32` sum (no custom reduction, no
+//! flag of a sparse output's insertion).
+
+use super::parallel::windowed;
+use crate::plan::{KernelPlan, Kind};
+use crate::sparsifier::{Access, Expr, LoopId, Node, Stmt, StmtPlan, TensorId};
+use crate::vocab::{LevelFormat, ValueType};
+
+/// One walk summed by `dot_s8`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DualMac {
+    /// The walk (over the last level of `weights`).
+    pub loop_id: LoopId,
+    /// The `i8` sparse operand.
+    pub weights: TensorId,
+    /// The dense `i8` vector read at the walk's coordinates.
+    pub input: TensorId,
+    /// The loop-invariant term added to each input, if any.
+    pub offset: Option<Expr>,
+}
+
+/// The innermost walks of `sp` that `dot_s8` sums, except loops in
+/// `taken` (chunked, written out, unrolled or compiled).
+pub fn dual_mac_walks(
+    kp: &KernelPlan,
+    sp: &StmtPlan,
+    stmt: &Stmt,
+    taken: &[LoopId],
+) -> Vec<DualMac> {
+    let mut found = Vec::new();
+    if stmt.reduce.is_some() {
+        return found;
+    }
+    let flagged = has_flagged_local(&sp.tree);
+    super::unroll::visit(&sp.tree, &mut |node| {
+        let Node::Iterate {
+            loop_id,
+            space,
+            body,
+            ..
+        } = node
+        else {
+            return;
+        };
+        let (w, l) = (space.tensor, space.level.index());
+        let Some(info) = kp.tensors.get(w.index()).and_then(Option::as_ref) else {
+            return;
+        };
+        let last = l + 1 == info.levels.len();
+        let format = matches!(
+            space.level_type.format,
+            LevelFormat::Compressed | LevelFormat::LooseCompressed
+        );
+        if flagged
+            || taken.contains(loop_id)
+            || !last
+            || !format
+            || info.segmented(l)
+            || !info.levels[l].own_coordinates()
+            || windowed(kp, stmt, w, l)
+            || kp.sliced(w).is_some()
+            || kp.packed_coordinates(w)
+            || info.elem != ValueType::I8
+            || info.kind != Kind::Sparse
+            || info.mutable
+        {
+            return;
+        }
+        let value = match body.as_slice() {
+            // `r += v` into the statement's own local: an `i32` output.
+            [Node::Accumulate { value }] => {
+                let out = kp
+                    .tensors
+                    .get(stmt.lhs.tensor.index())
+                    .and_then(Option::as_ref);
+                if out.is_none_or(|o| o.elem != ValueType::I32) {
+                    return;
+                }
+                value
+            }
+            // A sum scoped inside the statement: its type is `v`'s, `i32`
+            // by the pattern below.
+            [Node::SumAdd { value, .. }] => value,
+            _ => return,
+        };
+        if let Some((input, offset)) = product(kp, value, w, *loop_id) {
+            found.push(DualMac {
+                loop_id: *loop_id,
+                weights: w,
+                input,
+                offset,
+            });
+        }
+    });
+    found
+}
+
+/// `w[..] as i32 * (x[j] as i32 [+ off])` (either factor first, `off`
+/// on either side): the input and the offset.
+fn product(
+    kp: &KernelPlan,
+    value: &Expr,
+    w: TensorId,
+    j: LoopId,
+) -> Option<(TensorId, Option<Expr>)> {
+    let Expr::Mul(a, b) = value else { return None };
+    let rest = if is_weight(a, w) {
+        b
+    } else if is_weight(b, w) {
+        a
+    } else {
+        return None;
+    };
+    let input = |e: &Expr| -> Option<TensorId> {
+        let Expr::Cast(inner, ty) = e else {
+            return None;
+        };
+        let Expr::Access(x) = inner.as_ref() else {
+            return None;
+        };
+        let info = kp.tensors.get(x.tensor.index())?.as_ref()?;
+        let dense = matches!(info.kind, Kind::Slice | Kind::Array);
+        (ty == "i32"
+            && dense
+            && info.elem == ValueType::I8
+            && x.indices.as_slice() == [j]
+            && x.affine.is_empty())
+        .then_some(x.tensor)
+    };
+    if let Some(x) = input(rest) {
+        return Some((x, None));
+    }
+    let Expr::Add(l, r) = rest.as_ref() else {
+        return None;
+    };
+    let invariant = |e: &Expr| matches!(e, Expr::Literal(_));
+    if let (Some(x), true) = (input(l), invariant(r)) {
+        return Some((x, Some(r.as_ref().clone())));
+    }
+    if let (true, Some(x)) = (invariant(l), input(r)) {
+        return Some((x, Some(l.as_ref().clone())));
+    }
+    None
+}
+
+/// `w[..] as i32`, every subscript plain.
+fn is_weight(e: &Expr, w: TensorId) -> bool {
+    let Expr::Cast(inner, ty) = e else {
+        return false;
+    };
+    matches!(inner.as_ref(), Expr::Access(Access { tensor, affine, .. })
+        if *tensor == w && affine.is_empty())
+        && ty == "i32"
+}
+
+/// Whether the tree declares a local with a "produced" flag (a sparse
+/// output's guarded insertion), which each accumulation sets.
+fn has_flagged_local(nodes: &[Node]) -> bool {
+    let mut flagged = false;
+    super::unroll::visit(nodes, &mut |node| {
+        if let Node::Local { produced: true, .. } = node {
+            flagged = true;
+        }
+    });
+    flagged
+}

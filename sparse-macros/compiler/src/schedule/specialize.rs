@@ -1,0 +1,147 @@
+//! Weights compiled into code (`#[specialize(w = W)]`): when operand `w`
+//! is the constant `W` of the block, the loops over `w`'s levels are
+//! written out at expansion time, one copy of the body per stored entry,
+//! with its coordinates, positions and value as constants. What remains at
+//! run time is the arithmetic on the other operands at fixed offsets
+//! (`ldrsb r, [x, #col]` on a Cortex-M): no position, coordinate or value
+//! loads, no loop tests.
+//!
+//! A statement's loops are compiled when every level of `w` is walked by
+//! a loop of its own, outermost level first (a dense level by a `for`
+//! over its index, any other by a walk over its entries), none through a
+//! window, duplicate segments or parallel chunks, and `W` stores at most
+//! `max_entries` entries. Otherwise the statement keeps its loops, which
+//! read `W`'s arrays, and the schedule says why.
+
+use super::parallel::windowed;
+use super::Chunks;
+use crate::plan::KernelPlan;
+use crate::sparsifier::{LoopId, Node, Stmt, StmtPlan, TensorId};
+
+/// The loops of `sp` compiled over the stored entries of specialized
+/// operand `t`, outermost first (one per level), or why they are not;
+/// `Ok(None)` when the statement does not read `t`.
+pub fn compiled_loops(
+    kp: &KernelPlan,
+    sp: &StmtPlan,
+    stmt: &Stmt,
+    t: TensorId,
+    chunks: Option<Chunks>,
+) -> Result<Option<Vec<LoopId>>, String> {
+    let Some(access) = stmt.rhs.accesses().into_iter().find(|a| a.tensor == t) else {
+        return Ok(None);
+    };
+    let Some(info) = kp.tensors.get(t.index()).and_then(Option::as_ref) else {
+        return Ok(None);
+    };
+    let Some(spec) = &kp.specialized else {
+        return Ok(None);
+    };
+    let entries = spec.storage().map_or(0, |s| s.entries) as u64;
+    if entries > spec.max_entries {
+        return Err(format!(
+            "`{}` stores {entries} entries, more than `max_entries = {}`",
+            spec.constant.name, spec.max_entries
+        ));
+    }
+    // Dense levels are written out whole, empty rows too: a tall constant
+    // with few entries would otherwise cost a copy per row.
+    let blocks = written_blocks(spec.storage(), &info.levels);
+    if blocks > spec.max_entries.saturating_mul(2) {
+        return Err(format!(
+            "its levels would be written out as {blocks} blocks (dense levels count every \
+             position), more than twice `max_entries = {}`",
+            spec.max_entries
+        ));
+    }
+    if kp.sliced(t).is_some() {
+        return Err("it is a slice walked in place".to_string());
+    }
+    let mut nodes: &[Node] = &sp.tree;
+    let mut loops = Vec::new();
+    for (l, level) in info.levels.iter().enumerate() {
+        if info.segmented(l) {
+            return Err(format!(
+                "level {l} is non-unique: its duplicates are walked as segments"
+            ));
+        }
+        if windowed(kp, stmt, t, l) {
+            return Err(format!("level {l} is read through a window"));
+        }
+        let plain = access.is_plain(level.dim);
+        let own = access.indices.get(level.dim).copied();
+        let found = find(nodes, &mut |node| match node {
+            Node::For { loop_id, .. } => level.ty.is_dense() && plain && own == Some(*loop_id),
+            Node::Iterate { space, .. } => space.tensor == t && space.level.index() == l,
+            _ => false,
+        });
+        let Some(node) = found else {
+            return Err(format!(
+                "no loop of its own walks level {l} (it is co-iterated, or read by lookup)"
+            ));
+        };
+        let (Node::For { loop_id, body, .. } | Node::Iterate { loop_id, body, .. }) = node else {
+            return Err(format!("level {l} is not walked by a loop"));
+        };
+        if chunks.is_some_and(|c| c.loop_id == *loop_id) {
+            return Err(format!("level {l}'s loop runs in parallel chunks"));
+        }
+        loops.push(*loop_id);
+        nodes = body;
+    }
+    Ok(Some(loops))
+}
+
+/// How many blocks writing out every level of `storage` makes: the
+/// positions of each level, summed (a dense level has `size` under each
+/// parent entry, any other level its stored entries).
+fn written_blocks(
+    storage: Option<&crate::model::SparseStorage>,
+    levels: &[crate::plan::Lvl],
+) -> u64 {
+    let Some(storage) = storage else { return 0 };
+    let mut parents: u64 = 1;
+    let mut total: u64 = 0;
+    for (l, lvl) in levels.iter().enumerate() {
+        let count = if lvl.ty.is_dense() {
+            parents.saturating_mul(storage.lvl_sizes.get(l).copied().unwrap_or(0))
+        } else if l + 1 == levels.len() {
+            storage.entries as u64
+        } else {
+            // A level above the last: its entries are its children's
+            // parents; a compressed level's last position counts them.
+            let Some(stored) = storage.levels.get(l) else {
+                return u64::MAX;
+            };
+            match lvl.ty.format {
+                crate::vocab::LevelFormat::Compressed => {
+                    stored.positions.last().copied().unwrap_or(0)
+                }
+                crate::vocab::LevelFormat::Singleton => parents,
+                crate::vocab::LevelFormat::Structured { n, .. } => {
+                    parents.saturating_mul(u64::from(n))
+                }
+                _ => (stored.coordinates.len() / stored.stride.max(1)) as u64,
+            }
+        };
+        total = total.saturating_add(count);
+        parents = count;
+    }
+    total
+}
+
+/// The first node under `nodes` (depth first, not inside co-iteration)
+/// for which `f` holds.
+fn find<'a>(nodes: &'a [Node], f: &mut impl FnMut(&Node) -> bool) -> Option<&'a Node> {
+    for node in nodes {
+        if f(node) {
+            return Some(node);
+        }
+        if let Node::For { body, .. } | Node::Iterate { body, .. } = node {
+            if let Some(found) = find(body, f) {
+                return Some(found);
+            }
+        }
+    }
+    None
+}
