@@ -24,7 +24,8 @@ import re
 import sys
 from collections import defaultdict
 
-ORDER = ["cmsis_nn", "c_csr", "c_csr_unroll4", "c_csr_smlad", "c_24", "gen_csr", "gen_24", "gen_bsr4"]
+ORDER = ["cmsis_nn", "c_csr", "c_csr_unroll4", "c_csr_smlad", "c_24", "gen_csr", "gen_24", "gen_bsr4",
+         "gen_specialized"]
 CORE = {"thumbv7em-none-eabihf": "M4F", "thumbv8m.main-none-eabihf": "M33", "thumbv6m-none-eabi": "M0"}
 
 

@@ -31,9 +31,9 @@
 //! kernels wrap, as the kernel language defines it.
 //!
 //! The same checks run the built-in `requantize(acc, mult, shift)`
-//! (`sparse_core::quant::requantize`), in a dense kernel, in the layer, and
-//! over a sparse vector (whose absent entries requantize to 0), and the
-//! library function itself.
+//! (`sparse_core::quant::requantize`), in a dense kernel, in the layer,
+//! over a sparse vector (whose absent entries requantize to 0) and in a
+//! semiring region's closure, and the library function itself.
 
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -104,6 +104,13 @@ mod k {
         /// The built-in over a sparse vector: zero where `a` stores nothing.
         pub fn requantize_sparse(a: &tensor<?xi32, #SV>, y: &mut tensor<?xi32>, mult: i32, shift: i32) {
             y[i] = requantize(a[i], mult, shift);
+        }
+
+        /// The built-in inside a semiring region (a Rust closure): the
+        /// requantized value plus `out_off` where `a` stores one, `out_off`
+        /// elsewhere.
+        pub fn requantize_region(a: &tensor<?xi32, #SV>, y: &mut tensor<?xi32>, mult: i32, shift: i32, out_off: i32) {
+            y[i] = unary(a[i], present = |v| requantize(v, mult, shift).wrapping_add(out_off), absent = || out_off);
         }
 
         /// A pruned int8 fully connected layer, CMSIS-NN's arithmetic.
@@ -344,6 +351,7 @@ proptest! {
         slots in vec(prop::option::of(accumulators()), 0..=40),
         mult in multipliers(),
         shift in -31i32..=30,
+        out_off in -128i32..=127,
     ) {
         let entries: Entries<i32> = slots
             .iter()
@@ -360,6 +368,16 @@ proptest! {
         });
         prop_assert_eq!(got, Ok(()));
         prop_assert_eq!(y, want);
+        let in_region: Vec<i32> = slots
+            .iter()
+            .map(|v| v.map_or(out_off, |v| arm_nn_requantize(v, mult, shift).wrapping_add(out_off)))
+            .collect();
+        let mut y = vec![0x5a5a_5a5a; slots.len()];
+        let got = with_tensor(&SV, [slots.len()], &entries, |t| {
+            k::requantize_region(t, &mut y, mult, shift, out_off)
+        });
+        prop_assert_eq!(got, Ok(()));
+        prop_assert_eq!(y, in_region);
     }
 }
 

@@ -47,6 +47,7 @@ variants! {
     int8_gen_csr_l64 "gen_csr" &l64::LAYER => |l, q, acc, y| k::fc_csr8(&l64::CSR, l.x, q.bias, acc, y, l.in_off, q.mult, q.shift, l.out_off).is_ok();
     int8_gen_24_l64 "gen_24" &l64::LAYER => |l, q, acc, y| k::fc_nv24(&l64::NV24, l.x, q.bias, acc, y, l.in_off, q.mult, q.shift, l.out_off).is_ok();
     int8_gen_bsr4_l64 "gen_bsr4" &l64::LAYER => |l, q, acc, y| k::fc_bsr4(&l64::BSR4, l.x, q.bias, acc, y, l.in_off, q.mult, q.shift, l.out_off).is_ok();
+    int8_gen_specialized_l64 "gen_specialized" &l64::LAYER => |l, q, acc, y| l64::fc_specialized(l.x, q.bias, acc, y, l.in_off, q.mult, q.shift, l.out_off).is_ok();
 
     #[cfg(all(cmsis_nn, not(small_flash)))] int8_cmsis_nn_l128 "cmsis_nn" &l128::LAYER => |l, q, acc, y| crate::hand::cmsis(l, q, y);
     #[cfg(all(cmsis_nn, not(small_flash)))] int8_c_csr_l128 "c_csr" &l128::LAYER => |l, q, acc, y| crate::hand::hand("csr", l, q, y);
