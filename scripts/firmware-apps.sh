@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The firmware applications (examples/firmware-apps: pruned MLP, sparse
-# Kalman step, PageRank) under QEMU, checked against their desktop
+# Kalman step, PageRank, pruned int8 MLP) under QEMU, checked against their desktop
 # references: `cargo fmt --check`, `cargo clippy --release -D warnings`
 # (M4F and M0), then a run per core that must exit 0 with every
 # application `ok`, and a negative run (`--features inject-failure`, one
-# flipped reference logit) that must exit 1 from the MLP check.
+# flipped reference logit in each MLP) that must exit 1 from both MLP
+# checks.
 #
 # The crate is its own cargo workspace with its own `.cargo/config.toml`
 # (build target, one QEMU runner per core), so cargo runs inside it. Needs
@@ -70,10 +71,10 @@ for t in "${TARGETS[@]}"; do
     run_app "$t"
     echo "exit code on $t: $RC (expected 0)"
     [[ $RC -eq 0 ]] || { echo "error: the firmware apps failed on $t" >&2; exit 1; }
-    for app in mlp kalman pagerank; do
+    for app in mlp kalman pagerank mlp_int8; do
         grep -q "^ok   $app " <<<"$OUT" || { echo "error: no 'ok' line for $app on $t" >&2; exit 1; }
     done
-    grep -qx '3 passed, 0 failed' <<<"$OUT" || { echo "error: no '3 passed, 0 failed' on $t" >&2; exit 1; }
+    grep -qx '4 passed, 0 failed' <<<"$OUT" || { echo "error: no '4 passed, 0 failed' on $t" >&2; exit 1; }
     elf="target/$t/release/firmware-apps"
     size=$(find "$(rustc --print sysroot)" -name llvm-size -type f 2>/dev/null | head -n 1)
     if [[ -n "$size" ]]; then
@@ -89,5 +90,6 @@ if [[ $RC -ne 1 ]]; then
     exit 1
 fi
 grep -q '^FAIL mlp ' <<<"$OUT" || { echo "error: exit 1, but not from the MLP check" >&2; exit 1; }
+grep -q '^FAIL mlp_int8 ' <<<"$OUT" || { echo "error: exit 1, but not from the int8 MLP check" >&2; exit 1; }
 
 echo "==== firmware apps: all passed on ${TARGETS[*]} ($((SECONDS - T0)) s) ===="

@@ -10,6 +10,10 @@ use std::env;
 use std::fs;
 use std::path::PathBuf;
 
+#[cfg(feature = "int8")]
+#[path = "int8/build_c.rs"]
+mod int8;
+
 fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let target = env::var("TARGET").expect("cargo sets TARGET");
@@ -34,6 +38,43 @@ fn main() {
     println!("cargo:rustc-link-arg-bins=-Tlink.x");
     #[cfg(feature = "c-kernel")]
     c_kernel(&target);
+    // The int8 benchmark's C columns (CMSIS-NN and the hand-written
+    // kernels), present only with a CMSIS-NN checkout (`CMSIS_NN_GIT`).
+    println!("cargo::rustc-check-cfg=cfg(cmsis_nn)");
+    println!("cargo::rustc-check-cfg=cfg(dsp)");
+    if target.starts_with("thumbv7em") || target.starts_with("thumbv8m.main") {
+        println!("cargo:rustc-cfg=dsp");
+    }
+    #[cfg(feature = "int8")]
+    int8::c_columns(&out, core_flags_int8(&target));
+}
+
+/// gcc's flags for the int8 C code: the core, with the DSP extension where
+/// the core has it (CMSIS-NN's SMLAD path; the M0 takes its plain C path).
+#[cfg(feature = "int8")]
+fn core_flags_int8(target: &str) -> &'static [&'static str] {
+    if target.starts_with("thumbv6m") {
+        &["-mcpu=cortex-m0", "-mthumb", "-mfloat-abi=soft"]
+    } else if target.starts_with("thumbv8m") {
+        &[
+            "-mcpu=cortex-m33",
+            // After cc's own `-march=armv8-m.main`, which drops the DSP
+            // extension the M33 of mps2-an505 has.
+            "-march=armv8-m.main+dsp+fp",
+            "-mthumb",
+            "-mfpu=fpv5-sp-d16",
+            "-mfloat-abi=hard",
+            "-DARM_MATH_DSP",
+        ]
+    } else {
+        &[
+            "-mcpu=cortex-m4",
+            "-mthumb",
+            "-mfpu=fpv4-sp-d16",
+            "-mfloat-abi=hard",
+            "-DARM_MATH_DSP",
+        ]
+    }
 }
 
 /// gcc's flags for the target's core: soft float on the M0 and M3 (the

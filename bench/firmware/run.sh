@@ -6,6 +6,7 @@
 #
 #   bash bench/firmware/run.sh          # M4F: RESULTS.md
 #   bash bench/firmware/run.sh cores    # M0, M3, M4F, M33: RESULTS.md "Per core", BENCHMARKS.md
+#   bash bench/firmware/run.sh int8     # int8 layers against CMSIS-NN: int8/run.sh
 #
 # Installs what it needs (thumb targets, llvm-tools, qemu-system-arm and
 # gcc, arm-none-eabi-gcc through apt when missing; defmt-print for `cores`),
@@ -25,8 +26,9 @@ mkdir -p "$out"
 mode=${1:-m4f}
 case $mode in
 m4f | cores) ;;
+int8) exec bash "$here/int8/run.sh" ;;
 *)
-    echo "usage: $0 [cores]" >&2
+    echo "usage: $0 [cores | int8]" >&2
     exit 2
     ;;
 esac

@@ -107,6 +107,7 @@ pub mod levels;
 pub mod math;
 pub mod output;
 mod print;
+pub mod quant;
 pub mod reshape;
 mod slice;
 pub mod spy;

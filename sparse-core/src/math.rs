@@ -21,6 +21,8 @@ pub mod complex;
 #[cfg(feature = "half")]
 mod half;
 
+/// For semiring regions, whose closures call math functions by name.
+pub use crate::quant::requantize;
 pub use bits::{clamp, shl, shr, Shift, ShiftAmount};
 
 /// Floating-point math for kernel expressions.

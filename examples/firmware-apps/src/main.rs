@@ -1,15 +1,17 @@
 //! Firmware applications of sparse-core, each a `sparse_kernel!` over
 //! compile-time constants in flash, checked against desktop references
 //! (`data/gen_*.py`): a pruned 2-layer MLP, a sparse Kalman covariance
-//! step and PageRank. One semihosting line per application; QEMU's exit
-//! status is the verdict (0 = every application matched, 1 = a mismatch,
-//! a panic or a HardFault).
+//! step, PageRank and a pruned int8 MLP with TFLite's arithmetic. One
+//! semihosting line per application; QEMU's exit status is the verdict
+//! (0 = every application matched, 1 = a mismatch, a panic or a
+//! HardFault).
 #![no_std]
 #![no_main]
 
 mod check;
 mod kalman;
 mod mlp;
+mod mlp_int8;
 mod pagerank;
 
 use core::panic::PanicInfo;
@@ -25,7 +27,7 @@ fn main() -> ! {
         env!("FW_TARGET"),
         env!("FW_MACHINE")
     );
-    let results = [mlp::run(), kalman::run(), pagerank::run()];
+    let results = [mlp::run(), kalman::run(), pagerank::run(), mlp_int8::run()];
     let failed = results.iter().filter(|ok| !**ok).count();
     hprintln!("{} passed, {} failed", results.len() - failed, failed);
     exit(failed == 0)

@@ -29,16 +29,22 @@
 //! against the same layer evaluated densely. Where C overflows a signed
 //! `int32_t` (`val * (1 << shift)` for large values) the reference and the
 //! kernels wrap, as the kernel language defines it.
+//!
+//! The same checks run the built-in `requantize(acc, mult, shift)`
+//! (`sparse_core::quant::requantize`), in a dense kernel, in the layer,
+//! over a sparse vector (whose absent entries requantize to 0) and in a
+//! semiring region's closure, and the library function itself.
 
 use proptest::collection::vec;
 use proptest::prelude::*;
 use sparse_tests::dense::Dense;
-use sparse_tests::fixture::{with_tensor, CSR};
+use sparse_tests::fixture::{with_tensor, CSR, SV};
 use sparse_tests::gen::Entries;
 
 mod k {
     sparse_core::sparse_kernel! {
         #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 16, crdWidth = 16 }>
+        #SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
 
         /// `arm_nn_requantize(acc, mult, shift) + out_off`, clamped to int8:
         /// the doubling high multiply into `d`, then the rounding divide by
@@ -66,6 +72,45 @@ mod k {
                 -128,
                 127,
             ) as i8;
+        }
+
+        /// The built-in: `requantize(acc, mult, shift) + out_off`, clamped.
+        pub fn requantize_builtin(
+            acc: &tensor<?xi32>,
+            y: &mut tensor<?xi8>,
+            mult: i32,
+            shift: i32,
+            out_off: i32,
+        ) {
+            y[i] = clamp(requantize(acc[i], mult, shift) + out_off, -128, 127) as i8;
+        }
+
+        /// The layer with the built-in.
+        pub fn fc_s8_builtin(
+            w: &tensor<?x?xi8, #CSR>,
+            x: &tensor<?xi8>,
+            bias: &tensor<?xi32>,
+            acc: &mut tensor<?xi32>,
+            y: &mut tensor<?xi8>,
+            in_off: i32,
+            mult: i32,
+            shift: i32,
+            out_off: i32,
+        ) {
+            acc[i] = w[i, j] as i32 * (x[j] as i32 + in_off) + bias[i];
+            y[i] = clamp(requantize(acc[i], mult, shift) + out_off, -128, 127) as i8;
+        }
+
+        /// The built-in over a sparse vector: zero where `a` stores nothing.
+        pub fn requantize_sparse(a: &tensor<?xi32, #SV>, y: &mut tensor<?xi32>, mult: i32, shift: i32) {
+            y[i] = requantize(a[i], mult, shift);
+        }
+
+        /// The built-in inside a semiring region (a Rust closure): the
+        /// requantized value plus `out_off` where `a` stores one, `out_off`
+        /// elsewhere.
+        pub fn requantize_region(a: &tensor<?xi32, #SV>, y: &mut tensor<?xi32>, mult: i32, shift: i32, out_off: i32) {
+            y[i] = unary(a[i], present = |v| requantize(v, mult, shift).wrapping_add(out_off), absent = || out_off);
         }
 
         /// A pruned int8 fully connected layer, CMSIS-NN's arithmetic.
@@ -141,16 +186,22 @@ fn check_requantize(acc: &[i32], mult: i32, shift: i32, out_off: i32) -> Result<
         k::requantize(acc, &mut d, &mut y, mult, shift, out_off),
         Ok(())
     );
+    let mut built_in = vec![0x5a; acc.len()];
+    prop_assert_eq!(
+        k::requantize_builtin(acc, &mut built_in, mult, shift, out_off),
+        Ok(())
+    );
     for (n, &v) in acc.iter().enumerate() {
-        let want = to_s8(arm_nn_requantize(v, mult, shift), out_off);
+        let exact = arm_nn_requantize(v, mult, shift);
+        let want = to_s8(exact, out_off);
+        let why = format!("acc {v} multiplier {mult} shift {shift} offset {out_off}");
+        prop_assert_eq!(y[n], want, "{}", why);
+        prop_assert_eq!(built_in[n], want, "built-in: {}", why);
         prop_assert_eq!(
-            y[n],
-            want,
-            "acc {} multiplier {} shift {} offset {}",
-            v,
-            mult,
-            shift,
-            out_off
+            sparse_core::quant::requantize(v, mult, shift),
+            exact,
+            "library: {}",
+            why
         );
     }
     Ok(())
@@ -286,7 +337,47 @@ proptest! {
             k::fc_s8(t, &l.x, &l.bias, &mut acc, &mut y, l.in_off, l.mult, l.shift, l.out_off)
         });
         prop_assert_eq!(got, Ok(()));
+        prop_assert_eq!(&y, &want);
+        let mut y = vec![0x5a; m];
+        let got = with_tensor(&CSR, l.dims, &l.weights, |t| {
+            k::fc_s8_builtin(t, &l.x, &l.bias, &mut acc, &mut y, l.in_off, l.mult, l.shift, l.out_off)
+        });
+        prop_assert_eq!(got, Ok(()));
         prop_assert_eq!(y, want);
+    }
+
+    #[test]
+    fn the_builtin_over_a_sparse_vector_is_zero_where_nothing_is_stored(
+        slots in vec(prop::option::of(accumulators()), 0..=40),
+        mult in multipliers(),
+        shift in -31i32..=30,
+        out_off in -128i32..=127,
+    ) {
+        let entries: Entries<i32> = slots
+            .iter()
+            .enumerate()
+            .filter_map(|(at, v)| v.map(|v| (vec![at], v)))
+            .collect();
+        let want: Vec<i32> = slots
+            .iter()
+            .map(|v| arm_nn_requantize(v.unwrap_or(0), mult, shift))
+            .collect();
+        let mut y = vec![0x5a5a_5a5a; slots.len()];
+        let got = with_tensor(&SV, [slots.len()], &entries, |t| {
+            k::requantize_sparse(t, &mut y, mult, shift)
+        });
+        prop_assert_eq!(got, Ok(()));
+        prop_assert_eq!(y, want);
+        let in_region: Vec<i32> = slots
+            .iter()
+            .map(|v| v.map_or(out_off, |v| arm_nn_requantize(v, mult, shift).wrapping_add(out_off)))
+            .collect();
+        let mut y = vec![0x5a5a_5a5a; slots.len()];
+        let got = with_tensor(&SV, [slots.len()], &entries, |t| {
+            k::requantize_region(t, &mut y, mult, shift, out_off)
+        });
+        prop_assert_eq!(got, Ok(()));
+        prop_assert_eq!(y, in_region);
     }
 }
 

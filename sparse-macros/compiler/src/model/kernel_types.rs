@@ -49,6 +49,7 @@ pub(super) enum Origin<'a> {
     Operands,
     Exponent,
     Condition,
+    Requantize,
 }
 
 pub(super) type Expected<'a> = Option<(ValueType, Origin<'a>)>;
@@ -163,6 +164,8 @@ impl Checker<'_> {
             ExprSyntax::Call { name, args, .. } if name == "powi" => {
                 args.first().map_or(Ty::Unknown, |a| self.infer(a))
             }
+            // CMSIS-NN's requantization is of `i32` values only.
+            ExprSyntax::Call { name, .. } if name == "requantize" => Ty::Known(ValueType::I32),
             ExprSyntax::Call { name, args, .. } if name == "sum" => {
                 args.last().map_or(Ty::Unknown, |a| self.infer(a))
             }
@@ -391,6 +394,9 @@ impl Checker<'_> {
                     }
                 }
             }
+            ExprSyntax::Call { name, args, .. } if name == "requantize" => {
+                self.check_requantize(e, args, expected, errors);
+            }
             ExprSyntax::Call { name, args, .. } => {
                 let around = self.around(e, expected);
                 if name == "powi" {
@@ -415,6 +421,49 @@ impl Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// Rule: `requantize(acc, multiplier, shift)` takes and gives `i32`
+    /// (CMSIS-NN's `arm_nn_requantize`). `requantize(a[i], m, s)` with
+    /// `a: &tensor<?xf32>` is an error at `a[i]`; stored into an `i8`
+    /// output unconverted, at the call, naming the cast.
+    fn check_requantize(
+        &self,
+        e: &ExprSyntax,
+        args: &[ExprSyntax],
+        expected: Expected,
+        errors: &mut Errors,
+    ) {
+        for arg in args {
+            self.check(arg, Some((ValueType::I32, Origin::Requantize)), errors);
+        }
+        let Some((x, origin)) = expected.filter(|(x, _)| *x != ValueType::I32) else {
+            return;
+        };
+        // A narrow output wants the zero point and the clamp that a bare
+        // `as` would skip (a wrapping cast).
+        let range = match x {
+            ValueType::I8 => Some((i8::MIN as i32, i8::MAX as i32)),
+            ValueType::U8 => Some((0, u8::MAX as i32)),
+            ValueType::I16 => Some((i16::MIN as i32, i16::MAX as i32)),
+            ValueType::U16 => Some((0, u16::MAX as i32)),
+            _ => None,
+        };
+        let Some((lo, hi)) = range else {
+            return mismatch(e, ValueType::I32, x, origin, errors);
+        };
+        let (first, last) = e.span_range();
+        errors.error_range(
+            first,
+            last,
+            format!(
+                "`{text}` is an `i32` where {} is expected; add the output zero point and clamp \
+                 to the range before converting: `clamp({text} + zero_point, {lo}, {hi}) as {}`",
+                describe(x, origin),
+                x.rust_name(),
+                text = e.text(),
+            ),
+        );
+    }
+
     /// Rule: a comparison or logical operation gives a `bool`, which Rust
     /// does not turn into a number by itself. `y[i] = a[i] < b[i]` with `y`
     /// of `f64` is an error at the comparison, which names the choice to
@@ -489,6 +538,7 @@ fn describe(x: ValueType, origin: Origin) -> String {
         Origin::Output(out) => format!("`{name}` (the element type of the output `{out}`)"),
         Origin::Operands => format!("`{name}` (the type of the other operands)"),
         Origin::Exponent => "an `i32` (the exponent of `powi`)".to_string(),
+        Origin::Requantize => "an `i32` (an operand of `requantize`)".to_string(),
         Origin::Condition => "a `bool` (a condition, e.g. `a[i] > 0.0`)".to_string(),
     }
 }

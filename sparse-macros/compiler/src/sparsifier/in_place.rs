@@ -103,7 +103,7 @@ fn zero_where_absent(e: &Expr, t: TensorId) -> bool {
         Expr::Add(l, r) | Expr::Sub(l, r) => z(l) && z(r),
         Expr::Call(name, args) => match (name.as_str(), args.as_slice()) {
             ("and" | "bitand", [l, r]) => z(l) || z(r),
-            ("shl" | "shr", [l, _]) => z(l),
+            ("shl" | "shr", [l, _]) | ("requantize", [l, _, _]) => z(l),
             ("choose", [_, then, els]) => z(then) && z(els),
             ("abs" | "sqrt" | "max" | "min" | "clamp" | "bitor" | "bitxor", _) => {
                 args.iter().all(z)

@@ -318,10 +318,12 @@ const ZERO_PRESERVING: &[&str] = &[
 ];
 
 /// Shifts of a zero are zero whatever the amount (MLIR's `shli`/`shrsi`/
-/// `shrui` of 0): only the points where the shifted operand is present
-/// compute anything, as a product's left factor.
+/// `shrui` of 0), and so is the requantization of a zero accumulator
+/// (`requantize(0, m, s) = 0` for every multiplier and shift): only the
+/// points where the first operand is present compute anything, as a
+/// product's left factor.
 fn zero_shifted(name: &str, exprs: &[Expr]) -> bool {
-    matches!(name, "shl" | "shr") && exprs.first() == Some(&Expr::Zero)
+    matches!(name, "shl" | "shr" | "requantize") && exprs.first() == Some(&Expr::Zero)
 }
 
 /// The points of `expr` for `loop_id`, bottom-up, with each node's points

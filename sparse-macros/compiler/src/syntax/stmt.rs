@@ -7,7 +7,7 @@ use syn::Ident;
 use super::semiring::SemiringSyntax;
 
 /// The math functions a kernel may call, with their argument counts.
-pub(crate) const MATH_FUNCTIONS: [(&str, usize); 30] = [
+pub(crate) const MATH_FUNCTIONS: [(&str, usize); 31] = [
     ("sqrt", 1),
     ("abs", 1),
     ("exp", 1),
@@ -41,6 +41,9 @@ pub(crate) const MATH_FUNCTIONS: [(&str, usize); 30] = [
     ("conj", 1),
     ("re", 1),
     ("im", 1),
+    // `requantize(acc, multiplier, shift)` on `i32`: CMSIS-NN's
+    // `arm_nn_requantize` (`sparse_core::quant::requantize`).
+    ("requantize", 3),
 ];
 
 /// The math functions of complex operands (sparse-core's `math::complex`).
@@ -55,7 +58,8 @@ pub(crate) const SUPPORTED: &str = "kernel expressions are built from tensor acc
      `<< >> & | ^ !`, `if c { a } else { b }`, `sum(j, e)`, the math functions (`sqrt`, `abs`, \
      `exp`, `ln`, `sin`, `cos`, `tanh`, `powi`, `powf`, `max`, `min`, `clamp`, `tan`, `atan`, \
      `exp2`, `expm1`, `log1p`, `log2`, `log10`, `erf`, `sigmoid`, `rsqrt`, `floor`, `ceil`, \
-     `round`, `trunc`, `copysign`, and `conj`, `re`, `im` of complex numbers), and the \
+     `round`, `trunc`, `copysign`, `requantize` of `i32`, and `conj`, `re`, `im` of complex \
+     numbers), and the \
      semiring operations `binary`, `unary`, `select`, `reduce` (whose regions are Rust \
      closures)";
 

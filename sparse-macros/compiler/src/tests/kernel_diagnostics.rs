@@ -273,7 +273,7 @@ fn unknown_math_function_suggests_the_closest() {
         &k,
         "sqr",
         0,
-        "unknown function `sqr`; a kernel may call the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `tanh`, `powi`, `powf`, `max`, `min`, `tan`, `atan`, `exp2`, `expm1`, `log1p`, `log2`, `log10`, `erf`, `sigmoid`, `rsqrt`, `floor`, `ceil`, `round`, `trunc`, `copysign`, `clamp`, `conj`, `re`, `im`; did you mean `sqrt`?",
+        "unknown function `sqr`; a kernel may call the math functions `sqrt`, `abs`, `exp`, `ln`, `sin`, `cos`, `tanh`, `powi`, `powf`, `max`, `min`, `tan`, `atan`, `exp2`, `expm1`, `log1p`, `log2`, `log10`, `erf`, `sigmoid`, `rsqrt`, `floor`, `ceil`, `round`, `trunc`, `copysign`, `clamp`, `conj`, `re`, `im`, `requantize`; did you mean `sqrt`?",
     );
 }
 

@@ -604,6 +604,15 @@ impl Gen<'_> {
                     .collect();
                 (quote!(::sparse_core::__private::math::#f(#(#a),*)), 5)
             }
+            // CMSIS-NN's requantization: `i32` operands (the checker
+            // refused others), literals typed so.
+            "requantize" => {
+                let a: Vec<TokenStream> = args
+                    .iter()
+                    .map(|a| self.typed_operand(a, 0, loaded, Some(ValueType::I32)))
+                    .collect();
+                (quote!(::sparse_core::quant::requantize(#(#a),*)), 5)
+            }
             "powi" => {
                 let x = self.typed_operand(&args[0], 0, loaded, ty);
                 let (n, _) = self.lower(&args[1], loaded);

@@ -446,6 +446,9 @@ fn check_call(call: &ExprSyntax, name: &Ident, count: usize, errors: &mut Errors
         let usage = match arity {
             1 => format!("`{name}(x)`"),
             _ if *name == "powi" => "`powi(x, n)` with an `i32` exponent".to_string(),
+            _ if *name == "requantize" => {
+                "`requantize(acc, multiplier, shift)` of `i32` values".to_string()
+            }
             _ => format!("`{name}(x, y)`"),
         };
         errors.error_range(
