@@ -161,10 +161,16 @@ mod dsp {
             // hi`: four coordinates and four weights (one word, read
             // unaligned: Armv7-M allows unaligned word loads); each
             // coordinate is below `x.len()` by the caller's guarantee.
-            let (w, [x0, x1, x2, x3]) = unsafe {
-                let w = v.cast::<u32>().read_unaligned();
-                let xs = [0, 1, 2, 3].map(|k| i32::from(load(x, (*c.add(k)).as_usize())));
-                (w, xs)
+            // (Written out: at opt-level `s` a `map` over the four stays a
+            // loop through the stack, twice the instructions.)
+            let (w, x0, x1, x2, x3) = unsafe {
+                (
+                    v.cast::<u32>().read_unaligned(),
+                    i32::from(load(x, (*c).as_usize())),
+                    i32::from(load(x, (*c.add(1)).as_usize())),
+                    i32::from(load(x, (*c.add(2)).as_usize())),
+                    i32::from(load(x, (*c.add(3)).as_usize())),
+                )
             };
             // Lanes (w0, w2) and (w1, w3), the inputs paired alike.
             acc = smlad(sxtb16(w), sadd16(pack(x0, x2), offsets), acc);
