@@ -67,6 +67,34 @@ pub const unsafe fn constant_tensor<'a, V, E: Encoding, const DIM: usize, const 
     }
 }
 
+/// A tensor with the positions and coordinates of `levels_of` and its own
+/// values, in a `const` context: `static W8: tensor<..> = levels_of(W,
+/// values = ..)`. The level buffers are `levels_of`'s own (one copy in
+/// flash for both constants); only the values are new.
+///
+/// # Safety
+///
+/// `levels_of` must be a valid tensor (built by [`constant_tensor`] or
+/// checked), and `values` must hold one value per entry of it (empty for
+/// a pattern encoding), in its storage order: what
+/// [`SparseTensor::assemble`] would accept with `levels_of`'s buffers and
+/// these values. `sparse_kernel!` lays the values out on the entries of
+/// `levels_of` it built itself.
+#[doc(hidden)]
+pub const unsafe fn constant_sharing<'a, V, U, E: Encoding, const DIM: usize, const LVL: usize>(
+    levels_of: &SparseTensor<'a, U, E, DIM, LVL>,
+    values: &'a [V],
+) -> SparseTensor<'a, V, E, DIM, LVL> {
+    SparseTensor {
+        dim_sizes: levels_of.dim_sizes,
+        lvl_sizes: levels_of.lvl_sizes,
+        levels: levels_of.levels,
+        values,
+        entries: levels_of.entries,
+        encoding: PhantomData,
+    }
+}
+
 /// Decoders of the little-endian byte strings large constant buffers are
 /// emitted as: `static VAL: [f32; N] = bytes::f32s(b"...")`. rustc reads
 /// one byte-string token far faster than an array literal of `N` tokens.
@@ -228,6 +256,32 @@ mod tests {
             );
         }
         assert_eq!(W.values(), checked.values());
+    }
+
+    static VAL8: [i8; 2] = [10, 50];
+    // SAFETY: one value per entry of `W`, which `constant_tensor` built.
+    static W8: SparseTensor<'static, i8, Csr, 2, 2> = unsafe { constant_sharing(&W, &VAL8) };
+
+    #[test]
+    fn a_shared_constant_reads_the_same_buffers_with_its_values() {
+        for l in 0..2 {
+            let (a, b) = (W.level(l), W8.level(l));
+            assert!(core::ptr::eq(a.positions(), b.positions()));
+            assert!(core::ptr::eq(a.coordinates(), b.coordinates()));
+        }
+        assert_eq!(W8.dim_sizes(), W.dim_sizes());
+        assert_eq!(W8.number_of_entries(), 2);
+        assert_eq!(W8.values(), &[10, 50]);
+        // What `assemble` builds from those buffers and values.
+        let checked = SparseTensor::<i8, Csr, 2, 2>::assemble(
+            [3, 4],
+            [Level::dense(), Level::compressed(&POS, &CRD)],
+            &VAL8,
+        )
+        .unwrap();
+        assert_eq!(W8.values(), checked.values());
+        assert_eq!(W8.lvl_sizes(), checked.lvl_sizes());
+        assert_eq!(W8.number_of_entries(), checked.number_of_entries());
     }
 
     const F: [f32; 3] = bytes::f32s(b"\x00\x00\x80\x3f\x00\x00\x00\xc0\x00\x00\xc0\x7f");

@@ -60,6 +60,40 @@ pub trait Encoding: 'static {
     }
 }
 
+/// An encoding that stores a values array: any [`Enc`] without
+/// `explicitVal`. Sparse outputs ([`SparseTensorOut`]) store the values
+/// they are written, so their constructors require it, and a pattern
+/// encoding (`explicitVal`) as an output is a compile error at the
+/// constructor rather than `AssembleError::PatternOutput` at run time.
+/// MLIR gives a conversion into a pattern tensor no meaning either: an
+/// `explicitVal` states that every stored entry holds that value, which a
+/// conversion cannot make true of its source's values.
+///
+/// ```compile_fail
+/// sparse_core::sparse_kernel! {
+///     #Graph = #sparse_tensor.encoding<{
+///         map = (i, j) -> (i : dense, j : compressed), explicitVal = 1 : i64
+///     }>
+/// }
+/// // error: a sparse output cannot have a pattern encoding (`explicitVal`)
+/// let out = GraphOut::<i64, sparse_core::output::Owned>::with_dims([2, 2]);
+/// ```
+///
+/// (`tests/ui/values/pattern-output-constructed.rs` pins the message.)
+///
+/// [`SparseTensorOut`]: crate::SparseTensorOut
+#[diagnostic::on_unimplemented(
+    message = "a sparse output cannot have a pattern encoding (`explicitVal`): outputs store the values they are written",
+    label = "needs an encoding without `explicitVal`",
+    note = "give the output the same encoding without `explicitVal`; a pattern tensor is assembled from its positions and coordinates (`SparseTensor::assemble` with `&[]` values)"
+)]
+pub trait StoresValues: Encoding {}
+
+impl<P: Index + 'static, C: Index + 'static, L: LevelTypes, M: DimToLvl> StoresValues
+    for Enc<P, C, L, M, 0>
+{
+}
+
 /// The one implementation of [`Encoding`]: the widths `P` (`posWidth`) and
 /// `C` (`crdWidth`) as index types, the level types `L` and the dim→lvl map
 /// `M` as tuples of [`crate::levels`] markers, the `explicitVal` as a packed

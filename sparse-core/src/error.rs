@@ -179,7 +179,10 @@ pub enum AssembleError {
     /// `usize`.
     InvalidExplicitValue,
     /// A sparse output cannot have a pattern encoding (`explicitVal`): the
-    /// kernels that write outputs store values.
+    /// kernels that write outputs store values. The constructors require
+    /// [`StoresValues`](crate::StoresValues), so this is a compile error
+    /// for every `Enc`; only an encoding type written by hand that claims
+    /// `StoresValues` reaches it at run time.
     PatternOutput,
 }
 
@@ -263,7 +266,7 @@ impl fmt::Display for AssembleError {
                 "the encoding's explicitVal code is invalid, or its index value does not fit this target's usize",
             ),
             AssembleError::PatternOutput => f.write_str(
-                "a sparse output cannot have a pattern encoding (explicitVal) yet: outputs store their values",
+                "a sparse output cannot have a pattern encoding (explicitVal): outputs store their values",
             ),
         }
     }

@@ -50,6 +50,10 @@ pub trait Index: sealed::Sealed + Copy + Ord + Eq + core::fmt::Debug + core::fmt
     fn as_usize(self) -> usize;
     /// A `usize` narrowed to this type, `None` if it does not fit.
     fn from_usize(value: usize) -> Option<Self>;
+    /// A `usize` narrowed to this type, wrapping (an `as` cast). Only for
+    /// values already known to fit (a count below a checked total), where
+    /// [`Index::from_usize`]'s test per value would be paid for nothing.
+    fn from_usize_wrapping(value: usize) -> Self;
     /// The value widened to `u64` (lossless for every width), for error
     /// reports about values that may not fit `usize`.
     fn to_u64(self) -> u64;
@@ -72,6 +76,10 @@ macro_rules! impl_index {
             #[inline(always)]
             fn from_usize(value: usize) -> Option<Self> {
                 <$t>::try_from(value).ok()
+            }
+            #[inline(always)]
+            fn from_usize_wrapping(value: usize) -> Self {
+                value as $t
             }
             #[inline(always)]
             fn to_u64(self) -> u64 {
@@ -186,6 +194,11 @@ impl Index for Packed2 {
     #[inline(always)]
     fn from_usize(value: usize) -> Option<Self> {
         (value <= 3).then_some(Packed2(value as u8))
+    }
+    /// The low two bits, as the byte holding them first.
+    #[inline(always)]
+    fn from_usize_wrapping(value: usize) -> Self {
+        Packed2((value & 3) as u8)
     }
     #[inline(always)]
     fn to_u64(self) -> u64 {

@@ -125,7 +125,7 @@ pub use sparse_vocab as vocab;
 
 pub use debug::EncodingText;
 pub use dense::{DenseView, DenseViewMut};
-pub use encoding::{Enc, Encoding};
+pub use encoding::{Enc, Encoding, StoresValues};
 pub use error::{AssembleError, Buffer, CapacityError, KernelError};
 pub use index::{Index, Packed2};
 #[cfg(feature = "heapless")]
@@ -174,7 +174,7 @@ pub mod __private {
     pub use crate::encoding::Enc;
     pub use crate::levels;
     // Compile-time constants (`static W: tensor<..> = sparse<..>;`).
-    pub use crate::constant::{bytes, constant_level, constant_tensor};
+    pub use crate::constant::{bytes, constant_level, constant_sharing, constant_tensor};
     pub use crate::tensor::SparseTensor;
     // Kernels: unchecked loop accesses, no_std math, parameter and error types.
     pub use crate::dense::{DenseView, DenseViewMut};

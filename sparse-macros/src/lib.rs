@@ -23,7 +23,9 @@ use proc_macro::TokenStream;
 /// - `type NAME = tensor<4x8xi32>;` becomes `pub type NAME = [[i32; 8]; 4];`;
 /// - `static W: tensor<3x4xf32, #CSR> = sparse<[[0, 0], [1, 2]], [1.0, 5.0]>;`
 ///   (or `= dense<[[...]]>`, `= file("weights.mtx")`, `= file("w.npy")`,
-///   `= prune_2_4(..)`) becomes a `pub static W: CSR<'static, f32>` whose
+///   `= prune_2_4(..)`, `= prune_blocks(.., keep = 2)`, `= levels_of(V,
+///   values = ..)` sharing `V`'s positions and coordinates, a bare scalar
+///   `= 1.5`) becomes a `pub static W: CSR<'static, f32>` whose
 ///   buffers the macro laid out and checked at compile time: exact-size
 ///   `static` arrays in the encoding's widths, in flash on a
 ///   microcontroller, validated nowhere at run time;

@@ -105,7 +105,7 @@ mod k {
         pub fn rows_loose_i32(a: &tensor<?x?xi32, #LOOSE>, y: &mut tensor<?xi32>) { y[i] = a[i, j] * 3 - a[i, j]; }
 
         /// Integer kernels that can overflow or divide by zero (`INT_HAZARDS`).
-        pub fn spmv_csr_i8(a: &tensor<?x?xi8, #CSR>, x: &tensor<?xi8>, y: &mut tensor<?xi8>) { y[i] = a[i, j] * x[j]; }
+        pub fn spmv_csr_i8(a: &tensor<?x?xi8, #CSR>, x: &tensor<?xi8>, y: &mut tensor<?xi8>) { y[i] = (a[i, j] * x[j]) as i8; }
         pub fn div_csr_i32(a: &tensor<?x?xi32, #CSR>, x: &tensor<?xi32>, y: &mut tensor<?xi32>) { y[i] = a[i, j] / x[j]; }
         pub fn neg_sv_i8(a: &tensor<?xi8, #SV>, c: &mut tensor<?xi8>) { c[i] = -a[i]; }
 

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use sparse_core::output::{SliceBuffer, Slices};
-use sparse_core::{AssembleError, Encoding, Index, SparseTensor, SparseTensorOut};
+use sparse_core::{AssembleError, Encoding, Index, SparseTensor, SparseTensorOut, StoresValues};
 
 use crate::dense::Dense;
 use crate::gen::{Elem, Entries};
@@ -223,7 +223,7 @@ impl<P: Index, C: Index, V: Elem + Default, const L: usize> SliceStore<P, C, V, 
         dims: [usize; D],
     ) -> SparseTensorOut<V, E, Slices<'_>, D, L>
     where
-        E: Encoding<Pos = P, Crd = C>,
+        E: StoresValues<Pos = P, Crd = C>,
     {
         self.try_out(dims)
             .unwrap_or_else(|e| panic!("SparseTensorOut::new refused {dims:?}: {e}"))
@@ -239,7 +239,7 @@ impl<P: Index, C: Index, V: Elem + Default, const L: usize> SliceStore<P, C, V, 
         dims: [usize; D],
     ) -> Result<SparseTensorOut<V, E, Slices<'_>, D, L>, AssembleError>
     where
-        E: Encoding<Pos = P, Crd = C>,
+        E: StoresValues<Pos = P, Crd = C>,
     {
         let mut pos = self.pos.iter_mut();
         let mut crd = self.crd.iter_mut();

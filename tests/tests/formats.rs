@@ -41,5 +41,7 @@ mod formats {
         mod formats;
         mod forms;
         mod props;
+        mod pruning;
+        mod shared;
     }
 }

@@ -5,7 +5,8 @@
 //! `spmv16`, `csc`, `add`, `spgemm`, `sddmm`, `transpose`, `coo`, `par`
 //! (default: all), `par-sddmm` (the parallel SDDMM rows of `par`), or
 //! `sparse-bench-desktop callgrind IMPL REPS` (one SpMV implementation on
-//! the small matrix, REPS times, for instruction counting).
+//! the small matrix, REPS times, for instruction counting), or
+//! `sparse-bench-desktop plots RUN.md OUT_DIR` (SVG charts of a saved run).
 //! `BENCH_QUICK=1` shrinks every matrix and the time budget (a smoke test).
 
 mod callgrind;
@@ -17,6 +18,7 @@ mod kernels;
 mod ops;
 mod par;
 mod peers;
+mod plots;
 mod report;
 mod spgemm;
 mod spmv;
@@ -90,6 +92,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("callgrind") {
         callgrind::run(&args[1..]);
+        return;
+    }
+    if args.first().map(String::as_str) == Some("plots") {
+        plots::run(&args[1..]);
         return;
     }
     let all = [

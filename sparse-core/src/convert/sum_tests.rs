@@ -29,7 +29,10 @@ fn coo_buffers(a: i8, b: i8) -> ([u8; 2], [u8; 6], [i8; 3]) {
 /// Converts the COO with `convert_sum` into `E` (over stack buffers) and
 /// returns the result's values or the error; the output must be the
 /// empty tensor after an error.
-fn sum_into<E: Encoding<Pos = u8, Crd = u8>>(a: i8, b: i8) -> Result<[i8; 12], ConvertError> {
+fn sum_into<E: crate::StoresValues<Pos = u8, Crd = u8>>(
+    a: i8,
+    b: i8,
+) -> Result<[i8; 12], ConvertError> {
     let (pos, crd, val) = coo_buffers(a, b);
     let coo = SparseTensor::<i8, Coo, 2, 2>::assemble(
         [3, 4],

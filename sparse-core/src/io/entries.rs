@@ -76,7 +76,7 @@ impl<V, const DIM: usize> Source<V, DIM> for EntryList<V, DIM> {
 }
 
 /// Builds `E` from the entries, repeats summed.
-pub(crate) fn build<V: FileValue, E: Encoding, const DIM: usize, const LVL: usize>(
+pub(crate) fn build<V: FileValue, E: crate::StoresValues, const DIM: usize, const LVL: usize>(
     list: &EntryList<V, DIM>,
 ) -> Result<SparseTensorOut<V, E, Owned, DIM, LVL>, IoError> {
     let mut out = SparseTensorOut::<V, E, Owned, DIM, LVL>::with_dims(list.dims)?;

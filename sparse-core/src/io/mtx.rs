@@ -39,7 +39,7 @@ pub fn read_matrix_market<V, E, R, const LVL: usize>(
 ) -> Result<SparseTensorOut<V, E, Owned, 2, LVL>, IoError>
 where
     V: FileValue,
-    E: Encoding,
+    E: crate::StoresValues,
     R: BufRead,
 {
     let mut lines = Lines::new(reader);

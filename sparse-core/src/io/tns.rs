@@ -39,7 +39,7 @@ pub fn read_frostt<V, E, R, const DIM: usize, const LVL: usize>(
 ) -> Result<SparseTensorOut<V, E, Owned, DIM, LVL>, IoError>
 where
     V: FileValue,
-    E: Encoding,
+    E: crate::StoresValues,
     R: BufRead,
 {
     let mut lines = Lines::new(reader);

@@ -207,8 +207,17 @@ mod tests {
             1 => 127,
             _ => ((k * 53) % 256) as u8 as i8,
         });
-        for off in [0, 128, -128, 127, 32640, -32640, 32641, i32::MAX, i32::MIN] {
-            for lo in 0..6 {
+        // Under Miri (the plain loop's unchecked reads) a few cases do.
+        let (offsets, starts) = if cfg!(miri) {
+            (&[0, 128, i32::MIN][..], 0..2)
+        } else {
+            (
+                &[0, 128, -128, 127, 32640, -32640, 32641, i32::MAX, i32::MIN][..],
+                0..6,
+            )
+        };
+        for &off in offsets {
+            for lo in starts.clone() {
                 for hi in lo..=crd.len() {
                     // SAFETY: `lo <= hi <= 21` entries and every
                     // coordinate is below 64 = `x.len()`.

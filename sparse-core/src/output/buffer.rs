@@ -79,6 +79,23 @@ pub trait Buffer<T> {
         }
         src.iter().all(|x| self.push(x.clone()).is_ok())
     }
+    /// Appends the items of `items` if all of them fit (`true`; its
+    /// `len()` is the room asked for); otherwise changes nothing and takes
+    /// none of them (`false`). One room check for all of them: the
+    /// provided version then pushes, the buffers of this crate write in
+    /// place (a `Vec` with no per-element capacity test), with no fill of
+    /// the room first.
+    fn extend_exact<I: ExactSizeIterator<Item = T>>(&mut self, items: I) -> bool {
+        if self.capacity().saturating_sub(self.len()) < items.len() {
+            return false;
+        }
+        for x in items {
+            if self.push(x).is_err() {
+                return false;
+            }
+        }
+        true
+    }
     /// [`extend_unspecified`](Self::extend_unspecified) for element types
     /// that are `Default` but not `Clone` (an output's values): appends `n`
     /// elements if all of them fit (`true`; otherwise nothing changes,
@@ -218,6 +235,22 @@ impl<T> Buffer<T> for SliceBuffer<'_, T> {
             None => false,
         }
     }
+    #[inline]
+    fn extend_exact<I: ExactSizeIterator<Item = T>>(&mut self, items: I) -> bool {
+        let Some(end) = self.len.checked_add(items.len()) else {
+            return false;
+        };
+        match self.data.get_mut(self.len..end) {
+            Some(room) => {
+                for (slot, x) in room.iter_mut().zip(items) {
+                    *slot = x;
+                }
+                self.len = end;
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 #[cfg(feature = "heapless")]
@@ -339,6 +372,16 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
             return false;
         }
         alloc::vec::Vec::extend_from_slice(self, src);
+        true
+    }
+    #[inline]
+    fn extend_exact<I: ExactSizeIterator<Item = T>>(&mut self, items: I) -> bool {
+        if self.try_reserve(items.len()).is_err() {
+            return false;
+        }
+        // A slice's iterator, mapped, has a trusted length: `extend`
+        // writes in place with no per-element capacity test.
+        self.extend(items);
         true
     }
     #[inline]

@@ -11,7 +11,7 @@
 use core::fmt;
 
 use super::{Buffer, OutputBuffers, SliceBuffer, SparseTensorOut};
-use crate::encoding::Encoding;
+use crate::encoding::{Encoding, StoresValues};
 use crate::error::{AssembleError, Buffer as Which};
 
 impl<'a, T> From<&'a mut [T]> for SliceBuffer<'a, T> {
@@ -97,7 +97,10 @@ where
     /// assert_eq!(c.view().level(1).positions(), &[0, 1, 1, 2, 2]);
     /// # Ok::<(), Box<dyn core::error::Error>>(())
     /// ```
-    pub fn builder(dim_sizes: [usize; DIM]) -> OutputBuilder<V, E, B, DIM, LVL> {
+    pub fn builder(dim_sizes: [usize; DIM]) -> OutputBuilder<V, E, B, DIM, LVL>
+    where
+        E: StoresValues,
+    {
         OutputBuilder {
             dim_sizes,
             positions: core::array::from_fn(|_| B::Pos::default()),
@@ -162,7 +165,10 @@ where
     /// The output, checked as [`SparseTensorOut::new`] checks it; a buffer
     /// named for a level the tensor does not have is
     /// `AssembleError::UnexpectedBuffer`.
-    pub fn build(self) -> Result<SparseTensorOut<V, E, B, DIM, LVL>, AssembleError> {
+    pub fn build(self) -> Result<SparseTensorOut<V, E, B, DIM, LVL>, AssembleError>
+    where
+        E: StoresValues,
+    {
         if let Some((level, buffer)) = self.misplaced {
             return Err(AssembleError::UnexpectedBuffer { level, buffer });
         }

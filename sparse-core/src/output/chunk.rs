@@ -36,7 +36,7 @@ use alloc::vec::Vec;
 use core::any::Any;
 use core::marker::PhantomData;
 
-use crate::encoding::Encoding;
+use crate::encoding::{Encoding, StoresValues};
 use crate::index::Index;
 use crate::vocab::{LevelExpr, LevelFormat};
 
@@ -58,6 +58,8 @@ impl<E: Encoding> Encoding for Wide<E> {
     const MAP: u128 = E::MAP;
     const VALUES: u128 = E::VALUES;
 }
+
+impl<E: StoresValues> StoresValues for Wide<E> {}
 
 /// The output one chunk of rows of a `#[parallel]` kernel writes.
 #[doc(hidden)]

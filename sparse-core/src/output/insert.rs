@@ -212,20 +212,15 @@ where
                 }
                 // AoS singletons push into their region start's buffer, so
                 // each entry's tuple is contiguous.
-                self.push_crd(l.saturating_sub(info.offset), c);
+                let owner = l.saturating_sub(info.offset);
+                if l + 1 == LVL {
+                    self.push_last(&lvl, l, owner, value);
+                    return;
+                }
+                self.push_crd(owner, c);
                 let entry = self.cur.count.get(l).copied().unwrap_or(0);
                 if let Some(n) = self.cur.count.get_mut(l) {
                     *n = n.saturating_add(1);
-                }
-                if l + 1 == LVL {
-                    self.push_val(value);
-                    self.record(&lvl, l, entry);
-                    // Insertions into this entry's parent can now append.
-                    self.appendable = self.appends
-                        && self.writing
-                        && self.fault.is_none()
-                        && self.state == State::Writing;
-                    return;
                 }
                 self.grow_dense(l + 1, 1);
                 entry
@@ -244,6 +239,25 @@ where
         }
         self.cur.last = lvl;
         self.cur.inserts += 1;
+    }
+
+    /// The end of an insertion that creates an entry of last level `l`
+    /// (not dense, not n:m) once its parent is open: the coordinate (into
+    /// buffer `owner`) and the value, the cursor, and whether insertions
+    /// under this parent can now append. `compress` ends a row's first
+    /// insertion here too when it opened the row itself.
+    pub(super) fn push_last(&mut self, lvl: &[usize; LVL], l: usize, owner: usize, value: V) {
+        let c = lvl.get(l).copied().unwrap_or(0);
+        self.push_crd(owner, c);
+        let entry = self.cur.count.get(l).copied().unwrap_or(0);
+        if let Some(n) = self.cur.count.get_mut(l) {
+            *n = n.saturating_add(1);
+        }
+        self.push_val(value);
+        self.record(lvl, l, entry);
+        // Insertions into this entry's parent can now append.
+        self.appendable =
+            self.appends && self.writing && self.fault.is_none() && self.state == State::Writing;
     }
 
     /// Inserts into the group of n:m last level `l` under entry `parent`
@@ -650,7 +664,7 @@ where
     }
 
     /// Closes the parents of compressed or loose level `l` below `parents`.
-    fn close_up_to(&mut self, l: usize, parents: usize) {
+    pub(super) fn close_up_to(&mut self, l: usize, parents: usize) {
         // The first close may end an open segment; every later one closes
         // an empty parent, pushing the same position (a loose level: the
         // same pair): those go in one `extend_fill`, so a run of empty rows

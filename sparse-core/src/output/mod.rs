@@ -159,6 +159,8 @@ mod insert_any;
 mod order;
 mod protocol;
 mod segment;
+#[cfg(target_pointer_width = "64")]
+mod small_sort;
 mod workspace;
 
 use core::fmt;
@@ -180,7 +182,7 @@ pub use protocol::OutputProtocol;
 pub use segment::Segment;
 pub use workspace::Workspace;
 
-use crate::encoding::Encoding;
+use crate::encoding::{Encoding, StoresValues};
 use crate::error::{AssembleError, Buffer as Which};
 use crate::index::Index;
 use crate::layout::Layout;
@@ -325,7 +327,10 @@ where
         ws_values: B::Val,
         ws_filled: B::Flag,
         ws_added: B::Idx,
-    ) -> Result<Self, AssembleError> {
+    ) -> Result<Self, AssembleError>
+    where
+        E: StoresValues,
+    {
         let layout = Layout::<DIM, LVL>::decode::<E>();
         layout.check::<E>()?;
         // Insertion writes values; a pattern encoding (`explicitVal`) has none.
@@ -515,7 +520,10 @@ where
 {
     /// [`new`](Self::new) over freshly made empty buffers: what
     /// `with_dims` of the `Fixed` and `Owned` families is.
-    fn with_empty_buffers(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError> {
+    fn with_empty_buffers(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError>
+    where
+        E: StoresValues,
+    {
         Self::new(
             dim_sizes,
             core::array::from_fn(|_| B::Pos::default()),
@@ -538,7 +546,10 @@ where
     /// An empty tensor of these dimension sizes over `heapless::Vec`s of
     /// capacity `N` (workspace included), e.g. in a `static` or on the
     /// stack. Errors as [`new`](Self::new).
-    pub fn with_dims(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError> {
+    pub fn with_dims(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError>
+    where
+        E: StoresValues,
+    {
         Self::with_empty_buffers(dim_sizes)
     }
 }
@@ -557,7 +568,10 @@ where
     /// `n + 1` positions), never an abort. Formats that store nothing per
     /// declared row (DCSR, COO, a CSC of few columns) cost nothing for
     /// huge sizes.
-    pub fn with_dims(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError> {
+    pub fn with_dims(dim_sizes: [usize; DIM]) -> Result<Self, AssembleError>
+    where
+        E: StoresValues,
+    {
         Self::with_empty_buffers(dim_sizes)
     }
 }

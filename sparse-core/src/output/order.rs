@@ -8,7 +8,12 @@
 //! comparing estimated instruction counts, as GraphBLAS' saxpy3 and faer
 //! choose between a dense scan and a sort:
 //!
-//! - **insertion sort** for tiny rows (a few dozen compares, no set-up);
+//! - **small sort** for rows of at most 32 (`small_sort`: sorting networks
+//!   and a branch-free merge, no mispredicted branch per entry) on 64-bit
+//!   targets, **insertion sort** elsewhere (no branch predictor to miss,
+//!   no stack to spare) and for rows of up to 48 when cheapest;
+//! - **nothing** when a longer row is increasing already (banded
+//!   products, whose later rows only extend the span);
 //! - **flag scan** when the coordinates are dense in their range: read the
 //!   filled flags from the smallest to the largest coordinate, eight at a
 //!   time, and list the set ones (about one instruction per flag and six
@@ -26,13 +31,14 @@
 //! or an index masked into a fixed array, and the results are the same
 //! (the coordinates are distinct), so the choice changes only the time.
 
-/// Rows up to this long are always insertion-sorted, with no pass over
-/// them to find their range first: that pass and the choice cost about
-/// 15 instructions per entry of a 25-entry row, and only a row packed
-/// into a few hundred columns would scan faster — where, in a product,
-/// its coordinates arrive as a few increasing runs (one per row of the
-/// right operand), which insertion sort orders in few moves anyway.
+/// Rows up to this long always take the small sort (insertion sort off
+/// 64-bit targets), with no pass over them to find their range first:
+/// that pass and the choice cost about 15 instructions per entry of a
+/// 25-entry row, and only a row packed into a few hundred columns would
+/// scan faster.
 const TINY: usize = 32;
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(TINY <= super::small_sort::SMALL_MAX);
 
 /// Rows longer than this are never insertion-sorted (quadratic).
 const INSERTION_MAX: usize = 48;
@@ -66,6 +72,11 @@ const HEAP_STEP: usize = 12;
 /// How one row's coordinates are put in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Method {
+    /// Nothing: the coordinates are increasing already.
+    Sorted,
+    /// At most [`TINY`] coordinates: `small_sort` on 64-bit targets,
+    /// insertion sort elsewhere.
+    Small,
     /// Insertion sort, in place.
     Insertion,
     /// A scan of the filled flags over `lo..=hi`.
@@ -94,7 +105,7 @@ fn bit_len(n: usize) -> u32 {
 /// `scratch` (room for `n` more coordinates is at hand).
 pub(crate) fn choose(n: usize, span: usize, scratch: bool) -> Method {
     if n <= TINY {
-        return Method::Insertion;
+        return Method::Small;
     }
     let scan = span
         .saturating_mul(SCAN_FLAG)
@@ -153,22 +164,28 @@ pub(crate) fn plan(s: &[usize], scratch: bool) -> Plan {
     let n = s.len();
     if n <= TINY {
         return Plan {
-            method: Method::Insertion,
+            method: Method::Small,
             lo: 0,
             hi: 0,
         };
     }
     let (mut lo, mut hi) = (usize::MAX, 0);
+    // Whether the row is increasing already, in the same pass (no branch
+    // per entry; the first entry is not below 0).
+    let (mut descents, mut prev) = (0usize, 0usize);
     for &j in s.iter() {
         lo = lo.min(j);
         hi = hi.max(j);
+        descents += usize::from(j < prev);
+        prev = j;
     }
     let span = hi.saturating_sub(lo).saturating_add(1);
-    Plan {
-        method: choose(n, span, scratch),
-        lo,
-        hi,
-    }
+    let method = if descents == 0 {
+        Method::Sorted
+    } else {
+        choose(n, span, scratch)
+    };
+    Plan { method, lo, hi }
 }
 
 /// Puts `s` in increasing order by `plan` (made for this `s`). `filled`
@@ -179,6 +196,8 @@ pub(crate) fn plan(s: &[usize], scratch: bool) -> Plan {
 pub(crate) fn apply(plan: Plan, s: &mut [usize], scratch: &mut [usize], filled: &[bool]) {
     let Plan { method, lo, hi } = plan;
     match (method, scratch.get_mut(..s.len())) {
+        (Method::Sorted, _) => {}
+        (Method::Small, _) => small(s),
         (Method::Insertion, _) => insertion_sort(s),
         (Method::Scan, _) => {
             if !scan(s, filled, lo, hi) {
@@ -299,6 +318,20 @@ fn radix_pass(
             *slot = j;
         }
     }
+}
+
+/// Sorts a row of at most [`TINY`] coordinates.
+#[cfg(target_pointer_width = "64")]
+fn small(s: &mut [usize]) {
+    if !super::small_sort::small_sort(s) {
+        sort_added(s);
+    }
+}
+
+/// Sorts a row of at most [`TINY`] coordinates.
+#[cfg(not(target_pointer_width = "64"))]
+fn small(s: &mut [usize]) {
+    insertion_sort(s);
 }
 
 /// Sorts the workspace's added coordinates in increasing order, in place,

@@ -44,11 +44,12 @@ fn check(added: &[usize], filled: &[bool], with_scratch: bool) {
 }
 
 /// The rows the bench measures take the methods the estimates intend:
-/// short spread rows a radix sort, dense ones the scan, tiny ones
-/// insertion, spread ones without scratch the heap sort.
+/// short spread rows a radix sort, dense ones the scan, tiny ones the
+/// small sort, spread ones without scratch the heap sort.
 #[test]
 fn choose_picks_by_count_and_span() {
-    assert_eq!(choose(5, 20_000, true), Method::Insertion);
+    assert_eq!(choose(5, 20_000, true), Method::Small);
+    assert_eq!(choose(32, 20_000, false), Method::Small);
     assert!(matches!(choose(100, 20_000, true), Method::Radix { .. }));
     assert!(matches!(choose(400, 100_000, true), Method::Radix { .. }));
     assert_eq!(choose(400, 2_000, true), Method::Scan);
@@ -88,6 +89,26 @@ fn order_added_matches_sort_unstable() {
             check(&added, &filled, with_scratch);
         }
     }
+}
+
+/// Rows longer than the small sort's that are increasing already (a
+/// banded product's) are left as they are; one descent sorts them.
+#[test]
+fn increasing_rows_are_kept() {
+    let mut added: Vec<usize> = (0..100).map(|i| 3 * i + 1).collect();
+    let mut filled = vec![false; 400];
+    for &j in &added {
+        filled[j] = true;
+    }
+    let want = added.clone();
+    let mut scratch = vec![0; added.len()];
+    assert_eq!(super::plan(&added, true).method, Method::Sorted);
+    order_added(&mut added, &mut scratch, &filled);
+    assert_eq!(added, want);
+    added.swap(40, 41);
+    assert_ne!(super::plan(&added, true).method, Method::Sorted);
+    check(&added, &filled, true);
+    check(&added, &filled, false);
 }
 
 /// Flags that do not match the list: sorted as given (a mix of flagged

@@ -19,7 +19,7 @@ use crate::encoding::Encoding;
 use crate::index::Index;
 
 use super::buffer::{Buffer, OutputBuffers};
-use super::SparseTensorOut;
+use super::{SparseTensorOut, State};
 
 /// The entries of the last level under one parent, appended in order.
 /// Made by the protocol's `segment`; settles the output's lengths when
@@ -109,6 +109,82 @@ where
     }
 }
 
+impl<V, E, B, const DIM: usize, const LVL: usize> Segment<'_, V, E, B, DIM, LVL>
+where
+    V: Default + Clone,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// Pushes `(crd[k], val[k])` for every `k` in order: exactly
+    /// `push(crd[k], val[k].clone())` one after the other (a length
+    /// mismatch pushes the shorter's count), but when the segment is
+    /// appending, the coordinates increase from its last one and stay
+    /// below the level size, and both buffers have room for all of them,
+    /// with one room check and one pass for the whole run — what a merge
+    /// loop's tail (one operand's rest of the row, copied) needs instead of
+    /// a check per entry.
+    pub fn extend_from<C: Index>(&mut self, crd: &[C], val: &[V]) {
+        let n = crd.len().min(val.len());
+        let (crd, val) = (
+            crd.get(..n).unwrap_or_default(),
+            val.get(..n).unwrap_or_default(),
+        );
+        if !self.append_run(crd, val) {
+            for (c, v) in crd.iter().zip(val) {
+                self.push(c.as_usize(), v.clone());
+            }
+        }
+    }
+
+    /// The bulk case of [`extend_from`](Self::extend_from); `false` with
+    /// nothing changed when it does not apply.
+    fn append_run<C: Index>(&mut self, crd: &[C], val: &[V]) -> bool {
+        let Some(l) = LVL.checked_sub(1) else {
+            return false;
+        };
+        let (Some(first), Some(last)) = (crd.first(), crd.last()) else {
+            return true;
+        };
+        let prev = self.lvl.get(l).copied().unwrap_or(usize::MAX);
+        let size = self.out.lvl_sizes.get(l).copied().unwrap_or(0);
+        let increasing = crd
+            .windows(2)
+            .all(|w| matches!(w, [a, b] if a.as_usize() < b.as_usize()));
+        let (first, last) = (first.as_usize(), last.as_usize());
+        if !self.appending
+            || first <= prev
+            || last >= size
+            || !increasing
+            || <E::Crd as Index>::PER_ELEMENT != 1
+        {
+            return false;
+        }
+        let Some(zero) = <E::Crd as Index>::from_usize(0) else {
+            return false;
+        };
+        let out = &mut *self.out;
+        let Some(buffer) = out.coordinates.get_mut(l) else {
+            return false;
+        };
+        let c0 = buffer.len();
+        // Every coordinate is below the size, which `new` checked fits the
+        // coordinate width: every conversion succeeds.
+        let to_crd = |c: &C| <E::Crd as Index>::from_usize(c.as_usize()).unwrap_or(zero);
+        if !buffer.extend_exact(crd.iter().map(to_crd)) {
+            return false;
+        }
+        if !out.values.extend_exact(val.iter().cloned()) {
+            buffer.truncate(c0);
+            return false;
+        }
+        self.pending += crd.len();
+        if let Some(x) = self.lvl.get_mut(l) {
+            *x = last;
+        }
+        true
+    }
+}
+
 impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
 where
     V: Default,
@@ -133,9 +209,60 @@ where
         if let Some(last) = lvl.last_mut() {
             *last = c;
         }
-        self.insert(lvl, value);
+        // A row's first entry: opened directly when `insert` would take
+        // it without a fault (most of its cost per row otherwise).
+        if self.opens_row(&lvl, c) {
+            self.open_row(&lvl);
+            self.push_last(&lvl, 1, 1, value);
+        } else {
+            self.insert(lvl, value);
+        }
         // `insert` accepted it under this parent and the output can append.
         self.appendable && self.cur.last == lvl
+    }
+
+    /// Whether an insertion at `lvl` whose row's last-level coordinates
+    /// are at most `largest` starts a new row of a `(dense, compressed)`
+    /// output (CSR, CSC) that `insert` would accept with no fault: two
+    /// levels, the first dense, the last compressed and unique with a
+    /// coordinate buffer of its own, writing with nothing gone wrong, the
+    /// row and `largest` in range, and the row after the previous
+    /// insertion's. Then [`open_row`](Self::open_row) does what `insert`
+    /// does first, without `insert`'s general checks and level walk.
+    #[inline]
+    pub(super) fn opens_row(&self, lvl: &[usize; LVL], largest: usize) -> bool {
+        let (Some(&i), Some(&rows), Some(&cols)) =
+            (lvl.first(), self.lvl_sizes.first(), self.lvl_sizes.get(1))
+        else {
+            return false;
+        };
+        LVL == 2
+            && self.appends
+            && self.writing
+            && self.fault.is_none()
+            && self.state == State::Writing
+            && self
+                .layout
+                .levels
+                .first()
+                .is_some_and(|info| info.is_dense())
+            && i < rows
+            && largest < cols
+            && (self.cur.inserts == 0 || self.cur.last.first().is_some_and(|&p| i > p))
+    }
+
+    /// After [`opens_row`](Self::opens_row) held for `lvl`: what `insert`
+    /// does for that row's first entry before storing it — level 0's
+    /// entry is the row, and the last level's parent opens (closing the
+    /// rows before it). The entry itself follows with
+    /// [`push_last`](Self::push_last) or a bulk append.
+    #[inline]
+    pub(super) fn open_row(&mut self, lvl: &[usize; LVL]) {
+        let i = lvl.first().copied().unwrap_or(0);
+        if let Some(e) = self.cur.entry.first_mut() {
+            *e = i;
+        }
+        self.close_up_to(1, i);
     }
 
     /// Adds `n` entries appended by a segment, the last at `lvl`, to the

@@ -156,8 +156,11 @@ where
     /// coordinate, then resets exactly those entries (value to
     /// `V::default()`, flag to `false`) and empties the added list.
     ///
-    /// The order is found per segment by the cheapest of a flag scan, an
-    /// insertion sort and a radix sort (see `order`); the radix sort's
+    /// The order is found per segment by the cheapest of a small sort
+    /// (networks and a merge), a flag scan, an insertion sort and a radix
+    /// sort, or nothing for a row already increasing (see `order`). A new
+    /// row of a CSR/CSC output is opened once and appended whole (see
+    /// `opens_row`); anything else goes through `insert`. The radix sort's
     /// scratch is the added list's own spare room, used only when the
     /// list has room for its count again and that count is at most half
     /// the workspace length (which `workspace` reserved for a growable
@@ -165,7 +168,44 @@ where
     pub(crate) fn compress(&mut self, lvl: [usize; LVL]) {
         self.order_workspace();
         let total = self.ws_added.len();
-        for k in 0..total {
+        let mut from = 0;
+        // The list is sorted: its last coordinate is the largest.
+        let largest = self.ws_added.as_slice().last().copied();
+        if largest.is_some_and(|j| self.opens_row(&lvl, j)) {
+            // The row's parent opened as `insert` opens it; then the whole
+            // row in one step when nothing went wrong and the buffers have
+            // room for it (one room check per row; `insert` would compare
+            // the row with the previous insertion, walk the levels and
+            // check each buffer for the first entry alone).
+            self.open_row(&lvl);
+            if self.fault.is_none() {
+                if let Some(max) = self.append_added(0, None) {
+                    let mut last = lvl;
+                    if let Some(x) = last.get_mut(1) {
+                        *x = max;
+                    }
+                    self.settle_segment(last, total);
+                    self.appendable = true;
+                    self.ws_added.clear();
+                    return;
+                }
+            }
+            // Else the first entry as `insert` ends it, the rest below.
+            if let Some(&j) = self.ws_added.as_slice().first() {
+                let value = self.take_slot(j);
+                let mut at = lvl;
+                if let Some(x) = at.get_mut(1) {
+                    *x = j;
+                }
+                self.push_last(&at, 1, 1, value);
+                from = 1;
+                if self.append_rest(at, 1) {
+                    self.ws_added.clear();
+                    return;
+                }
+            }
+        }
+        for k in from..total {
             let Some(&j) = self.ws_added.as_slice().get(k) else {
                 break;
             };
@@ -228,70 +268,70 @@ where
     /// below the level size, unpacked coordinates) and both buffers have
     /// room for all; returns whether it did. Leaves the lengths and the
     /// cursor as those insertions would.
-    ///
-    /// One check for the whole tail: both buffers grow by its length at
-    /// once, then one loop moves each workspace value into place and
-    /// resets its slot (no per-entry room, order or range test).
     fn append_rest(&mut self, first: [usize; LVL], from: usize) -> bool {
-        let Some(l) = LVL.checked_sub(1) else {
+        if !self.appendable || self.cur.last != first {
+            return false;
+        }
+        let after = LVL.checked_sub(1).and_then(|l| first.get(l)).copied();
+        let Some(max) = self.append_added(from, after) else {
             return false;
         };
-        let added = self.ws_added.as_slice();
-        let (Some(rest), Some(&max)) = (added.get(from..), added.last()) else {
-            return false;
-        };
-        let n = rest.len();
-        let size = self.lvl_sizes.get(l).copied().unwrap_or(0);
-        let zero = <E::Crd as crate::index::Index>::from_usize(0);
-        let (Some(crd), Some(zero)) = (self.coordinates.get_mut(l), zero) else {
-            return false;
-        };
-        // Strictly increasing after the one inserted: the sort guarantees
-        // it for the list kernels build, but `parts()` lets a caller list a
-        // coordinate twice, which `insert` (one by one) refuses as out of
-        // order and this path must not store twice. One pass, no more than
-        // the copy below.
-        let first_c = first.get(l).copied().unwrap_or(usize::MAX);
-        let increasing = rest.first().is_none_or(|&j| j > first_c)
-            && rest.windows(2).all(|w| matches!(w, [a, b] if a < b));
-        if !increasing
-            || !self.appendable
-            || self.cur.last != first
-            || <E::Crd as crate::index::Index>::PER_ELEMENT != 1
-            || max >= size
-        {
-            return false;
-        }
-        let (c0, v0) = (crd.len(), self.values.len());
-        if !crd.extend_unspecified(n, zero) {
-            return false;
-        }
-        if !self.values.extend_unspecified_default(n) {
-            crd.truncate(c0);
-            return false;
-        }
-        let crd_tail = crd.as_mut_slice().get_mut(c0..).unwrap_or_default();
-        let val_tail = self.values.as_mut_slice().get_mut(v0..).unwrap_or_default();
-        let (slots, flags) = (self.ws_values.as_mut_slice(), self.ws_filled.as_mut_slice());
-        for ((&j, c), v) in rest.iter().zip(crd_tail).zip(val_tail) {
-            // `j <= max < size`, and `new` checked that the size fits the
-            // coordinate width: the conversion succeeds.
-            if let Some(x) = <E::Crd as crate::index::Index>::from_usize(j) {
-                *c = x;
-            }
-            if let Some(f) = flags.get_mut(j) {
-                *f = false;
-            }
-            if let Some(slot) = slots.get_mut(j) {
-                *v = core::mem::take(slot);
-            }
-        }
+        let n = self.ws_added.len().saturating_sub(from);
         let mut last = first;
-        if let Some(x) = last.get_mut(l) {
+        if let Some(x) = last.last_mut() {
             *x = max;
         }
         self.settle_segment(last, n);
         true
+    }
+
+    /// Appends the added coordinates from the `from`-th on, and their
+    /// workspace values, to the last level's coordinate and value buffers
+    /// and resets their slots, if the coordinates increase (from above
+    /// `after`, if given), stay below the level size, are not packed, and
+    /// both buffers have room for all of them; returns the largest, or
+    /// `None` with nothing changed. The caller settles the lengths and the
+    /// cursor.
+    ///
+    /// One check for the whole tail: each buffer grows by its length in
+    /// one step, with no per-entry room, order or range test.
+    fn append_added(&mut self, from: usize, after: Option<usize>) -> Option<usize> {
+        let l = LVL.checked_sub(1)?;
+        let added = self.ws_added.as_slice();
+        let rest = added.get(from..)?;
+        let &max = added.last()?;
+        let size = self.lvl_sizes.get(l).copied().unwrap_or(0);
+        // Strictly increasing: the sort guarantees it for the list kernels
+        // build, but `parts()` lets a caller list a coordinate twice, which
+        // `insert` (one by one) refuses as out of order and this path must
+        // not store twice. One pass, no more than the copy below.
+        let increasing = rest.first().is_none_or(|&j| after.is_none_or(|a| j > a))
+            && rest.windows(2).all(|w| matches!(w, [a, b] if a < b));
+        if !increasing || <E::Crd as crate::index::Index>::PER_ELEMENT != 1 || max >= size {
+            return None;
+        }
+        let crd = self.coordinates.get_mut(l)?;
+        let c0 = crd.len();
+        // `j <= max < size`, and `new` checked that the size fits the
+        // coordinate width: every conversion succeeds (the zero is never
+        // stored).
+        let zero = <E::Crd as crate::index::Index>::from_usize(0)?;
+        let to_crd = |&j: &usize| <E::Crd as crate::index::Index>::from_usize(j).unwrap_or(zero);
+        if !crd.extend_exact(rest.iter().map(to_crd)) {
+            return None;
+        }
+        let (slots, flags) = (self.ws_values.as_mut_slice(), self.ws_filled.as_mut_slice());
+        let take = |&j: &usize| {
+            if let Some(f) = flags.get_mut(j) {
+                *f = false;
+            }
+            slots.get_mut(j).map(core::mem::take).unwrap_or_default()
+        };
+        if !self.values.extend_exact(rest.iter().map(take)) {
+            crd.truncate(c0);
+            return None;
+        }
+        Some(max)
     }
 
     /// Resets the workspace's added entries (values to `V::default()`,

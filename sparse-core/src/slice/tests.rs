@@ -51,7 +51,7 @@ impl<const L: usize> Mem<L> {
 }
 
 /// A `usize`-width output over `mem`, built with the same levels as `E`.
-fn out<'m, E: Encoding<Pos = usize, Crd = usize>, const L: usize>(
+fn out<'m, E: crate::StoresValues<Pos = usize, Crd = usize>, const L: usize>(
     mem: &'m mut Mem<L>,
     dims: [usize; 2],
 ) -> SparseTensorOut<i64, E, Slices<'m>, 2, L> {
@@ -157,7 +157,7 @@ fn check_slice<E: Encoding, const L: usize>(
 }
 
 /// `dense` (`dims`) stored as `E` through `from_dense`, then every check.
-fn check_format<E: Encoding<Pos = usize, Crd = usize>, const L: usize>(
+fn check_format<E: crate::StoresValues<Pos = usize, Crd = usize>, const L: usize>(
     dense: &[i64],
     dims: [usize; 2],
     off: [usize; 2],

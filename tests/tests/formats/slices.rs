@@ -103,7 +103,7 @@ mod k {
 }
 
 /// A compact copy's workspace, of the slice's sizes.
-fn ws<E: sparse_core::Encoding>(dims: [usize; 2]) -> SparseTensorOut<f64, E, Owned, 2, 2> {
+fn ws<E: sparse_core::StoresValues>(dims: [usize; 2]) -> SparseTensorOut<f64, E, Owned, 2, 2> {
     SparseTensorOut::<f64, E, Owned, 2, 2>::with_dims(dims).expect("a workspace")
 }
 

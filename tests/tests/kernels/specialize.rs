@@ -132,6 +132,18 @@ mod k {
         pub fn spmv_24(v: &tensor<4x8xi32, #NV24>, x: &tensor<8xi32>, y: &mut tensor<4xi32>) {
             y[i] = v[i, j] * x[j];
         }
+        /// A run-time offset: folded out of the entries, added once per row
+        /// times the row's weights summed at expansion time.
+        #[specialize(q = Q)]
+        pub fn layer_off(q: &tensor<4x8xi8, #CSR>, x: &tensor<8xi8>, bias: &tensor<4xi32>,
+                         acc: &mut tensor<4xi32>, off: i32) {
+            acc[i] = q[i, j] as i32 * (off + x[j] as i32) + bias[i];
+        }
+        /// The same without the bias: the statement's own sum.
+        #[specialize(q = Q)]
+        pub fn layer_off_sum(q: &tensor<4x8xi8, #CSR>, x: &tensor<8xi8>, acc: &mut tensor<4xi32>, off: i32) {
+            acc[i] = q[i, j] as i32 * (x[j] as i32 + off);
+        }
         /// CMSIS-NN's accumulation: `bias + sum w * (x + 128)`, then a
         /// second statement that does not read the weights.
         #[specialize(q = Q)]
@@ -234,6 +246,33 @@ proptest! {
         prop_assert_eq!(k::layer(&x, &bias, &mut acc, &mut out), Ok(()));
         prop_assert_eq!(acc, want);
         prop_assert_eq!(out, want.map(|a| a >> 2));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn a_run_time_offset_folds_into_one_term_per_row(
+        x in vec(any::<i8>(), 8),
+        bias in vec(any::<i32>(), 4),
+        off in any::<i32>(),
+    ) {
+        let x: [i8; 8] = core::array::from_fn(|n| x[n]);
+        let bias: [i32; 4] = core::array::from_fn(|n| bias[n]);
+        let mut want = [0i32; 4];
+        for (i, row) in k::QD.iter().enumerate() {
+            for (j, &w) in row.iter().enumerate() {
+                want[i] = want[i]
+                    .wrapping_add(i32::from(w).wrapping_mul(off.wrapping_add(i32::from(x[j]))));
+            }
+        }
+        let mut acc = [0x5a; 4];
+        prop_assert_eq!(k::layer_off_sum(&x, &mut acc, off), Ok(()));
+        prop_assert_eq!(acc, want);
+        let mut acc = [0x5a; 4];
+        prop_assert_eq!(k::layer_off(&x, &bias, &mut acc, off), Ok(()));
+        prop_assert_eq!(acc, core::array::from_fn(|i| want[i].wrapping_add(bias[i])));
     }
 }
 

@@ -23,10 +23,15 @@ mod k {
             s[] = a[i, j];
         }
         pub fn spmv_i8(a: &tensor<?x?xi8, #CSR>, x: &tensor<?xi8>, y: &mut tensor<?xi8>) {
-            y[i] = a[i, j] * x[j];
+            y[i] = (a[i, j] * x[j]) as i8;
+        }
+        /// The fix the narrow-accumulation error names: `i8` factors
+        /// widened, summed in `i32`.
+        pub fn layer_i8_i32(a: &tensor<?x?xi8, #CSR>, x: &tensor<?xi8>, y: &mut tensor<?xi32>) {
+            y[i] = a[i, j] as i32 * x[j] as i32;
         }
         pub fn bias_i16(a: &tensor<?x?xi16, #CSR>, x: &tensor<?xi16>, b: &tensor<?xi16>, y: &mut tensor<?xi16>) {
-            y[i] = a[i, j] * x[j] - b[i];
+            y[i] = (a[i, j] * x[j]) as i16 - b[i];
         }
         pub fn divide_i32(a: &tensor<?x?xi32, #CSR>, x: &tensor<?xi32>, y: &mut tensor<?xi32>) {
             y[i] = a[i, j] / x[j];
@@ -41,7 +46,7 @@ mod k {
             y[i] = abs(a[i]);
         }
         pub fn spgemm_i8(a: &tensor<?x?xi8, #CSR>, b: &tensor<?x?xi8, #CSR>, c: &mut tensor<?x?xi8, #CSR>) {
-            c[i, j] = a[i, k] * b[k, j];
+            c[i, j] = (a[i, k] * b[k, j]) as i8;
         }
         pub fn distance_from_diagonal(a: &tensor<?x?xf64, #CSR>, y: &mut tensor<?xf64>) {
             y[i] = a[i, j] * ((i - j) as f64);
@@ -92,6 +97,22 @@ fn products_and_differences_wrap() {
             i16::MIN.wrapping_mul(2).wrapping_sub(1)
         ]
     );
+}
+
+/// An int8 layer's row whose true sum is 40000: accumulated in `i32` it
+/// is exact; wrapping in `i8`, spelt out as `(a[i, j] * x[j]) as i8`, it
+/// is 40000 mod 256 = 64 (what the plain statement, now refused, gave).
+#[test]
+fn an_int8_layer_accumulates_in_i32_or_wraps_where_spelt_out() {
+    let a: Entries<i8> = (0..4).map(|j| (vec![0, j], 100)).collect();
+    let x = [100i8; 4];
+    let mut wide = [0i32; 1];
+    with_tensor(&CSR, [1, 4], &a, |t| k::layer_i8_i32(t, &x, &mut wide)).unwrap();
+    assert_eq!(wide, [4 * 100 * 100]);
+    let mut narrow = [0i8; 1];
+    with_tensor(&CSR, [1, 4], &a, |t| k::spmv_i8(t, &x, &mut narrow)).unwrap();
+    assert_eq!(narrow, [(40000 % 256) as i8]);
+    assert_eq!(narrow, [64]);
 }
 
 #[test]

@@ -312,7 +312,7 @@ where
         .map_err(|e| fail(&format!("{name} {v:?}"), e))
 }
 
-fn out<V, E: Encoding>(n: usize) -> SparseTensorOut<V, E, Owned, 1, 1>
+fn out<V, E: sparse_core::StoresValues>(n: usize) -> SparseTensorOut<V, E, Owned, 1, 1>
 where
     V: Default,
 {

@@ -13,7 +13,7 @@
 
 use proptest::prelude::*;
 use sparse_core::output::Slices;
-use sparse_core::{Buffer, Encoding, KernelError, SparseTensorOut};
+use sparse_core::{Buffer, KernelError, SparseTensorOut, StoresValues};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{with_tensor, COO, CSR, DCSR};
 use sparse_tests::gen::{dims, entries, Entries};
@@ -95,7 +95,7 @@ fn converge<EC>(
     run: impl Fn(&mut SparseTensorOut<f64, EC, Slices<'_>, 2, 2>) -> Result<(), KernelError>,
 ) -> Result<(), TestCaseError>
 where
-    EC: Encoding<Pos = u32, Crd = u16>,
+    EC: StoresValues<Pos = u32, Crd = u16>,
 {
     let entries: Entries<f64> = want.stored.iter().map(|(c, v)| (c.clone(), *v)).collect();
     let mut need = lengths(want.layout, want.dims, &entries);

@@ -100,7 +100,7 @@ impl<P: Default + Clone, C: Default + Clone> Mem<P, C> {
         dims: [usize; D],
     ) -> Result<SparseTensorOut<f64, E, Slices<'_>, D, L>, AssembleError>
     where
-        E: Encoding<Pos = P, Crd = C>,
+        E: sparse_core::StoresValues<Pos = P, Crd = C>,
     {
         let mut pos = self.pos.iter_mut();
         let mut crd = self.crd.iter_mut();

@@ -125,7 +125,7 @@ fn claiming_rows(rows: u64) -> String {
 /// and returns the peak heap bytes and the time it took.
 fn read_two<E>(text: &str, rows: u64) -> (usize, std::time::Duration)
 where
-    E: sparse_core::Encoding,
+    E: sparse_core::StoresValues,
 {
     let start = std::time::Instant::now();
     let (t, peak) = peak_during(|| read_matrix_market::<f64, E, _, 2>(text.as_bytes()));

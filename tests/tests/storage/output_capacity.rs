@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use sparse_core::__private::OutputProtocol;
 use sparse_core::{
     AssembleError, Buffer, Encoding, Index, KernelError, SliceBuffer, Slices, SparseTensor,
-    SparseTensorOut,
+    SparseTensorOut, StoresValues,
 };
 use sparse_tests::gen::{self, Entries};
 use sparse_tests::reference::{
@@ -46,7 +46,7 @@ impl<P: Index, C: Index> Mem<P, C> {
         }
     }
 
-    fn out<E: Encoding<Pos = P, Crd = C>, const DIM: usize, const LVL: usize>(
+    fn out<E: StoresValues<Pos = P, Crd = C>, const DIM: usize, const LVL: usize>(
         &mut self,
         dims: [usize; DIM],
     ) -> Result<SparseTensorOut<i32, E, Slices<'_>, DIM, LVL>, AssembleError> {
@@ -116,7 +116,7 @@ fn length(lens: &Built<i32>, (l, b): Slot) -> usize {
 /// Shrinks the `pick`-th non-empty buffer to `cap` (`cut` of its need)
 /// and checks the errors, the emptied output, its reuse, and that exactly
 /// the reported need suffices.
-fn check<E: Encoding, const DIM: usize, const LVL: usize>(
+fn check<E: StoresValues, const DIM: usize, const LVL: usize>(
     layout: &[RefLevel],
     dims: [usize; DIM],
     entries: &Entries<i32>,

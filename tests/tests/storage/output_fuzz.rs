@@ -8,7 +8,7 @@ use proptest::prelude::*;
 // The insertion protocol generated kernels drive, called here by hand.
 use sparse_core::__private::OutputProtocol;
 use sparse_core::{
-    Encoding, Fixed, KernelError, OutputBuffers, Owned, SparseTensor, SparseTensorOut,
+    Encoding, Fixed, KernelError, OutputBuffers, Owned, SparseTensor, SparseTensorOut, StoresValues,
 };
 use sparse_tests::reference::{Bsr22, Coo, CooNu, CooSoa, Csf, Csr, Dcsr, Loose};
 
@@ -96,7 +96,7 @@ where
 
 /// Sorted, in-range, distinct insertions are stored exactly (read back in
 /// storage order, dense padding skipped).
-fn exact<E: Encoding, const DIM: usize, const LVL: usize>(
+fn exact<E: StoresValues, const DIM: usize, const LVL: usize>(
     dims: [usize; DIM],
     ops: &[Op<LVL>],
     lvl_sizes: [usize; LVL],

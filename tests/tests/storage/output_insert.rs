@@ -9,7 +9,9 @@ use proptest::prelude::*;
 use sparse_core::__private::OutputProtocol;
 use sparse_core::levels::{compressed, d0, d1, d2, dense, nonunique, singleton};
 use sparse_core::vocab::LevelExpr;
-use sparse_core::{Encoding, Index, KernelError, Owned, SparseTensor, SparseTensorOut};
+use sparse_core::{
+    Encoding, Index, KernelError, Owned, SparseTensor, SparseTensorOut, StoresValues,
+};
 use sparse_tests::gen::{self, Entries};
 use sparse_tests::reference::{
     bsr_map, build, fused, lvl, storage_order, to_lvl, Bsr23, Built, Coo, CooNu, CooSoa, Csc, Csf,
@@ -42,7 +44,7 @@ fn insertions<const LVL: usize>(
 }
 
 /// Builds the output of `entries` by insertion into `Vec` buffers.
-fn inserted<E: Encoding, const DIM: usize, const LVL: usize>(
+fn inserted<E: StoresValues, const DIM: usize, const LVL: usize>(
     layout: &[RefLevel],
     dims: [usize; DIM],
     entries: &Entries<i32>,
@@ -80,7 +82,7 @@ fn same_as_reference<E: Encoding, const DIM: usize, const LVL: usize>(
 }
 
 /// Inserts `entries` and compares with the reference layout.
-fn check<E: Encoding, const DIM: usize, const LVL: usize>(
+fn check<E: StoresValues, const DIM: usize, const LVL: usize>(
     layout: &[RefLevel],
     dims: [usize; DIM],
     entries: &Entries<i32>,

@@ -14,7 +14,10 @@ use std::any::TypeId;
 use proptest::collection::btree_map;
 use proptest::prelude::*;
 use sparse_core::vocab::{ExplicitValue, LevelExpr, ValueType};
-use sparse_core::{AssembleError, Enc, Encoding, Level, LevelBuffersMut, Owned, SparseTensor};
+use sparse_core::{
+    AssembleError, Enc, Encoding, Level, LevelBuffersMut, Owned, SparseTensor, SparseTensorOut,
+    StoresValues,
+};
 use sparse_tests::reference::*;
 
 mod seed {
@@ -340,9 +343,30 @@ fn an_invalid_values_code_is_a_typed_error() {
     assert!(u.to_string().contains("values : ( )"), "{u}");
 }
 
+/// An encoding written by hand that claims to store values
+/// ([`StoresValues`]) but has an `explicitVal`: no `Enc` can (a pattern
+/// output of one is a compile error, `ui/values/pattern-output-constructed.rs`),
+/// so only such a type reaches the run-time check.
+struct ClaimsValues;
+
+impl Encoding for ClaimsValues {
+    type Pos = usize;
+    type Crd = usize;
+    const LEVELS: usize = 2;
+    const LEVEL_TYPES: u128 = <Forged<0> as Encoding>::LEVEL_TYPES;
+    const MAP: u128 = <Forged<0> as Encoding>::MAP;
+    const VALUES: u128 = ExplicitValue {
+        ty: ValueType::F64,
+        bits: 2.5f64.to_bits(),
+    }
+    .pack();
+}
+
+impl StoresValues for ClaimsValues {}
+
 #[test]
 fn a_sparse_output_with_a_pattern_encoding_is_refused() {
-    let err = seed::PatternCSROut::<f64, Owned>::with_dims([2, 2]).err();
+    let err = SparseTensorOut::<f64, ClaimsValues, Owned, 2, 2>::with_dims([2, 2]).err();
     assert_eq!(err, Some(AssembleError::PatternOutput));
     let text = err.map(|e| e.to_string()).unwrap_or_default();
     assert!(text.contains("pattern encoding (explicitVal)"), "{text}");

@@ -62,7 +62,7 @@ impl<P: Index, C: Index, V: Default + Clone, const LVL: usize> Mem<P, C, V, LVL>
 type Out<'a, V, E, const DIM: usize, const LVL: usize> =
     SparseTensorOut<V, E, Slices<'a>, DIM, LVL>;
 
-fn out<'a, V: Default, E: Encoding, const DIM: usize, const LVL: usize>(
+fn out<'a, V: Default, E: crate::StoresValues, const DIM: usize, const LVL: usize>(
     dims: [usize; DIM],
     m: &'a mut Mem<E::Pos, E::Crd, V, LVL>,
 ) -> Result<Out<'a, V, E, DIM, LVL>, AssembleError> {
@@ -137,6 +137,7 @@ mod errors;
 mod layouts;
 mod segment;
 mod structured;
+mod workspace;
 
 /// A buffer with only the required methods: the provided bulk fills.
 struct Plain<const N: usize>([u8; N], usize);

@@ -23,9 +23,9 @@ fn insertions() -> impl Strategy<Value = Vec<(usize, usize, i32)>> {
 /// Runs `ins` through `insert` (`segments == false`) or through one
 /// segment per run of equal rows, then `finish`; returns the result and
 /// the disassembled view.
-fn run<E: Encoding>(
+fn run<E: crate::StoresValues>(
     ins: &[(usize, usize, i32)],
-    segments: bool,
+    segments: Mode,
     caps: (usize, usize, usize),
 ) -> (Result<(), KernelError>, String)
 where
@@ -37,15 +37,29 @@ where
         return (Ok(()), "new refused".into());
     };
     c.begin();
-    if segments {
+    if segments != Mode::Insert {
         let mut k = 0;
         while k < ins.len() {
             let row = ins[k].0;
             let mut seg = c.segment([row, 0]);
+            let start = k;
             while k < ins.len() && ins[k].0 == row {
-                seg.push(ins[k].1, ins[k].2);
                 k += 1;
             }
+            // The row's first entry pushed, its rest pushed one by one or
+            // as one run.
+            let run = &ins[start..k];
+            let split = if segments == Mode::Runs {
+                1.min(run.len())
+            } else {
+                run.len()
+            };
+            for &(_, col, v) in &run[..split] {
+                seg.push(col, v);
+            }
+            let cols: Vec<u32> = run[split..].iter().map(|&(_, col, _)| col as u32).collect();
+            let vals: Vec<i32> = run[split..].iter().map(|&(_, _, v)| v).collect();
+            seg.extend_from(&cols, &vals);
         }
     } else {
         for &(r, col, v) in ins {
@@ -57,7 +71,17 @@ where
     (result, std::format!("{:?}", c.view().disassemble()))
 }
 
-fn same<E: Encoding>(
+/// How `run` inserts: `insert` per entry, a segment per row with a `push`
+/// per entry, or a segment per row with its first entry pushed and the
+/// rest appended by one `extend_from`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Insert,
+    Push,
+    Runs,
+}
+
+fn same<E: crate::StoresValues>(
     ins: &[(usize, usize, i32)],
     caps: (usize, usize, usize),
 ) -> Result<(), TestCaseError>
@@ -65,12 +89,20 @@ where
     E::Pos: Index,
     E::Crd: Index,
 {
-    let plain = run::<E>(ins, false, caps);
-    let grouped = run::<E>(ins, true, caps);
+    let plain = run::<E>(ins, Mode::Insert, caps);
+    let grouped = run::<E>(ins, Mode::Push, caps);
+    let runs = run::<E>(ins, Mode::Runs, caps);
     prop_assert_eq!(
         &plain,
         &grouped,
         "insertions {:?}, capacities {:?}",
+        ins,
+        caps
+    );
+    prop_assert_eq!(
+        &plain,
+        &runs,
+        "runs: insertions {:?}, capacities {:?}",
         ins,
         caps
     );

@@ -26,11 +26,12 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+mod stub;
+
 use super::index_type;
-use crate::model::{
-    elem_bytes, ConstData, Constant, ConstantStub, Encoding, Model, Scalar, ValueType,
-};
+use crate::model::{elem_bytes, ConstData, Constant, Encoding, Model, Scalar, ValueType};
 use crate::vocab::Width;
+use stub::stub_static;
 
 /// Buffers longer than this are emitted as byte strings.
 pub(crate) const BYTES_THRESHOLD: usize = 4096;
@@ -316,7 +317,17 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
     let mut items = TokenStream::new();
     let mut level_exprs = Vec::new();
     let mut report = Vec::new();
-    for (l, level) in storage.levels.iter().enumerate() {
+    // A constant sharing another's levels (`levels_of`) emits its values
+    // only, and reads the other's level buffers.
+    let own_levels = if c.shares.is_some() {
+        &[][..]
+    } else {
+        &storage.levels[..]
+    };
+    if let Some(base) = &c.shares {
+        report.push(format!("positions and coordinates shared with `{base}`"));
+    }
+    for (l, level) in own_levels.iter().enumerate() {
         let pos = if level.positions.is_empty() {
             quote!(&[])
         } else {
@@ -413,7 +424,11 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
     let dense_bytes = c.shape.iter().fold(elem_bytes(c.elem) as u128, |acc, &n| {
         acc.saturating_mul(u128::from(n))
     });
-    let total = storage_bytes(c, enc);
+    let total = if c.shares.is_some() {
+        storage.values.len() * elem_bytes(c.elem)
+    } else {
+        storage_bytes(c, enc)
+    };
     let summary = format!(
         " `tensor<{}, #{}>` from {}: {} stored entries, in flash.",
         shape_text(c),
@@ -434,6 +449,24 @@ fn sparse_static(c: &Constant, enc: &Encoding) -> TokenStream {
         }
     );
     let blank = blank_line(c);
+    if let Some(base) = &c.shares {
+        return quote! {
+            #(#attrs)*
+            #blank
+            #[doc = #summary]
+            #[doc = ""]
+            #[doc = #detail]
+            #vis static #name: #enc_name<'static, #elem> = {
+                #track
+                #items
+                // SAFETY: sparse_kernel! built `#base` (checked as any
+                // constant) and laid these values out on its stored
+                // entries, one per entry in its storage order, under an
+                // encoding of the same meaning (model/constant_shared.rs).
+                unsafe { ::sparse_core::__private::constant_sharing(&#base, #values) }
+            };
+        };
+    }
     quote! {
         #(#attrs)*
         #blank
@@ -533,71 +566,4 @@ pub fn storage_bytes(c: &Constant, enc: &Encoding) -> usize {
         })
         .sum();
     index + storage.values.len() * elem_bytes(c.elem)
-}
-
-/// The static of a constant whose value has errors: the right type, an
-/// empty value (a sparse tensor of size 0, a zeroed array), so that uses
-/// of it type-check and only the value's own errors are reported.
-fn stub_static(model: &Model, stub: &ConstantStub, generated: &[String]) -> TokenStream {
-    let name = &stub.name;
-    let attrs = &stub.attrs;
-    let vis = &stub.vis;
-    let elem = elem_type(stub.elem);
-    match &stub.encoding {
-        Some(enc_name) => {
-            let Some(enc) = model
-                .encoding(&enc_name.to_string())
-                .filter(|_| generated.contains(&enc_name.to_string()))
-            else {
-                return TokenStream::new();
-            };
-            let dim = Literal::usize_unsuffixed(enc.dims.len());
-            let lvl = Literal::usize_unsuffixed(enc.levels.len());
-            quote! {
-                #(#attrs)*
-                #vis static #name: #enc_name<'static, #elem> =
-                    // SAFETY: never runs: the block has compile errors.
-                    unsafe {
-                        ::sparse_core::__private::constant_tensor(
-                            [0; #dim],
-                            [0; #lvl],
-                            [::sparse_core::__private::constant_level(&[], &[], 1, 0); #lvl],
-                            &[],
-                            0,
-                        )
-                    };
-            }
-        }
-        None => {
-            let elements = stub
-                .shape
-                .iter()
-                .try_fold(1u64, |acc, s| s.and_then(|n| acc.checked_mul(n)));
-            // rustc evaluates the stub's zeros even though the block has
-            // errors: a refused 8192x8192 splat cost 630 MB of rustc memory
-            // as a stub. Past the constants' own limit there is no stub (a
-            // use of the name is then one more error, not a gigabyte).
-            if elements.is_none_or(|n| n > crate::model::MAX_STORED as u64) {
-                return TokenStream::new();
-            }
-            let mut ty = elem.clone();
-            let mut init = match stub.elem {
-                ValueType::F32 | ValueType::F64 => quote!(0.0),
-                ValueType::Bool => quote!(false),
-                _ => quote!(0),
-            };
-            for size in stub.shape.iter().rev() {
-                let Some(n) = size else {
-                    return TokenStream::new();
-                };
-                let n = Literal::u64_unsuffixed(*n);
-                ty = quote!([#ty; #n]);
-                init = quote!([#init; #n]);
-            }
-            quote! {
-                #(#attrs)*
-                #vis static #name: #ty = #init;
-            }
-        }
-    }
 }

@@ -22,11 +22,12 @@ use syn::{Attribute, Ident, Visibility};
 use super::constant_file::{self, FileData};
 use super::constant_layout;
 use super::constant_literal::{dense_literal, nonzeros, scatter, sparse_literal, static_shape};
-use super::constant_prune::{prune_2_4, prune_dim};
+use super::constant_prune::prune;
+use super::constant_shared::check_shared;
 use super::constant_value::Scalar;
 use super::{tensor, Model, ValueType};
 use crate::errors::Errors;
-use crate::syntax::{ConstantSyntax, DimSize, InitSyntax, TypeDef};
+use crate::syntax::{ConstantSyntax, DimSize, InitSyntax, PruneKind, TypeDef};
 
 /// A checked constant.
 #[derive(Clone, Debug)]
@@ -48,6 +49,9 @@ pub struct Constant {
     pub file: Option<PathBuf>,
     /// What the value was, for the doc comment (`sparse<...>`, `file ...`).
     pub source: String,
+    /// The constant whose positions and coordinates this one reads
+    /// (`levels_of(W, values = ..)`): only its values are its own.
+    pub shares: Option<Ident>,
 }
 
 /// A constant's data.
@@ -72,6 +76,10 @@ pub struct SparseStorage {
     pub values: Vec<Scalar>,
     /// The number of entries of the last level.
     pub entries: usize,
+    /// The level coordinates of every stored value (padding included),
+    /// one coordinate per level, in storage order: kept only for a
+    /// constant whose levels another shares (`levels_of`), empty otherwise.
+    pub slots: Vec<u64>,
 }
 
 /// One level's buffers and how kernels read its coordinates.
@@ -170,10 +178,13 @@ pub struct ConstantStub {
 
 /// Checks a constant: `Ok` if valid; otherwise its errors are recorded and
 /// it is `Err(Some(stub))` when its type is valid, `Err(None)` when not.
+/// `shared`: whether a later constant shares this one's levels
+/// (`levels_of`), so the layout records where each value is stored.
 pub(super) fn check_constant(
     def: &ConstantSyntax,
     model: &Model,
     failed: &[String],
+    shared: bool,
     errors: &mut Errors,
 ) -> Result<Constant, Option<Box<ConstantStub>>> {
     let type_def = TypeDef {
@@ -207,7 +218,13 @@ pub(super) fn check_constant(
             return Err(None);
         }
     }
-    check_value(def, elem, encoding, errors).ok_or_else(|| {
+    let checked = match &def.init {
+        InitSyntax::LevelsOf { base, values, .. } => {
+            check_shared(def, base, values, elem, encoding, model, shared, errors)
+        }
+        _ => check_value(def, elem, encoding, shared, errors),
+    };
+    checked.ok_or_else(|| {
         Some(Box::new(ConstantStub {
             name: def.name.clone(),
             attrs: def.attrs.clone(),
@@ -224,71 +241,13 @@ fn check_value(
     def: &ConstantSyntax,
     elem: ValueType,
     encoding: Option<&super::Encoding>,
+    shared: bool,
     errors: &mut Errors,
 ) -> Option<Constant> {
     let before = errors.len();
-    let (span, file) = match &def.init {
-        InitSyntax::Dense { span, .. }
-        | InitSyntax::Sparse { span, .. }
-        | InitSyntax::Prune { span, .. } => (*span, None),
-        InitSyntax::File { span, path } => (*span, Some(path.clone())),
-    };
-    let ctx = ConstContext { span, file };
-    let mut abs_path = None;
-    // The value: either every element (dense) or entries.
-    let (shape, value) = match &def.init {
-        InitSyntax::Dense { literal, .. } => {
-            let (shape, elements) = dense_literal(def, literal, elem, errors)?;
-            (shape, Value::Elements(elements))
-        }
-        InitSyntax::Prune { span, literal, .. } => {
-            let (shape, mut elements) = dense_literal(def, literal, elem, errors)?;
-            let dim = prune_dim(def, encoding, *span, errors)?;
-            prune_2_4(&shape, dim, &mut elements, elem);
-            (shape, Value::Elements(elements))
-        }
-        InitSyntax::Sparse {
-            indices, values, ..
-        } => {
-            let shape = static_shape(def, errors)?;
-            let entries = sparse_literal(def, &shape, indices, values, elem, errors)?;
-            (shape, Value::Entries(entries))
-        }
-        InitSyntax::File { path, span } => {
-            let (resolved, data) = constant_file::read(path, *span, elem, errors)?;
-            abs_path = Some(resolved);
-            let data = squeeze_vector(def.shape.len(), data);
-            let shape = file_shape(def, data.shape(), *span, errors)?;
-            match data {
-                FileData::Dense { values, .. } => (
-                    shape,
-                    Value::Elements(
-                        values
-                            .into_iter()
-                            .map(|(v, line)| {
-                                (
-                                    v,
-                                    Origin {
-                                        span: *span,
-                                        value: *span,
-                                        line,
-                                    },
-                                )
-                            })
-                            .collect(),
-                    ),
-                ),
-                FileData::Coo { entries, .. } => (shape, Value::Entries(entries)),
-                FileData::Array { entries, .. } => (shape, Value::Array(entries)),
-            }
-        }
-    };
-    let source = match &def.init {
-        InitSyntax::Dense { .. } => "a `dense<...>` literal".to_string(),
-        InitSyntax::Sparse { .. } => "a `sparse<...>` literal".to_string(),
-        InitSyntax::Prune { .. } => "a `dense<...>` literal pruned to 2:4".to_string(),
-        InitSyntax::File { path, .. } => format!("the file `{path}`"),
-    };
+    let ctx = value_context(&def.init);
+    let (shape, value, abs_path) = read_value(def, &def.init, elem, encoding, &ctx, errors)?;
+    let source = source_text(&def.init);
     let dynamic: Vec<bool> = def
         .shape
         .iter()
@@ -308,7 +267,7 @@ fn check_value(
                 Value::Array(entries) => entries.without_zeros(),
             };
             ConstData::Sparse(constant_layout::build(
-                enc, &shape, &dynamic, elem, &entries, &ctx, errors,
+                enc, &shape, &dynamic, elem, &entries, &ctx, shared, errors,
             )?)
         }
     };
@@ -324,6 +283,132 @@ fn check_value(
         data,
         file: abs_path,
         source,
+        shares: None,
+    })
+}
+
+/// What errors about a value point at: its keyword, or the path of the
+/// file it reads (with the file's name for line numbers).
+pub(super) fn value_context(init: &InitSyntax) -> ConstContext {
+    match init {
+        InitSyntax::Prune { inner, .. } => value_context(inner),
+        InitSyntax::File { span, path } => ConstContext {
+            span: *span,
+            file: Some(path.clone()),
+        },
+        other => ConstContext {
+            span: other.span(),
+            file: None,
+        },
+    }
+}
+
+/// What the value was, for the doc comment.
+pub(super) fn source_text(init: &InitSyntax) -> String {
+    match init {
+        InitSyntax::Dense { .. } => "a `dense<...>` literal".to_string(),
+        InitSyntax::Sparse { .. } => "a `sparse<...>` literal".to_string(),
+        InitSyntax::File { path, .. } => format!("the file `{path}`"),
+        InitSyntax::LevelsOf { base, values, .. } => {
+            format!(
+                "the levels of `{base}` with values from {}",
+                source_text(values)
+            )
+        }
+        InitSyntax::Prune { kind, inner, .. } => match kind {
+            PruneKind::TwoFour => format!("{} pruned to 2:4", source_text(inner)),
+            PruneKind::Blocks { keep, .. } => format!(
+                "{} pruned to the {keep} block(s) of largest norm per block row",
+                source_text(inner)
+            ),
+        },
+    }
+}
+
+/// The value `init` gives the constant's type: its sizes, its elements or
+/// entries, and the file it read (absolute).
+pub(super) fn read_value(
+    def: &ConstantSyntax,
+    init: &InitSyntax,
+    elem: ValueType,
+    encoding: Option<&super::Encoding>,
+    ctx: &ConstContext,
+    errors: &mut Errors,
+) -> Option<(Vec<u64>, Value, Option<PathBuf>)> {
+    Some(match init {
+        InitSyntax::Dense { literal, .. } => {
+            let (shape, elements) = dense_literal(def, literal, elem, errors)?;
+            (shape, Value::Elements(elements), None)
+        }
+        InitSyntax::Prune { span, kind, inner } => {
+            let (shape, value, path) = read_value(def, inner, elem, encoding, ctx, errors)?;
+            // (`levels_of` inside a pruning is refused by the parser.)
+            let mut elements = match value {
+                Value::Elements(elements) => elements,
+                Value::Entries(entries) | Value::Array(entries) => {
+                    let origin = Origin {
+                        span: ctx.span,
+                        value: ctx.span,
+                        line: 0,
+                    };
+                    scatter(&shape, &entries, elem, ctx, errors)?
+                        .into_iter()
+                        .map(|v| (v, origin))
+                        .collect()
+                }
+            };
+            prune(
+                def,
+                encoding,
+                *span,
+                *kind,
+                &shape,
+                &mut elements,
+                elem,
+                errors,
+            )?;
+            (shape, Value::Elements(elements), path)
+        }
+        InitSyntax::LevelsOf { span, .. } => {
+            errors.error(
+                *span,
+                "`levels_of(..)` is the whole value of a constant: `static W8: tensor<..> = \
+                 levels_of(W, values = file(\"w8.npy\"));`",
+            );
+            return None;
+        }
+        InitSyntax::Sparse {
+            indices, values, ..
+        } => {
+            let shape = static_shape(def, errors)?;
+            let entries = sparse_literal(def, &shape, indices, values, elem, errors)?;
+            (shape, Value::Entries(entries), None)
+        }
+        InitSyntax::File { path, span } => {
+            let (resolved, data) = constant_file::read(path, *span, elem, errors)?;
+            let data = squeeze_vector(def.shape.len(), data);
+            let shape = file_shape(def, data.shape(), *span, errors)?;
+            let value = match data {
+                FileData::Dense { values, .. } => Value::Elements(
+                    values
+                        .into_iter()
+                        .map(|(v, line)| {
+                            (
+                                v,
+                                Origin {
+                                    span: *span,
+                                    value: *span,
+                                    line,
+                                },
+                            )
+                        })
+                        .collect(),
+                ),
+                FileData::Coo { entries, .. } => Value::Entries(entries),
+                FileData::Array { entries, .. } => Value::Array(entries),
+            };
+            (shape, value, Some(resolved))
+        }
     })
 }
 
@@ -343,6 +428,9 @@ pub(super) enum Value {
 /// vector form, and NumPy column vectors are common): the unit dimension
 /// dropped. Anything else is left for [`file_shape`] to judge.
 fn squeeze_vector(rank: usize, data: FileData) -> FileData {
+    if rank == 0 && !data.shape().is_empty() && data.shape().iter().all(|&n| n == 1) {
+        return squeeze_scalar(data);
+    }
     let unit = match data.shape() {
         [_, 1] if rank == 1 => 1,
         [1, _] if rank == 1 => 0,
@@ -365,6 +453,32 @@ fn squeeze_vector(rank: usize, data: FileData) -> FileData {
     }
 }
 
+/// A scalar type read from a file of one element (`[2.5]`, `[[2.5]]`, a
+/// 1x1 Matrix Market file), as NumPy's 0-d arrays are rarer than 1-element
+/// ones: every (unit) dimension dropped.
+fn squeeze_scalar(data: FileData) -> FileData {
+    let scalar = |entries: Entries| Entries {
+        rank: 0,
+        crds: Vec::new(),
+        values: entries.values,
+        origins: entries.origins,
+    };
+    match data {
+        FileData::Dense { values, .. } => FileData::Dense {
+            shape: Vec::new(),
+            values,
+        },
+        FileData::Coo { entries, .. } => FileData::Coo {
+            shape: Vec::new(),
+            entries: scalar(entries),
+        },
+        FileData::Array { entries, .. } => FileData::Array {
+            shape: Vec::new(),
+            entries: scalar(entries),
+        },
+    }
+}
+
 /// Rank-2 entries as rank 1, keeping dimension `keep`.
 fn squeeze_entries(entries: Entries, keep: usize) -> Entries {
     Entries {
@@ -383,6 +497,19 @@ fn file_shape(
     span: Span,
     errors: &mut Errors,
 ) -> Option<Vec<u64>> {
+    if def.shape.is_empty() && !found.is_empty() {
+        errors.error(
+            span,
+            format!(
+                "the file holds a tensor of {} ({} elements) but `{}` is a scalar, which takes a \
+                 file of one element (a 0-d, 1-element or 1x1 array)",
+                sizes_text(found),
+                found.iter().product::<u64>(),
+                def.name
+            ),
+        );
+        return None;
+    }
     if found.len() != def.shape.len() {
         errors.error(
             span,

@@ -43,9 +43,39 @@ use crate::vocab::{coordinate_slot, LevelExpr, LevelFormat, Width};
 /// failure.
 pub(crate) const MAX_STORED: usize = 1 << 21;
 
+/// The level coordinates of the nodes of the level being laid out, kept
+/// only when another constant shares this one's levels (`levels_of`
+/// reads its values at them): `depth` coordinates per node.
+struct Slots {
+    on: bool,
+    depth: usize,
+    cur: Vec<u64>,
+    next: Vec<u64>,
+}
+
+impl Slots {
+    /// A node of the next level under node `parent`, at coordinate `c`.
+    fn push(&mut self, parent: usize, c: u64) {
+        if self.on {
+            let d = self.depth;
+            self.next
+                .extend_from_slice(&self.cur[parent * d..(parent + 1) * d]);
+            self.next.push(c);
+        }
+    }
+    /// The next level's nodes become the current ones.
+    fn advance(&mut self) {
+        self.cur = std::mem::take(&mut self.next);
+        self.depth += 1;
+    }
+}
+
 /// Builds the storage of `entries` (dimension sizes `dims`) under `enc`.
 /// `dynamic[d]` says dimension `d` was `?` in the type (its size came from
-/// the value, so its coordinate width is checked here).
+/// the value, so its coordinate width is checked here). With
+/// `track_slots`, the storage records the level coordinates of every
+/// stored value (padding included) in `SparseStorage::slots`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn build(
     enc: &Encoding,
     dims: &[u64],
@@ -53,6 +83,7 @@ pub(super) fn build(
     elem: ValueType,
     entries: &Entries,
     ctx: &ConstContext,
+    track_slots: bool,
     errors: &mut Errors,
 ) -> Option<SparseStorage> {
     let before = errors.len();
@@ -157,6 +188,12 @@ pub(super) fn build(
     let crd = |k: u32, l: usize| lcrd[order[k as usize] as usize * lvl + l];
 
     let mut nodes: Vec<(u32, u32)> = vec![(0, n as u32)];
+    let mut slots = Slots {
+        on: track_slots,
+        depth: 0,
+        cur: Vec::new(),
+        next: Vec::new(),
+    };
     let mut levels = Vec::with_capacity(lvl);
     for (l, level) in enc.levels.iter().enumerate() {
         let size = lvl_sizes[l];
@@ -195,7 +232,7 @@ pub(super) fn build(
                     );
                     return None;
                 }
-                for &(a, b) in &nodes {
+                for (p, &(a, b)) in nodes.iter().enumerate() {
                     let mut k = a;
                     for c in 0..size {
                         let start = k;
@@ -203,31 +240,34 @@ pub(super) fn build(
                             k += 1;
                         }
                         next.push((start, k));
+                        slots.push(p, c);
                     }
                 }
             }
             LevelFormat::Compressed => {
                 positions.push(0);
-                for &(a, b) in &nodes {
+                for (p, &(a, b)) in nodes.iter().enumerate() {
                     for (s, e) in groups(a, b) {
                         coordinates.push(crd(s, l));
                         next.push((s, e));
+                        slots.push(p, crd(s, l));
                     }
                     positions.push(next.len() as u64);
                 }
             }
             LevelFormat::LooseCompressed => {
-                for &(a, b) in &nodes {
+                for (p, &(a, b)) in nodes.iter().enumerate() {
                     positions.push(next.len() as u64);
                     for (s, e) in groups(a, b) {
                         coordinates.push(crd(s, l));
                         next.push((s, e));
+                        slots.push(p, crd(s, l));
                     }
                     positions.push(next.len() as u64);
                 }
             }
             LevelFormat::Singleton => {
-                for &(a, b) in &nodes {
+                for (p, &(a, b)) in nodes.iter().enumerate() {
                     if b - a > 1 {
                         let (x, y) = (order[a as usize] as usize, order[a as usize + 1] as usize);
                         let (ox, oy) = (entries.origins[x], entries.origins[y]);
@@ -261,13 +301,14 @@ pub(super) fn build(
                     }
                     coordinates.push(crd(a, l));
                     next.push((a, a + 1));
+                    slots.push(p, crd(a, l));
                 }
             }
             LevelFormat::Structured { n: keep, m } => {
                 // Groups with too many entries: (span, the group in words).
                 let mut overflow: Vec<(Span, String)> = Vec::new();
                 let d = level.expr.dim();
-                for &(a, b) in &nodes {
+                for (p, &(a, b)) in nodes.iter().enumerate() {
                     let present = groups(a, b);
                     if present.len() > usize::from(keep) {
                         let extra = order[present[usize::from(keep)].0 as usize] as usize;
@@ -292,19 +333,20 @@ pub(super) fn build(
                         continue;
                     }
                     let used: Vec<u64> = present.iter().map(|&(s, _)| crd(s, l)).collect();
-                    let mut slots: Vec<(u64, (u32, u32))> =
+                    let mut group: Vec<(u64, (u32, u32))> =
                         present.iter().map(|&(s, e)| (crd(s, l), (s, e))).collect();
                     let mut c = 0;
-                    while slots.len() < usize::from(keep) {
+                    while group.len() < usize::from(keep) {
                         if !used.contains(&c) {
-                            slots.push((c, (b, b)));
+                            group.push((c, (b, b)));
                         }
                         c += 1;
                     }
-                    slots.sort_by_key(|&(c, _)| c);
-                    for (c, range) in slots {
+                    group.sort_by_key(|&(c, _)| c);
+                    for (c, range) in group {
                         coordinates.push(c);
                         next.push(range);
+                        slots.push(p, c);
                     }
                 }
                 report_overflow(
@@ -338,6 +380,7 @@ pub(super) fn build(
             offset: 0,
         });
         nodes = next;
+        slots.advance();
     }
     if errors.len() > before {
         return None;
@@ -396,6 +439,7 @@ pub(super) fn build(
         levels,
         values,
         entries: nodes.len(),
+        slots: slots.cur,
     })
 }
 

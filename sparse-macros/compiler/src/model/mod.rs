@@ -13,6 +13,8 @@ mod constant_layout;
 mod constant_literal;
 mod constant_npy;
 mod constant_prune;
+mod constant_prune_blocks;
+mod constant_shared;
 mod constant_value;
 mod display;
 mod elem;
@@ -32,7 +34,7 @@ use proc_macro2::Span;
 use syn::{Attribute, Ident, Visibility};
 
 use crate::errors::Errors;
-use crate::syntax::{Block, Item, LiteralValue};
+use crate::syntax::{Block, ConstantSyntax, InitSyntax, Item, LiteralValue};
 use crate::vocab::{LevelExpr, LevelType, Width};
 
 pub use constant::{ConstData, Constant, ConstantStub, SparseStorage, StoredLevel};
@@ -266,12 +268,26 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
             }
         }
     }
+    // Constants whose levels a `levels_of` shares: their layouts record
+    // where each value is stored.
+    let shared: Vec<String> = block
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Constant(ConstantSyntax {
+                init: InitSyntax::LevelsOf { base, .. },
+                ..
+            }) => Some(base.to_string()),
+            _ => None,
+        })
+        .collect();
     // Statics share the value namespace with functions.
     for item in &block.items {
         if let Item::Constant(def) = item {
             let shown = format!("static {}", def.name);
             let unique = check_unique_name(&def.name, shown, &mut fn_names, errors);
-            match constant::check_constant(def, &model, &failed, errors) {
+            let is_shared = shared.contains(&def.name.to_string());
+            match constant::check_constant(def, &model, &failed, is_shared, errors) {
                 Ok(constant) if unique => model.constants.push(constant),
                 Err(Some(stub)) if unique => model.constant_stubs.push(*stub),
                 _ => {}

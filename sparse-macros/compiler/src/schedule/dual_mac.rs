@@ -113,6 +113,21 @@ pub fn dual_mac_walks(
     found
 }
 
+/// `w[..] as i32 * (x[j] as i32 + off)` as `(w[..] as i32 * x[j] as
+/// i32, off)`: the product without the offset, and the offset, whose sum
+/// over a row a constant `w` folds into one term (`schedule::specialize`).
+pub fn split_offset(kp: &KernelPlan, value: &Expr, w: TensorId, j: LoopId) -> Option<(Expr, Expr)> {
+    let (_, offset) = product(kp, value, w, j)?;
+    let offset = offset?;
+    let Expr::Mul(a, b) = value else { return None };
+    let (weight, rest) = if is_weight(a, w) { (a, b) } else { (b, a) };
+    let Expr::Add(l, r) = rest.as_ref() else {
+        return None;
+    };
+    let input = if **l == offset { r } else { l };
+    Some((Expr::Mul(weight.clone(), input.clone()), offset))
+}
+
 /// `w[..] as i32 * (x[j] as i32 [+ off])` (either factor first, `off`
 /// on either side): the input and the offset.
 fn product(
@@ -173,7 +188,7 @@ fn is_weight(e: &Expr, w: TensorId) -> bool {
 
 /// Whether the tree declares a local with a "produced" flag (a sparse
 /// output's guarded insertion), which each accumulation sets.
-fn has_flagged_local(nodes: &[Node]) -> bool {
+pub(super) fn has_flagged_local(nodes: &[Node]) -> bool {
     let mut flagged = false;
     super::unroll::visit(nodes, &mut |node| {
         if let Node::Local { produced: true, .. } = node {

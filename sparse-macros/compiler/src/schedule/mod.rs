@@ -18,7 +18,7 @@ pub mod unroll;
 
 use crate::plan::KernelPlan;
 use crate::sparsifier::demap::DimPart;
-use crate::sparsifier::{Kernel, LoopId, Node, OutputStrategy, Stmt, StmtPlan, TensorId};
+use crate::sparsifier::{Expr, Kernel, LoopId, Node, OutputStrategy, Stmt, StmtPlan, TensorId};
 use crate::vocab::LevelFormat;
 
 pub use dual_mac::DualMac;
@@ -69,6 +69,10 @@ pub struct StmtSchedule {
     /// or why the statement keeps its loops; `None` where the statement
     /// does not read the constant.
     pub compiled: Option<Result<Vec<LoopId>, String>>,
+    /// Under a compiled walk: its entries' value without a loop-invariant
+    /// input offset, and the offset, added once per row times the row's
+    /// weights summed at expansion time ([`specialize::folded_offset`]).
+    pub folded_offset: Option<(Expr, Expr)>,
     /// Innermost int8 walks summed by one call to sparse-core's `dot_s8`
     /// (dual multiply-accumulates on Cortex-M4/M7, [`dual_mac`]).
     pub dual_macs: Vec<DualMac>,
@@ -142,6 +146,9 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
             // A compiled loop is neither unrolled nor read by row cursors.
             if let Some(Ok(loops)) = &s.compiled {
                 s.unrolled.retain(|(l, _)| !loops.contains(l));
+                if let Some(&last) = loops.last() {
+                    s.folded_offset = specialize::folded_offset(kp, sp, stmt, spec.tensor, last);
+                }
             }
         }
         if let Some(stmt) = stmt {
@@ -310,6 +317,14 @@ impl Schedule {
                         spec.constant.name,
                         n + 1
                     ));
+                    if let Some((_, off)) = &s.folded_offset {
+                        lines.push(format!(
+                            "statement {}: `+ {}` added once per row, times the row's weights \
+                             summed at expansion time",
+                            n + 1,
+                            k.show(off)
+                        ));
+                    }
                 }
                 (Some(Err(why)), Some(spec)) => lines.push(format!(
                     "statement {}: reads `{}` through its loops, not written out: {why}",

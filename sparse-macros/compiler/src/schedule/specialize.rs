@@ -16,7 +16,7 @@
 use super::parallel::windowed;
 use super::Chunks;
 use crate::plan::KernelPlan;
-use crate::sparsifier::{LoopId, Node, Stmt, StmtPlan, TensorId};
+use crate::sparsifier::{Expr, LoopId, Node, Stmt, StmtPlan, TensorId};
 
 /// The loops of `sp` compiled over the stored entries of specialized
 /// operand `t`, outermost first (one per level), or why they are not;
@@ -90,6 +90,49 @@ pub fn compiled_loops(
         nodes = body;
     }
     Ok(Some(loops))
+}
+
+/// Under a compiled walk, `r += w as i32 * (x[j] as i32 + off)` with
+/// integer weights: the product without `off` and `off`. The walk then
+/// adds `off * (the row's weights summed)`, a constant, once per row
+/// instead of `off` once per entry (the same `i32` sum: integer sums wrap
+/// and multiplication distributes over them).
+pub fn folded_offset(
+    kp: &KernelPlan,
+    sp: &StmtPlan,
+    stmt: &Stmt,
+    t: TensorId,
+    last: LoopId,
+) -> Option<(Expr, Expr)> {
+    // A custom reduction folds its own way; a sparse output's flagged
+    // local records each entry.
+    if stmt.reduce.is_some() || super::dual_mac::has_flagged_local(&sp.tree) {
+        return None;
+    }
+    let ints = kp
+        .specialized
+        .as_ref()
+        .and_then(|s| s.storage())
+        .is_some_and(|s| {
+            s.values
+                .iter()
+                .all(|v| matches!(v, crate::model::Scalar::Int(_)))
+        });
+    if !ints {
+        return None;
+    }
+    let mut found = None;
+    super::unroll::visit(&sp.tree, &mut |node| {
+        if let Node::Iterate { loop_id, body, .. } | Node::For { loop_id, body, .. } = node {
+            if *loop_id != last {
+                return;
+            }
+            if let [Node::Accumulate { value } | Node::SumAdd { value, .. }] = body.as_slice() {
+                found = super::dual_mac::split_offset(kp, value, t, last);
+            }
+        }
+    });
+    found
 }
 
 /// How many blocks writing out every level of `storage` makes: the

@@ -1,21 +1,15 @@
 //! Constants: `[attrs] [pub] static NAME: tensor<...> = INIT;` with `INIT`
-//! one of MLIR's element literals (seed 002), verbatim,
-//!
-//! ```text
-//! dense<[[1.0, 0.0], [0.0, -2.5e-1]]>     dense<1.0>          (a splat)
-//! sparse<[[0, 0], [1, 2]], [1.0, 5.0]>    sparse<[[0, 0]], 7>  (values splat)
-//! file("weights/layer1.mtx")              (.mtx or .npy, relative to the crate)
-//! prune_2_4(dense<[[...], ...]>)          (2:4 pruning, for structured[2, 4])
-//! ```
+//! one of MLIR's element literals (seed 002), verbatim, a file or a
+//! helper over them (`constant_init.rs`).
 //!
 //! Tensor literals are read token by token (no `syn` per element: a
 //! 64x256 literal has 16384 of them), each scalar keeping its span.
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
-use syn::ext::IdentExt;
 use syn::parse::ParseStream;
 use syn::{Attribute, Ident, Lit, Token, Visibility};
 
+use super::constant_init::InitSyntax;
 use super::tensor::parse_tensor;
 use super::{DimSize, ElemSyntax};
 
@@ -38,45 +32,6 @@ pub struct ConstantSyntax {
     pub encoding: Option<Ident>,
     /// The initializer.
     pub init: InitSyntax,
-}
-
-/// The initializer of a constant.
-#[derive(Clone, Debug)]
-pub enum InitSyntax {
-    /// `dense<LITERAL>`.
-    Dense {
-        /// Span of `dense`.
-        span: Span,
-        /// The tensor literal.
-        literal: TensorLiteral,
-    },
-    /// `sparse<INDICES, VALUES>`.
-    Sparse {
-        /// Span of `sparse`.
-        span: Span,
-        /// The indices: a list of coordinate lists (or, for rank 1, of
-        /// coordinates).
-        indices: TensorLiteral,
-        /// The values: a list, or a splat.
-        values: TensorLiteral,
-    },
-    /// `prune_2_4(dense<LITERAL>)`: the two largest magnitudes of every
-    /// group of four kept.
-    Prune {
-        /// Span of `prune_2_4`.
-        span: Span,
-        /// Span of `dense`.
-        dense_span: Span,
-        /// The tensor literal.
-        literal: TensorLiteral,
-    },
-    /// `file("path")`.
-    File {
-        /// The path as written.
-        path: String,
-        /// Span of the string literal.
-        span: Span,
-    },
 }
 
 /// MLIR's `tensor-literal`: a scalar, or a bracketed list of literals.
@@ -153,7 +108,7 @@ pub(super) fn parse_constant(
         ));
     }
     input.parse::<Token![=]>()?;
-    let init = parse_init(input)?;
+    let init = super::constant_init::parse_init(input)?;
     if !input.peek(Token![;]) {
         return Err(input.error("expected `;` after the constant's value"));
     }
@@ -170,84 +125,9 @@ pub(super) fn parse_constant(
     })
 }
 
-const INIT: &str = "expected a constant value: `dense<[[1.0, 0.0], [0.0, 2.0]]>`, `dense<1.0>`, \
-                    `sparse<[[0, 0], [1, 2]], [1.0, 5.0]>` or `file(\"weights/w.mtx\")`";
-
-fn parse_init(input: ParseStream) -> syn::Result<InitSyntax> {
-    let word = input
-        .call(Ident::parse_any)
-        .map_err(|e| syn::Error::new(e.span(), INIT))?;
-    match word.to_string().as_str() {
-        "dense" | "sparse" => {
-            let content = angle_content(input, &word)?;
-            if word == "dense" {
-                let mut budget = Budget::new(word.span());
-                let literal =
-                    parse_literal_tokens(content, word.span(), "dense<...>", &mut budget)?;
-                Ok(InitSyntax::Dense {
-                    span: word.span(),
-                    literal,
-                })
-            } else {
-                let (indices, values) = split_sparse(content, word.span())?;
-                Ok(InitSyntax::Sparse {
-                    span: word.span(),
-                    indices,
-                    values,
-                })
-            }
-        }
-        "file" => {
-            let content;
-            syn::parenthesized!(content in input);
-            let lit: syn::LitStr = content.parse().map_err(|e| {
-                syn::Error::new(
-                    e.span(),
-                    "expected the file's path as a string, relative to the crate's \
-                     Cargo.toml: `file(\"weights/w.mtx\")`",
-                )
-            })?;
-            if !content.is_empty() {
-                return Err(content.error("expected `)` after the path"));
-            }
-            Ok(InitSyntax::File {
-                path: lit.value(),
-                span: lit.span(),
-            })
-        }
-        "prune_2_4" => {
-            let content;
-            syn::parenthesized!(content in input);
-            let inner = parse_init(&content)?;
-            if !content.is_empty() {
-                return Err(content.error("expected `)` after `dense<...>`"));
-            }
-            match inner {
-                InitSyntax::Dense { span, literal } => Ok(InitSyntax::Prune {
-                    span: word.span(),
-                    dense_span: span,
-                    literal,
-                }),
-                _ => Err(syn::Error::new(
-                    word.span(),
-                    "`prune_2_4` takes a dense literal: `prune_2_4(dense<[[...], ...]>)`",
-                )),
-            }
-        }
-        "dense_resource" | "array" => Err(syn::Error::new(
-            word.span(),
-            format!(
-                "`{word}` is not supported for sparse constants; write the values with \
-                 `dense<...>` or read them with `file(\"...\")`"
-            ),
-        )),
-        _ => Err(syn::Error::new(word.span(), INIT)),
-    }
-}
-
 /// The tokens between `<` and the `>` that closes it (brackets are groups,
 /// so the first `>` at this level closes).
-fn angle_content(input: ParseStream, word: &Ident) -> syn::Result<Vec<TokenTree>> {
+pub(super) fn angle_content(input: ParseStream, word: &Ident) -> syn::Result<Vec<TokenTree>> {
     if !input.peek(Token![<]) {
         return Err(input.error(format!("expected `<` after `{word}`")));
     }
@@ -270,7 +150,10 @@ fn angle_content(input: ParseStream, word: &Ident) -> syn::Result<Vec<TokenTree>
 }
 
 /// `INDICES, VALUES`: the one top-level comma splits them.
-fn split_sparse(tokens: Vec<TokenTree>, span: Span) -> syn::Result<(TensorLiteral, TensorLiteral)> {
+pub(super) fn split_sparse(
+    tokens: Vec<TokenTree>,
+    span: Span,
+) -> syn::Result<(TensorLiteral, TensorLiteral)> {
     let mut budget = Budget::new(span);
     let comma = tokens
         .iter()
@@ -304,13 +187,13 @@ pub(crate) const MAX_LITERAL_TOKENS: usize = 4_250_000;
 
 /// The tokens a literal may still use; an error at the literal's keyword
 /// when they run out.
-struct Budget {
+pub(super) struct Budget {
     left: usize,
     span: Span,
 }
 
 impl Budget {
-    fn new(span: Span) -> Self {
+    pub(super) fn new(span: Span) -> Self {
         Budget {
             left: MAX_LITERAL_TOKENS,
             span,
@@ -337,7 +220,7 @@ impl Budget {
 }
 
 /// One tensor literal from exactly these tokens.
-fn parse_literal_tokens(
+pub(super) fn parse_literal_tokens(
     tokens: Vec<TokenTree>,
     span: Span,
     what: &str,

@@ -10,6 +10,7 @@
 
 mod choice_parse;
 mod constant;
+mod constant_init;
 mod expr;
 mod item;
 mod kernel;
@@ -24,7 +25,8 @@ use syn::{Attribute, Ident, Visibility};
 
 use crate::errors::Errors;
 
-pub use constant::{ConstantSyntax, InitSyntax, ScalarLit, ScalarSyntax, TensorLiteral};
+pub use constant::{ConstantSyntax, ScalarLit, ScalarSyntax, TensorLiteral};
+pub use constant_init::{InitSyntax, PruneKind};
 pub use expr::{AffineExpr, BinOp};
 pub use kernel::{KernelSyntax, ParamSyntax, ParamTypeSyntax, TensorParamSyntax};
 pub use semiring::{

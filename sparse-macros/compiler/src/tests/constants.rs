@@ -185,6 +185,36 @@ fn loose_structured_and_bsr_storage() {
     assert_eq!(s.values, [0.0, 5.0].map(Scalar::F32));
 }
 
+/// `prune_blocks` with blocks along one dimension only (1x2: `i` has no
+/// `mod` level): every row is a block row; and column-major blocks (BSC)
+/// keep by the same dimensions, whatever the storage order.
+#[test]
+fn prune_blocks_cuts_the_encodings_blocks() {
+    let s = storage(
+        "#B12 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 2 : compressed, j mod 2 : dense) }>
+         static W: tensor<2x6xi32, #B12> = prune_blocks(dense<[[1, 1, 0, 2, 3, 0], [0, -5, 4, 4, 0, 0]]>, keep = 1);",
+    );
+    // Row 0: norms 2, 4, 9 keep columns 4..6; row 1: 25, 32, 0 keep 2..4.
+    assert_eq!(s.levels[1], level(&[0, 1, 2], &[2, 1], 1, 0));
+    assert_eq!(s.values, [3, 0, 4, 4].map(Scalar::Int));
+    let s = storage(
+        "#BSC = #sparse_tensor.encoding<{ map = (i, j) -> (j floordiv 2 : dense, i floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+         static W: tensor<4x4xf32, #BSC> = prune_blocks(dense<[
+             [1.0, 0.0, 0.0, 9.0],
+             [0.0, 0.0, 0.0, 0.0],
+             [0.0, 2.0, 0.0, 0.0],
+             [0.0, 0.0, 3.0, 0.0]
+         ]>, keep = 1);",
+    );
+    // Block row 0 keeps block (0, 1) (81 > 1), block row 1 keeps (1, 1)
+    // (9 > 4); stored by block column: column 0 holds none.
+    assert_eq!(s.levels[1], level(&[0, 0, 2], &[0, 1], 1, 0));
+    assert_eq!(
+        s.values,
+        [0.0, 9.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0].map(Scalar::F32)
+    );
+}
+
 #[test]
 fn expansion_states_the_flash_bytes_and_uses_static_buffers() {
     let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), \
@@ -217,6 +247,45 @@ fn expansion_states_the_flash_bytes_and_uses_static_buffers() {
         "{out}"
     );
     assert!(compact.contains("constant_tensor([3,4],[3,4],"), "{out}");
+}
+
+/// A 64x256 int8 copy of a pruned `f32` layer (one weight in eight kept,
+/// 2048 entries, CSR 16/8) sharing the layer's levels: its flash is its
+/// values alone, 2048 B instead of 130 + 2048 + 2048 = 4226 B.
+#[test]
+fn a_shared_constant_emits_its_values_only() {
+    let entries: Vec<String> = (0..64)
+        .flat_map(|i| (0..32).map(move |k| format!("[{i}, {}]", 8 * k + i % 8)))
+        .collect();
+    let src = format!(
+        "#CSR = #sparse_tensor.encoding<{{ map = (i, j) -> (i : dense, j : compressed), \
+         posWidth = 16, crdWidth = 8 }}>
+         pub static W: tensor<64x256xf32, #CSR> = sparse<[{}], 0.5>;
+         pub static W8: tensor<64x256xi8, #CSR> = levels_of(W, values = sparse<[{}], 3>);",
+        entries.join(", "),
+        entries.join(", ")
+    );
+    let out = crate::expand(src.parse().unwrap()).to_string();
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(
+        out.contains(
+            "Storage: `pos[1]` 65 × u16 = 130 B, `crd[1]` 2048 × u8 = 2048 B, values 2048 × f32 \
+             = 8192 B; 10370 B in all (the dense array: 65536 B)."
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "Storage: positions and coordinates shared with `W`, values 2048 × i8 = 2048 B; \
+             2048 B in all (the dense array: 16384 B)."
+        ),
+        "{out}"
+    );
+    let compact: String = out.chars().filter(|c| !c.is_whitespace()).collect();
+    // One positions and one coordinates buffer in the whole expansion.
+    assert_eq!(compact.matches("staticPOS1:").count(), 1, "{out}");
+    assert_eq!(compact.matches("staticCRD1:").count(), 1, "{out}");
+    assert!(compact.contains("constant_sharing(&W,&VAL)"), "{out}");
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod integer_ops;
 mod kernel_diagnostics;
 mod kernel_robustness;
 mod kernels;
+mod narrow;
 mod robustness;
 mod roundtrip;
 mod seeds;

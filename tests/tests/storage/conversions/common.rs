@@ -8,7 +8,9 @@ use sparse_core::levels::{
     singleton, soa,
 };
 use sparse_core::vocab::{LevelExpr, LevelFormat, LevelType};
-use sparse_core::{Enc, Encoding, Fixed, Level, Owned, SliceBuffer, Slices, SparseTensor};
+use sparse_core::{
+    Enc, Encoding, Fixed, Level, Owned, SliceBuffer, Slices, SparseTensor, StoresValues,
+};
 use sparse_core::{Index, SparseTensorOut};
 
 pub const D0: LevelExpr = LevelExpr::Dim(0);
@@ -141,7 +143,13 @@ pub fn revalidated<E: Encoding, const D: usize, const L: usize>(
 /// `convert_sum` into `Owned` (re-validated), into `Fixed<64>` (the same
 /// buffers), and `convert`, which must refuse exactly the sources that
 /// repeat a coordinate the target cannot keep.
-pub fn check_into<S: Encoding, T: Encoding, const D: usize, const LS: usize, const LT: usize>(
+pub fn check_into<
+    S: Encoding,
+    T: StoresValues,
+    const D: usize,
+    const LS: usize,
+    const LT: usize,
+>(
     a: &SparseTensor<'_, i64, S, D, LS>,
     expected: &[i64],
     repeats: bool,
@@ -224,7 +232,7 @@ pub struct Room<const LT: usize> {
 /// Converts into caller slices of the sizes in `room`.
 pub fn convert_in_slices<
     S: Encoding,
-    T: Encoding,
+    T: StoresValues,
     const D: usize,
     const LS: usize,
     const LT: usize,
@@ -271,7 +279,13 @@ pub fn convert_in_slices<
 /// conversion names to exactly the `needed` it reports until the
 /// conversion fits; then checks that each reported need was exact (one
 /// less fails). Returns the buffers.
-pub fn check_slices<S: Encoding, T: Encoding, const D: usize, const LS: usize, const LT: usize>(
+pub fn check_slices<
+    S: Encoding,
+    T: StoresValues,
+    const D: usize,
+    const LS: usize,
+    const LT: usize,
+>(
     a: &SparseTensor<'_, i64, S, D, LS>,
     owned: &Buffers,
 ) -> Result<(), TestCaseError> {

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use sparse_core::convert::{from_dense, from_dense_view, to_dense, to_dense_view, ConvertError};
-use sparse_core::{DenseView, DenseViewMut, Encoding, Owned, SparseTensorOut};
+use sparse_core::{DenseView, DenseViewMut, Owned, SparseTensorOut, StoresValues};
 use sparse_tests::dense::Dense;
 use sparse_tests::gen::sparse;
 
@@ -10,7 +10,7 @@ use super::common::*;
 
 /// `data` into `T` and back; the stored entries are exactly the non-zeros
 /// (apart from dense padding).
-fn round_trip<T: Encoding, const LT: usize>(
+fn round_trip<T: StoresValues, const LT: usize>(
     dims: [usize; 2],
     data: &[i64],
 ) -> Result<(), TestCaseError> {

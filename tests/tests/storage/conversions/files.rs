@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use sparse_core::io::{
     read_frostt, read_matrix_market, write_frostt, write_matrix_market, IoError, ParseErrorKind,
 };
-use sparse_core::{Enc, Encoding};
+use sparse_core::{Enc, StoresValues};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{self, with_tensor};
 use sparse_tests::gen::{sparse, Entries};
@@ -21,7 +21,7 @@ type Coo3 =
     Enc<usize, usize, (compressed<nonunique>, singleton<nonunique>, singleton), (d2, d0, d1)>;
 
 /// The file's dense meaning, read as `T`.
-fn read_as<T: Encoding, const L: usize>(text: &str) -> Result<Vec<i64>, IoError> {
+fn read_as<T: StoresValues, const L: usize>(text: &str) -> Result<Vec<i64>, IoError> {
     let t = read_matrix_market::<i64, T, _, L>(text.as_bytes())?;
     Ok(revalidated(&t.view()))
 }

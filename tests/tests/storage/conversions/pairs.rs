@@ -1,7 +1,7 @@
 //! Every 2-D source format into every 2-D target format.
 
 use proptest::prelude::*;
-use sparse_core::{Encoding, SparseTensor};
+use sparse_core::{Encoding, SparseTensor, StoresValues};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{self, with_tensor};
 use sparse_tests::gen::{sparse, sparse_with_duplicates, Entries};
@@ -10,7 +10,7 @@ use sparse_tests::reference::{lvl, Kind, RefLevel};
 use super::common::*;
 
 /// One target: every way into it, and the slices' exact capacities.
-fn target<S: Encoding, T: Encoding, const LS: usize, const LT: usize>(
+fn target<S: Encoding, T: StoresValues, const LS: usize, const LT: usize>(
     a: &SparseTensor<'_, i64, S, 2, LS>,
     expected: &[i64],
     repeats: bool,

@@ -5,7 +5,7 @@ use sparse_core::levels::{
     compressed, d0, d1, d2, dense, loose_compressed, nonunique, singleton, soa,
 };
 use sparse_core::vocab::LevelExpr;
-use sparse_core::{Enc, Encoding, SparseTensor};
+use sparse_core::{Enc, Encoding, SparseTensor, StoresValues};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{self, with_tensor};
 use sparse_tests::gen::{sparse, sparse_with_duplicates, Entries};
@@ -48,7 +48,7 @@ type LooseCsf = Enc<u8, u8, (compressed, loose_compressed, loose_compressed), (d
 /// `(i : dense, j : compressed, k : dense)`: a dense level below a sparse one.
 type Cdc = Enc<u8, u8, (dense, compressed, dense), (d2, d0, d1)>;
 
-fn target<S: Encoding, T: Encoding, const LS: usize, const LT: usize>(
+fn target<S: Encoding, T: StoresValues, const LS: usize, const LT: usize>(
     a: &SparseTensor<'_, i64, S, 3, LS>,
     expected: &[i64],
     repeats: bool,

@@ -5,7 +5,9 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use sparse_core::convert::{convert, ConvertError};
 use sparse_core::levels::{compressed, d0, d1, dense, nonunique, singleton};
-use sparse_core::{AssembleError, Buffer, Enc, Encoding, Owned, SparseTensor, SparseTensorOut};
+use sparse_core::{
+    AssembleError, Buffer, Enc, Encoding, Owned, SparseTensor, SparseTensorOut, StoresValues,
+};
 use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{self, with_tensor};
 
@@ -19,7 +21,7 @@ type Dcsc8 = Enc<u8, u8, (compressed, compressed), (d1, d0)>;
 type Coo8 = Enc<u8, u8, (compressed<nonunique>, singleton), (d1, d0)>;
 type RowSparse8 = Enc<u8, u8, (compressed, dense), (d0, d1)>;
 
-fn into<S: Encoding, T: Encoding>(
+fn into<S: Encoding, T: StoresValues>(
     a: &SparseTensor<'_, i64, S, 2, 2>,
     expected: &[i64],
 ) -> Result<(), TestCaseError> {

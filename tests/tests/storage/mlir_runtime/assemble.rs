@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use sparse_core::levels::{compressed, d0, d1, d2, dense, loose_compressed, nonunique, singleton};
 use sparse_core::{
-    AssembleError, Enc, Encoding, Index, Level, LevelBuffersMut, LevelLens, SparseTensor,
+    AssembleError, Enc, Index, Level, LevelBuffersMut, LevelLens, SparseTensor, StoresValues,
 };
 
 use super::common::*;
@@ -122,7 +122,7 @@ fn padded<T: Index>(v: &[T], extra: usize) -> Vec<T> {
     out
 }
 
-fn round_trip<E: Encoding, const D: usize, const L: usize>(
+fn round_trip<E: StoresValues, const D: usize, const L: usize>(
     dims: [usize; D],
     data: &[i64],
     extra: usize,

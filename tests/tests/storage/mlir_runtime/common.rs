@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use sparse_core::convert::{from_dense, to_dense};
 use sparse_core::levels::{compressed, d0, d1, d2, dense, nonunique, singleton, soa};
-use sparse_core::{Enc, Encoding, Owned, SparseTensor, SparseTensorOut};
+use sparse_core::{Enc, Encoding, Owned, SparseTensor, SparseTensorOut, StoresValues};
 
 pub type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
 pub type Csc = Enc<u16, u32, (dense, compressed), (d1, d0)>;
@@ -25,7 +25,7 @@ pub type Coo3 =
     Enc<usize, u8, (compressed<nonunique>, singleton<nonunique>, singleton), (d0, d1, d2)>;
 
 /// A tensor of encoding `E` holding the nonzeros of the row-major `data`.
-pub fn owned<E: Encoding, const D: usize, const L: usize>(
+pub fn owned<E: StoresValues, const D: usize, const L: usize>(
     dims: [usize; D],
     data: &[i64],
 ) -> SparseTensorOut<i64, E, Owned, D, L> {

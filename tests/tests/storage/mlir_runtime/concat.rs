@@ -6,7 +6,7 @@ use sparse_core::convert::{
     concatenate_mixed, concatenate_mixed_dense, concatenate_mixed_sum, ConcatInput, ConvertError,
 };
 use sparse_core::levels::{compressed, d0, d1, dense};
-use sparse_core::{DenseView, DenseViewMut, Enc, Encoding, Owned, SparseTensorOut};
+use sparse_core::{DenseView, DenseViewMut, Enc, Owned, SparseTensorOut, StoresValues};
 
 use super::common::*;
 
@@ -14,7 +14,10 @@ type MatCC = Enc<usize, usize, (compressed, compressed), (d0, d1)>;
 type MatCD = Enc<usize, usize, (compressed, dense), (d0, d1)>;
 type MatDC = Enc<usize, usize, (dense, compressed), (d0, d1)>;
 
-fn f64_owned<E: Encoding>(dims: [usize; 2], data: &[f64]) -> SparseTensorOut<f64, E, Owned, 2, 2> {
+fn f64_owned<E: StoresValues>(
+    dims: [usize; 2],
+    data: &[f64],
+) -> SparseTensorOut<f64, E, Owned, 2, 2> {
     let mut out = SparseTensorOut::<f64, E, Owned, 2, 2>::with_dims(dims).unwrap();
     sparse_core::convert::from_dense(data, dims, &mut out).unwrap();
     out
@@ -96,7 +99,7 @@ fn dense_concat<const D: usize>(
     (dims, out)
 }
 
-fn into_target<T: Encoding, const D: usize, const L: usize>(
+fn into_target<T: StoresValues, const D: usize, const L: usize>(
     inputs: &[&dyn ConcatInput<i64, D>],
     dim: usize,
     dims: [usize; D],

@@ -8,14 +8,14 @@ use sparse_core::__private::OutputProtocol as _;
 use sparse_core::levels::{compressed, d0, d1, dense, nonunique, singleton, soa};
 use sparse_core::output::Repeats;
 use sparse_core::{
-    Buffer, Enc, Encoding, KernelError, Owned, SliceBuffer, Slices, SparseTensorOut,
+    Buffer, Enc, KernelError, Owned, SliceBuffer, Slices, SparseTensorOut, StoresValues,
 };
 
 use super::common::*;
 
 /// Inserts `ins` (dimension coordinates) in the order given into a fresh
 /// `Owned` output.
-fn insert_all<E: Encoding, const D: usize, const L: usize>(
+fn insert_all<E: StoresValues, const D: usize, const L: usize>(
     dims: [usize; D],
     ins: &[([usize; D], i64)],
     repeats: Repeats<i64>,
@@ -45,7 +45,7 @@ type SortedCoo = Enc<usize, usize, (compressed<nonunique>, singleton<soa>), (d0,
 #[test]
 fn mlir_sparse_insert_2d_out_of_order() {
     let ins = [([3, 2], 4.0), ([3, 0], 3.0), ([2, 2], 2.0), ([0, 0], 1.0)];
-    fn run<E: Encoding>(ins: &[([usize; 2], f64)]) -> SparseTensorOut<f64, E, Owned, 2, 2> {
+    fn run<E: StoresValues>(ins: &[([usize; 2], f64)]) -> SparseTensorOut<f64, E, Owned, 2, 2> {
         let mut out = SparseTensorOut::<f64, E, Owned, 2, 2>::with_dims([4, 3]).unwrap();
         out.begin_unordered();
         for &(c, v) in ins {
@@ -95,7 +95,7 @@ type Insertions<const D: usize> = Vec<([usize; D], i64)>;
 
 /// What a list of insertions means: per level tuple (so in storage
 /// order), the values inserted there in insertion order.
-fn meaning<E: Encoding, const D: usize, const L: usize>(
+fn meaning<E: StoresValues, const D: usize, const L: usize>(
     dims: [usize; D],
     ins: &[([usize; D], i64)],
 ) -> BTreeMap<[usize; L], Group<D>> {
@@ -109,7 +109,7 @@ fn meaning<E: Encoding, const D: usize, const L: usize>(
     m
 }
 
-fn check_format<E: Encoding, const D: usize, const L: usize>(
+fn check_format<E: StoresValues, const D: usize, const L: usize>(
     dims: [usize; D],
     ins: &[([usize; D], i64)],
     padded: bool,

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use sparse_core::convert::{collapse_shape, expand_shape, reshape};
 use sparse_core::levels::{compressed, d0, d1, d2, dense, nonunique, singleton};
 use sparse_core::reshape::ReshapeError;
-use sparse_core::{Enc, Encoding, Level, Owned, SparseTensor, SparseTensorOut};
+use sparse_core::{Enc, Encoding, Level, Owned, SparseTensor, SparseTensorOut, StoresValues};
 
 use super::common::*;
 
@@ -162,7 +162,7 @@ fn not_a_view_and_malformed_reassociations() {
 
 /// Collapses a 3-D tensor of format `S` into the 2-D target `T` by
 /// conversion.
-fn collapse_into<S: Encoding, T: Encoding, const LS: usize, const LT: usize>(
+fn collapse_into<S: StoresValues, T: StoresValues, const LS: usize, const LT: usize>(
     dims: [usize; 3],
     data: &[i64],
     groups: &[&[usize]; 2],
@@ -183,7 +183,7 @@ fn collapse_into<S: Encoding, T: Encoding, const LS: usize, const LT: usize>(
 
 /// Whenever the view of `S` as `T` exists, it holds the dense reshape.
 fn view_if_any<
-    S: Encoding,
+    S: StoresValues,
     T: Encoding<Pos = S::Pos, Crd = S::Crd>,
     const LS: usize,
     const LT: usize,
@@ -199,7 +199,7 @@ fn view_if_any<
     Ok(())
 }
 
-fn expand_into<S: Encoding, T: Encoding, const LS: usize, const LT: usize>(
+fn expand_into<S: StoresValues, T: StoresValues, const LS: usize, const LT: usize>(
     dims: [usize; 3],
     data: &[i64],
 ) -> Result<(), TestCaseError> {

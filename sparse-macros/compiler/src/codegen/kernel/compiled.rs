@@ -10,9 +10,10 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Gen, Pos, Scope};
-use crate::model::SparseStorage;
-use crate::sparsifier::{LoopId, Node};
+use crate::model::{Scalar, SparseStorage};
+use crate::sparsifier::{LoopId, Node, Value};
 use crate::vocab::parent_range;
+use crate::vocab::ValueType;
 
 /// One stored entry of a level: its position and its level coordinate.
 struct Entry {
@@ -54,8 +55,32 @@ impl Gen<'_> {
         let var = self.var(l);
         let p = self.tlocal(t, &format!("p{lv}"));
         let v = self.tlocal(t, &format!("w{lv}"));
+        // The input offset folded out of the entries (`schedule::specialize`):
+        // each entry adds `w * x`, the row `off * (its weights summed)`.
+        let folded = match (last, self.sched.and_then(|s| s.folded_offset.clone())) {
+            (true, Some((value, off))) => {
+                let node = match body {
+                    [Node::SumAdd { local, .. }] => Node::SumAdd {
+                        local: *local,
+                        value,
+                    },
+                    _ => Node::Accumulate { value },
+                };
+                Some((node, off))
+            }
+            _ => None,
+        };
+        let body_nodes: Vec<Node> = match &folded {
+            Some((node, _)) => vec![node.clone()],
+            None => body.to_vec(),
+        };
+        let mut row_sum: i32 = 0;
         let mut copies = TokenStream::new();
         for e in entries {
+            if let Some(Scalar::Int(w)) = storage.values.get(e.pos as usize) {
+                // `w as i32`, as the kernel casts it.
+                row_sum = row_sum.wrapping_add(*w as i32);
+            }
             let mut inner = scope.clone();
             if let Some(b) = inner.bound.get_mut(l.index()) {
                 *b = true;
@@ -74,7 +99,7 @@ impl Gen<'_> {
                 None
             };
             let positions = self.bind_dense(&mut inner);
-            let body = self.nodes(body, &inner);
+            let body = self.nodes(&body_nodes, &inner);
             let (crd, pos) = (
                 Literal::usize_suffixed(e.crd as usize),
                 Literal::usize_suffixed(e.pos as usize),
@@ -89,7 +114,32 @@ impl Gen<'_> {
                 }
             });
         }
+        if let (Some((_, off)), true) = (folded, row_sum != 0) {
+            copies.extend(self.add_folded_offset(&off, row_sum, body, scope));
+        }
         copies
+    }
+
+    /// `r += off * row_sum` (wrapping), into the statement's local or the
+    /// scoped sum `body` adds to.
+    fn add_folded_offset(
+        &mut self,
+        off: &crate::sparsifier::Expr,
+        row_sum: i32,
+        body: &[Node],
+        scope: &Scope,
+    ) -> TokenStream {
+        let sum = Literal::i32_suffixed(row_sum);
+        let term = self.with_value(
+            &Value::Expr(off.clone()),
+            scope,
+            |_, v| quote!(::core::primitive::i32::wrapping_mul(#v, #sum)),
+        );
+        let target = match body {
+            [Node::SumAdd { local, .. }] => super::expr::sum_acc(*local),
+            _ => super::expr::acc(),
+        };
+        self.add_assign(ValueType::I32, quote!(#target), term)
     }
 }
 

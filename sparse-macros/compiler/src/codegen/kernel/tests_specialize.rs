@@ -139,3 +139,30 @@ fn a_tall_constant_with_few_entries_keeps_its_loops() {
         "{out}"
     );
 }
+
+#[test]
+fn an_input_offset_is_added_once_per_row() {
+    let out = expand(&format!(
+        "{CSR}\n
+        pub static Q: tensor<2x4xi8, #CSR> = sparse<[[0, 1], [0, 3], [1, 2]], [5, -3, 7]>;
+        #[specialize(q = Q)]
+        pub fn layer(q: &tensor<2x4xi8, #CSR>, x: &tensor<4xi8>, acc: &mut tensor<2xi32>, off: i32) {{
+            acc[i] = q[i, j] as i32 * (x[j] as i32 + off);
+        }}"
+    ));
+    assert!(!out.contains("compile_error"), "{out}");
+    // Row 0: 5 - 3 = 2; row 1: 7. No `off` inside the entries.
+    assert!(
+        has(&out, "::core::primitive::i32::wrapping_mul(off, 2i32)"),
+        "{out}"
+    );
+    assert!(
+        has(&out, "::core::primitive::i32::wrapping_mul(off, 7i32)"),
+        "{out}"
+    );
+    assert_eq!(out.matches("wrapping_mul(off").count(), 2, "{out}");
+    assert!(
+        has(&out, "statement 1: `+ off` added once per row, times the row's weights summed at expansion time"),
+        "{out}"
+    );
+}

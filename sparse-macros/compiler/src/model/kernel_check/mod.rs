@@ -12,6 +12,7 @@ mod affine;
 mod attrs;
 pub use attrs::{DEFAULT_MAX_ENTRIES, LIMIT_MAX_ENTRIES};
 mod exprs;
+mod narrow;
 mod params;
 mod semiring;
 mod sparse_out;
@@ -421,6 +422,10 @@ impl Checker<'_> {
         let output = stmt.lhs.tensor.to_string();
         let leaf = |e: &ExprSyntax| self.leaf(e, &local);
         kernel_types::check_rhs(&stmt.rhs, &leaf, &output, elem, errors);
+        if errors.len() > before {
+            return None;
+        }
+        narrow::check_narrow_accumulation(stmt, elem, &leaf, errors);
         if errors.len() > before {
             return None;
         }

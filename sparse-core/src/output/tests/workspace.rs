@@ -1,0 +1,87 @@
+//! `compress` against `insert`: rows accumulated in the workspace and
+//! compressed (a whole row appended at once, or the general path when the
+//! row cannot be: out of order, a full buffer, a fault already recorded)
+//! give the same result, the same error with the same counted need, and
+//! the same valid output as the row's entries inserted one by one in
+//! order, for every capacity.
+
+use proptest::prelude::*;
+use std::string::String;
+
+use super::*;
+
+/// Rows `(row, [(column, value)])` of a 5 x 48 matrix in Gustavson's
+/// order (columns repeat and come in any order; a row may repeat or come
+/// before the previous one, which `insert` refuses).
+fn rows() -> impl Strategy<Value = Vec<(usize, Vec<(usize, i32)>)>> {
+    let row = (
+        0usize..6,
+        proptest::collection::vec((0usize..49, -9i32..10), 0..45),
+    );
+    proptest::collection::vec(row, 0..6).prop_map(|mut v| {
+        // Mostly increasing rows; the last one may break the order.
+        let keep = v.len().saturating_sub(1);
+        v[..keep].sort_by_key(|r| r.0);
+        v
+    })
+}
+
+/// Runs `rows` through the workspace and `compress` (`workspace == true`)
+/// or through `insert` of each row's summed entries in column order, then
+/// `finish`; returns the result and the disassembled view.
+fn run(
+    rows: &[(usize, Vec<(usize, i32)>)],
+    workspace: bool,
+    caps: (usize, usize, usize),
+) -> (Result<(), KernelError>, String) {
+    let mut m = Mem::<u8, u8, i32, 2>::new(caps.0, caps.1, caps.2, 96);
+    let Ok(mut c) = out::<i32, Csr, 2, 2>([5, 48], &mut m) else {
+        return (Ok(()), "new refused".into());
+    };
+    c.begin();
+    for (r, entries) in rows {
+        if workspace {
+            let Ok(mut ws) = c.workspace(48) else {
+                break;
+            };
+            for &(j, x) in entries {
+                if let Some(slot) = ws.entry(j) {
+                    *slot += x;
+                }
+            }
+            c.compress([*r, 0]);
+        } else {
+            // What the workspace holds: one sum per column below 48.
+            let mut sums = std::collections::BTreeMap::new();
+            for &(j, x) in entries.iter().filter(|e| e.0 < 48) {
+                *sums.entry(j).or_insert(0) += x;
+            }
+            for (j, x) in sums {
+                c.insert([*r, j], x);
+            }
+        }
+    }
+    let result = c.finish("c");
+    reassembles(&c);
+    (result, std::format!("{:?}", c.view().disassemble()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+    ))]
+
+    #[test]
+    fn compress_inserts_exactly_what_insert_does(
+        rows in rows(),
+        pos in 0usize..8,
+        crd in 0usize..120,
+        val in 0usize..120,
+    ) {
+        for caps in [(pos, crd, val), (8, 240, 240)] {
+            let plain = run(&rows, false, caps);
+            let compressed = run(&rows, true, caps);
+            prop_assert_eq!(&plain, &compressed, "rows {:?}, capacities {:?}", rows, caps);
+        }
+    }
+}
