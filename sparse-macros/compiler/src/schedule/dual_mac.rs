@@ -101,12 +101,12 @@ pub fn dual_mac_walks(
             [Node::SumAdd { value, .. }] => value,
             _ => return,
         };
-        if let Some((input, offset)) = product(kp, value, w, *loop_id) {
+        if let Some(p) = product(kp, value, w, *loop_id) {
             found.push(DualMac {
                 loop_id: *loop_id,
                 weights: w,
-                input,
-                offset,
+                input: p.input,
+                offset: p.offset,
             });
         }
     });
@@ -117,30 +117,28 @@ pub fn dual_mac_walks(
 /// i32, off)`: the product without the offset, and the offset, whose sum
 /// over a row a constant `w` folds into one term (`schedule::specialize`).
 pub fn split_offset(kp: &KernelPlan, value: &Expr, w: TensorId, j: LoopId) -> Option<(Expr, Expr)> {
-    let (_, offset) = product(kp, value, w, j)?;
-    let offset = offset?;
-    let Expr::Mul(a, b) = value else { return None };
-    let (weight, rest) = if is_weight(a, w) { (a, b) } else { (b, a) };
-    let Expr::Add(l, r) = rest.as_ref() else {
-        return None;
-    };
-    let input = if **l == offset { r } else { l };
-    Some((Expr::Mul(weight.clone(), input.clone()), offset))
+    let p = product(kp, value, w, j)?;
+    Some((p.without_offset, p.offset?))
+}
+
+/// A recognized `w[..] as i32 * (x[j] as i32 [+ off])`.
+struct Product {
+    /// The dense `i8` input `x`.
+    input: TensorId,
+    /// `off`, if there is one.
+    offset: Option<Expr>,
+    /// `w[..] as i32 * x[j] as i32`.
+    without_offset: Expr,
 }
 
 /// `w[..] as i32 * (x[j] as i32 [+ off])` (either factor first, `off`
-/// on either side): the input and the offset.
-fn product(
-    kp: &KernelPlan,
-    value: &Expr,
-    w: TensorId,
-    j: LoopId,
-) -> Option<(TensorId, Option<Expr>)> {
+/// on either side), `off` a literal or a scalar parameter.
+fn product(kp: &KernelPlan, value: &Expr, w: TensorId, j: LoopId) -> Option<Product> {
     let Expr::Mul(a, b) = value else { return None };
-    let rest = if is_weight(a, w) {
-        b
+    let (weight, rest) = if is_weight(a, w) {
+        (a, b)
     } else if is_weight(b, w) {
-        a
+        (b, a)
     } else {
         return None;
     };
@@ -160,20 +158,23 @@ fn product(
             && x.affine.is_empty())
         .then_some(x.tensor)
     };
+    let found = |x: TensorId, cast: &Expr, offset: Option<&Expr>| Product {
+        input: x,
+        offset: offset.cloned(),
+        without_offset: Expr::Mul(weight.clone(), Box::new(cast.clone())),
+    };
     if let Some(x) = input(rest) {
-        return Some((x, None));
+        return Some(found(x, rest, None));
     }
     let Expr::Add(l, r) = rest.as_ref() else {
         return None;
     };
     let invariant = |e: &Expr| matches!(e, Expr::Literal(_));
-    if let (Some(x), true) = (input(l), invariant(r)) {
-        return Some((x, Some(r.as_ref().clone())));
+    match (input(l), input(r)) {
+        (Some(x), None) if invariant(r) => Some(found(x, l, Some(r))),
+        (None, Some(x)) if invariant(l) => Some(found(x, r, Some(l))),
+        _ => None,
     }
-    if let (true, Some(x)) = (invariant(l), input(r)) {
-        return Some((x, Some(l.as_ref().clone())));
-    }
-    None
 }
 
 /// `w[..] as i32`, every subscript plain.

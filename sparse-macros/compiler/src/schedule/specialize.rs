@@ -17,6 +17,7 @@ use super::parallel::windowed;
 use super::Chunks;
 use crate::plan::KernelPlan;
 use crate::sparsifier::{Expr, LoopId, Node, Stmt, StmtPlan, TensorId};
+use crate::vocab::{parent_range, ParentRange};
 
 /// The loops of `sp` compiled over the stored entries of specialized
 /// operand `t`, outermost first (one per level), or why they are not;
@@ -146,26 +147,16 @@ fn written_blocks(
     let mut parents: u64 = 1;
     let mut total: u64 = 0;
     for (l, lvl) in levels.iter().enumerate() {
-        let count = if lvl.ty.is_dense() {
-            parents.saturating_mul(storage.lvl_sizes.get(l).copied().unwrap_or(0))
-        } else if l + 1 == levels.len() {
-            storage.entries as u64
-        } else {
-            // A level above the last: its entries are its children's
-            // parents; a compressed level's last position counts them.
-            let Some(stored) = storage.levels.get(l) else {
-                return u64::MAX;
-            };
-            match lvl.ty.format {
-                crate::vocab::LevelFormat::Compressed => {
-                    stored.positions.last().copied().unwrap_or(0)
-                }
-                crate::vocab::LevelFormat::Singleton => parents,
-                crate::vocab::LevelFormat::Structured { n, .. } => {
-                    parents.saturating_mul(u64::from(n))
-                }
-                _ => (stored.coordinates.len() / stored.stride.max(1)) as u64,
-            }
+        let size = storage.lvl_sizes.get(l).copied().unwrap_or(0);
+        // The storage rule of `sparse_vocab`: a fixed count under each
+        // parent entry (dense, singleton, n:m), or the level's own entries.
+        let count = match parent_range(lvl.ty.format, usize::try_from(size).unwrap_or(usize::MAX)) {
+            ParentRange::Fixed { count } => parents.saturating_mul(count as u64),
+            ParentRange::Positions { .. } if l + 1 == levels.len() => storage.entries as u64,
+            ParentRange::Positions { .. } => match storage.levels.get(l) {
+                Some(stored) => (stored.coordinates.len() / stored.stride.max(1)) as u64,
+                None => return u64::MAX,
+            },
         };
         total = total.saturating_add(count);
         parents = count;

@@ -161,6 +161,13 @@ impl Def {
     }
 }
 
+/// A whole `sparse_kernel!` block expanded and pretty-printed.
+pub(super) fn expand_pretty(src: &str) -> String {
+    let tokens = crate::expand(src.parse().expect("tokenizes"));
+    let file: syn::File = syn::parse2(tokens).expect("the expansion parses");
+    prettyplease::unparse(&file)
+}
+
 /// Whether `text` contains `needle`, ignoring whitespace (the pretty
 /// printer breaks long lines).
 pub(super) fn has(text: &str, needle: &str) -> bool {

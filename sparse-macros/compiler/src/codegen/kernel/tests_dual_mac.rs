@@ -5,9 +5,7 @@
 use super::tests::{has, snapshot, CSR};
 
 fn expand(src: &str) -> String {
-    let tokens = crate::expand(format!("{CSR}\n{src}").parse().expect("tokenizes"));
-    let file: syn::File = syn::parse2(tokens).expect("the expansion parses");
-    prettyplease::unparse(&file)
+    super::tests::expand_pretty(&format!("{CSR}\n{src}"))
 }
 
 #[test]

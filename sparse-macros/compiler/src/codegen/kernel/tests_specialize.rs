@@ -6,9 +6,7 @@
 use super::tests::{has, snapshot, COO, CSR};
 
 fn expand(src: &str) -> String {
-    let tokens = crate::expand(src.parse().expect("tokenizes"));
-    let file: syn::File = syn::parse2(tokens).expect("the expansion parses");
-    prettyplease::unparse(&file)
+    super::tests::expand_pretty(src)
 }
 
 const W: &str = "
