@@ -158,6 +158,7 @@ mod insert;
 mod insert_any;
 mod order;
 mod protocol;
+mod row;
 mod segment;
 #[cfg(target_pointer_width = "64")]
 mod small_sort;
@@ -179,6 +180,7 @@ pub use in_place::InPlace;
 pub use insert_any::Repeats;
 #[doc(hidden)]
 pub use protocol::OutputProtocol;
+pub use row::Row;
 pub use segment::Segment;
 pub use workspace::Workspace;
 

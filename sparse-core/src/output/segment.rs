@@ -30,14 +30,14 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    out: &'o mut SparseTensorOut<V, E, B, DIM, LVL>,
+    pub(super) out: &'o mut SparseTensorOut<V, E, B, DIM, LVL>,
     /// The parent's level coordinates; the last is the previous entry's.
-    lvl: [usize; LVL],
+    pub(super) lvl: [usize; LVL],
     /// Whether pushes can append (the previous one was accepted under this
     /// parent and the output is in its fast state).
-    appending: bool,
+    pub(super) appending: bool,
     /// Entries appended since the output's lengths were last settled.
-    pending: usize,
+    pub(super) pending: usize,
 }
 
 impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>

@@ -20,6 +20,10 @@
 ///     while b.lvl1
 ///       case b.lvl1
 ///         insert c[i, j] = b[i, j]
+/// schedule
+///   j: each row of `c` written into slots reserved for the entries of the rows it walks (statement 1)
+///   j: the rest of `a`'s row copied in one step once the others run out (statement 1)
+///   j: the rest of `b`'s row copied in one step once the others run out (statement 1)
 /// ```
 ///
 /// `#[parallel]` (sparse-core feature `rayon`):
@@ -131,6 +135,34 @@ pub fn add_csr_par<
                     let __sk_b_p0 = __sk_i;
                     {
                         let mut __sk_c_seg = c.segment([(__sk_i - __sk_i_row0), 0]);
+                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                        let __sk_a_blo1 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
+                        };
+                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                        let __sk_a_bhi1 = unsafe {
+                            ::sparse_core::__private::load_index(
+                                __sk_a_pos1,
+                                __sk_a_p0 + 1,
+                            )
+                        };
+                        /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                        let __sk_b_blo1 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
+                        };
+                        /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                        let __sk_b_bhi1 = unsafe {
+                            ::sparse_core::__private::load_index(
+                                __sk_b_pos1,
+                                __sk_b_p0 + 1,
+                            )
+                        };
+                        let mut __sk_c_row = __sk_c_seg
+                            .row(
+                                0usize
+                                    .saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1))
+                                    .saturating_add(__sk_b_bhi1.saturating_sub(__sk_b_blo1)),
+                            );
                         {
                             /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
                             let __sk_a_lo1 = unsafe {
@@ -175,19 +207,19 @@ pub fn add_csr_par<
                                     let __sk_b_v = unsafe {
                                         ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
                                     };
-                                    __sk_c_seg.push(__sk_j, __sk_a_v + __sk_b_v);
+                                    __sk_c_row.push(__sk_j, __sk_a_v + __sk_b_v);
                                 } else if __sk_a_c1 == __sk_j {
                                     /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
                                     let __sk_a_v = unsafe {
                                         ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
                                     };
-                                    __sk_c_seg.push(__sk_j, __sk_a_v);
+                                    __sk_c_row.push(__sk_j, __sk_a_v);
                                 } else if __sk_b_c1 == __sk_j {
                                     /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
                                     let __sk_b_v = unsafe {
                                         ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
                                     };
-                                    __sk_c_seg.push(__sk_j, __sk_b_v);
+                                    __sk_c_row.push(__sk_j, __sk_b_v);
                                 }
                                 if __sk_a_c1 == __sk_j {
                                     __sk_a_p1 += 1;
@@ -196,36 +228,16 @@ pub fn add_csr_par<
                                     __sk_b_p1 += 1;
                                 }
                             }
-                            while __sk_a_p1 < __sk_a_hi1 {
-                                /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
-                                let __sk_a_c1 = unsafe {
-                                    ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
-                                };
-                                let __sk_j = __sk_a_c1;
-                                {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                    };
-                                    __sk_c_seg.push(__sk_j, __sk_a_v);
-                                }
-                                __sk_a_p1 += 1;
-                            }
-                            while __sk_b_p1 < __sk_b_hi1 {
-                                /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
-                                let __sk_b_c1 = unsafe {
-                                    ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
-                                };
-                                let __sk_j = __sk_b_c1;
-                                {
-                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_b_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                    };
-                                    __sk_c_seg.push(__sk_j, __sk_b_v);
-                                }
-                                __sk_b_p1 += 1;
-                            }
+                            __sk_c_row
+                                .extend_from(
+                                    __sk_a_crd1.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
+                                    __sk_a_val.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
+                                );
+                            __sk_c_row
+                                .extend_from(
+                                    __sk_b_crd1.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
+                                    __sk_b_val.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
+                                );
                         }
                     }
                 }

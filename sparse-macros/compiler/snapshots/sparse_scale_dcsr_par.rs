@@ -8,6 +8,8 @@
 /// iterate i in a.lvl0 compressed  // parallel
 ///   iterate j in a.lvl1 compressed  // parallel
 ///     insert c[i, j] = a[i, j] * 2.0
+/// schedule
+///   j: each row of `c` written into slots reserved for the entries of the rows it walks (statement 1)
 /// ```
 ///
 /// `#[parallel]` (sparse-core feature `rayon`):
@@ -105,6 +107,22 @@ pub fn scale_dcsr_par<
                     {
                         let mut __sk_c_seg = c.segment([(__sk_i - __sk_i_row0), 0]);
                         /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                        let __sk_a_blo1 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
+                        };
+                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                        let __sk_a_bhi1 = unsafe {
+                            ::sparse_core::__private::load_index(
+                                __sk_a_pos1,
+                                __sk_a_p0 + 1,
+                            )
+                        };
+                        let mut __sk_c_row = __sk_c_seg
+                            .row(
+                                0usize
+                                    .saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)),
+                            );
+                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
                         let __sk_a_lo1 = unsafe {
                             ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
                         };
@@ -126,7 +144,7 @@ pub fn scale_dcsr_par<
                         };
                         for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
                             let __sk_a_v = __sk_a_w1;
-                            __sk_c_seg.push(__sk_j, __sk_a_v * 2.0);
+                            __sk_c_row.push(__sk_j, __sk_a_v * 2.0);
                         }
                     }
                 }

@@ -19,6 +19,10 @@
 ///   while b.lvl0
 ///     case b.lvl0
 ///       insert c[i] = b[i]
+/// schedule
+///   i: each row of `c` written into slots reserved for the entries of the rows it walks (statement 1)
+///   i: the rest of `a`'s row copied in one step once the others run out (statement 1)
+///   i: the rest of `b`'s row copied in one step once the others run out (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,
@@ -85,6 +89,28 @@ pub fn vadd<
         c.reserve_entries(a.number_of_entries() + b.number_of_entries());
         {
             let mut __sk_c_seg = c.segment([0]);
+            /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+            let __sk_a_blo0 = unsafe {
+                ::sparse_core::__private::load_index(__sk_a_pos0, 0)
+            };
+            /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+            let __sk_a_bhi0 = unsafe {
+                ::sparse_core::__private::load_index(__sk_a_pos0, 1)
+            };
+            /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+            let __sk_b_blo0 = unsafe {
+                ::sparse_core::__private::load_index(__sk_b_pos0, 0)
+            };
+            /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+            let __sk_b_bhi0 = unsafe {
+                ::sparse_core::__private::load_index(__sk_b_pos0, 1)
+            };
+            let mut __sk_c_row = __sk_c_seg
+                .row(
+                    0usize
+                        .saturating_add(__sk_a_bhi0.saturating_sub(__sk_a_blo0))
+                        .saturating_add(__sk_b_bhi0.saturating_sub(__sk_b_blo0)),
+                );
             {
                 /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
                 let __sk_a_lo0 = unsafe {
@@ -123,19 +149,19 @@ pub fn vadd<
                         let __sk_b_v = unsafe {
                             ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
                         };
-                        __sk_c_seg.push(__sk_i, __sk_a_v + __sk_b_v);
+                        __sk_c_row.push(__sk_i, __sk_a_v + __sk_b_v);
                     } else if __sk_a_c0 == __sk_i {
                         /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
                         let __sk_a_v = unsafe {
                             ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
                         };
-                        __sk_c_seg.push(__sk_i, __sk_a_v);
+                        __sk_c_row.push(__sk_i, __sk_a_v);
                     } else if __sk_b_c0 == __sk_i {
                         /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
                         let __sk_b_v = unsafe {
                             ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
                         };
-                        __sk_c_seg.push(__sk_i, __sk_b_v);
+                        __sk_c_row.push(__sk_i, __sk_b_v);
                     }
                     if __sk_a_c0 == __sk_i {
                         __sk_a_p0 += 1;
@@ -144,36 +170,16 @@ pub fn vadd<
                         __sk_b_p0 += 1;
                     }
                 }
-                while __sk_a_p0 < __sk_a_hi0 {
-                    /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the merged range, so `__sk_a_p0` is an entry of `a` level 0.
-                    let __sk_a_c0 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_a_crd0, __sk_a_p0)
-                    };
-                    let __sk_i = __sk_a_c0;
-                    {
-                        /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                        let __sk_a_v = unsafe {
-                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
-                        };
-                        __sk_c_seg.push(__sk_i, __sk_a_v);
-                    }
-                    __sk_a_p0 += 1;
-                }
-                while __sk_b_p0 < __sk_b_hi0 {
-                    /// SAFETY: `__sk_b_p0` < `__sk_b_hi0`, the end of the merged range, so `__sk_b_p0` is an entry of `b` level 0.
-                    let __sk_b_c0 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
-                    };
-                    let __sk_i = __sk_b_c0;
-                    {
-                        /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                        let __sk_b_v = unsafe {
-                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
-                        };
-                        __sk_c_seg.push(__sk_i, __sk_b_v);
-                    }
-                    __sk_b_p0 += 1;
-                }
+                __sk_c_row
+                    .extend_from(
+                        __sk_a_crd0.get(__sk_a_p0..__sk_a_hi0).unwrap_or_default(),
+                        __sk_a_val.get(__sk_a_p0..__sk_a_hi0).unwrap_or_default(),
+                    );
+                __sk_c_row
+                    .extend_from(
+                        __sk_b_crd0.get(__sk_b_p0..__sk_b_hi0).unwrap_or_default(),
+                        __sk_b_val.get(__sk_b_p0..__sk_b_hi0).unwrap_or_default(),
+                    );
             }
         }
         c.finish("c")?;

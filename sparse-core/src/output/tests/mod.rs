@@ -135,6 +135,7 @@ fn is_empty_and_valid<
 mod chunk;
 mod errors;
 mod layouts;
+mod row;
 mod segment;
 mod structured;
 mod workspace;

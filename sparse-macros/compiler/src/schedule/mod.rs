@@ -12,6 +12,7 @@
 
 pub mod dual_mac;
 pub mod parallel;
+pub mod row_bound;
 pub mod rows;
 pub mod specialize;
 pub mod unroll;
@@ -24,6 +25,7 @@ use crate::vocab::LevelFormat;
 
 pub use dual_mac::DualMac;
 pub use parallel::Chunks;
+pub use row_bound::RowBound;
 pub use rows::RowCursor;
 pub use window_skip::WindowSkip;
 
@@ -64,6 +66,9 @@ pub struct StmtSchedule {
     /// output's last level (a bulk append through sparse-core's `Segment`
     /// instead of an insertion per entry), with that output.
     pub segment_append: Option<(LoopId, TensorId)>,
+    /// The segment loop's rows written into slots reserved for their bound
+    /// ([`row_bound`]).
+    pub row_bound: Option<RowBound>,
     /// Dense loops reading their rows through a row cursor ([`rows`]).
     pub row_cursors: Vec<RowCursor>,
     /// Under `#[specialize]`: the loops written out over the constant's
@@ -180,10 +185,21 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
             }
             taken.extend(s.row_cursors.iter().map(|c| c.loop_id));
             s.window_skips = window_skip::window_skips(kp, sp, stmt, &taken);
+            s.row_bound = s
+                .segment_append
+                .and_then(|seg| row_bound::row_bound(kp, sp, stmt, seg, &compiled_loops(&s)));
         }
         sched.stmts.push(s);
     }
     sched
+}
+
+/// The loops written out over a constant's entries.
+fn compiled_loops(s: &StmtSchedule) -> Vec<LoopId> {
+    match &s.compiled {
+        Some(Ok(loops)) => loops.clone(),
+        _ => Vec::new(),
+    }
 }
 
 /// The loop whose iterations append the entries of one segment of the
@@ -366,6 +382,30 @@ impl Schedule {
                     w.level,
                     n + 1
                 ));
+            }
+            if let Some(r) = &s.row_bound {
+                let name = |t: TensorId| {
+                    kp.tensors
+                        .get(t.index())
+                        .and_then(Option::as_ref)
+                        .map_or_else(|| k.tensor_name(t).to_string(), |i| i.name.clone())
+                };
+                lines.push(format!(
+                    "{}: each row of `{}` written into slots reserved for the entries of the \
+                     rows it walks (statement {})",
+                    k.loop_name(r.loop_id),
+                    name(r.output),
+                    n + 1
+                ));
+                for t in &r.tails {
+                    lines.push(format!(
+                        "{}: the rest of `{}`'s row copied in one step once the others run out \
+                         (statement {})",
+                        k.loop_name(r.loop_id),
+                        name(t.tensor),
+                        n + 1
+                    ));
+                }
             }
             if let Some(why) = &s.not_unrolled {
                 lines.push(format!("statement {}: not unrolled: {why}", n + 1));

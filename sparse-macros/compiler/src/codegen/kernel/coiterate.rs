@@ -142,6 +142,11 @@ impl Gen<'_> {
                 }
             };
         }
+        if let [c] = mine.as_slice() {
+            if let Some(copy) = self.tail_copy(l, phase, (&c.p, &c.hi), scope) {
+                return copy;
+            }
+        }
         let mut conds: Vec<TokenStream> = mine
             .iter()
             .map(|c| {

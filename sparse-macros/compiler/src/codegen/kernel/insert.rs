@@ -225,7 +225,8 @@ impl Gen<'_> {
 
     /// Wraps the loop over the output's last level (the schedule's
     /// `segment_append`) in a block that opens the
-    /// segment: `let mut seg = c.segment([i, 0]);`. The segment settles the
+    /// segment: `let mut seg = c.segment([i, 0]);`, and the segment's row
+    /// when the schedule bounds it (`row_bound.rs`). The segment settles the
     /// output's lengths when the block ends.
     pub(super) fn open_segment(&mut self, n: &Node, scope: &Scope) -> Option<TokenStream> {
         let (l, t) = self.sched?.segment_append?;
@@ -247,10 +248,17 @@ impl Gen<'_> {
         let seg = self.tlocal(t, "seg");
         let mut inner = scope.clone();
         inner.segment = Some((t, seg.clone()));
+        // A bounded row (`row_bound.rs`) takes the segment's place.
+        let row = self.open_row(&seg, loop_id, scope);
+        if let Some((_, row)) = &row {
+            inner.segment = Some((t, row.clone()));
+        }
+        let opened = row.map(|r| r.0);
         let body = self.node(n, &inner);
         Some(quote! {
             {
                 let mut #seg = #c.segment([#(#coords),*]);
+                #opened
                 #body
             }
         })

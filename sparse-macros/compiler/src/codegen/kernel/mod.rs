@@ -41,6 +41,7 @@ mod levels;
 mod loads;
 mod operators;
 mod parallel;
+mod row_bound;
 mod rows;
 mod signature;
 mod slices;

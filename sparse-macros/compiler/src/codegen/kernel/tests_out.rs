@@ -25,9 +25,19 @@ fn sparse_add_csr_inserts_in_row_order() {
     assert!(has(&text, "c: &mut CSROut<::core::primitive::f64, __SkB0>"));
     assert!(has(&text, "c.begin();"));
     // Each row's entries are appended through one segment, opened before
-    // the merge over `j`.
+    // the merge over `j`, into slots reserved for both rows' entries; the
+    // row's rest of either operand is copied in one step.
     assert!(has(&text, "let mut __sk_c_seg = c.segment([__sk_i, 0]);"));
-    assert!(has(&text, "__sk_c_seg.push(__sk_j, __sk_a_v + __sk_b_v);"));
+    assert!(has(
+        &text,
+        "let mut __sk_c_row = __sk_c_seg.row(0usize.saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)).saturating_add(__sk_b_bhi1.saturating_sub(__sk_b_blo1)),);"
+    ));
+    assert!(has(&text, "__sk_c_row.push(__sk_j, __sk_a_v + __sk_b_v);"));
+    assert!(has(
+        &text,
+        "__sk_c_row.extend_from(__sk_a_crd1.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(), __sk_a_val.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),);"
+    ));
+    assert!(!has(&text, "__sk_c_seg.push("));
     assert!(!has(&text, "c.insert("));
     assert!(has(&text, "c.finish(\"c\")?;"));
     // The output's levels are written by coordinates, never positioned.
@@ -45,9 +55,12 @@ fn sparse_vector_add_inserts_every_case() {
     d.k.assign(c, &[i], Expr::at(a, &[i]) + Expr::at(b, &[i]));
     let text = d.generate();
     snapshot("sparse_vector_add", &text);
-    // One insert per case of the union: both, a only, b only, and the two
-    // exhaustion phases.
-    assert_eq!(text.matches("__sk_c_seg.push(").count(), 5);
+    // One insert per case of the union (both, a only, b only) into the
+    // row's slots, and the two exhaustion phases as bulk copies.
+    let flat: String = text.split_whitespace().collect();
+    assert_eq!(flat.matches("__sk_c_row.push(").count(), 3);
+    assert_eq!(flat.matches("__sk_c_row.extend_from(").count(), 2);
+    assert_eq!(flat.matches("__sk_c_seg.row(").count(), 1);
     assert_eq!(text.matches(".segment(").count(), 1);
     assert!(!has(&text, "fill("));
 }
@@ -61,7 +74,12 @@ fn scaling_keeps_the_pattern() {
     d.k.assign(c, &[i, j], Expr::at(a, &[i, j]) * Expr::lit("2.0"));
     let text = d.generate();
     snapshot("sparse_scale", &text);
-    assert!(has(&text, "__sk_c_seg.push(__sk_j, __sk_a_v * 2.0);"));
+    // A walk of `a`'s row bounds the output row: its slots reserved once.
+    assert!(has(
+        &text,
+        "let mut __sk_c_row = __sk_c_seg.row(0usize.saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)));"
+    ));
+    assert!(has(&text, "__sk_c_row.push(__sk_j, __sk_a_v * 2.0);"));
 }
 
 #[test]

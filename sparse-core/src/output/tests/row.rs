@@ -1,0 +1,246 @@
+//! `Row` against `insert`: the same insertions, one row per run of equal
+//! parents, written through a row with any bound (exact, too small, too
+//! large) by pushes or by runs, give the same result, the same error with
+//! the same counted need, and the same valid output, for every encoding
+//! kind (those a row writes into slots and those it hands to `insert`),
+//! every capacity, and growable buffers.
+
+use proptest::prelude::*;
+use std::string::String;
+
+use super::*;
+
+/// Insertions `(row, column, value)`, mostly in order, sometimes out of
+/// order or out of range (sizes are 4 x 6).
+fn insertions() -> impl Strategy<Value = Vec<(usize, usize, i32)>> {
+    proptest::collection::vec((0usize..5, 0usize..7, -9i32..10), 0..16).prop_map(|mut v| {
+        let keep = v.len() / 4;
+        v[keep..].sort_by_key(|&(r, c, _)| (r, c));
+        v
+    })
+}
+
+/// How the insertions go in: `insert` per entry, or a row per run of
+/// equal parents whose bound is the run's length plus `slack` (at least
+/// 0), written by one push per entry or, past the first, by one
+/// `extend_from` per `chunk` entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Insert,
+    Row { slack: isize, chunk: usize },
+}
+
+fn fill<E, B>(c: &mut SparseTensorOut<i32, E, B, 2, 2>, ins: &[(usize, usize, i32)], mode: Mode)
+where
+    E: crate::StoresValues,
+    B: OutputBuffers<E::Pos, E::Crd, i32>,
+{
+    c.begin();
+    let Mode::Row { slack, chunk } = mode else {
+        for &(r, col, v) in ins {
+            c.insert([r, col], v);
+        }
+        return;
+    };
+    let mut k = 0;
+    while k < ins.len() {
+        let parent = ins[k].0;
+        let start = k;
+        while k < ins.len() && ins[k].0 == parent {
+            k += 1;
+        }
+        let run = &ins[start..k];
+        let bound = (run.len() as isize + slack).max(0) as usize;
+        let mut seg = c.segment([parent, 0]);
+        let mut row = seg.row(bound);
+        if chunk == 0 {
+            for &(_, col, v) in run {
+                row.push(col, v);
+            }
+            continue;
+        }
+        let split = 1.min(run.len());
+        for &(_, col, v) in &run[..split] {
+            row.push(col, v);
+        }
+        for part in run[split..].chunks(chunk) {
+            let cols: Vec<u32> = part.iter().map(|&(_, col, _)| col as u32).collect();
+            let vals: Vec<i32> = part.iter().map(|&(_, _, v)| v).collect();
+            row.extend_from(&cols, &vals);
+        }
+    }
+}
+
+/// Runs `ins` into caller slices of the given capacities; returns the
+/// result and the disassembled view.
+fn run<E: crate::StoresValues>(
+    ins: &[(usize, usize, i32)],
+    mode: Mode,
+    caps: (usize, usize, usize),
+) -> (Result<(), KernelError>, String)
+where
+    E::Pos: Index,
+    E::Crd: Index,
+{
+    let mut m = Mem::<E::Pos, E::Crd, i32, 2>::new(caps.0, caps.1, caps.2, 0);
+    let Ok(mut c) = out::<i32, E, 2, 2>([4, 6], &mut m) else {
+        return (Ok(()), "new refused".into());
+    };
+    fill(&mut c, ins, mode);
+    let result = c.finish("c");
+    reassembles(&c);
+    (result, std::format!("{:?}", c.view().disassemble()))
+}
+
+fn same<E: crate::StoresValues>(
+    ins: &[(usize, usize, i32)],
+    mode: Mode,
+    caps: (usize, usize, usize),
+) -> Result<(), TestCaseError>
+where
+    E::Pos: Index,
+    E::Crd: Index,
+{
+    let plain = run::<E>(ins, Mode::Insert, caps);
+    let rows = run::<E>(ins, mode, caps);
+    prop_assert_eq!(
+        &plain,
+        &rows,
+        "insertions {:?}, {:?}, capacities {:?}",
+        ins,
+        mode,
+        caps
+    );
+    Ok(())
+}
+
+fn mode() -> impl Strategy<Value = Mode> {
+    (-3isize..4, 0usize..4).prop_map(|(slack, chunk)| Mode::Row { slack, chunk })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+    ))]
+
+    #[test]
+    fn rows_insert_exactly_what_insert_does(
+        ins in insertions(),
+        mode in mode(),
+        pos in 0usize..8,
+        crd in 0usize..18,
+        val in 0usize..18,
+    ) {
+        // CSR and DCSR: rows write into slots; COO (non-unique) and a loose
+        // compressed last level: every push takes `insert`'s path.
+        same::<Csr>(&ins, mode, (pos, crd, val))?;
+        same::<Dcsr>(&ins, mode, (pos, crd, val))?;
+        same::<Coo>(&ins, mode, (pos, crd, val))?;
+        same::<Loose>(&ins, mode, (2 * pos, crd, val))?;
+        // Room for everything: the written result itself.
+        same::<Csr>(&ins, mode, (8, 18, 18))?;
+        same::<Dcsr>(&ins, mode, (8, 18, 18))?;
+    }
+}
+
+#[cfg(feature = "alloc")]
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(128)
+    ))]
+
+    #[test]
+    fn rows_into_growable_buffers_insert_what_insert_does(ins in insertions(), mode in mode()) {
+        let go = |mode| {
+            let mut c = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([4, 6]).unwrap();
+            fill(&mut c, &ins, mode);
+            let result = c.finish("c");
+            reassembles(&c);
+            (result, std::format!("{:?}", c.view().disassemble()))
+        };
+        prop_assert_eq!(go(Mode::Insert), go(mode), "insertions {:?}, {:?}", &ins, mode);
+    }
+}
+
+#[test]
+fn a_row_writes_its_slots_and_cuts_the_rest() {
+    let mut m = Mem::<u8, u8, i32, 2>::new(5, 8, 8, 0);
+    let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
+    c.begin();
+    {
+        let mut seg = c.segment([1, 0]);
+        // Bound 6, three entries: three slots cut back.
+        let mut row = seg.row(6);
+        row.push(0, 10);
+        row.push(3, 13);
+        row.extend_from(&[5u32, 7], &[15, 17]);
+    }
+    {
+        let mut seg = c.segment([3, 0]);
+        let mut row = seg.row(1);
+        row.push(2, 32);
+    }
+    c.finish("c").unwrap();
+    let v = c.view();
+    assert_eq!(v.level(1).positions(), &[0, 0, 4, 4, 5]);
+    assert_eq!(v.level(1).coordinates(), &[0, 3, 5, 7, 2]);
+    assert_eq!(v.values(), &[10, 13, 15, 17, 32]);
+    reassembles(&c);
+}
+
+#[test]
+fn a_run_out_of_order_or_range_takes_the_checked_path() {
+    for (cols, fault) in [
+        // Out of order inside the run: the third insertion (counted from 0).
+        (
+            [4u32, 2],
+            KernelError::InsertOutOfOrder {
+                tensor: "c",
+                insert: 2,
+                level: 1,
+            },
+        ),
+        // Past the level size (8).
+        (
+            [4u32, 8],
+            KernelError::InsertOutOfRange {
+                tensor: "c",
+                level: 1,
+                coordinate: 8,
+                size: 8,
+            },
+        ),
+    ] {
+        let mut m = Mem::<u8, u8, i32, 2>::new(5, 8, 8, 0);
+        let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
+        c.begin();
+        {
+            let mut seg = c.segment([0, 0]);
+            let mut row = seg.row(4);
+            row.push(1, 1);
+            row.extend_from(&cols, &[4, 5]);
+        }
+        assert_eq!(c.finish("c"), Err(fault));
+        is_empty_and_valid(&c);
+    }
+}
+
+#[test]
+fn a_leaked_row_fails_the_call_and_leaves_a_valid_output() {
+    let mut m = Mem::<u8, u8, i32, 2>::new(5, 8, 8, 0);
+    let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
+    c.begin();
+    {
+        let mut seg = c.segment([1, 0]);
+        let mut row = seg.row(5);
+        row.push(0, 10);
+        row.push(2, 12);
+        // Never handed over: its slots stay in the buffers uncounted.
+        core::mem::forget(row);
+    }
+    assert!(matches!(
+        c.finish("c"),
+        Err(KernelError::InsertOutOfOrder { .. })
+    ));
+    is_empty_and_valid(&c);
+}

@@ -1,0 +1,84 @@
+//! The lowering of the schedule's row bounds (`schedule/row_bound.rs`):
+//! inside the segment of a sparse output's last level, `let mut row =
+//! seg.row(bound);` with the bound summed from the walked levels' position
+//! ranges, inserts through `row.push(j, v)`, and an exhaustion phase that
+//! copies one operand's rest of the row as one `row.extend_from(crd, val)`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Ident;
+
+use super::{Gen, Scope};
+use crate::sparsifier::{LoopId, Phase};
+
+impl Gen<'_> {
+    /// The row of output segment `seg` when the schedule bounds the rows
+    /// of loop `l`: the statements computing the bound and opening the row,
+    /// and the row's local (which takes the segment's place for inserts).
+    pub(super) fn open_row(
+        &mut self,
+        seg: &Ident,
+        l: LoopId,
+        scope: &Scope,
+    ) -> Option<(TokenStream, Ident)> {
+        let rb = self.sched?.row_bound.as_ref()?;
+        if rb.loop_id != l {
+            return None;
+        }
+        let (spaces, t) = (rb.spaces.clone(), rb.output);
+        // Every walked level's parent must be positioned here (a dense
+        // parent may be located only inside the loop): else no bound.
+        let positioned = spaces.iter().all(|s| {
+            let lv = s.level.index();
+            lv == 0 || scope.pos.contains_key(&(s.tensor, lv - 1))
+        });
+        if !positioned {
+            return None;
+        }
+        let mut out = TokenStream::new();
+        let mut bound = quote!(0usize);
+        for s in &spaces {
+            let (u, lv) = (s.tensor, s.level.index());
+            let lo = self.tlocal(u, &format!("blo{lv}"));
+            let hi = self.tlocal(u, &format!("bhi{lv}"));
+            // The positions under the parent, before any window narrows
+            // them: a bound all the same.
+            out.extend(self.parent_range(u, lv, scope, &lo, &hi)?);
+            bound = quote!(#bound.saturating_add(#hi.saturating_sub(#lo)));
+        }
+        let row = self.tlocal(t, "row");
+        out.extend(quote!(let mut #row = #seg.row(#bound);));
+        Some((out, row))
+    }
+
+    /// The exhaustion phase `phase` of loop `l` as one bulk copy, when the
+    /// schedule copies its level's rest of the row: the entries from
+    /// cursor `p` to the row's end `hi`, coordinates and values.
+    pub(super) fn tail_copy(
+        &mut self,
+        l: LoopId,
+        phase: &Phase,
+        (p, hi): (&Ident, &Ident),
+        scope: &Scope,
+    ) -> Option<TokenStream> {
+        let rb = self.sched?.row_bound.as_ref()?;
+        let [space] = phase.spaces.as_slice() else {
+            return None;
+        };
+        if rb.loop_id != l || !rb.tails.contains(space) {
+            return None;
+        }
+        let (row_t, row) = scope.segment.clone()?;
+        if row_t != rb.output {
+            return None;
+        }
+        let crd = self.coordinates(space.tensor, space.level.index());
+        let val = self.values(space.tensor);
+        Some(quote! {
+            #row.extend_from(
+                #crd.get(#p..#hi).unwrap_or_default(),
+                #val.get(#p..#hi).unwrap_or_default(),
+            );
+        })
+    }
+}
