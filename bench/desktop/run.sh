@@ -46,7 +46,7 @@ if [ "$#" -eq 0 ] || [ "$*" = callgrind ]; then
     echo "| implementation | instructions/unit |"
     echo "|---|---:|"
     for impl in ours ours16 c c16 hand hand16 faer sprs nalgebra shape-zip shape-unroll4 shape-ptr shape-scalar \
-        add:ours add:fresh add:c add:sprs sddmm:ours sddmm:c spgemm:ours spgemm:faer spgemm:sprs; do
+        add:ours add:fresh add:c add:sprs sddmm:ours sddmm:ra sddmm:c spgemm:ours spgemm:faer spgemm:sprs; do
         count() {
             valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" callgrind "$impl" "$1" 2>&1 >/dev/null |
                 sed -n 's/.*Collected : \([0-9]*\).*/\1/p'

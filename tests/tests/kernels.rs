@@ -31,6 +31,7 @@ mod kernels {
     mod pattern;
     mod requantize;
     mod sddmm;
+    mod sddmm_sum_first;
     mod specialize;
     mod spmm;
     mod spmv;

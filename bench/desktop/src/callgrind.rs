@@ -184,15 +184,16 @@ pub fn run(args: &[String]) {
 
 /// Sparse-output kernels for instruction counts: `add:ours`, `add:fresh`
 /// (ours into a new `Owned` output each call, allocation included), `add:c`,
-/// `add:sprs`, `sddmm:ours`, `sddmm:c`, `spgemm:ours`, `spgemm:faer`,
+/// `add:sprs`, `sddmm:ours`, `sddmm:ra`, `sddmm:c`, `spgemm:ours`, `spgemm:faer`,
 /// `spgemm:sprs` (f64, the small matrix and its partner; SDDMM with K = 32).
 /// The count per unit is printed by run.sh from two REPS values.
-pub const OPS: [&str; 9] = [
+pub const OPS: [&str; 10] = [
     "add:ours",
     "add:fresh",
     "add:c",
     "add:sprs",
     "sddmm:ours",
+    "sddmm:ra",
     "sddmm:c",
     "spgemm:ours",
     "spgemm:faer",
@@ -452,6 +453,11 @@ fn run_ops(which: &str, reps: usize) {
                 let du = DenseView::new(&u[..], [n, k]).expect("u");
                 let dv = DenseView::new(&vt[..], [n, k]).expect("vt");
                 kernels::sddmm_f64(black_box(&ta), black_box(du), dv, &mut c).expect("ok")
+            }
+            "sddmm:ra" => {
+                let du = DenseView::new(&u[..], [n, k]).expect("u");
+                let dv = DenseView::new(&vt[..], [n, k]).expect("vt");
+                kernels::sddmm_ra_f64(black_box(&ta), black_box(du), dv, &mut c).expect("ok")
             }
             "sddmm:c" => unsafe {
                 ffi::c_sddmm_f64(

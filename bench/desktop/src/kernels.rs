@@ -70,6 +70,16 @@ sparse_core::sparse_kernel! {
     pub fn sddmm_f32(s: &tensor<?x?xf32, #CSR32>, u: &tensor<?x?xf32>, vt: &tensor<?x?xf32>, c: &mut tensor<?x?xf32, #CSR32>) {
         c[i, j] = s[i, j] * (u[i, k] * vt[j, k]);
     }
+    /// The `k` sum first, in eight partial sums, then one product by `s`
+    /// (`#[reassociate]`: rounds differently from the two above).
+    #[reassociate]
+    pub fn sddmm_ra_f64(s: &tensor<?x?xf64, #CSR32>, u: &tensor<?x?xf64>, vt: &tensor<?x?xf64>, c: &mut tensor<?x?xf64, #CSR32>) {
+        c[i, j] = s[i, j] * (u[i, k] * vt[j, k]);
+    }
+    #[reassociate]
+    pub fn sddmm_ra_f32(s: &tensor<?x?xf32, #CSR32>, u: &tensor<?x?xf32>, vt: &tensor<?x?xf32>, c: &mut tensor<?x?xf32, #CSR32>) {
+        c[i, j] = s[i, j] * (u[i, k] * vt[j, k]);
+    }
 }
 
 // `#[parallel]` (sparse-core feature `rayon`): the same kernels with their

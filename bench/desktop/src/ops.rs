@@ -149,7 +149,7 @@ pub fn partner(name: &str, a: &Csr) -> Csr {
 /// `T` as a value the checks compare.
 macro_rules! ops_bench {
     ($add:ident, $sddmm:ident, $t:ty, $tname:literal, $vals:ident,
-     $ours_add:path, $ours_sddmm:path, $c_add:path, $c_sddmm:path, $tol:expr) => {
+     $ours_add:path, $ours_sddmm:path, $ra_sddmm:path, $c_add:path, $c_sddmm:path, $tol:expr) => {
         pub fn $add(name: &str, a: &Csr, b: &Csr, budget: &Budget) {
             let (m, n) = (a.rows, a.cols);
             let (want, scale) = reference_add(a, b);
@@ -307,6 +307,19 @@ macro_rules! ops_bench {
                 }));
             }
             {
+                let c = Rc::new(RefCell::new(kernels::CSR32Out::<$t, Owned>::with_dims([m, n]).expect("dims")));
+                let r = c.clone();
+                outs.push(Box::new(move || {
+                    let c = r.borrow();
+                    let v = c.view();
+                    Out::from_parts(v.level(1).positions(), v.level(1).coordinates(), v.values())
+                }));
+                let ts = &ts;
+                comps.push(Competitor::ours("sparse_kernel! #[reassociate] (sum first, 8 partial sums)", move || {
+                    $ra_sddmm(black_box(ts), black_box(du), black_box(dv), &mut *c.borrow_mut()).expect("ok")
+                }));
+            }
+            {
                 let c = Rc::new(RefCell::new(vec![0.0 as $t; s.nnz()]));
                 let r = c.clone();
                 let sp = &s.pos;
@@ -338,6 +351,7 @@ ops_bench!(
     val_f64,
     kernels::add_f64,
     kernels::sddmm_f64,
+    kernels::sddmm_ra_f64,
     ffi::c_add_f64,
     ffi::c_sddmm_f64,
     1e-12
@@ -350,6 +364,7 @@ ops_bench!(
     val_f32,
     kernels::add_f32,
     kernels::sddmm_f32,
+    kernels::sddmm_ra_f32,
     ffi::c_add_f32,
     ffi::c_sddmm_f32,
     1e-5

@@ -22,7 +22,11 @@
 //! The slots are written through raw pointers into the two buffers: the
 //! buffers' own `&mut` would be reborrowed from the output on every entry,
 //! and the compiler then reloads each buffer's pointer and length per entry
-//! (the stores to the slots could alias them). See [`Slots`].
+//! (the stores to the slots could alias them). The row's state is a `Copy`
+//! value that the out-of-line paths take and return by value, never by
+//! reference, so in the kernel's loop it stays in registers (a row passed
+//! by `&mut` to its slow path lived on the stack: 15.7 instructions per
+//! entry in the push alone).
 
 use core::ptr::NonNull;
 
@@ -32,51 +36,35 @@ use crate::index::Index;
 use super::buffer::{Buffer, OutputBuffers};
 use super::Segment;
 
-/// `len` elements of a buffer, written by index.
+/// The state of a [`Row`]: its reserved slots and how far they are written.
 ///
-/// Invariant: while a `Slots` with `len > 0` is in use, `ptr..ptr + len`
-/// are initialized elements of a buffer that nothing else reads or writes:
-/// the [`Row`] holding it borrows the segment (and so the output) mutably,
-/// takes the pointer from the buffer's slice right after growing it, and
-/// touches the buffer again only after setting `len` to 0.
-struct Slots<T> {
-    ptr: NonNull<T>,
-    len: usize,
+/// Invariant: while `room > 0`, `crd..crd + room` and `val..val + room` are
+/// initialized elements at the end of the output's last coordinate buffer
+/// and of its value buffer that nothing else reads or writes: the [`Row`]
+/// holding this state borrows the segment (and so the output) mutably,
+/// takes the pointers from the buffers' slices right after growing them,
+/// and touches the buffers again only after setting `room` to 0.
+struct Slots<C, V> {
+    crd: NonNull<C>,
+    val: NonNull<V>,
+    /// Slots reserved (0: none, every push takes the segment's path).
+    room: usize,
+    /// Slots written.
+    k: usize,
+    /// The last coordinate written (or pushed through the segment).
+    prev: usize,
+    /// The last level's size.
+    size: usize,
+    /// Entries the row may still hold: the bound less every entry pushed.
+    left: usize,
 }
 
-impl<T> Slots<T> {
-    const EMPTY: Self = Slots {
-        ptr: NonNull::dangling(),
-        len: 0,
-    };
-
-    /// The last `len` elements of `slice` (nothing if it is shorter).
-    fn tail_of(slice: &mut [T], len: usize) -> Self {
-        match slice
-            .len()
-            .checked_sub(len)
-            .and_then(|s| slice.get_mut(s..))
-        {
-            Some(tail) => Slots {
-                ptr: NonNull::from(tail).cast(),
-                len,
-            },
-            None => Self::EMPTY,
-        }
-    }
-
-    /// Overwrites element `k` (dropping the old one); `k < len` is the
-    /// caller's test, repeated here so a wrong index writes nothing.
-    #[inline(always)]
-    fn set(&mut self, k: usize, value: T) {
-        if k < self.len {
-            // SAFETY: `k < len`, and by the type's invariant `ptr + k` is an
-            // initialized element of a buffer nothing else accesses while
-            // this `Slots` is in use.
-            unsafe { *self.ptr.as_ptr().add(k) = value };
-        }
+impl<C, V> Clone for Slots<C, V> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
+impl<C, V> Copy for Slots<C, V> {}
 
 /// One output row written into slots reserved for its bound. Made by
 /// [`Segment::row`]; hands its entries to the segment when dropped.
@@ -87,16 +75,7 @@ where
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
     seg: &'s mut Segment<'o, V, E, B, DIM, LVL>,
-    crd: Slots<E::Crd>,
-    val: Slots<V>,
-    /// Slots written.
-    k: usize,
-    /// The last coordinate written (or pushed through the segment).
-    prev: usize,
-    /// The last level's size.
-    size: usize,
-    /// Entries the row may still hold: the bound less every entry pushed.
-    left: usize,
+    st: Slots<E::Crd, V>,
 }
 
 impl<'o, V, E, B, const DIM: usize, const LVL: usize> Segment<'o, V, E, B, DIM, LVL>
@@ -116,17 +95,21 @@ where
             .and_then(|l| self.out.lvl_sizes.get(l))
             .copied()
             .unwrap_or(0);
-        let mut row = Row {
-            seg: self,
-            crd: Slots::EMPTY,
-            val: Slots::EMPTY,
+        let st = Slots {
+            crd: NonNull::dangling(),
+            val: NonNull::dangling(),
+            room: 0,
             k: 0,
             prev: usize::MAX,
             size,
             left: bound,
         };
-        row.reserve();
-        row
+        let st = if self.appending {
+            reserve(self, st)
+        } else {
+            st
+        };
+        Row { seg: self, st }
     }
 }
 
@@ -141,96 +124,153 @@ where
     /// out of line.
     #[inline(always)]
     pub fn push(&mut self, c: usize, value: V) {
-        let k = self.k;
-        if k < self.crd.len && c > self.prev && c < self.size {
+        let st = &mut self.st;
+        let k = st.k;
+        if k < st.room && c > st.prev && c < st.size {
             // `prev < c < size`, so `c` fits the coordinate width (`new`
             // checked the level size does).
-            self.crd.set(k, <E::Crd as Index>::from_usize_wrapping(c));
-            self.val.set(k, value);
-            self.k = k + 1;
-            self.prev = c;
-        } else {
-            self.push_slow(c, value);
-        }
-    }
-
-    /// What [`push`](Self::push) cannot write: the written slots go to the
-    /// segment, the entry takes the segment's path, and slots for the rest
-    /// of the bound are reserved again if the segment can append.
-    #[inline(never)]
-    fn push_slow(&mut self, c: usize, value: V) {
-        self.hand_over();
-        self.seg.push(c, value);
-        self.left = self.left.saturating_sub(1);
-        self.reserve();
-    }
-
-    /// Reserves `left` slots when the segment is appending (its last push
-    /// was accepted under this row and the output is in its fast state) and
-    /// both buffers have the room; otherwise leaves none.
-    fn reserve(&mut self) {
-        let Some(l) = LVL.checked_sub(1) else {
-            return;
-        };
-        let n = self.left;
-        if !self.seg.appending || n == 0 || <E::Crd as Index>::PER_ELEMENT != 1 {
-            return;
-        }
-        let zero = <E::Crd as Index>::from_usize_wrapping(0);
-        let out = &mut *self.seg.out;
-        let Some(buffer) = out.coordinates.get_mut(l) else {
-            return;
-        };
-        let c0 = buffer.len();
-        if !buffer.extend_unspecified(n, zero) {
-            return;
-        }
-        if !out.values.extend_unspecified_default(n) {
-            buffer.truncate(c0);
-            return;
-        }
-        self.prev = self.seg.lvl.get(l).copied().unwrap_or(usize::MAX);
-        self.crd = Slots::tail_of(buffer.as_mut_slice(), n);
-        self.val = Slots::tail_of(out.values.as_mut_slice(), n);
-        if self.crd.len != self.val.len {
-            // Unreachable for this crate's buffers (each grew by `n`); no
-            // slots rather than slots the two buffers disagree on.
-            self.crd = Slots::EMPTY;
-            self.val = Slots::EMPTY;
-            self.cut(0);
-        }
-    }
-
-    /// Hands the written slots to the segment (they become its appended
-    /// entries) and cuts the buffers back to them.
-    fn hand_over(&mut self) {
-        if self.crd.len == 0 {
-            return;
-        }
-        let k = core::mem::take(&mut self.k);
-        self.cut(k);
-        self.crd = Slots::EMPTY;
-        self.val = Slots::EMPTY;
-        if k > 0 {
-            self.seg.pending += k;
-            if let Some(last) = LVL.checked_sub(1).and_then(|l| self.seg.lvl.get_mut(l)) {
-                *last = self.prev;
+            let crd = <E::Crd as Index>::from_usize_wrapping(c);
+            // SAFETY: `k < room`, and by `Slots`' invariant slot `k` of both
+            // runs is an initialized element nothing else accesses.
+            unsafe {
+                *st.crd.as_ptr().add(k) = crd;
+                *st.val.as_ptr().add(k) = value;
             }
-            self.left = self.left.saturating_sub(k);
+            st.k = k + 1;
+            st.prev = c;
+        } else {
+            self.st = push_slow(self.seg, self.st, c, value);
         }
     }
+}
 
-    /// Drops the reserved slots past the first `k` from both buffers.
-    fn cut(&mut self, k: usize) {
-        let unused = self.crd.len.saturating_sub(k);
-        let out = &mut *self.seg.out;
-        if let Some(buffer) = LVL.checked_sub(1).and_then(|l| out.coordinates.get_mut(l)) {
-            let len = buffer.len();
-            buffer.truncate(len.saturating_sub(unused));
-        }
-        let len = out.values.len();
-        out.values.truncate(len.saturating_sub(unused));
+/// What [`Row::push`] cannot write: the written slots go to the segment,
+/// the entry takes the segment's path, and slots for the rest of the bound
+/// are reserved again if the segment can append. The state comes and goes
+/// by value, so the kernel keeps it in registers.
+#[inline(never)]
+fn push_slow<V, E, B, const DIM: usize, const LVL: usize>(
+    seg: &mut Segment<'_, V, E, B, DIM, LVL>,
+    st: Slots<E::Crd, V>,
+    c: usize,
+    value: V,
+) -> Slots<E::Crd, V>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    let mut st = hand_over(seg, st);
+    seg.push(c, value);
+    st.left = st.left.saturating_sub(1);
+    if seg.appending {
+        reserve(seg, st)
+    } else {
+        st
     }
+}
+
+/// Reserves `st.left` slots when both buffers have the room (the segment
+/// is appending: its last push was accepted under this row and the output
+/// is in its fast state); otherwise reserves none.
+fn reserve<V, E, B, const DIM: usize, const LVL: usize>(
+    seg: &mut Segment<'_, V, E, B, DIM, LVL>,
+    mut st: Slots<E::Crd, V>,
+) -> Slots<E::Crd, V>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    let n = st.left;
+    let Some(l) = LVL.checked_sub(1) else {
+        return st;
+    };
+    if n == 0 || <E::Crd as Index>::PER_ELEMENT != 1 {
+        return st;
+    }
+    let zero = <E::Crd as Index>::from_usize_wrapping(0);
+    let out = &mut *seg.out;
+    let Some(buffer) = out.coordinates.get_mut(l) else {
+        return st;
+    };
+    let c0 = buffer.len();
+    if !buffer.extend_unspecified(n, zero) {
+        return st;
+    }
+    if !out.values.extend_unspecified_default(n) {
+        buffer.truncate(c0);
+        return st;
+    }
+    let (crd, val) = (
+        tail(buffer.as_mut_slice(), n),
+        tail(out.values.as_mut_slice(), n),
+    );
+    if let (Some(crd), Some(val)) = (crd, val) {
+        st.crd = crd;
+        st.val = val;
+        st.room = n;
+        st.k = 0;
+        st.prev = seg.lvl.get(l).copied().unwrap_or(usize::MAX);
+    } else {
+        // Unreachable for this crate's buffers (each grew by `n`): no slots.
+        cut(seg, n);
+    }
+    st
+}
+
+/// A pointer to the last `n` elements of `slice`, if it has that many.
+fn tail<T>(slice: &mut [T], n: usize) -> Option<NonNull<T>> {
+    let start = slice.len().checked_sub(n)?;
+    slice.get_mut(start..).map(|t| NonNull::from(t).cast())
+}
+
+/// Hands the written slots to the segment (they become its appended
+/// entries) and cuts the buffers back to them; the state has no slots
+/// after.
+fn hand_over<V, E, B, const DIM: usize, const LVL: usize>(
+    seg: &mut Segment<'_, V, E, B, DIM, LVL>,
+    mut st: Slots<E::Crd, V>,
+) -> Slots<E::Crd, V>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    if st.room == 0 {
+        return st;
+    }
+    let k = st.k.min(st.room);
+    cut(seg, st.room - k);
+    st.room = 0;
+    st.k = 0;
+    if k > 0 {
+        seg.pending += k;
+        if let Some(last) = LVL.checked_sub(1).and_then(|l| seg.lvl.get_mut(l)) {
+            *last = st.prev;
+        }
+        st.left = st.left.saturating_sub(k);
+    }
+    st
+}
+
+/// Drops the last `unused` elements of the last coordinate buffer and of
+/// the values (reserved slots never written).
+fn cut<V, E, B, const DIM: usize, const LVL: usize>(
+    seg: &mut Segment<'_, V, E, B, DIM, LVL>,
+    unused: usize,
+) where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    let out = &mut *seg.out;
+    if let Some(buffer) = LVL.checked_sub(1).and_then(|l| out.coordinates.get_mut(l)) {
+        let len = buffer.len();
+        buffer.truncate(len.saturating_sub(unused));
+    }
+    let len = out.values.len();
+    out.values.truncate(len.saturating_sub(unused));
 }
 
 impl<V, E, B, const DIM: usize, const LVL: usize> Row<'_, '_, V, E, B, DIM, LVL>
@@ -245,31 +285,38 @@ where
     /// slots is written in one pass with one test for all of it (the
     /// order and range of its coordinates are checked as they are copied):
     /// a merge loop's tail, one operand's rest of the row.
+    #[inline]
     pub fn extend_from<C: Index>(&mut self, crd: &[C], val: &[V]) {
         let n = crd.len().min(val.len());
         let (crd, val) = (
             crd.get(..n).unwrap_or_default(),
             val.get(..n).unwrap_or_default(),
         );
-        if n <= self.crd.len - self.k.min(self.crd.len) && n > 0 {
-            let (k, mut prev) = (self.k, self.prev);
+        let st = &mut self.st;
+        if n > 0 && n <= st.room - st.k.min(st.room) {
+            let (k, mut prev) = (st.k, st.prev);
             let mut ordered = true;
             for (i, (c, v)) in crd.iter().zip(val).enumerate() {
                 let c = c.as_usize();
                 // With slots, `prev` is the row's last coordinate.
                 ordered &= c > prev;
                 prev = c;
-                self.crd
-                    .set(k + i, <E::Crd as Index>::from_usize_wrapping(c));
-                self.val.set(k + i, v.clone());
+                // SAFETY: `k + i < k + n <= room` (tested above), and by
+                // `Slots`' invariant that slot of both runs is an
+                // initialized element nothing else accesses.
+                unsafe {
+                    *st.crd.as_ptr().add(k + i) = <E::Crd as Index>::from_usize_wrapping(c);
+                    *st.val.as_ptr().add(k + i) = v.clone();
+                }
             }
-            if ordered && prev < self.size {
-                self.k = k + n;
-                self.prev = prev;
+            if ordered && prev < st.size {
+                st.k = k + n;
+                st.prev = prev;
                 return;
             }
             // Slots past `k` hold this run's copies; they are overwritten or
-            // cut back like any unwritten slot.
+            // cut back like any unwritten slot, and the run is pushed one
+            // entry at a time below.
         }
         for (c, v) in crd.iter().zip(val) {
             self.push(c.as_usize(), v.clone());
@@ -283,7 +330,8 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
+    #[inline]
     fn drop(&mut self) {
-        self.hand_over();
+        self.st = hand_over(self.seg, self.st);
     }
 }

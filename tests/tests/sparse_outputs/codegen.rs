@@ -70,6 +70,8 @@ mod k {
     snapshot!("sparse_scale");
     snapshot!("spgemm_csr");
     snapshot!("transpose_csr");
+    snapshot!("sddmm_sum_first");
+    snapshot!("sddmm_reassociate");
 }
 
 /// Caller memory for one output: `cap` slots per level buffer and values,
@@ -205,6 +207,30 @@ proptest! {
         with_tensor(&CSR, d, &b, |tb| k::scale(tb, &mut c)).unwrap();
         let doubled = want_of::<2>(&b).into_iter().map(|(at, v)| (at, v * 2.0)).collect();
         assert_stored(&read(&c), &doubled);
+    }
+
+    #[test]
+    fn sddmm_snapshots_sum_first_and_in_partial_sums(
+        (d, s) in sparse::<f64, 2>(6),
+        kk in 0usize..=19,
+        seed in any::<u64>(),
+    ) {
+        // Quarters: every order of the sums is exact.
+        let val = |x: usize| ((seed.rotate_left(x as u32 % 64) ^ x as u64) % 9) as f64 / 4.0 - 1.0;
+        let u: Vec<f64> = (0..d[0] * kk).map(val).collect();
+        let vt: Vec<f64> = (0..d[1] * kk).map(|x| val(x + 1000)).collect();
+        let mut want = want_of::<2>(&s);
+        for ([i, j], v) in want.iter_mut() {
+            *v *= (0..kk).map(|k| u[*i * kk + k] * vt[*j * kk + k]).sum::<f64>();
+        }
+        let uv = sparse_core::DenseView::new(&u, [d[0], kk]).unwrap();
+        let vtv = sparse_core::DenseView::new(&vt, [d[1], kk]).unwrap();
+        let mut mem = Mem::<u16, u8>::new(2, CAP, 0);
+        let mut c = mem.out::<_, 2, 2>(d).unwrap();
+        with_tensor(&CSR, d, &s, |ts| k::sddmm_sum_first(ts, uv, vtv, &mut c)).unwrap();
+        assert_stored(&read(&c), &want);
+        with_tensor(&CSR, d, &s, |ts| k::sddmm_reassociate(ts, uv, vtv, &mut c)).unwrap();
+        assert_stored(&read(&c), &want);
     }
 
     #[test]

@@ -85,6 +85,22 @@ mod sparse_out {
     include!("../../../sparse-macros/compiler/snapshots/sparse_scale.rs");
     include!("../../../sparse-macros/compiler/snapshots/transpose_csr.rs");
     include!("../../../sparse-macros/compiler/snapshots/conv1d_sv_window_skip.rs");
+    include!("../../../sparse-macros/compiler/snapshots/sddmm_reassociate.rs");
+}
+
+/// Rows written into slots reserved for their bound, straight from the
+/// macro: a difference (the rest of `a`'s row copied in one step, `b`'s
+/// negated entry by entry) and a product (an intersection).
+mod rows {
+    sparse_core::sparse_kernel! {
+        #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 16, crdWidth = 8 }>
+        pub fn sub(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[i, j] = a[i, j] - b[i, j];
+        }
+        pub fn mul(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[i, j] = a[i, j] * b[i, j];
+        }
+    }
 }
 
 /// 2:4 outputs, packed 2-bit coordinates, and an ELL operand and a CSR
@@ -285,6 +301,42 @@ pub fn sk_sparse_add_csr_slices(
     c: &mut CSROut<f64, Slices<'_>>,
 ) -> Result<(), KernelError> {
     sparse_out::add(a, b, c)
+}
+
+/// Sparse - sparse into a CSR output: a row's slots reserved once, one
+/// operand's rest of the row copied, the other's negated; `Fixed` buffers.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_sparse_sub_csr_fixed(
+    a: &CSR<'_, f64>,
+    b: &CSR<'_, f64>,
+    c: &mut CSROut<f64, Fixed<CAP>>,
+) -> Result<(), KernelError> {
+    rows::sub(a, b, c)
+}
+
+/// Sparse * sparse (an intersection) into a CSR output over caller slices.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_sparse_mul_csr_slices(
+    a: &CSR<'_, f64>,
+    b: &CSR<'_, f64>,
+    c: &mut CSROut<f64, Slices<'_>>,
+) -> Result<(), KernelError> {
+    rows::mul(a, b, c)
+}
+
+/// SDDMM under `#[reassociate]`: the `k` sum first in eight partial sums,
+/// then one product by `s`'s value, into a CSR output over caller slices.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_sddmm_reassociate_slices(
+    s: &CSR<'_, f64>,
+    u: sparse_core::DenseView<'_, f64, 2>,
+    vt: sparse_core::DenseView<'_, f64, 2>,
+    c: &mut CSROut<f64, Slices<'_>>,
+) -> Result<(), KernelError> {
+    sparse_out::sddmm_reassociate(s, u, vt, c)
 }
 
 /// SpGEMM into CSR through the workspace (expand/compress), `Fixed` buffers.

@@ -45,6 +45,11 @@ pub struct KernelDef {
     /// (`sparse_core::__private::MulAdd`), rounded once instead of twice.
     /// Taken out of [`KernelDef::attrs`].
     pub fma: Option<Span>,
+    /// `#[reassociate]` written on the `fn` (its span): float sums may be
+    /// regrouped, so a sparse factor outside a dense sum multiplies the
+    /// finished sum once (SDDMM, `Kernel::sum_first`) instead of every
+    /// term. Taken out of [`KernelDef::attrs`].
+    pub reassociate: Option<Span>,
     /// `#[unroll(n)]` written on the `fn`: the factor and the attribute's
     /// span. Innermost walks over compressed levels run `n` entries per
     /// step (see `schedule::unroll`). Taken out of [`KernelDef::attrs`].

@@ -12,6 +12,7 @@
 
 pub mod dual_mac;
 pub mod parallel;
+pub mod partial_sums;
 pub mod row_bound;
 pub mod rows;
 pub mod specialize;
@@ -69,6 +70,9 @@ pub struct StmtSchedule {
     /// The segment loop's rows written into slots reserved for their bound
     /// ([`row_bound`]).
     pub row_bound: Option<RowBound>,
+    /// Dense reduction loops summed in partial sums under `#[reassociate]`
+    /// ([`partial_sums`]).
+    pub partial_sums: Vec<partial_sums::PartialSums>,
     /// Dense loops reading their rows through a row cursor ([`rows`]).
     pub row_cursors: Vec<RowCursor>,
     /// Under `#[specialize]`: the loops written out over the constant's
@@ -119,6 +123,11 @@ impl StmtSchedule {
     /// The window skip of dense loop `l`, if it jumps between windows.
     pub fn window_skip(&self, l: LoopId) -> Option<&WindowSkip> {
         self.window_skips.iter().find(|w| w.loop_id == l)
+    }
+
+    /// The partial sums of dense loop `l`, if it is summed in lanes.
+    pub fn partial_sums(&self, l: LoopId) -> Option<partial_sums::PartialSums> {
+        self.partial_sums.iter().copied().find(|p| p.loop_id == l)
     }
 
     /// The unroll factor of loop `l`, if it is unrolled.
@@ -185,6 +194,7 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
             }
             taken.extend(s.row_cursors.iter().map(|c| c.loop_id));
             s.window_skips = window_skip::window_skips(kp, sp, stmt, &taken);
+            s.partial_sums = partial_sums::partial_sums(kp, sp, &taken);
             s.row_bound = s
                 .segment_append
                 .and_then(|seg| row_bound::row_bound(kp, sp, stmt, seg, &compiled_loops(&s)));
@@ -406,6 +416,15 @@ impl Schedule {
                         n + 1
                     ));
                 }
+            }
+            for p in &s.partial_sums {
+                lines.push(format!(
+                    "{}: summed in {} partial sums added at the end (`#[reassociate]`: \
+                     rounds differently from the in-order sum) (statement {})",
+                    k.loop_name(p.loop_id),
+                    partial_sums::LANES,
+                    n + 1
+                ));
             }
             if let Some(why) = &s.not_unrolled {
                 lines.push(format!("statement {}: not unrolled: {why}", n + 1));

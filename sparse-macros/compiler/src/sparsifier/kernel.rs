@@ -471,6 +471,13 @@ pub struct Kernel {
     /// Index variables sized by `#[range(k = n)]` rather than by a tensor
     /// dimension (a pooling window), with their sizes.
     pub ranges: Vec<(LoopId, u64)>,
+    /// A sum times a factor that reads a sparse tensor and none of the
+    /// sum's indices, over a sum that reads only dense operands (SDDMM's
+    /// `s[i, j] * sum(k, u[i, k] * v[k, j])`), keeps the sum first: the
+    /// sum into a local, then one product (see `scope.rs`). Set for
+    /// kernels whose values are all integers (the same bits either way)
+    /// and under `#[reassociate]` (floats round differently).
+    pub sum_first: bool,
 }
 
 impl Kernel {
@@ -491,6 +498,7 @@ impl Kernel {
             stmts: vec![stmt.clone()],
             funcs: self.funcs.clone(),
             ranges: self.ranges.clone(),
+            sum_first: self.sum_first,
         }
     }
     /// Adds a tensor operand.

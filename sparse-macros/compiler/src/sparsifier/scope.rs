@@ -201,6 +201,13 @@ fn hoist(e: Expr, kernel: &Kernel, out: TensorId) -> Expr {
             other => Expr::Cast(Box::new(other), ty),
         },
         Expr::Mul(l, r) => match (*l, *r) {
+            // SDDMM's `s[i, j] * sum(k, ..)`: the sum first (`Kernel::sum_first`).
+            (Expr::Sum(loops, body), f) if keeps_sum_first(kernel, &f, &body) => {
+                Expr::Mul(Box::new(Expr::Sum(loops, body)), Box::new(f))
+            }
+            (f, Expr::Sum(loops, body)) if keeps_sum_first(kernel, &f, &body) => {
+                Expr::Mul(Box::new(f), Box::new(Expr::Sum(loops, body)))
+            }
             (Expr::Sum(loops, body), f) if free_of(&f, &loops) => Expr::Sum(
                 loops,
                 Box::new(hoist(Expr::Mul(body, Box::new(f)), kernel, out)),
@@ -229,6 +236,39 @@ fn hoist(e: Expr, kernel: &Kernel, out: TensorId) -> Expr {
         },
         other => other,
     }
+}
+
+/// Whether factor `f` of a sum over `body` stays outside it: the kernel
+/// asks for sums first (integers, `#[reassociate]`), `f` is sum-free,
+/// reads a sparse tensor (whose loops then enclose the sum's) and nothing
+/// the statement writes, and the sum reads only dense operands (its loops
+/// run innermost over whole rows). Moving `f` inside would multiply every
+/// term by it: MLIR's order, one more multiply per term, and for floats a
+/// different rounding.
+fn keeps_sum_first(kernel: &Kernel, f: &Expr, body: &Expr) -> bool {
+    let sparse = |e: &Expr| {
+        e.accesses().iter().any(|a| {
+            kernel
+                .tensors
+                .get(a.tensor.index())
+                .is_some_and(|t| t.levels.iter().any(|(lt, _)| !lt.is_dense()))
+        })
+    };
+    let writes = |e: &Expr| {
+        e.accesses().iter().any(|a| {
+            kernel
+                .tensors
+                .get(a.tensor.index())
+                .is_none_or(|t| t.is_output)
+        })
+    };
+    kernel.sum_first
+        && !has_sum(f)
+        && !has_sum(body)
+        && sparse(f)
+        && !writes(f)
+        && !sparse(body)
+        && !writes(body)
 }
 
 /// A sum that became the whole right-hand side is the statement's own

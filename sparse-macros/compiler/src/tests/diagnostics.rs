@@ -594,3 +594,25 @@ fn parallel_takes_no_arguments_and_is_written_once() {
         "`#[parallel]` is written twice on this kernel",
     );
 }
+
+#[test]
+fn reassociate_takes_no_arguments_and_is_written_once() {
+    let src = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>\n\
+               #[reassociate(lanes = 8)]\n\
+               fn f(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }\n\
+               #[reassociate]\n\
+               #[reassociate]\n\
+               fn g(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }";
+    assert_error_at(
+        src,
+        "reassociate",
+        0,
+        "`#[reassociate]` takes no arguments: write `#[reassociate]`",
+    );
+    assert_error_at(
+        src,
+        "reassociate",
+        2,
+        "`#[reassociate]` is written twice on this kernel",
+    );
+}

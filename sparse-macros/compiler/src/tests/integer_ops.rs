@@ -148,3 +148,29 @@ fn misuse_is_an_error_at_the_operator_or_the_amount() {
     )
     .is_empty());
 }
+
+/// SDDMM through the whole macro: an all-integer kernel sums over `k` first
+/// (the same bits), a float one only under `#[reassociate]`, which also
+/// sums in partial sums; a float scalar parameter makes a kernel float.
+#[test]
+fn integer_and_reassociated_sddmm_sum_first() {
+    let kernel = |attr: &str, ty: &str, extra: &str| {
+        let src = format!(
+            "#CSR = #sparse_tensor.encoding<{{ map = (i, j) -> (i : dense, j : compressed) }}>\n\
+             {attr} pub fn f(s: &tensor<?x?x{ty}, #CSR>, u: &tensor<?x?x{ty}>, vt: &tensor<?x?x{ty}>, \
+             c: &mut tensor<?x?x{ty}>{extra}) {{ c[i, j] = s[i, j] * (u[i, k] * vt[j, k]); }}"
+        );
+        crate::expand(src.parse().expect("tokenizes")).to_string()
+    };
+    let scoped = "scoped c[i, j] = s[i, j] * sum(k, u[i, k] * vt[j, k])";
+    let int = kernel("", "i32", "");
+    assert!(int.contains(scoped), "{int}");
+    assert!(!int.contains("partial sums"));
+    let float = kernel("", "f64", "");
+    assert!(!float.contains(scoped), "{float}");
+    let reassociated = kernel("#[reassociate]", "f64", "");
+    assert!(reassociated.contains(scoped), "{reassociated}");
+    assert!(reassociated.contains("k: summed in 8 partial sums added at the end"));
+    let float_scalar = kernel("", "i32", ", alpha: f64");
+    assert!(!float_scalar.contains(scoped), "{float_scalar}");
+}

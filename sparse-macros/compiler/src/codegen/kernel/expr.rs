@@ -265,9 +265,14 @@ impl Gen<'_> {
     /// `r<n> += value` (a dropped `select` value adds nothing).
     pub(super) fn sum_add(&mut self, n: u32, value: &Expr, scope: &Scope) -> TokenStream {
         let r = sum_acc(n);
+        // Inside partial sums (`partial_sums.rs`): the lane's own slot.
+        let target = match &scope.lane {
+            Some((m, slot)) if *m == n => quote!(#slot),
+            _ => quote!(#r),
+        };
         let elem = self.sum_types.get(&n).copied().unwrap_or(self.out_elem());
         self.with_value(&Value::Expr(value.clone()), scope, |g, v| {
-            g.add_assign(elem, quote!(#r), v)
+            g.add_assign(elem, target.clone(), v)
         })
     }
 

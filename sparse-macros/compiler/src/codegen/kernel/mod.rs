@@ -41,6 +41,7 @@ mod levels;
 mod loads;
 mod operators;
 mod parallel;
+mod partial_sums;
 mod row_bound;
 mod rows;
 mod signature;
@@ -63,6 +64,8 @@ mod tests_schedule;
 mod tests_semiring;
 #[cfg(test)]
 mod tests_specialize;
+#[cfg(test)]
+mod tests_sum_first;
 #[cfg(test)]
 mod tests_window_skip;
 mod window_skip;
@@ -234,6 +237,9 @@ struct Scope {
     /// Inside the probe of a window skip: the gate's walk becomes one
     /// search for the next nonempty window (see `window_skip.rs`).
     probe: Option<window_skip::Probe>,
+    /// Inside one lane of partial sums: the scoped sum whose adds go to
+    /// the lane's own partial sum, and that local (see `partial_sums.rs`).
+    lane: Option<(u32, Ident)>,
 }
 
 /// The generator of one kernel.
@@ -508,6 +514,14 @@ impl<'a> Gen<'a> {
                 if self.sched.is_some_and(|s| s.is_compiled(*loop_id)) =>
             {
                 self.compiled_loop(*loop_id, body, scope)
+            }
+            Node::For { loop_id, body, .. }
+                if self.sched.and_then(|s| s.partial_sums(*loop_id)).is_some() =>
+            {
+                match self.sched.and_then(|s| s.partial_sums(*loop_id)) {
+                    Some(ps) => self.partial_sum_loop(ps, body, scope),
+                    None => TokenStream::new(),
+                }
             }
             // Zeroed by each chunk (see `parallel.rs`).
             Node::Zero { tensor } if self.chunk_zeroes(*tensor) => TokenStream::new(),

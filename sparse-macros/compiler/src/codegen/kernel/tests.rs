@@ -33,6 +33,9 @@ pub(super) struct Def {
     pub(super) fma: bool,
     /// `#[unroll(n)]` on the kernel.
     pub(super) unroll: Option<u32>,
+    /// `#[reassociate]` on the kernel (sets `Kernel::sum_first` too, as
+    /// the kernel check does).
+    pub(super) reassociate: bool,
     params: Vec<Param>,
     pub(super) k: Kernel,
 }
@@ -46,6 +49,7 @@ impl Def {
             parallel: false,
             fma: false,
             unroll: None,
+            reassociate: false,
             params: Vec::new(),
             k: Kernel::new(),
         }
@@ -129,7 +133,7 @@ impl Def {
     pub(super) fn index(&mut self, name: &str) -> LoopId {
         self.k.index(name)
     }
-    pub(super) fn generate(self) -> String {
+    pub(super) fn generate(mut self) -> String {
         let attrs = self
             .doc
             .map(|d| {
@@ -138,6 +142,7 @@ impl Def {
             })
             .unwrap_or_default();
         let n = self.k.loops.len();
+        self.k.sum_first |= self.reassociate;
         let def = KernelDef {
             attrs,
             vis: parse_quote!(pub),
@@ -148,6 +153,7 @@ impl Def {
             closures: Vec::new(),
             parallel: self.parallel.then(Span::call_site),
             fma: self.fma.then(Span::call_site),
+            reassociate: self.reassociate.then(Span::call_site),
             unroll: self.unroll.map(|n| (n, Span::call_site())),
             specialize: None,
             stmt_spans: Vec::new(),

@@ -128,6 +128,8 @@ pub(super) fn check_kernel(
     let ok = errors.len() == before && !def.broken && !unresolved;
     let (attrs, parallel) = flag_attr("parallel", &attrs, errors);
     let (attrs, fma) = flag_attr("fma", &attrs, errors);
+    let (attrs, reassociate) = flag_attr("reassociate", &attrs, errors);
+    checker.kernel.sum_first = reassociate.is_some() || integer_values(&params);
     let (attrs, unroll) = attrs::unroll_attr(&attrs, errors);
     let (attrs, specialize) = attrs::specialize_attr(&attrs, errors);
     let specialize = specialize.filter(|s| check_specialized_param(s, &params, errors));
@@ -136,6 +138,7 @@ pub(super) fn check_kernel(
         attrs,
         parallel,
         fma,
+        reassociate,
         unroll,
         specialize,
         vis: def.vis.clone(),
@@ -153,6 +156,22 @@ pub(super) fn check_kernel(
         return Err(Failed::Broken);
     }
     Err(Failed::Stub(Box::new(stub(kernel_def))))
+}
+
+/// Whether every value the kernel reads or writes is an integer (tensor
+/// elements and scalar parameters): then regrouping a sum changes no bit.
+fn integer_values(params: &[crate::model::Param]) -> bool {
+    use crate::model::{ParamKind, ValueType};
+    params.iter().all(|p| match &p.kind {
+        ParamKind::Sparse { elem, .. }
+        | ParamKind::Dense { elem, .. }
+        | ParamKind::Reordered { elem, .. } => !elem.is_float(),
+        ParamKind::Scalar { ty } => {
+            let name = quote::quote!(#ty).to_string();
+            ValueType::from_name(&name).is_some_and(|t| !t.is_float())
+        }
+        ParamKind::Unresolved { .. } => false,
+    })
 }
 
 /// Rule: the operand `#[specialize(w = W)]` names is a sparse input
