@@ -327,10 +327,10 @@ pub fn sddmm_reassociate<
                         __sk_acc1 += __sk_u_v * __sk_vt_v;
                     }
                     __sk_acc1
-                        += (((__sk_acc1_l0 + __sk_acc1_l4)
+                        += ((__sk_acc1_l0 + __sk_acc1_l4)
                             + (__sk_acc1_l2 + __sk_acc1_l6))
                             + ((__sk_acc1_l1 + __sk_acc1_l5)
-                                + (__sk_acc1_l3 + __sk_acc1_l7)));
+                                + (__sk_acc1_l3 + __sk_acc1_l7));
                     let __sk_s_v = __sk_s_w1;
                     __sk_c_row.push(__sk_j, __sk_s_v * __sk_acc1);
                 }

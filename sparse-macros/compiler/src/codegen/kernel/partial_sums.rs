@@ -60,12 +60,16 @@ impl Gen<'_> {
         // (s3 + s7)), the order a vector of 2 or 4 lanes sums in, so the
         // compiler keeps the partial sums in vectors to the end.
         let mut terms: Vec<TokenStream> = slots.iter().map(|s| quote!(#s)).collect();
-        while terms.len() > 1 {
+        while terms.len() > 2 {
             let half = terms.len() / 2;
             let (lo, hi) = terms.split_at(half);
             terms = lo.iter().zip(hi).map(|(a, b)| quote!((#a + #b))).collect();
         }
-        let tree = terms.pop().unwrap_or_default();
+        // The last add unparenthesised (`unused_parens` in the caller's crate).
+        let tree = match terms.as_slice() {
+            [a, b] => quote!(#a + #b),
+            _ => terms.pop().unwrap_or_default(),
+        };
         let fold = self.add_assign(elem, quote!(#acc), tree);
         quote! {
             #(let mut #slots: #ty = #z;)*

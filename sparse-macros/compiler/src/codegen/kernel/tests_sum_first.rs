@@ -63,7 +63,7 @@ fn reassociate_sums_the_rows_in_eight_partial_sums() {
     assert!(has(&text, "for __sk_k in __sk_k_base..__sk_n_k {"));
     assert!(has(
         &text,
-        "__sk_acc1 += (((__sk_acc1_l0 + __sk_acc1_l4) + (__sk_acc1_l2 + __sk_acc1_l6)) + ((__sk_acc1_l1 + __sk_acc1_l5) + (__sk_acc1_l3 + __sk_acc1_l7)));"
+        "__sk_acc1 += ((__sk_acc1_l0 + __sk_acc1_l4) + (__sk_acc1_l2 + __sk_acc1_l6)) + ((__sk_acc1_l1 + __sk_acc1_l5) + (__sk_acc1_l3 + __sk_acc1_l7));"
     ));
     assert!(has(&text, "k: summed in 8 partial sums added at the end"));
     assert!(has(&text, "__sk_c_row.push(__sk_j, __sk_s_v * __sk_acc1);"));
