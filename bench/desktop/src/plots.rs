@@ -27,21 +27,44 @@ struct Bar {
 fn parse(text: &str) -> BTreeMap<String, Vec<Bar>> {
     let mut charts: BTreeMap<String, Vec<Bar>> = BTreeMap::new();
     let mut title: Option<String> = None;
+    // Our rows seen in the current table: the first is labelled by the
+    // table alone, later ones (another variant of ours, e.g.
+    // `#[reassociate]`) also by their attribute.
+    let mut ours = 0;
     for line in text.lines() {
         if let Some(t) = line.strip_prefix("#### ") {
             title = Some(short(t));
+            ours = 0;
             continue;
         }
         let Some(t) = title.as_ref() else { continue };
+        if line.starts_with("| implementation") || line.starts_with("|---") {
+            continue;
+        }
+        if !line.starts_with('|') {
+            // The blank line under a title; any other text ends the table.
+            if !line.trim().is_empty() {
+                title = None;
+            }
+            continue;
+        }
         if !line.contains("**(ours)**") {
             continue;
         }
+        ours += 1;
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         // `| name | median | ns | × best | min | × best (min) | IQR |`.
         let num = |k: usize| cells.get(k).and_then(|c| c.parse::<f64>().ok());
+        let variant = cells
+            .get(1)
+            .and_then(|name| name.split_whitespace().find(|w| w.starts_with("#[")))
+            .filter(|_| ours > 1);
         if let (Some(median), Some(min)) = (num(4), num(6)) {
             let bar = Bar {
-                label: t.clone(),
+                label: match variant {
+                    Some(v) => format!("{t}, {v}"),
+                    None => t.clone(),
+                },
                 median,
                 min,
             };
@@ -52,7 +75,6 @@ fn parse(text: &str) -> BTreeMap<String, Vec<Bar>> {
                 None => bars.push(bar),
             }
         }
-        title = None;
     }
     firmware(text, &mut charts);
     charts
