@@ -78,59 +78,8 @@ unsafe fn plain<I: Index>(
 
 #[cfg(sk_dsp)]
 mod dsp {
-    use core::arch::asm;
-
+    use super::super::dsp::{pack, sadd16, smlad, sxtb16, sxtb16_ror8};
     use super::{load, plain, Index};
-
-    /// `SXTB16`: bytes 0 and 2 of `w`, sign-extended into two 16-bit lanes.
-    #[inline(always)]
-    fn sxtb16(w: u32) -> u32 {
-        let out: u32;
-        // SAFETY: a register-only instruction of Armv7E-M.
-        unsafe { asm!("sxtb16 {0}, {1}", out(reg) out, in(reg) w, options(pure, nomem, nostack)) };
-        out
-    }
-
-    /// `SXTB16 .., ROR #8`: bytes 1 and 3 of `w`, sign-extended.
-    #[inline(always)]
-    fn sxtb16_ror8(w: u32) -> u32 {
-        let out: u32;
-        // SAFETY: a register-only instruction of Armv7E-M.
-        unsafe {
-            asm!("sxtb16 {0}, {1}, ror #8", out(reg) out, in(reg) w, options(pure, nomem, nostack))
-        };
-        out
-    }
-
-    /// `SADD16`: lane-wise 16-bit sums.
-    #[inline(always)]
-    fn sadd16(a: u32, b: u32) -> u32 {
-        let out: u32;
-        // SAFETY: a register-only instruction of Armv7E-M (it sets the GE
-        // flags, which nothing reads).
-        unsafe {
-            asm!("sadd16 {0}, {1}, {2}", out(reg) out, in(reg) a, in(reg) b, options(pure, nomem, nostack))
-        };
-        out
-    }
-
-    /// `SMLAD`: `acc + a.lo * b.lo + a.hi * b.hi`, 16-bit signed lanes.
-    #[inline(always)]
-    fn smlad(a: u32, b: u32, acc: i32) -> i32 {
-        let out: i32;
-        // SAFETY: a register-only instruction of Armv7E-M (it may set the Q
-        // flag, which nothing reads; the sum wraps).
-        unsafe {
-            asm!("smlad {0}, {1}, {2}, {3}", out(reg) out, in(reg) a, in(reg) b, in(reg) acc, options(pure, nomem, nostack))
-        };
-        out
-    }
-
-    /// Two 16-bit lanes: `lo` in bits 0..16, `hi` in 16..32 (`PKHBT`).
-    #[inline(always)]
-    fn pack(lo: i32, hi: i32) -> u32 {
-        (lo as u32 & 0xffff) | ((hi as u32) << 16)
-    }
 
     /// Four entries per step, then the rest one by one.
     ///
@@ -146,7 +95,7 @@ mod dsp {
         x: &[i8],
         off: i32,
     ) -> i32 {
-        let offsets = pack(off, off);
+        let offsets = pack(off as u32, off as u32);
         let mut acc = 0i32;
         // Pointers, not positions: the coordinates at immediate offsets
         // from one register, the weights' word after them.
@@ -173,8 +122,12 @@ mod dsp {
                 )
             };
             // Lanes (w0, w2) and (w1, w3), the inputs paired alike.
-            acc = smlad(sxtb16(w), sadd16(pack(x0, x2), offsets), acc);
-            acc = smlad(sxtb16_ror8(w), sadd16(pack(x1, x3), offsets), acc);
+            acc = smlad(sxtb16(w), sadd16(pack(x0 as u32, x2 as u32), offsets), acc);
+            acc = smlad(
+                sxtb16_ror8(w),
+                sadd16(pack(x1 as u32, x3 as u32), offsets),
+                acc,
+            );
             // SAFETY: at most `stop`, in range.
             unsafe {
                 c = c.add(4);

@@ -33,6 +33,7 @@ mod compiled;
 mod convert;
 mod dense;
 mod dual_mac;
+mod dual_mac_2_4;
 mod expr;
 mod insert;
 mod int_literals;
@@ -50,6 +51,8 @@ mod tests;
 mod tests_affine;
 #[cfg(test)]
 mod tests_dual_mac;
+#[cfg(test)]
+mod tests_dual_mac_2_4;
 #[cfg(test)]
 mod tests_int_ops;
 #[cfg(test)]
