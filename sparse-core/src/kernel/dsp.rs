@@ -1,7 +1,8 @@
-//! The Armv7E-M DSP instructions the int8 dot product of a compressed row
-//! uses (`SXTB16`, `SADD16`, `SMLAD`), one `asm!` each: the intrinsics of `core::arch::arm` for them are unstable.
-//! Only under `cfg(sk_dsp)` (set by `build.rs` for `thumbv7em` targets);
-//! every function is register-only, so none is `unsafe` to call.
+//! The DSP instructions the int8 dot product of a compressed row uses
+//! (`SXTB16`, `SADD16`, `SMLAD`), one `asm!` each: the intrinsics of
+//! `core::arch::arm` for them are unstable. Only under `cfg(sk_dsp)` (set
+//! by `build.rs` where the target has the DSP extension); every function
+//! is register-only, so none is `unsafe` to call.
 
 use core::arch::asm;
 

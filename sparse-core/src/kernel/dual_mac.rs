@@ -4,14 +4,16 @@
 //! (`acc[i] = w[i, j] as i32 * (x[j] as i32 + off)`), which the schedule
 //! hands to this routine whole (`schedule/dual_mac.rs` in the compiler).
 //!
-//! On Armv7E-M (Cortex-M4/M7: `cfg(sk_dsp)`, set by `build.rs` for
-//! `thumbv7em` targets) four entries take one word load of their weights,
-//! two `SXTB16` (the weights as two pairs of 16-bit lanes), two `PKHBT`
-//! and two `SADD16` (the gathered inputs plus the offset, paired the same
-//! way) and two `SMLAD` (two multiply-accumulates each), as CMSIS-NN's
-//! `arm_nn_vec_mat_mult_t_s8` does for dense rows. The intrinsics of
-//! `core::arch::arm` for these are unstable, so they are `asm!`. Elsewhere
-//! (Cortex-M0/M3/M33, the desktop) a plain loop computes the same sum.
+//! With the DSP extension (`cfg(sk_dsp)`, which `build.rs` sets on
+//! Armv7E-M, Cortex-M4/M7, and on Armv8-M Mainline when the build turns
+//! the extension on, e.g. `-C target-cpu=cortex-m33`) four entries take
+//! one word load of their weights, two `SXTB16` (the weights as two pairs
+//! of 16-bit lanes), two `PKHBT` and two `SADD16` (the gathered inputs
+//! plus the offset, paired the same way) and two `SMLAD` (two
+//! multiply-accumulates each), as CMSIS-NN's `arm_nn_vec_mat_mult_t_s8`
+//! does for dense rows. The intrinsics of `core::arch::arm` for these are
+//! unstable, so they are `asm!`. Elsewhere (Cortex-M0/M3, an M33 without
+//! the extension, the desktop) a plain loop computes the same sum.
 //!
 //! Both give the same bits: every product is exact in 32 bits (|w| <= 128,
 //! |x + off| < 2^15 in the lanes) and `i32` addition wrapping modulo 2^32

@@ -5,16 +5,18 @@
 //! whole walk over a 2:4 row of an int8 layer, which the schedule hands to
 //! this routine (`schedule/dual_mac_2_4.rs` in the compiler).
 //!
-//! On Armv7E-M (`cfg(sk_dsp)`) with 2-bit coordinates packed four per byte
-//! ([`Packed2`](crate::Packed2), `crdWidth = 2`), eight groups take one
-//! word of coordinates, four words of weights and eight words of inputs
-//! (the four inputs of each group, read whole: no address is computed from
-//! a coordinate). A coordinate selects its input by rotating the group's
-//! word by eight times the coordinate; two groups' selected inputs are
-//! packed into one register, sign-extended with the offset added, and
-//! each pair of weights multiplies a pair of inputs in one `SMLAD`: 19
-//! instructions per two groups, one `asm!` block per eight (the
-//! instructions are described at `dsp::step`). Elsewhere (other coordinate widths, Cortex-M0/M3/M33, the
+//! With the DSP extension (`cfg(sk_dsp)`, see `dual_mac.rs`) and 2-bit
+//! coordinates packed four per byte ([`Packed2`](crate::Packed2),
+//! `crdWidth = 2`), eight groups take one word of coordinates, four words
+//! of weights and eight words of inputs (the four inputs of each group,
+//! read whole: no address is computed from a coordinate). A coordinate
+//! selects its input by rotating the group's word by eight times the
+//! coordinate; two groups' selected inputs are packed into one register,
+//! sign-extended with the offset added, and each pair of weights
+//! multiplies a pair of inputs in one `SMLAD`: 19 instructions per two
+//! groups (18 with a word-aligned input), in one `asm!` loop (the
+//! instructions are described at `dsp::steps8`). Elsewhere (other
+//! coordinate widths, Cortex-M0/M3, an M33 without the extension, the
 //! desktop) a plain loop computes the same sum.
 //!
 //! Both give the same bits: every product is exact in 32 bits and `i32`
@@ -272,7 +274,9 @@ mod dsp {
     /// 2), `SXTAB16` sign-extends them and adds the offset in both 16-bit
     /// lanes, and `SXTB16` splits the weight word into the matching pairs
     /// (bytes 0 and 2, bytes 1 and 3) for two `SMLAD`s: 19 instructions
-    /// per two groups, plus a coordinate word load and the loop's
+    /// per two groups (18 when `xp` is word-aligned: the two input words
+    /// in one `LDRD`, which faults on an unaligned address, hence two
+    /// copies of the loop), plus a coordinate word load and the loop's
     /// `subs`/`bpl` per eight, the whole loop in one `asm!` so that no
     /// register spills. It needs 11: the loop counts down in steps of 32
     /// in the register whose low five bits are the mask `0x18` (`ROR`
@@ -280,8 +284,8 @@ mod dsp {
     ///
     /// # Safety
     ///
-    /// `1 <= steps < 2^26`; `m`, `v` and `xp` are valid for `4 steps`, `16 steps`
-    /// and `32 steps` bytes of reads.
+    /// `1 <= steps < 2^26`; `crd + e / 2`, `val + 2 e` and `xp` are valid
+    /// for `4 steps`, `16 steps` and `32 steps` bytes of reads.
     #[inline(always)]
     unsafe fn steps8(
         (crd, val, e): (*const u8, *const i8, usize),
@@ -291,10 +295,13 @@ mod dsp {
         acc: i32,
     ) -> i32 {
         let mut acc = acc;
-        // SAFETY: reads `4 steps` bytes at `m`, `16 steps` at `v` and `32
-        // steps` at `xp` (the caller's guarantee), unaligned word loads,
-        // which Armv7-M allows; the other instructions are register-only
-        // Armv7E-M DSP and shifts, and `steps >= 1` ends the loop.
+        // SAFETY: reads `4 steps` bytes at `crd + e / 2`, `16 steps` at
+        // `val + 2 e` and `32 steps` at `xp` (the caller's guarantee),
+        // unaligned word loads, which Armv7-M allows, or `LDRD` after the
+        // test that `xp` is word-aligned; the other instructions are
+        // register-only DSP and shifts, and `1 <= steps < 2^26` makes the
+        // count `(steps - 1) * 32 + 0x18` fit and the loop end after
+        // `steps` turns.
         unsafe {
             asm!(
                 // The row's first coordinate byte and value.
