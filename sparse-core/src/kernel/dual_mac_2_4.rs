@@ -25,7 +25,7 @@
 
 use crate::index::Index;
 
-use super::unchecked::{load, load_index};
+use super::unchecked::{load, load_index, load_pair2};
 
 /// `sum(val[e] as i32 * (x[4 g + crd[e]] as i32 + off))` over the groups
 /// `g` in `0..groups` and their two entries `e = 2 (first + g) + k`,
@@ -92,13 +92,33 @@ unsafe fn plain<I: Index>(
 ) -> i32 {
     for g in from..to {
         let e = 2 * (first + g);
-        for k in 0..2 {
-            // SAFETY: `e + k < 2 (first + to)`, within the values and the
-            // coordinates; the coordinate is below 4, so `4 g + c < 4 to
-            // <= x.len()`.
-            let (w, v) = unsafe { (load(val, e + k), load(x, 4 * g + load_index(crd, e + k))) };
-            acc = acc.wrapping_add(i32::from(w).wrapping_mul(i32::from(v).wrapping_add(off)));
-        }
+        let (c0, c1) = if I::PER_ELEMENT == 4 {
+            // SAFETY: `Index` is sealed and `Packed2` (a transparent `u8`)
+            // is its only implementation with four indices per element;
+            // `e` is even and `e + 1 < 2 (first + to)`, within the
+            // coordinates: both of the group's in one byte, read once.
+            let pair = unsafe {
+                let packed = core::slice::from_raw_parts(crd.as_ptr().cast(), crd.len());
+                load_pair2(packed, e)
+            };
+            (pair & 3, pair >> 2)
+        } else {
+            // SAFETY: `e + 1 < 2 (first + to)`, within the coordinates.
+            unsafe { (load_index(crd, e), load_index(crd, e + 1)) }
+        };
+        // SAFETY: `e + 1 < 2 (first + to)`, within the values; the
+        // coordinates are below 4, so `4 g + c < 4 to <= x.len()`.
+        let (w0, w1, x0, x1) = unsafe {
+            (
+                load(val, e),
+                load(val, e + 1),
+                load(x, 4 * g + c0),
+                load(x, 4 * g + c1),
+            )
+        };
+        let p0 = i32::from(w0).wrapping_mul(i32::from(x0).wrapping_add(off));
+        let p1 = i32::from(w1).wrapping_mul(i32::from(x1).wrapping_add(off));
+        acc = acc.wrapping_add(p0).wrapping_add(p1);
     }
     acc
 }
