@@ -21,6 +21,10 @@
 //!   scalars): `y -= e` adds `-e`, `y *= e` is `y * E` with `e`'s sums
 //!   inside `E` and the old element read once (a row with no entries
 //!   zeroes `y[i]`), against the evaluator's compound assignments.
+//! - `min_max`: `x[i] = max(x[i], a[i, j])` and `min` as MLIR reads them:
+//!   the old value folded with every element, implicit zeros included, over
+//!   CSR, CSC, DCSR, COO, CSF and dense operands; upstream's
+//!   `sparse_reductions_min.mlir` with its CHECK values.
 //! - `scopes`: `sum(j, e)` written out (`sum(j, abs(..))` against
 //!   `abs(..)`, `sum(j, select(..))` against `select(..)`, two indices,
 //!   nested sums), and statements computed one term at a time because a
@@ -48,6 +52,7 @@ mod semantics {
     mod diagonal;
     mod in_place;
     mod integers;
+    mod min_max;
     mod reduce;
     mod scopes;
     mod sparse_sums;

@@ -14,6 +14,7 @@ pub use attrs::{DEFAULT_MAX_ENTRIES, LIMIT_MAX_ENTRIES};
 mod exprs;
 mod narrow;
 mod params;
+mod reductions;
 mod semiring;
 mod sparse_out;
 
@@ -385,7 +386,14 @@ impl Checker<'_> {
         // `sum(j, select(..))`: a semiring operation summed over the whole
         // right-hand side is still the statement's value.
         let (sums, root) = peel_sums(&stmt.rhs);
+        // `x[i] = max(x[i], a[i, j])`: a max reduction from the old value.
+        let min_max = reductions::min_max(stmt, &local).filter(|_| sums.is_empty());
         let resolved = match (root, &lhs) {
+            (_, Some((_, elem))) if min_max.is_some() => {
+                let mm = min_max.as_ref()?;
+                self.resolve_min_max(mm, stmt, *elem, &local, errors)
+                    .map(|(e, reduce)| (e, Some(reduce)))
+            }
             (ExprSyntax::Semiring(op), Some((_, elem)))
                 if sums.is_empty() || op.kind != SemiringKind::Reduce =>
             {
@@ -416,7 +424,9 @@ impl Checker<'_> {
         if errors.len() > before {
             return None;
         }
-        check_output_read(stmt, &local, errors);
+        if min_max.is_none() {
+            check_output_read(stmt, &local, errors);
+        }
         exprs::check_sum_scopes(stmt, errors);
         check_bool_reduction(stmt, elem, errors);
         let output = stmt.lhs.tensor.to_string();
@@ -425,7 +435,10 @@ impl Checker<'_> {
         if errors.len() > before {
             return None;
         }
-        narrow::check_narrow_accumulation(stmt, elem, &leaf, errors);
+        // A min/max reduction adds nothing up.
+        if min_max.is_none() {
+            narrow::check_narrow_accumulation(stmt, elem, &leaf, errors);
+        }
         if errors.len() > before {
             return None;
         }
@@ -458,7 +471,21 @@ impl Checker<'_> {
             );
             return None;
         }
-        let (op, rhs) = compound(&self.kernel, stmt.op, &lhs, rhs);
+        let summed = || {
+            let scoped = crate::sparsifier::scope::scoped_operand(&self.kernel, &lhs, rhs.clone());
+            format!(
+                "{} {} {}",
+                self.kernel.show_access(&lhs),
+                stmt.op.symbol(),
+                self.kernel.show(&scoped)
+            )
+        };
+        reductions::check_compound_reduction(stmt, &local, elem, &summed, errors)?;
+        let (op, rhs) = match min_max {
+            // The fold starts from the old value: an accumulation.
+            Some(_) => (AssignOp::AddAssign, rhs),
+            None => compound(&self.kernel, stmt.op, &lhs, rhs),
+        };
         Some((
             Stmt {
                 lhs,

@@ -633,7 +633,7 @@ impl Checker<'_> {
         ))
     }
 
-    fn record(&mut self, text: String, def: ClosureDef, arity: usize) -> FuncId {
+    pub(super) fn record(&mut self, text: String, def: ClosureDef, arity: usize) -> FuncId {
         let indices: Vec<LoopId> = def.indices.iter().map(|(_, l)| *l).collect();
         self.closures.push(def);
         self.kernel.func_using(&text, arity, &indices)
