@@ -52,6 +52,7 @@ mod semantics {
     mod diagonal;
     mod in_place;
     mod integers;
+    mod linear_out;
     mod min_max;
     mod reduce;
     mod scopes;

@@ -38,6 +38,7 @@ mod insert;
 mod int_literals;
 mod iterate;
 mod levels;
+mod linear_out;
 mod loads;
 mod operators;
 mod parallel;
@@ -52,6 +53,8 @@ mod tests_affine;
 mod tests_dual_mac;
 #[cfg(test)]
 mod tests_int_ops;
+#[cfg(test)]
+mod tests_linear_out;
 #[cfg(test)]
 mod tests_out;
 #[cfg(test)]
@@ -374,6 +377,7 @@ impl<'a> Gen<'a> {
             None => TokenStream::new(),
         };
         checks.extend(self.prologue());
+        checks.extend(self.hoist_output_dims());
         let reorders = self.reorders();
         let decls: Vec<&TokenStream> = self.decls.values().collect();
         let errors = &self.errors;

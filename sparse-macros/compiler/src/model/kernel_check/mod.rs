@@ -10,6 +10,7 @@
 
 mod affine;
 mod attrs;
+mod linear_out;
 pub use attrs::{DEFAULT_MAX_ENTRIES, LIMIT_MAX_ENTRIES};
 mod exprs;
 mod narrow;
@@ -300,7 +301,7 @@ fn check_bool_reduction(stmt: &StmtSyntax, elem: ValueType, errors: &mut Errors)
     stmt.rhs.visit(&mut |e| {
         if let ExprSyntax::Access(a) = e {
             for index in a.vars() {
-                if reduced.is_none() && !stmt.lhs.indices.contains(index) {
+                if reduced.is_none() && !stmt.lhs.vars().contains(&index) {
                     reduced = Some(index);
                 }
             }
@@ -377,8 +378,8 @@ impl Checker<'_> {
         }
         self.lhs_loops = stmt
             .lhs
-            .indices
-            .iter()
+            .vars()
+            .into_iter()
             .filter_map(|i| local.iter().find(|(n, _)| i == n).map(|(_, l)| *l))
             .collect();
         check_plain_uses(&accesses, errors);
@@ -422,6 +423,9 @@ impl Checker<'_> {
         }
         self.check_sparse_output(stmt, errors);
         if errors.len() > before {
+            return None;
+        }
+        if !linear_out::check_scatter(stmt, errors) {
             return None;
         }
         if min_max.is_none() {
@@ -583,18 +587,13 @@ impl Checker<'_> {
                 if lhs.brackets.is_none() {
                     return self.missing_brackets(lhs, errors);
                 }
-                // Rule: an output is written at plain index variables.
-                // `y[i + 1] = x[i]` is an error at `i + 1`.
-                if let Some((_, e)) = lhs.affine.first() {
-                    errors.error_range(
-                        e.span(),
-                        e.last_span(),
-                        format!(
-                            "the output `{name}` is written at plain index variables, one per \
-                             dimension; move the shift to the inputs, e.g. `{name}[i] = x[i + \
-                             1]` instead of `{name}[i - 1] = x[i]`"
-                        ),
-                    );
+                // Rule: a sparse output is written at plain index
+                // variables (`linear_out.rs`).
+                let sparse = matches!(
+                    self.binding(name),
+                    Some(Binding::Tensor { sparse: true, .. })
+                );
+                if !linear_out::check_output_subscripts(lhs, sparse, errors) {
                     return None;
                 }
                 let access = self.check_access(lhs, errors);

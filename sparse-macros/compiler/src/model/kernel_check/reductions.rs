@@ -99,7 +99,8 @@ pub(super) fn implicit_reductions<'s>(
 ) -> Vec<&'s Ident> {
     let mut free = Vec::new();
     free_indices(&stmt.rhs, &mut Vec::new(), &mut free);
-    free.retain(|v| local.iter().any(|(n, _)| *v == n) && !stmt.lhs.indices.contains(v));
+    let written = stmt.lhs.vars();
+    free.retain(|v| local.iter().any(|(n, _)| *v == n) && !written.contains(v));
     free
 }
 

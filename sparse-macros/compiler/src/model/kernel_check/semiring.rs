@@ -88,7 +88,7 @@ impl Checker<'_> {
                 ),
             );
         }
-        let written: Vec<String> = stmt.lhs.indices.iter().map(Ident::to_string).collect();
+        let written: Vec<String> = stmt.lhs.vars().into_iter().map(Ident::to_string).collect();
         if local.iter().all(|(n, _)| written.contains(n)) {
             errors.error_range(
                 op.name.span(),
