@@ -40,10 +40,13 @@
 //! - `affine`: affine subscripts (`x[i + k]`, `a[2 * i + k, j + l]`):
 //!   1-D and 2-D convolutions over sparse inputs, sparse filters or both,
 //!   into dense and sparse outputs, against a dense convolution.
+//! - `bounded_walks`, `bounded_windows`: walks bounded by what is stored,
+//!   over sizes up to `usize::MAX` (a regression hangs).
 
 mod semantics {
     mod affine;
     mod bounded_walks;
+    mod bounded_windows;
     mod choice;
     mod common;
     mod compound;

@@ -70,6 +70,7 @@ mod k {
     snapshot!("spmv_csr_unroll4");
     snapshot!("spmv_loose_unroll3");
     snapshot!("shift_mask_sv");
+    snapshot!("conv1d_sv_window_skip");
 }
 
 /// A sparse `i32` vector (values of the whole range) and `u8` amounts.
@@ -555,5 +556,33 @@ proptest! {
             k::conv2d_dcsr_csr(ta, tf, sparse_core::DenseViewMut::new(&mut o, od).unwrap())
         })).unwrap();
         prop_assert_eq!(&o, &want);
+    }
+}
+
+proptest! {
+    /// The window-skipping 1-D convolution into a sparse vector: stored at
+    /// the offsets whose window holds a stored entry, with the dense
+    /// convolution's value there.
+    #[test]
+    fn conv1d_window_skip_snapshot(
+        (nx, nf, x) in (1usize..24, 1usize..5).prop_filter("a filter fits", |(nx, nf)| nf <= nx)
+            .prop_flat_map(|(nx, nf)| (Just(nx), Just(nf), sparse_tests::gen::entries::<f64>(&[nx]))),
+        f in prop::collection::vec(-4.0f64..4.0, 4),
+    ) {
+        let f = &f[..nf];
+        let xd = vector(nx, &x);
+        let stored = present(&[nx], &x);
+        let ny = nx - nf + 1;
+        let mut y = k::SVOut::<f64, sparse_core::output::Owned>::with_dims([ny]).unwrap();
+        with_tensor(&SV, [nx], &x, |t| k::conv1d_sv(t, f, &mut y)).unwrap();
+        let mut got = vec![None; ny];
+        y.view().for_each(|[i], v| got[i] = Some(*v));
+        for (i, g) in got.iter().enumerate() {
+            let window = i..i + nf;
+            let want = window.clone().any(|c| stored[c]).then(|| {
+                window.filter(|&c| stored[c]).map(|c| xd[c] * f[c - i]).sum::<f64>()
+            });
+            prop_assert_eq!(*g, want, "y[{}]", i);
+        }
     }
 }

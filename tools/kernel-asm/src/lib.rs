@@ -84,6 +84,7 @@ mod sparse_out {
     include!("../../../sparse-macros/compiler/snapshots/sparse_vector_add.rs");
     include!("../../../sparse-macros/compiler/snapshots/sparse_scale.rs");
     include!("../../../sparse-macros/compiler/snapshots/transpose_csr.rs");
+    include!("../../../sparse-macros/compiler/snapshots/conv1d_sv_window_skip.rs");
 }
 
 /// 2:4 outputs, packed 2-bit coordinates, and an ELL operand and a CSR
@@ -317,6 +318,18 @@ pub fn sk_sparse_vector_add_fixed(
     c: &mut SVOut<f64, Fixed<CAP>>,
 ) -> Result<(), KernelError> {
     sparse_out::vadd(a, b, c)
+}
+
+/// A 1-D convolution into a sparse vector whose loop over the output jumps
+/// between the offsets whose windows hold stored entries, `Fixed` buffers.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_conv1d_sv_window_skip(
+    x: &SV<'_, f64>,
+    f: &[f64],
+    y: &mut SVOut<f64, Fixed<CAP>>,
+) -> Result<(), KernelError> {
+    sparse_out::conv1d_sv(x, f, y)
 }
 
 /// Sparse vector union into a sparse vector, caller slices.

@@ -15,6 +15,7 @@ pub mod parallel;
 pub mod rows;
 pub mod specialize;
 pub mod unroll;
+pub mod window_skip;
 
 use crate::plan::KernelPlan;
 use crate::sparsifier::demap::DimPart;
@@ -24,6 +25,7 @@ use crate::vocab::LevelFormat;
 pub use dual_mac::DualMac;
 pub use parallel::Chunks;
 pub use rows::RowCursor;
+pub use window_skip::WindowSkip;
 
 /// The largest block size whose loop is written out (a 4x4 block's two
 /// loops become 16 copies of the innermost body): LLVM keeps such short
@@ -76,6 +78,9 @@ pub struct StmtSchedule {
     /// Innermost int8 walks summed by one call to sparse-core's `dot_s8`
     /// (dual multiply-accumulates on Cortex-M4/M7, [`dual_mac`]).
     pub dual_macs: Vec<DualMac>,
+    /// Dense loops that jump from one offset whose window of stored
+    /// coordinates is nonempty to the next ([`window_skip`]).
+    pub window_skips: Vec<WindowSkip>,
 }
 
 impl StmtSchedule {
@@ -104,6 +109,11 @@ impl StmtSchedule {
     /// The `dot_s8` call that sums walk `l`, if one does.
     pub fn dual_mac(&self, l: LoopId) -> Option<&DualMac> {
         self.dual_macs.iter().find(|d| d.loop_id == l)
+    }
+
+    /// The window skip of dense loop `l`, if it jumps between windows.
+    pub fn window_skip(&self, l: LoopId) -> Option<&WindowSkip> {
+        self.window_skips.iter().find(|w| w.loop_id == l)
     }
 
     /// The unroll factor of loop `l`, if it is unrolled.
@@ -168,6 +178,8 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
             if let Some(Ok(loops)) = &s.compiled {
                 s.row_cursors.retain(|c| !loops.contains(&c.loop_id));
             }
+            taken.extend(s.row_cursors.iter().map(|c| c.loop_id));
+            s.window_skips = window_skip::window_skips(kp, sp, stmt, &taken);
         }
         sched.stmts.push(s);
     }
@@ -338,6 +350,20 @@ impl Schedule {
                     "{}: one call to `dot_s8` (int8 products in pairs, dual multiply-accumulates \
                      on Cortex-M4/M7) (statement {})",
                     k.loop_name(d.loop_id),
+                    n + 1
+                ));
+            }
+            for w in &s.window_skips {
+                let name = kp
+                    .tensors
+                    .get(w.tensor.index())
+                    .and_then(Option::as_ref)
+                    .map_or_else(|| k.tensor_name(w.tensor).to_string(), |i| i.name.clone());
+                lines.push(format!(
+                    "{}: skips to the next offset whose window of `{name}` level {} holds a \
+                     stored coordinate (statement {})",
+                    k.loop_name(w.loop_id),
+                    w.level,
                     n + 1
                 ));
             }

@@ -39,8 +39,19 @@ impl Gen<'_> {
         if par.is_some() {
             inner.chunk = par;
         }
+        let skip = self.sched.and_then(|s| s.window_skip(l)).cloned();
+        let nodes = body;
         let body = self.nodes(body, &inner);
         let walk = match par {
+            // A body that does nothing outside a window jumps between the
+            // offsets whose windows hold entries (`window_skip.rs`).
+            None if skip.is_some() => match &skip {
+                Some(skip) => {
+                    let walk = self.skipping_walk(skip, (nodes, body), &positions, &inner);
+                    quote!(#cursors #walk)
+                }
+                None => TokenStream::new(),
+            },
             Some(par) => {
                 if !cursors.is_empty() && !super::rows::uses_any(&body, &positions, &var) {
                     let (row0, hi) = self.chunk_rows(par);

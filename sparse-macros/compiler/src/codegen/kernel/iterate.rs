@@ -51,7 +51,7 @@ impl Gen<'_> {
         Some(quote!(#whole #window))
     }
 
-    fn parent_range(
+    pub(super) fn parent_range(
         &mut self,
         t: TensorId,
         l: usize,

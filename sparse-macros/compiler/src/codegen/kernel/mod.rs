@@ -65,6 +65,9 @@ mod tests_schedule;
 mod tests_semiring;
 #[cfg(test)]
 mod tests_specialize;
+#[cfg(test)]
+mod tests_window_skip;
+mod window_skip;
 mod workspace;
 
 use std::collections::BTreeMap;
@@ -230,6 +233,9 @@ struct Scope {
     /// Under `#[specialize]`: the position of each level of the constant
     /// a compiled loop fixed here (see `compiled.rs`).
     known: BTreeMap<(TensorId, usize), u64>,
+    /// Inside the probe of a window skip: the gate's walk becomes one
+    /// search for the next nonempty window (see `window_skip.rs`).
+    probe: Option<window_skip::Probe>,
 }
 
 /// The generator of one kernel.
@@ -493,6 +499,14 @@ impl<'a> Gen<'a> {
             return opened;
         }
         match n {
+            Node::Iterate { loop_id, .. } | Node::CoIterate { loop_id, .. }
+                if scope
+                    .probe
+                    .as_ref()
+                    .is_some_and(|p| p.skip.gate == *loop_id) =>
+            {
+                self.window_probe(scope)
+            }
             Node::For { loop_id, body, .. } | Node::Iterate { loop_id, body, .. }
                 if self.sched.is_some_and(|s| s.is_compiled(*loop_id)) =>
             {
