@@ -17,6 +17,9 @@ use sparse_tests::dense::Dense;
 use sparse_tests::fixture::{with_tensor, COO, CSC, CSF, CSR, DCSR, SV};
 use sparse_tests::gen::{dense_vec, dims, entries, entries_with_duplicates, Entries};
 
+use sparse_core::output::Owned;
+use sparse_tests::sparse_out::{check_output, Stored};
+
 use super::common::{same, Report};
 
 mod k {
@@ -69,6 +72,29 @@ mod k {
         }
         pub fn antidiagonals_dense(a: &tensor<?x?xf64>, y: &mut tensor<?xf64>) {
             y[i + j] -= a[i, j];
+        }
+
+        // Sparse outputs: staged in any order, sorted and summed at the end.
+        pub fn flat_csr_sv(a: &tensor<?x4xf64, #CSR>, x: &mut tensor<?xf64, #SV>) {
+            x[4 * i + j] = a[i, j];
+        }
+        pub fn flat_columns_csr_sv(a: &tensor<3x?xf64, #CSR>, x: &mut tensor<?xf64, #SV>) {
+            x[i + 3 * j] = a[i, j];
+        }
+        pub fn flat_coo_sv(a: &tensor<?x4xf64, #COO>, x: &mut tensor<?xf64, #SV>) {
+            x[4 * i + j] = a[i, j];
+        }
+        pub fn poly_sv_sv(a: &tensor<?xf64, #SV>, b: &tensor<?xf64>, c: &mut tensor<?xf64, #SV>) {
+            c[i + j] = a[i] * b[j];
+        }
+        pub fn antidiagonals_csc_sv(a: &tensor<?x?xf64, #CSC>, y: &mut tensor<?xf64, #SV>) {
+            y[i + j] = a[i, j];
+        }
+        pub fn reverse_sv(a: &tensor<?xf64, #SV>, y: &mut tensor<?xf64, #SV>) {
+            y[7 - i] = a[i];
+        }
+        pub fn merge_csf_dcsr(t: &tensor<?x3x4xf64, #CSF>, m: &mut tensor<?x?xf64, #DCSR>) {
+            m[i, 4 * j + k] = t[i, j, k];
         }
     }
 }
@@ -219,6 +245,159 @@ fn tensors(d0: usize, t: &Entries<f64>) -> Result<(), TestCaseError> {
     })
 }
 
+/// A sparse output's expected content: every coordinate some visited point
+/// reaches (`at`), holding the sum of their values.
+fn staged(
+    dims: &[usize],
+    visited: impl Fn(&[usize]) -> bool,
+    at: impl Fn(&[usize]) -> Vec<usize>,
+    value: impl Fn(&[usize]) -> f64,
+) -> Stored<f64> {
+    let mut out = Stored::new();
+    let total: usize = dims.iter().product();
+    for n in 0..total {
+        let p = sparse_tests::gen::unravel(dims, n);
+        if visited(&p) {
+            *out.entry(at(&p)).or_insert(0.0) += value(&p);
+        }
+    }
+    out
+}
+
+/// The dense form of `stored` in `dims`.
+fn densify(dims: &[usize], stored: &Stored<f64>) -> Dense<f64> {
+    let mut d = Dense::zeros(dims);
+    for (c, &v) in stored {
+        *d.at_mut(c) = v;
+    }
+    d
+}
+
+fn sparse_outputs(
+    d: [usize; 2],
+    a: &Entries<f64>,
+    coo: &Entries<f64>,
+    b: &[f64],
+    v: &Entries<f64>,
+) -> Result<(), TestCaseError> {
+    let mut rep = Report::default();
+    let stored = |e: &Entries<f64>| -> std::collections::BTreeSet<Vec<usize>> {
+        e.iter().map(|(c, _)| c.clone()).collect()
+    };
+    let m = Dense::from_entries(&d, a);
+    let sa = stored(a);
+    macro_rules! sv {
+        ($what:expr, $len:expr, $want:expr, |$x:ident| $call:expr) => {{
+            let want = $want;
+            let mut $x = k::SVOut::<f64, Owned>::with_dims([$len]).unwrap();
+            let r = $call;
+            rep.add(match r {
+                Ok(()) => check_output(&$x.view(), &want, &densify(&[$len], &want))
+                    .map_err(|e| TestCaseError::fail(format!("{}: {e}", $what))),
+                Err(e) => Err(TestCaseError::fail(format!("{}: {e:?}", $what))),
+            });
+        }};
+    }
+    // `x[4 * i + j] = a[i, j]` over a `rows x 4` corner of `a`.
+    let rows = d[0];
+    let d4 = [rows, 4];
+    let a4: Entries<f64> = a.iter().filter(|(c, _)| c[1] < 4).cloned().collect();
+    let m4 = Dense::from_entries(&d4, &a4);
+    let s4 = stored(&a4);
+    sv!(
+        "flat_csr_sv",
+        rows * 4,
+        staged(
+            &d4,
+            |p| s4.contains(p),
+            |p| vec![4 * p[0] + p[1]],
+            |p| m4.at(p)
+        ),
+        |x| { with_tensor(&CSR, d4, &a4, |t| k::flat_csr_sv(t, &mut x)) }
+    );
+    let coo4: Entries<f64> = coo.iter().filter(|(c, _)| c[1] < 4).cloned().collect();
+    let mc = Dense::from_entries(&d4, &coo4);
+    let sc = stored(&coo4);
+    sv!(
+        "flat_coo_sv",
+        rows * 4,
+        staged(
+            &d4,
+            |p| sc.contains(p),
+            |p| vec![4 * p[0] + p[1]],
+            |p| mc.at(p)
+        ),
+        |x| { with_tensor(&COO, d4, &coo4, |t| k::flat_coo_sv(t, &mut x)) }
+    );
+    let len = (d[0] + d[1]).saturating_sub(1);
+    sv!(
+        "antidiagonals_csc_sv",
+        len,
+        staged(&d, |p| sa.contains(p), |p| vec![p[0] + p[1]], |p| m.at(p)),
+        |y| { with_tensor(&CSC, d, a, |t| k::antidiagonals_csc_sv(t, &mut y)) }
+    );
+    if d[0] == 3 {
+        sv!(
+            "flat_columns_csr_sv",
+            3 * d[1],
+            staged(
+                &d,
+                |p| sa.contains(p),
+                |p| vec![p[0] + 3 * p[1]],
+                |p| m.at(p)
+            ),
+            |x| { with_tensor(&CSR, d, a, |t| k::flat_columns_csr_sv(t, &mut x)) }
+        );
+    }
+    // Vectors: a polynomial product and a reversal.
+    let n = 8;
+    let vd = Dense::from_entries(&[n], v);
+    let sv = stored(v);
+    let mb = b.len();
+    let plen = (n + mb).saturating_sub(1);
+    sv!(
+        "poly_sv_sv",
+        plen,
+        staged(
+            &[n, mb],
+            |p| sv.contains(&vec![p[0]]),
+            |p| vec![p[0] + p[1]],
+            |p| vd.at(&[p[0]]) * b[p[1]]
+        ),
+        |c| { with_tensor(&SV, [n], v, |t| k::poly_sv_sv(t, b, &mut c)) }
+    );
+    sv!(
+        "reverse_sv",
+        n,
+        staged(
+            &[n],
+            |p| sv.contains(p),
+            |p| vec![7 - p[0]],
+            |p| vd.at(p)
+        ),
+        |y| { with_tensor(&SV, [n], v, |t| k::reverse_sv(t, &mut y)) }
+    );
+    rep.finish()
+}
+
+fn sparse_tensor_output(d0: usize, t: &Entries<f64>) -> Result<(), TestCaseError> {
+    let d = [d0, 3, 4];
+    let dense = Dense::from_entries(&d, t);
+    let st: std::collections::BTreeSet<Vec<usize>> = t.iter().map(|(c, _)| c.clone()).collect();
+    let want = staged(
+        &d,
+        |p| st.contains(p),
+        |p| vec![p[0], 4 * p[1] + p[2]],
+        |p| dense.at(p),
+    );
+    let mut m = k::DCSROut::<f64, Owned>::with_dims([d0, 12]).unwrap();
+    prop_assert_eq!(
+        with_tensor(&CSF, d, t, |a| k::merge_csf_dcsr(a, &mut m)),
+        Ok(())
+    );
+    check_output(&m.view(), &want, &densify(&[d0, 12], &want)).map_err(TestCaseError::fail)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -256,6 +435,30 @@ proptest! {
     }
 
     #[test]
+    fn sparse_outputs_are_staged_sorted_and_summed(
+        (d, a, coo) in dims::<2>(5).prop_flat_map(|d| (Just(d), entries::<f64>(&d), entries_with_duplicates::<f64>(&d, 12))),
+        b in (0usize..=4).prop_flat_map(dense_vec::<f64>),
+        v in entries::<f64>(&[8]),
+    ) {
+        sparse_outputs(d, &a, &coo, &b, &v)?;
+    }
+
+    #[test]
+    fn sparse_outputs_from_columns(
+        (d, a) in (0usize..=5).prop_flat_map(|n| (Just([3, n]), entries::<f64>(&[3, n]))),
+        v in entries::<f64>(&[8]),
+    ) {
+        sparse_outputs(d, &a, &a, &[], &v)?;
+    }
+
+    #[test]
+    fn a_3d_tensor_into_a_sparse_matrix(
+        (d0, t) in (0usize..=3).prop_flat_map(|n| (Just(n), entries::<f64>(&[n, 3, 4]))),
+    ) {
+        sparse_tensor_output(d0, &t)?;
+    }
+
+    #[test]
     fn collapsing_a_3d_tensor(
         (d0, t) in (0usize..=3).prop_flat_map(|n| (Just(n), entries::<f64>(&[n, 3, 4]))),
     ) {
@@ -289,4 +492,52 @@ fn an_output_too_short_is_an_error() {
     want[1] = 1.0;
     want[11] = 2.0;
     assert_eq!(x, want);
+}
+
+/// A sparse output at an affine subscript in caller buffers (`Slices`, no
+/// allocator): the staged points need the workspace, one value and two
+/// added coordinates (level coordinate, sequence number) per point; too
+/// small a workspace is `KernelError::Capacity` naming it, with the output
+/// left a valid empty tensor, and one large enough gives the sums.
+#[test]
+fn a_staged_output_in_caller_buffers() {
+    use sparse_core::{Buffer, SliceBuffer, Slices};
+    // (1 + 2t) (3 + t + t²): 6 points, 4 coordinates.
+    let a: Entries<f64> = vec![(vec![0], 1.0), (vec![1], 2.0)];
+    let b = [3.0, 1.0, 1.0];
+    let run = |ws: usize| {
+        let (mut pos, mut crd, mut val) = ([0usize; 2], [0usize; 4], [0.0f64; 4]);
+        let (mut ws_val, mut ws_added) = (vec![0.0f64; ws], vec![0usize; 2 * ws]);
+        let mut c = k::SVOut::<f64, Slices<'_>>::new(
+            [4],
+            [SliceBuffer::new(&mut pos)],
+            [SliceBuffer::new(&mut crd)],
+            SliceBuffer::new(&mut val),
+            SliceBuffer::new(&mut ws_val),
+            SliceBuffer::default(),
+            SliceBuffer::new(&mut ws_added),
+        )
+        .unwrap();
+        let r = with_tensor(&SV, [2], &a, |t| k::poly_sv_sv(t, &b, &mut c));
+        let v = c.view();
+        (r, v.level(0).coordinates().to_vec(), v.values().to_vec())
+    };
+    let (r, crd, val) = run(5);
+    assert!(
+        matches!(
+            r,
+            Err(KernelError::Capacity {
+                tensor: "c",
+                buffer: Buffer::Workspace,
+                needed: 6,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    assert!(crd.is_empty() && val.is_empty());
+    let (r, crd, val) = run(6);
+    assert_eq!(r, Ok(()));
+    assert_eq!(crd, [0, 1, 2, 3]);
+    assert_eq!(val, [3.0, 7.0, 3.0, 2.0]);
 }

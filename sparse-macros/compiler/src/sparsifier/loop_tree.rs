@@ -112,6 +112,18 @@ pub fn build(
             },
             None,
         )
+    } else if out.sparse && view.scatters() {
+        (
+            Dest::Insert,
+            OutputPlan {
+                strategy: OutputStrategy::SparseUnordered,
+                reason: "sparse, staged in any order: an affine output subscript may reach a \
+                         coordinate from several points or out of order; sorted and summed when \
+                         the statement finishes"
+                    .to_string(),
+            },
+            None,
+        )
     } else if out.sparse {
         let parallel: Vec<String> = out.levels.iter().map(|&(_, l)| name(l)).collect();
         match outer_reduction {

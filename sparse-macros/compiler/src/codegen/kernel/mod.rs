@@ -409,6 +409,7 @@ impl<'a> Gen<'a> {
             let sparse_strategy = matches!(
                 sp.output.strategy,
                 OutputStrategy::SparseInsert
+                    | OutputStrategy::SparseUnordered
                     | OutputStrategy::SparseExpand { .. }
                     | OutputStrategy::InPlace
                     | OutputStrategy::Convert { .. }
@@ -464,7 +465,11 @@ impl<'a> Gen<'a> {
             };
         }
         let mut body = self.nodes(&sp.tree, &scope);
-        if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =
+        if sp.output.strategy == OutputStrategy::SparseUnordered {
+            let t = stmt.lhs.tensor;
+            let (begin, finish) = self.unordered_begin_finish(t);
+            body = quote!(#begin #body #finish);
+        } else if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =
             sp.output.strategy
         {
             let t = stmt.lhs.tensor;

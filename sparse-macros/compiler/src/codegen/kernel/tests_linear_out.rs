@@ -49,3 +49,37 @@ fn a_polynomial_product_accumulates_and_stays_sequential_under_parallel() {
         "at the subscript `i + j`, which may reach elements of other chunks"
     ));
 }
+
+#[test]
+fn a_sparse_output_at_a_subscript_is_staged_then_sorted_and_summed() {
+    let text = expand_pretty(&format!(
+        "{ENCODINGS}
+        #SV = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed) }}>
+        pub fn rev(a: &tensor<?x?xf64, #CSC>, y: &mut tensor<?xf64, #SV>) {{ y[i + j] = a[i, j]; }}"
+    ));
+    assert!(
+        has(
+            &text,
+            "/// output y: sparse, staged in any order: an affine output subscript may reach a \
+             coordinate from several points or out of order; sorted and summed when the \
+             statement finishes"
+        ),
+        "{text}"
+    );
+    // The output asks nothing of the loop order: `a`'s storage order.
+    assert!(has(&text, "/// order j (parallel), i (parallel)"));
+    assert!(has(&text, "y.begin_unordered();"), "{text}");
+    assert!(has(
+        &text,
+        "y.insert_unordered([__sk_i.wrapping_add(__sk_j)], __sk_a_v);"
+    ));
+    assert!(
+        has(
+            &text,
+            "y.finish_unordered(\"y\", ::sparse_core::output::Repeats::Combine(|mut a: \
+         ::core::primitive::f64, b: ::core::primitive::f64, | -> ::core::primitive::f64 { a += b; \
+         a }), )?;"
+        ),
+        "{text}"
+    );
+}

@@ -2,7 +2,7 @@
 //! linearized subscript of a `collapse_shape`), `c[i + j] += a[i] * b[j]`
 //! (a polynomial product), `y[2 * i] = x[i]`.
 //!
-//! Rule: a dense (or array) output may be written at an affine subscript of
+//! Rule: an output may be written at an affine subscript of
 //! index variables, as MLIR's `linalg.generic` allows any affine output
 //! map. Every variable of the subscript is an output variable (a parallel
 //! loop), so `x[4 * i + j] = a[i, j] * v[j]` reduces over nothing. The
@@ -19,57 +19,46 @@
 //! dimension over the whole iteration space (`KernelError::SubscriptRange`,
 //! a compile error when every size is static), like any affine subscript.
 //!
-//! Rule: a sparse output is written at plain index variables. Its entries
-//! are appended in level order with unique coordinates, which an affine
-//! subscript promises neither (`i + j` reaches a coordinate from several
-//! points, `2 * i` skips, `n - i` runs backwards). `c[i + j] = ..` with `c`
-//! sparse is an error at the subscript that says to write a dense output
-//! and convert it.
+//! A sparse output at an affine subscript is written the same way: its
+//! entries cannot be appended in level order with unique coordinates
+//! (`i + j` reaches a coordinate from several points, `n - 1 - i` runs
+//! backwards), so every point's value is staged with `insert_unordered`
+//! in the output's workspace and `finish_unordered` sorts them and sums
+//! the ones at one coordinate (MLIR's `sparse_tensor.insert` in any order,
+//! then `load hasInserts`). It stores the coordinates some point reaches,
+//! computed zeros included. Rule: such a statement is not a `reduce(..)`,
+//! whose combiner is not the sum the staging applies.
 //!
 //! Rule: the output is not read (`x[4 * i + j] *= ..`, `= x[4 * i + j] *
 //! ..`): an element reached from several points would be read once per
 //! point. `-=` and `+=` accumulate and are fine.
 
 use crate::errors::Errors;
-use crate::syntax::{AccessSyntax, AssignSyntax, ExprSyntax, StmtSyntax};
-
-/// Whether `lhs`'s subscripts may be written: plain, or affine on a dense
-/// output. Reports the error otherwise.
-pub(super) fn check_output_subscripts(
-    lhs: &AccessSyntax,
-    sparse: bool,
-    errors: &mut Errors,
-) -> bool {
-    let Some((_, e)) = lhs.affine.first() else {
-        return true;
-    };
-    if !sparse {
-        return true;
-    }
-    let name = &lhs.tensor;
-    errors.error_range(
-        e.span(),
-        e.last_span(),
-        format!(
-            "the sparse output `{name}` is written at plain index variables, one per \
-             dimension: its entries are appended in level order with unique coordinates, and \
-             the subscript `{e}` promises neither (it may reach a coordinate from several \
-             points, or out of order); write a dense output at `{e}` and convert it with \
-             `sparse_core::convert`, or move the subscript to the inputs (`{name}[i] = x[i + \
-             1]` instead of `{name}[i - 1] = x[i]`)"
-        ),
-    );
-    false
-}
+use crate::syntax::{AssignSyntax, ExprSyntax, SemiringKind, StmtSyntax};
 
 /// Rule: a statement writing an affine subscript does not read its output
 /// and does not multiply or divide it. `x[2 * i] *= a[i]` is an error at
 /// `*=`.
-pub(super) fn check_scatter(stmt: &StmtSyntax, errors: &mut Errors) -> bool {
+pub(super) fn check_scatter(stmt: &StmtSyntax, root: &ExprSyntax, errors: &mut Errors) -> bool {
     let Some((_, e)) = stmt.lhs.affine.first() else {
         return true;
     };
     let lhs = stmt.lhs.text();
+    if let ExprSyntax::Semiring(op) = root {
+        if op.kind == SemiringKind::Reduce {
+            errors.error_range(
+                op.name.span(),
+                op.parens,
+                format!(
+                    "`reduce` into `{lhs}`, an output written at the affine subscript `{e}`: \
+                     such an output gathers the values of its points by adding them (`=` \
+                     zeroes it first), which is not the combiner's fold; reduce into an output \
+                     written at plain index variables"
+                ),
+            );
+            return false;
+        }
+    }
     if matches!(stmt.op, AssignSyntax::MulAssign | AssignSyntax::DivAssign) {
         errors.error(
             stmt.op_span,

@@ -73,6 +73,9 @@ struct Checker<'a> {
     /// The index variables of the statement's left-hand side, which an
     /// affine subscript's driving variable avoids.
     lhs_loops: Vec<LoopId>,
+    /// Whether [`Checker::check_access`] resolves a left-hand side, whose
+    /// subscripts are written (never walked: `linear_out.rs`).
+    writing: bool,
 }
 
 /// A kernel that failed its checks.
@@ -103,6 +106,7 @@ pub(super) fn check_kernel(
         closures: Vec::new(),
         diagonals: Vec::new(),
         lhs_loops: Vec::new(),
+        writing: false,
     };
     let params = checker.check_params(model, failed, errors);
     let params_ok = errors.len() == before && !def.params_broken;
@@ -425,7 +429,7 @@ impl Checker<'_> {
         if errors.len() > before {
             return None;
         }
-        if !linear_out::check_scatter(stmt, errors) {
+        if !linear_out::check_scatter(stmt, root, errors) {
             return None;
         }
         if min_max.is_none() {
@@ -587,16 +591,9 @@ impl Checker<'_> {
                 if lhs.brackets.is_none() {
                     return self.missing_brackets(lhs, errors);
                 }
-                // Rule: a sparse output is written at plain index
-                // variables (`linear_out.rs`).
-                let sparse = matches!(
-                    self.binding(name),
-                    Some(Binding::Tensor { sparse: true, .. })
-                );
-                if !linear_out::check_output_subscripts(lhs, sparse, errors) {
-                    return None;
-                }
+                self.writing = true;
                 let access = self.check_access(lhs, errors);
+                self.writing = false;
                 // Rule: a statement writes each output element through
                 // distinct index variables. `c[i, i] = x[i]` is an error at
                 // `c[i, i]`, which names the choice to write instead.
@@ -690,7 +687,7 @@ impl Checker<'_> {
         for (d, index) in access.indices.iter().enumerate() {
             if let Some(e) = access.affine_dim(d) {
                 let (driving, subscript) =
-                    self.affine_subscript(name, e, &indices, sparse, errors)?;
+                    self.affine_subscript(name, e, &indices, sparse && !self.writing, errors)?;
                 indices.push(driving);
                 affine.push((d, subscript));
                 continue;
