@@ -93,6 +93,13 @@ mod k {
         pub fn reverse_sv(a: &tensor<?xf64, #SV>, y: &mut tensor<?xf64, #SV>) {
             y[7 - i] = a[i];
         }
+        // A reduction loop (`k`) enclosing the output's: every point staged.
+        pub fn corr_sv(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64, #SV>) {
+            x[i + j] = a[k, i] * b[k, j];
+        }
+        pub fn corr_dense(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #DCSR>, x: &mut tensor<?xf64>) {
+            x[i + j] = a[k, i] * b[k, j];
+        }
         pub fn merge_csf_dcsr(t: &tensor<?x3x4xf64, #CSF>, m: &mut tensor<?x?xf64, #DCSR>) {
             m[i, 4 * j + k] = t[i, j, k];
         }
@@ -369,15 +376,44 @@ fn sparse_outputs(
     sv!(
         "reverse_sv",
         n,
-        staged(
-            &[n],
-            |p| sv.contains(p),
-            |p| vec![7 - p[0]],
-            |p| vd.at(p)
-        ),
+        staged(&[n], |p| sv.contains(p), |p| vec![7 - p[0]], |p| vd.at(p)),
         |y| { with_tensor(&SV, [n], v, |t| k::reverse_sv(t, &mut y)) }
     );
     rep.finish()
+}
+
+/// `x[i + j] = sum over k of a[k, i] * b[k, j]`, the points where both
+/// store an entry staged into a sparse vector, and into a dense one.
+fn correlation(d: [usize; 2], a: &Entries<f64>, b: &Entries<f64>) -> Result<(), TestCaseError> {
+    let (ma, mb) = (Dense::from_entries(&d, a), Dense::from_entries(&d, b));
+    let sa: std::collections::BTreeSet<Vec<usize>> = a.iter().map(|(c, _)| c.clone()).collect();
+    let sb: std::collections::BTreeSet<Vec<usize>> = b.iter().map(|(c, _)| c.clone()).collect();
+    let len = (2 * d[1]).saturating_sub(1);
+    let pts = [d[0], d[1], d[1]];
+    let want = staged(
+        &pts,
+        |p| sa.contains(&vec![p[0], p[1]]) && sb.contains(&vec![p[0], p[2]]),
+        |p| vec![p[1] + p[2]],
+        |p| ma.at(&[p[0], p[1]]) * mb.at(&[p[0], p[2]]),
+    );
+    let mut x = k::SVOut::<f64, Owned>::with_dims([len]).unwrap();
+    let r = with_tensor(&CSR, d, a, |ta| {
+        with_tensor(&DCSR, d, b, |tb| k::corr_sv(ta, tb, &mut x))
+    });
+    prop_assert_eq!(r, Ok(()));
+    check_output(&x.view(), &want, &densify(&[len], &want)).map_err(TestCaseError::fail)?;
+    let mut dense = vec![0.0; len];
+    scatter(
+        &mut dense,
+        &pts,
+        |p| p[1] + p[2],
+        |p| ma.at(&[p[0], p[1]]) * mb.at(&[p[0], p[2]]),
+    );
+    run("corr_dense", &dense, GARBAGE, len, |y| {
+        with_tensor(&CSR, d, a, |ta| {
+            with_tensor(&DCSR, d, b, |tb| k::corr_dense(ta, tb, y))
+        })
+    })
 }
 
 fn sparse_tensor_output(d0: usize, t: &Entries<f64>) -> Result<(), TestCaseError> {
@@ -449,6 +485,13 @@ proptest! {
         v in entries::<f64>(&[8]),
     ) {
         sparse_outputs(d, &a, &a, &[], &v)?;
+    }
+
+    #[test]
+    fn a_reduction_outside_the_output_loops(
+        (d, a, b) in dims::<2>(5).prop_flat_map(|d| (Just(d), entries::<f64>(&d), entries::<f64>(&d))),
+    ) {
+        correlation(d, &a, &b)?;
     }
 
     #[test]
