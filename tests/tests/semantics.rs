@@ -45,6 +45,8 @@
 //! - `affine`: affine subscripts (`x[i + k]`, `a[2 * i + k, j + l]`):
 //!   1-D and 2-D convolutions over sparse inputs, sparse filters or both,
 //!   into dense and sparse outputs, against a dense convolution.
+//! - `pooling`: windows sized by `#[range(k = n)]` (sum, average and max
+//!   pooling over every format; MLIR's `sparse_pooling_nhwc.mlir`).
 //! - `bounded_walks`, `bounded_windows`: walks bounded by what is stored,
 //!   over sizes up to `usize::MAX` (a regression hangs).
 
@@ -62,6 +64,7 @@ mod semantics {
     mod integers;
     mod linear_out;
     mod min_max;
+    mod pooling;
     mod reduce;
     mod scopes;
     mod sparse_sums;

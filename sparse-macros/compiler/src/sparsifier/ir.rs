@@ -23,13 +23,19 @@ pub enum Role {
     Reduction,
 }
 
-/// The range of a dense loop: the size of one tensor dimension.
+/// The range of a dense loop: the size of one tensor dimension, or an
+/// explicit size (`#[range(k = n)]`, a pooling window).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Extent {
-    /// The tensor whose dimension gives the size.
-    pub tensor: TensorId,
-    /// The dimension.
-    pub dim: usize,
+pub enum Extent {
+    /// The size of a dimension.
+    Dim {
+        /// The tensor whose dimension gives the size.
+        tensor: TensorId,
+        /// The dimension.
+        dim: usize,
+    },
+    /// `0..n`.
+    Range(u64),
 }
 
 /// One sparse storage level walked by a loop.

@@ -468,12 +468,19 @@ pub struct Kernel {
     pub stmts: Vec<Stmt>,
     /// The closures of the statements, indexed by [`FuncId`].
     pub funcs: Vec<FuncDesc>,
+    /// Index variables sized by `#[range(k = n)]` rather than by a tensor
+    /// dimension (a pooling window), with their sizes.
+    pub ranges: Vec<(LoopId, u64)>,
 }
 
 impl Kernel {
     /// An empty kernel.
     pub fn new() -> Kernel {
         Kernel::default()
+    }
+    /// The explicit range of loop `l` (`#[range(k = n)]`), if it has one.
+    pub fn range_of(&self, l: LoopId) -> Option<u64> {
+        self.ranges.iter().find_map(|&(m, n)| (m == l).then_some(n))
     }
     /// The same tensors, loops and closures with `stmt` as the only
     /// statement: how one statement is planned on its own.
@@ -483,6 +490,7 @@ impl Kernel {
             loops: self.loops.clone(),
             stmts: vec![stmt.clone()],
             funcs: self.funcs.clone(),
+            ranges: self.ranges.clone(),
         }
     }
     /// Adds a tensor operand.

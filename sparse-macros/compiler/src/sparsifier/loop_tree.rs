@@ -445,8 +445,12 @@ impl Builder<'_> {
         }
     }
 
-    /// The first tensor dimension indexed by `l`, left-hand side first.
+    /// The explicit range of `l`, else the first tensor dimension indexed
+    /// by `l`, left-hand side first.
     fn extent(&self, l: LoopId) -> Extent {
+        if let Some(n) = self.kernel.range_of(l) {
+            return Extent::Range(n);
+        }
         let mut accesses = vec![&self.stmt.lhs];
         accesses.extend(self.stmt.rhs.accesses());
         accesses
@@ -454,12 +458,12 @@ impl Builder<'_> {
             .find_map(|a| {
                 // An affine subscript's dimension is not the loop's range.
                 let dim = (0..a.indices.len()).find(|&d| a.indices[d] == l && a.is_plain(d))?;
-                Some(Extent {
+                Some(Extent::Dim {
                     tensor: a.tensor,
                     dim,
                 })
             })
-            .unwrap_or(Extent {
+            .unwrap_or(Extent::Dim {
                 tensor: self.stmt.lhs.tensor,
                 dim: 0,
             })

@@ -210,6 +210,9 @@ impl Gen<'_> {
         // The size of each index, where a type fixes it.
         let bindings = self.bindings();
         let static_size = |g: &Self, l: LoopId| {
+            if let Some(n) = g.k.range_of(l) {
+                return Some(n);
+            }
             let &(t, d) = bindings.get(l.index())?.first()?;
             g.static_dim(t, d)
         };

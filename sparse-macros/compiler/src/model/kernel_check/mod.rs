@@ -15,6 +15,7 @@ pub use attrs::{DEFAULT_MAX_ENTRIES, LIMIT_MAX_ENTRIES};
 mod exprs;
 mod narrow;
 mod params;
+mod ranges;
 mod reductions;
 mod semiring;
 mod sparse_out;
@@ -76,6 +77,8 @@ struct Checker<'a> {
     /// Whether [`Checker::check_access`] resolves a left-hand side, whose
     /// subscripts are written (never walked: `linear_out.rs`).
     writing: bool,
+    /// Index variables `#[range(..)]` sizes (see `ranges.rs`).
+    ranged: Vec<String>,
 }
 
 /// A kernel that failed its checks.
@@ -96,6 +99,7 @@ pub(super) fn check_kernel(
     errors: &mut Errors,
 ) -> Result<KernelDef, Failed> {
     let before = errors.len();
+    let (attrs, ranges, ranged) = ranges::range_attr(&def.attrs, errors);
     let mut checker = Checker {
         def,
         params: Vec::new(),
@@ -107,6 +111,7 @@ pub(super) fn check_kernel(
         diagonals: Vec::new(),
         lhs_loops: Vec::new(),
         writing: false,
+        ranged,
     };
     let params = checker.check_params(model, failed, errors);
     let params_ok = errors.len() == before && !def.params_broken;
@@ -125,8 +130,9 @@ pub(super) fn check_kernel(
     let unresolved = params
         .iter()
         .any(|p| matches!(p.kind, crate::model::ParamKind::Unresolved { .. }));
+    checker.bind_ranges(&ranges, errors);
     let ok = errors.len() == before && !def.broken && !unresolved;
-    let (attrs, parallel) = flag_attr("parallel", &def.attrs, errors);
+    let (attrs, parallel) = flag_attr("parallel", &attrs, errors);
     let (attrs, fma) = flag_attr("fma", &attrs, errors);
     let (attrs, unroll) = attrs::unroll_attr(&attrs, errors);
     let (attrs, specialize) = attrs::specialize_attr(&attrs, errors);
@@ -386,7 +392,7 @@ impl Checker<'_> {
             .into_iter()
             .filter_map(|i| local.iter().find(|(n, _)| i == n).map(|(_, l)| *l))
             .collect();
-        check_plain_uses(&accesses, errors);
+        check_plain_uses(&accesses, &self.ranged, errors);
         let lhs = self.check_lhs(&stmt.lhs, errors);
         // `sum(j, select(..))`: a semiring operation summed over the whole
         // right-hand side is still the statement's value.
@@ -775,9 +781,10 @@ impl Checker<'_> {
 }
 
 /// Rule: every index variable of a statement indexes some tensor
-/// dimension by itself, which gives its range; one used only inside
-/// affine subscripts has none. `y[i] = x[i + k]` is an error at `k`.
-fn check_plain_uses(accesses: &[&AccessSyntax], errors: &mut Errors) {
+/// dimension by itself, which gives its range, or has a `#[range(..)]`
+/// (`ranged`); one used only inside affine subscripts has none. `y[i] =
+/// x[i + k]` is an error at `k`.
+fn check_plain_uses(accesses: &[&AccessSyntax], ranged: &[String], errors: &mut Errors) {
     let plain: Vec<&Ident> = accesses
         .iter()
         .flat_map(|a| {
@@ -794,7 +801,7 @@ fn check_plain_uses(accesses: &[&AccessSyntax], errors: &mut Errors) {
             let mut vars = Vec::new();
             e.vars(&mut vars);
             for v in vars {
-                if plain.contains(&v) || reported.contains(&v) {
+                if plain.contains(&v) || reported.contains(&v) || ranged.iter().any(|r| v == r) {
                     continue;
                 }
                 reported.push(v);
@@ -803,7 +810,8 @@ fn check_plain_uses(accesses: &[&AccessSyntax], errors: &mut Errors) {
                     format!(
                         "`{v}` appears only inside subscripts (`{}`), so its range is unknown; \
                          index a tensor with `{v}` alone too, e.g. a filter `f[{v}]` in a \
-                         convolution `y[i] = x[i + {v}] * f[{v}]`",
+                         convolution `y[i] = x[i + {v}] * f[{v}]`, or give it a size with \
+                         `#[range({v} = 2)]` (a pooling window)",
                         e
                     ),
                 );
