@@ -7,7 +7,8 @@
 //!
 //! The reference is a plain fold over the dense tensor (`Dense`, duplicates
 //! of nonunique storage summed first), independent of the sparsifier, over
-//! CSR, CSC, DCSR, COO (duplicates included), CSF and dense operands, with
+//! CSR, CSC, DCSR, COO (duplicates included), CSF and dense operands and a
+//! 2x2 max pooling window (`#[range]`), with
 //! outputs pre-filled with known values. `mlir_reductions_min` is upstream's
 //! `sparse_reductions_min.mlir` line by line, with its CHECK values (checked
 //! again with the MLIR oracle for the dense-semantics kernel `min2`).
@@ -65,6 +66,12 @@ mod k {
         // Per first index of a 3-D tensor: `j` and `k` reduced.
         pub fn max_slices_csf(a: &tensor<?x?x?xf64, #CSF>, x: &mut tensor<?xf64>) {
             x[i] = max(x[i], a[i, j, k]);
+        }
+        // `linalg.pooling_nhwc_max` line by line: a 2x2 max pooling from the
+        // old values, the window's implicit zeros included.
+        #[range(k = 2, l = 2)]
+        pub fn max_pool_csr(a: &tensor<?x?xf64, #CSR>, o: &mut tensor<?x?xf64>) {
+            o[i, j] = max(o[i, j], a[i + k, j + l]);
         }
         pub fn min_vec_sv(a: &tensor<?xf64, #SV>, s: &mut tensor<f64>) {
             s[] = min(s[], a[i]);
@@ -222,6 +229,30 @@ proptest! {
         s0 in elem::<f64>(),
     ) {
         tensors(d, &a, &x0, s0)?;
+    }
+
+    #[test]
+    fn max_pooling_from_the_old_values(
+        (d, a) in dims::<2>(6).prop_flat_map(|d| (Just(d), entries::<f64>(&d))),
+        o0 in dense_vec::<f64>(25),
+    ) {
+        let m = Dense::from_entries(&d, &a);
+        let od = [d[0].saturating_sub(1), d[1].saturating_sub(1)];
+        let mut want = o0[..od[0] * od[1]].to_vec();
+        for i in 0..od[0] {
+            for j in 0..od[1] {
+                for (k, l) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                    let w = &mut want[i * od[1] + j];
+                    *w = w.max(m.at(&[i + k, j + l]));
+                }
+            }
+        }
+        let mut o = o0[..od[0] * od[1]].to_vec();
+        let r = with_tensor(&CSR, d, &a, |t| {
+            k::max_pool_csr(t, sparse_core::DenseViewMut::new(&mut o, od).unwrap())
+        });
+        prop_assert_eq!(r, Ok(()));
+        same("max_pool_csr", &o, &want)?;
     }
 
     #[test]
