@@ -8,8 +8,8 @@
 //! The reference is a plain fold over the dense tensor (`Dense`, duplicates
 //! of nonunique storage summed first), independent of the sparsifier, over
 //! CSR, CSC, DCSR, COO (duplicates included), CSF and dense operands and a
-//! 2x2 max pooling window (`#[range]`), with
-//! outputs pre-filled with known values. `mlir_reductions_min` is upstream's
+//! 2x2 max pooling window (`#[range]`), with outputs pre-filled with known
+//! values. `mlir_reductions_min` is upstream's
 //! `sparse_reductions_min.mlir` line by line, with its CHECK values (checked
 //! again with the MLIR oracle for the dense-semantics kernel `min2`).
 
