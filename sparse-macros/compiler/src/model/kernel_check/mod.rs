@@ -10,11 +10,13 @@
 
 mod affine;
 mod attrs;
+mod linear_out;
 pub use attrs::{DEFAULT_MAX_ENTRIES, LIMIT_MAX_ENTRIES};
 mod exprs;
 mod narrow;
 mod params;
 mod ranges;
+mod reductions;
 mod semiring;
 mod sparse_out;
 
@@ -72,6 +74,9 @@ struct Checker<'a> {
     /// The index variables of the statement's left-hand side, which an
     /// affine subscript's driving variable avoids.
     lhs_loops: Vec<LoopId>,
+    /// Whether [`Checker::check_access`] resolves a left-hand side, whose
+    /// subscripts are written (never walked: `linear_out.rs`).
+    writing: bool,
     /// Index variables `#[range(..)]` sizes (see `ranges.rs`).
     ranged: Vec<String>,
 }
@@ -105,6 +110,7 @@ pub(super) fn check_kernel(
         closures: Vec::new(),
         diagonals: Vec::new(),
         lhs_loops: Vec::new(),
+        writing: false,
         ranged,
     };
     let params = checker.check_params(model, failed, errors);
@@ -305,7 +311,7 @@ fn check_bool_reduction(stmt: &StmtSyntax, elem: ValueType, errors: &mut Errors)
     stmt.rhs.visit(&mut |e| {
         if let ExprSyntax::Access(a) = e {
             for index in a.vars() {
-                if reduced.is_none() && !stmt.lhs.indices.contains(index) {
+                if reduced.is_none() && !stmt.lhs.vars().contains(&index) {
                     reduced = Some(index);
                 }
             }
@@ -382,8 +388,8 @@ impl Checker<'_> {
         }
         self.lhs_loops = stmt
             .lhs
-            .indices
-            .iter()
+            .vars()
+            .into_iter()
             .filter_map(|i| local.iter().find(|(n, _)| i == n).map(|(_, l)| *l))
             .collect();
         check_plain_uses(&accesses, &self.ranged, errors);
@@ -391,7 +397,14 @@ impl Checker<'_> {
         // `sum(j, select(..))`: a semiring operation summed over the whole
         // right-hand side is still the statement's value.
         let (sums, root) = peel_sums(&stmt.rhs);
+        // `x[i] = max(x[i], a[i, j])`: a max reduction from the old value.
+        let min_max = reductions::min_max(stmt, &local).filter(|_| sums.is_empty());
         let resolved = match (root, &lhs) {
+            (_, Some((_, elem))) if min_max.is_some() => {
+                let mm = min_max.as_ref()?;
+                self.resolve_min_max(mm, stmt, *elem, &local, errors)
+                    .map(|(e, reduce)| (e, Some(reduce)))
+            }
             (ExprSyntax::Semiring(op), Some((_, elem)))
                 if sums.is_empty() || op.kind != SemiringKind::Reduce =>
             {
@@ -422,7 +435,12 @@ impl Checker<'_> {
         if errors.len() > before {
             return None;
         }
-        check_output_read(stmt, &local, errors);
+        if !linear_out::check_scatter(stmt, root, errors) {
+            return None;
+        }
+        if min_max.is_none() {
+            check_output_read(stmt, &local, errors);
+        }
         exprs::check_sum_scopes(stmt, errors);
         check_bool_reduction(stmt, elem, errors);
         let output = stmt.lhs.tensor.to_string();
@@ -431,7 +449,10 @@ impl Checker<'_> {
         if errors.len() > before {
             return None;
         }
-        narrow::check_narrow_accumulation(stmt, elem, &leaf, errors);
+        // A min/max reduction adds nothing up.
+        if min_max.is_none() {
+            narrow::check_narrow_accumulation(stmt, elem, &leaf, errors);
+        }
         if errors.len() > before {
             return None;
         }
@@ -464,7 +485,21 @@ impl Checker<'_> {
             );
             return None;
         }
-        let (op, rhs) = compound(&self.kernel, stmt.op, &lhs, rhs);
+        let summed = || {
+            let scoped = crate::sparsifier::scope::scoped_operand(&self.kernel, &lhs, rhs.clone());
+            format!(
+                "{} {} {}",
+                self.kernel.show_access(&lhs),
+                stmt.op.symbol(),
+                self.kernel.show(&scoped)
+            )
+        };
+        reductions::check_compound_reduction(stmt, &local, elem, &summed, errors)?;
+        let (op, rhs) = match min_max {
+            // The fold starts from the old value: an accumulation.
+            Some(_) => (AssignOp::AddAssign, rhs),
+            None => compound(&self.kernel, stmt.op, &lhs, rhs),
+        };
         Some((
             Stmt {
                 lhs,
@@ -562,21 +597,9 @@ impl Checker<'_> {
                 if lhs.brackets.is_none() {
                     return self.missing_brackets(lhs, errors);
                 }
-                // Rule: an output is written at plain index variables.
-                // `y[i + 1] = x[i]` is an error at `i + 1`.
-                if let Some((_, e)) = lhs.affine.first() {
-                    errors.error_range(
-                        e.span(),
-                        e.last_span(),
-                        format!(
-                            "the output `{name}` is written at plain index variables, one per \
-                             dimension; move the shift to the inputs, e.g. `{name}[i] = x[i + \
-                             1]` instead of `{name}[i - 1] = x[i]`"
-                        ),
-                    );
-                    return None;
-                }
+                self.writing = true;
                 let access = self.check_access(lhs, errors);
+                self.writing = false;
                 // Rule: a statement writes each output element through
                 // distinct index variables. `c[i, i] = x[i]` is an error at
                 // `c[i, i]`, which names the choice to write instead.
@@ -670,7 +693,7 @@ impl Checker<'_> {
         for (d, index) in access.indices.iter().enumerate() {
             if let Some(e) = access.affine_dim(d) {
                 let (driving, subscript) =
-                    self.affine_subscript(name, e, &indices, sparse, errors)?;
+                    self.affine_subscript(name, e, &indices, sparse && !self.writing, errors)?;
                 indices.push(driving);
                 affine.push((d, subscript));
                 continue;

@@ -88,7 +88,7 @@ impl Checker<'_> {
                 ),
             );
         }
-        let written: Vec<String> = stmt.lhs.indices.iter().map(Ident::to_string).collect();
+        let written: Vec<String> = stmt.lhs.vars().into_iter().map(Ident::to_string).collect();
         if local.iter().all(|(n, _)| written.contains(n)) {
             errors.error_range(
                 op.name.span(),
@@ -633,7 +633,7 @@ impl Checker<'_> {
         ))
     }
 
-    fn record(&mut self, text: String, def: ClosureDef, arity: usize) -> FuncId {
+    pub(super) fn record(&mut self, text: String, def: ClosureDef, arity: usize) -> FuncId {
         let indices: Vec<LoopId> = def.indices.iter().map(|(_, l)| *l).collect();
         self.closures.push(def);
         self.kernel.func_using(&text, arity, &indices)
