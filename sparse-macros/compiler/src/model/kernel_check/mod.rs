@@ -19,6 +19,7 @@ mod params;
 mod ranges;
 mod reductions;
 mod semiring;
+mod semiring_regions;
 mod sparse_out;
 
 use std::collections::HashMap;
