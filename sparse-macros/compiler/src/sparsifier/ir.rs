@@ -23,13 +23,19 @@ pub enum Role {
     Reduction,
 }
 
-/// The range of a dense loop: the size of one tensor dimension.
+/// The range of a dense loop: the size of one tensor dimension, or an
+/// explicit size (`#[range(k = n)]`, a pooling window).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Extent {
-    /// The tensor whose dimension gives the size.
-    pub tensor: TensorId,
-    /// The dimension.
-    pub dim: usize,
+pub enum Extent {
+    /// The size of a dimension.
+    Dim {
+        /// The tensor whose dimension gives the size.
+        tensor: TensorId,
+        /// The dimension.
+        dim: usize,
+    },
+    /// `0..n`.
+    Range(u64),
 }
 
 /// One sparse storage level walked by a loop.
@@ -216,6 +222,11 @@ pub enum OutputStrategy {
     ScalarReduction,
     /// Sparse output built by appending in level order.
     SparseInsert,
+    /// Sparse output written at an affine subscript (`c[i + j] = ..`):
+    /// every point's value is staged by `insert_unordered` in the
+    /// output's workspace, in any order, and `finish_unordered` sorts the
+    /// staged entries and sums those at one coordinate.
+    SparseUnordered,
     /// Sparse output whose stored entries are walked and their values
     /// overwritten (`a[i, j] = a[i, j] * 2.0`).
     InPlace,

@@ -176,7 +176,12 @@ impl Printer<'_> {
         })
     }
     fn extent(&self, e: Extent) -> String {
-        format!("0..{}.dim{}", self.kernel.tensor_name(e.tensor), e.dim)
+        match e {
+            Extent::Dim { tensor, dim } => {
+                format!("0..{}.dim{dim}", self.kernel.tensor_name(tensor))
+            }
+            Extent::Range(n) => format!("0..{n}"),
+        }
     }
     fn value(&self, v: &Value) -> String {
         match v {

@@ -39,6 +39,7 @@ mod insert;
 mod int_literals;
 mod iterate;
 mod levels;
+mod linear_out;
 mod loads;
 mod operators;
 mod parallel;
@@ -55,6 +56,8 @@ mod tests_dual_mac;
 mod tests_dual_mac_2_4;
 #[cfg(test)]
 mod tests_int_ops;
+#[cfg(test)]
+mod tests_linear_out;
 #[cfg(test)]
 mod tests_out;
 #[cfg(test)]
@@ -383,6 +386,7 @@ impl<'a> Gen<'a> {
             None => TokenStream::new(),
         };
         checks.extend(self.prologue());
+        checks.extend(self.hoist_output_dims());
         let reorders = self.reorders();
         let decls: Vec<&TokenStream> = self.decls.values().collect();
         let errors = &self.errors;
@@ -408,6 +412,7 @@ impl<'a> Gen<'a> {
             let sparse_strategy = matches!(
                 sp.output.strategy,
                 OutputStrategy::SparseInsert
+                    | OutputStrategy::SparseUnordered
                     | OutputStrategy::SparseExpand { .. }
                     | OutputStrategy::InPlace
                     | OutputStrategy::Convert { .. }
@@ -463,7 +468,11 @@ impl<'a> Gen<'a> {
             };
         }
         let mut body = self.nodes(&sp.tree, &scope);
-        if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =
+        if sp.output.strategy == OutputStrategy::SparseUnordered {
+            let t = stmt.lhs.tensor;
+            let (begin, finish) = self.unordered_begin_finish(t);
+            body = quote!(#begin #body #finish);
+        } else if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =
             sp.output.strategy
         {
             let t = stmt.lhs.tensor;

@@ -484,6 +484,29 @@ impl Gen<'_> {
         out.extend(self.block_checks());
         for (l, list) in self.bindings().into_iter().enumerate() {
             let l = LoopId(l as u32);
+            // An explicit range (`#[range(k = n)]`) sizes the index; every
+            // dimension it indexes by itself must agree with it, as with a
+            // first binding (the model checked the static ones).
+            if let Some(range) = self.k.range_of(l) {
+                let n = self.size(l);
+                let size = usize_lit(range);
+                out.extend(quote!(let #n: ::core::primitive::usize = #size;));
+                for &(t, d) in &list {
+                    let tensor = self.operand_name(t);
+                    let actual = self.dim_size(t, d).tokens();
+                    let d = Literal::usize_unsuffixed(d);
+                    out.extend(quote! {
+                        if #actual != #n {
+                            return ::core::result::Result::Err(#private::shape_mismatch(
+                                &#private::ShapeSite { tensor: #tensor, dim: #d },
+                                #actual,
+                                #n,
+                            ));
+                        }
+                    });
+                }
+                continue;
+            }
             let Some(&(t0, d0)) = list.first() else {
                 continue;
             };

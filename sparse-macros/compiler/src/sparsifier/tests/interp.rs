@@ -70,6 +70,13 @@ struct Machine<'a> {
 }
 
 impl Machine<'_> {
+    /// The size of a dense loop's range.
+    fn extent_size(&self, e: Extent) -> usize {
+        match e {
+            Extent::Dim { tensor, dim } => self.shapes[tensor.index()][dim],
+            Extent::Range(n) => n as usize,
+        }
+    }
     fn access_of(&self, t: TensorId) -> Access {
         let mut all = vec![&self.stmt.lhs];
         all.extend(self.stmt.rhs.accesses());
@@ -236,7 +243,7 @@ impl Machine<'_> {
                 body,
                 ..
             } => {
-                for x in 0..self.shapes[extent.tensor.index()][extent.dim] {
+                for x in 0..self.extent_size(*extent) {
                     self.bind[loop_id.index()] = x;
                     self.run(body);
                 }
@@ -274,7 +281,7 @@ impl Machine<'_> {
     ) {
         let lists: Vec<Vec<usize>> = spaces.iter().map(|s| self.level_coords(s)).collect();
         let mut pos = vec![0usize; spaces.len()];
-        let end = universe.map(|e| self.shapes[e.tensor.index()][e.dim]);
+        let end = universe.map(|e| self.extent_size(e));
         let mut u = 0;
         let slot = |s: &Space| spaces.iter().position(|x| x == s).unwrap();
         for phase in phases {
