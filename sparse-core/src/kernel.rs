@@ -131,8 +131,11 @@ fn convert_error(tensor: &'static str, error: crate::convert::ConvertError) -> K
     }
 }
 
+#[cfg(sk_dsp)]
+mod dsp;
 /// The unchecked reads and writes generated kernels use in their loops.
 pub mod dual_mac;
+pub mod dual_mac_2_4;
 pub mod fma;
 pub mod par;
 pub mod rows;

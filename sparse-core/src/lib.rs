@@ -180,6 +180,7 @@ pub mod __private {
     pub use crate::dense::{DenseView, DenseViewMut};
     pub use crate::error::KernelError;
     pub use crate::kernel::dual_mac::dot_s8;
+    pub use crate::kernel::dual_mac_2_4::dot_s8_2_4;
     pub use crate::kernel::fma::MulAdd;
     pub use crate::kernel::rows::{rows, rows_from, rows_values, rows_values_from, slots};
     pub use crate::kernel::unchecked::{

@@ -88,3 +88,23 @@ pub fn nested<V: Copy, const R: usize, const C: usize>(data: &[V]) -> [[V; C]; R
 pub fn flat<V: Copy, const R: usize, const C: usize>(m: &[[V; C]; R]) -> Vec<V> {
     m.iter().flatten().copied().collect()
 }
+
+/// Which elements of `dims` `entries` stores, as 1.0 (else 0.0): the
+/// pattern a sparse output's stored set is compared with.
+pub fn pattern(dims: &[usize], entries: &Entries<f64>) -> Dense<f64> {
+    let ones: Entries<f64> = entries.iter().map(|(c, _)| (c.clone(), 1.0)).collect();
+    let mut p = Dense::from_entries(dims, &ones);
+    for v in &mut p.data {
+        *v = v.min(1.0);
+    }
+    p
+}
+
+/// Whether `a` and `b` agree to a relative 1e-9 (sums taken in another
+/// order than the kernel's).
+pub fn close(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x - y).abs() <= 1e-9 * (1.0 + x.abs().max(y.abs())))
+}

@@ -23,6 +23,7 @@ mod kernels {
     mod first_hour;
     mod fma;
     mod functions;
+    mod int8_2_4;
     mod integer_ops;
     mod mixed;
     mod nonordered;

@@ -21,6 +21,15 @@
 //!   scalars): `y -= e` adds `-e`, `y *= e` is `y * E` with `e`'s sums
 //!   inside `E` and the old element read once (a row with no entries
 //!   zeroes `y[i]`), against the evaluator's compound assignments.
+//! - `linear_out`: outputs written at affine subscripts (`x[4 * i + j] =
+//!   a[i, j]`, `c[i + j] = a[i] * b[j]`, `y[7 - i] = a[i]`): dense outputs
+//!   zeroed and scattered into, sparse ones staged in any order and sorted
+//!   and summed, over CSR, CSC, DCSR, COO, CSF and dense inputs, against a
+//!   dense scatter; caller-buffer workspaces and their capacity error.
+//! - `min_max`: `x[i] = max(x[i], a[i, j])` and `min` as MLIR reads them:
+//!   the old value folded with every element, implicit zeros included, over
+//!   CSR, CSC, DCSR, COO, CSF and dense operands; upstream's
+//!   `sparse_reductions_min.mlir` with its CHECK values.
 //! - `scopes`: `sum(j, e)` written out (`sum(j, abs(..))` against
 //!   `abs(..)`, `sum(j, select(..))` against `select(..)`, two indices,
 //!   nested sums), and statements computed one term at a time because a
@@ -53,6 +62,8 @@ mod semantics {
     mod diagonal;
     mod in_place;
     mod integers;
+    mod linear_out;
+    mod min_max;
     mod pooling;
     mod reduce;
     mod scopes;

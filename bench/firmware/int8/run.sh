@@ -4,7 +4,10 @@
 # sparse_kernel! layers (CSR, 2:4, BSR 4x4) on the same weights, 64x256 and
 # 128x512, 75% and 90% zeros, opt-level s and 3, on the Cortex-M4F
 # (mps2-an386), M33 (mps2-an505) and M0 (microbit: the 64x256 layer only),
-# under QEMU with the instruction-counting plugin.
+# under QEMU with the instruction-counting plugin. The M33 is built as a
+# Cortex-M33 (`-C target-cpu=cortex-m33`: its DSP extension on, as gcc's
+# `-mcpu=cortex-m33` has it for CMSIS-NN), so sparse-core's dual-MAC
+# routines use SMLAD there too.
 #
 #   CMSIS_NN_GIT=<CMSIS-NN git dir> bash bench/firmware/run.sh int8
 #   bash bench/firmware/run.sh int8        # without the C columns
@@ -63,6 +66,7 @@ run_image() {
     local label=int8-$zeros-$t-$opt dir=$base/int8-o$opt
     echo "== $zeros% zeros, $t, opt-level $opt" >&2
     CARGO_TARGET_DIR=$dir CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt \
+        CARGO_TARGET_THUMBV8M_MAIN_NONE_EABIHF_RUSTFLAGS="-C target-cpu=cortex-m33" \
         cargo build --release -q -j "$jobs" --features int8 --bin bench-int8 --target "$t"
     local elf=$dir/$t/release/bench-int8
     "$tools/llvm-nm" -S --size-sort "$elf" >"$out/nm-$label.txt"

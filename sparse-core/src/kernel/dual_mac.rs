@@ -4,14 +4,16 @@
 //! (`acc[i] = w[i, j] as i32 * (x[j] as i32 + off)`), which the schedule
 //! hands to this routine whole (`schedule/dual_mac.rs` in the compiler).
 //!
-//! On Armv7E-M (Cortex-M4/M7: `cfg(sk_dsp)`, set by `build.rs` for
-//! `thumbv7em` targets) four entries take one word load of their weights,
-//! two `SXTB16` (the weights as two pairs of 16-bit lanes), two `PKHBT`
-//! and two `SADD16` (the gathered inputs plus the offset, paired the same
-//! way) and two `SMLAD` (two multiply-accumulates each), as CMSIS-NN's
-//! `arm_nn_vec_mat_mult_t_s8` does for dense rows. The intrinsics of
-//! `core::arch::arm` for these are unstable, so they are `asm!`. Elsewhere
-//! (Cortex-M0/M3/M33, the desktop) a plain loop computes the same sum.
+//! With the DSP extension (`cfg(sk_dsp)`, which `build.rs` sets on
+//! Armv7E-M, Cortex-M4/M7, and on Armv8-M Mainline when the build turns
+//! the extension on, e.g. `-C target-cpu=cortex-m33`) four entries take
+//! one word load of their weights, two `SXTB16` (the weights as two pairs
+//! of 16-bit lanes), two `PKHBT` and two `SADD16` (the gathered inputs
+//! plus the offset, paired the same way) and two `SMLAD` (two
+//! multiply-accumulates each), as CMSIS-NN's `arm_nn_vec_mat_mult_t_s8`
+//! does for dense rows. The intrinsics of `core::arch::arm` for these are
+//! unstable, so they are `asm!`. Elsewhere (Cortex-M0/M3, an M33 without
+//! the extension, the desktop) a plain loop computes the same sum.
 //!
 //! Both give the same bits: every product is exact in 32 bits (|w| <= 128,
 //! |x + off| < 2^15 in the lanes) and `i32` addition wrapping modulo 2^32
@@ -78,59 +80,8 @@ unsafe fn plain<I: Index>(
 
 #[cfg(sk_dsp)]
 mod dsp {
-    use core::arch::asm;
-
+    use super::super::dsp::{pack, sadd16, smlad, sxtb16, sxtb16_ror8};
     use super::{load, plain, Index};
-
-    /// `SXTB16`: bytes 0 and 2 of `w`, sign-extended into two 16-bit lanes.
-    #[inline(always)]
-    fn sxtb16(w: u32) -> u32 {
-        let out: u32;
-        // SAFETY: a register-only instruction of Armv7E-M.
-        unsafe { asm!("sxtb16 {0}, {1}", out(reg) out, in(reg) w, options(pure, nomem, nostack)) };
-        out
-    }
-
-    /// `SXTB16 .., ROR #8`: bytes 1 and 3 of `w`, sign-extended.
-    #[inline(always)]
-    fn sxtb16_ror8(w: u32) -> u32 {
-        let out: u32;
-        // SAFETY: a register-only instruction of Armv7E-M.
-        unsafe {
-            asm!("sxtb16 {0}, {1}, ror #8", out(reg) out, in(reg) w, options(pure, nomem, nostack))
-        };
-        out
-    }
-
-    /// `SADD16`: lane-wise 16-bit sums.
-    #[inline(always)]
-    fn sadd16(a: u32, b: u32) -> u32 {
-        let out: u32;
-        // SAFETY: a register-only instruction of Armv7E-M (it sets the GE
-        // flags, which nothing reads).
-        unsafe {
-            asm!("sadd16 {0}, {1}, {2}", out(reg) out, in(reg) a, in(reg) b, options(pure, nomem, nostack))
-        };
-        out
-    }
-
-    /// `SMLAD`: `acc + a.lo * b.lo + a.hi * b.hi`, 16-bit signed lanes.
-    #[inline(always)]
-    fn smlad(a: u32, b: u32, acc: i32) -> i32 {
-        let out: i32;
-        // SAFETY: a register-only instruction of Armv7E-M (it may set the Q
-        // flag, which nothing reads; the sum wraps).
-        unsafe {
-            asm!("smlad {0}, {1}, {2}, {3}", out(reg) out, in(reg) a, in(reg) b, in(reg) acc, options(pure, nomem, nostack))
-        };
-        out
-    }
-
-    /// Two 16-bit lanes: `lo` in bits 0..16, `hi` in 16..32 (`PKHBT`).
-    #[inline(always)]
-    fn pack(lo: i32, hi: i32) -> u32 {
-        (lo as u32 & 0xffff) | ((hi as u32) << 16)
-    }
 
     /// Four entries per step, then the rest one by one.
     ///
@@ -146,7 +97,7 @@ mod dsp {
         x: &[i8],
         off: i32,
     ) -> i32 {
-        let offsets = pack(off, off);
+        let offsets = pack(off as u32, off as u32);
         let mut acc = 0i32;
         // Pointers, not positions: the coordinates at immediate offsets
         // from one register, the weights' word after them.
@@ -173,8 +124,12 @@ mod dsp {
                 )
             };
             // Lanes (w0, w2) and (w1, w3), the inputs paired alike.
-            acc = smlad(sxtb16(w), sadd16(pack(x0, x2), offsets), acc);
-            acc = smlad(sxtb16_ror8(w), sadd16(pack(x1, x3), offsets), acc);
+            acc = smlad(sxtb16(w), sadd16(pack(x0 as u32, x2 as u32), offsets), acc);
+            acc = smlad(
+                sxtb16_ror8(w),
+                sadd16(pack(x1 as u32, x3 as u32), offsets),
+                acc,
+            );
             // SAFETY: at most `stop`, in range.
             unsafe {
                 c = c.add(4);

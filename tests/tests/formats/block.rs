@@ -7,6 +7,7 @@
 
 use proptest::prelude::*;
 use sparse_core::{KernelError, Level};
+use sparse_tests::dense::close;
 
 mod k {
     sparse_core::sparse_kernel! {
@@ -160,13 +161,6 @@ fn matvec(m: &[Vec<f64>], x: &[f64]) -> Vec<f64> {
     m.iter()
         .map(|row| row.iter().zip(x).map(|(a, b)| a * b).sum())
         .collect()
-}
-
-fn close(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| (x - y).abs() <= 1e-9 * (1.0 + x.abs().max(y.abs())))
 }
 
 /// A `rows x cols` matrix with about `density` of its entries nonzero.

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use sparse_core::output::Owned;
 use sparse_core::vocab::LevelExpr;
 use sparse_core::KernelError;
-use sparse_tests::dense::Dense;
+use sparse_tests::dense::{close, pattern, Dense};
 use sparse_tests::fixture::{with_tensor, COO, CSC, CSR, DCSR, SV};
 use sparse_tests::gen::{dense_vec, entries, Entries};
 use sparse_tests::reference::{lvl, Kind, RefLevel};
@@ -155,23 +155,6 @@ fn conv2d(
         }
     }
     (o, produced)
-}
-
-/// Which coordinates of `dims` `e` stores, as 1.0 (else 0.0).
-fn pattern(dims: &[usize], e: &Entries<f64>) -> Dense<f64> {
-    let ones: Entries<f64> = e.iter().map(|(c, _)| (c.clone(), 1.0)).collect();
-    let mut p = Dense::from_entries(dims, &ones);
-    for v in &mut p.data {
-        *v = v.min(1.0);
-    }
-    p
-}
-
-fn close(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| (x - y).abs() <= 1e-9 * (1.0 + x.abs().max(y.abs())))
 }
 
 /// Sizes of a 1-D convolution: input length, filter length, stride, output

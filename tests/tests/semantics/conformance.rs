@@ -5,7 +5,8 @@
 //! a dense level has neither) or a dense output. The `reduce`, min-plus and
 //! sum-scope numbers are the ones the upstream MLIR sparsifier prints for
 //! the same inputs (`tests/oracle/reduce.py`, `min_plus.py`,
-//! `sum_scope.py`).
+//! `sum_scope.py`); so are those of the outputs written at affine
+//! subscripts and the min/max reductions (`linear_out.py`, `min_max.py`).
 
 use sparse_core::output::Owned;
 use sparse_core::DenseViewMut;
@@ -99,6 +100,66 @@ mod k {
         pub fn bias_add(w: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, b: &tensor<?xf64>, y: &mut tensor<?xf64>) {
             y[i] += w[i, j] * x[j] + b[i];
         }
+
+        // ---- outputs at affine subscripts (`tests/oracle/linear_out.py`)
+        pub fn flat5(a: &tensor<3x4xf64, #CSR>, x: &mut tensor<15xf64>) {
+            x[5 * i + j] = a[i, j];
+        }
+        pub fn antidiagonals(a: &tensor<3x4xf64, #CSR>, x: &mut tensor<6xf64>) {
+            x[i + j] += a[i, j];
+        }
+        // ---- min reductions written directly (`tests/oracle/min_max.py`)
+        pub fn min_i32(a: &tensor<8xi32, #SparseVector>, x: &mut tensor<i32>) {
+            x[] = min(x[], a[i]);
+        }
+        pub fn max_i32(a: &tensor<8xi32, #SparseVector>, x: &mut tensor<i32>) {
+            x[] = max(a[i], x[]);
+        }
+    }
+}
+
+/// The values the MLIR sparsifier prints for a `3x4` CSR matrix written at
+/// `5 * i + j` (overwrite: the output zeroed, unreached elements 0) and
+/// added at `i + j` into 100s (`tests/oracle/linear_out.py`).
+#[test]
+fn mlir_affine_outputs() {
+    // | 1 . . 2 |
+    // | . . . . |
+    // | . 3 4 . |
+    let a = at(&[([0, 0], 1.0), ([0, 3], 2.0), ([2, 1], 3.0), ([2, 2], 4.0)]);
+    let mut x = [100.0; 15];
+    with_tensor(&CSR, [3, 4], &a, |t| k::flat5(t, &mut x)).unwrap();
+    let mut want = [0.0; 15];
+    (want[0], want[3], want[11], want[12]) = (1.0, 2.0, 3.0, 4.0);
+    assert_eq!(x, want);
+    let mut x = [100.0; 6];
+    with_tensor(&CSR, [3, 4], &a, |t| k::antidiagonals(t, &mut x)).unwrap();
+    assert_eq!(x, [101.0, 100.0, 100.0, 105.0, 104.0, 100.0]);
+}
+
+/// `arith.minsi`/`maxsi` of the output and a sparse vector of 8 under a
+/// reduction iterator, from 999 (`tests/oracle/min_max.py`): implicit
+/// zeros count.
+#[test]
+fn mlir_min_max_reductions() {
+    let cases: [(&[usize], &[i32], i32, i32); 4] = [
+        (&[1, 4], &[3, 5], 0, 999),
+        (&[], &[], 0, 999),
+        (
+            &[0, 1, 2, 3, 4, 5, 6, 7],
+            &[3, 4, 5, 6, 7, 8, 9, 10],
+            3,
+            999,
+        ),
+        (&[2], &[0], 0, 999),
+    ];
+    for (crd, val, min, max) in cases {
+        let e: sparse_tests::gen::Entries<i32> =
+            crd.iter().zip(val).map(|(&c, &v)| (vec![c], v)).collect();
+        let (mut lo, mut hi) = (999, 999);
+        with_tensor(&SV, [8], &e, |t| k::min_i32(t, &mut lo)).unwrap();
+        with_tensor(&SV, [8], &e, |t| k::max_i32(t, &mut hi)).unwrap();
+        assert_eq!((lo, hi), (min, max), "{crd:?} {val:?}");
     }
 }
 

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use sparse_core::output::Owned;
 use sparse_core::vocab::LevelExpr;
 use sparse_core::KernelError;
-use sparse_tests::dense::Dense;
+use sparse_tests::dense::{close, pattern, Dense};
 use sparse_tests::fixture::{with_tensor, COO, CSC, CSF, CSR, DCSR};
 use sparse_tests::gen::{entries, Entries};
 use sparse_tests::reference::{lvl, Kind};
@@ -106,23 +106,6 @@ fn pool(a: &Dense<f64>, stored: &Dense<f64>, fold: fn(f64, f64) -> f64) -> Vec<O
         }
     }
     out
-}
-
-/// Which elements `e` stores, as 1.0 (else 0.0).
-fn pattern(dims: &[usize], e: &Entries<f64>) -> Dense<f64> {
-    let ones: Entries<f64> = e.iter().map(|(c, _)| (c.clone(), 1.0)).collect();
-    let mut p = Dense::from_entries(dims, &ones);
-    for v in &mut p.data {
-        *v = v.min(1.0);
-    }
-    p
-}
-
-fn close(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| (x - y).abs() <= 1e-9 * (1.0 + x.abs().max(y.abs())))
 }
 
 /// An image at least as large as the window, and its entries.

@@ -8,9 +8,6 @@ sparse_core::sparse_kernel! {
         map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense)
     }>
 
-    fn shifted_output(x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
-        y[i + 1] = x[i];
-    }
     fn range_unknown(x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
         y[i] = x[i + k];
     }

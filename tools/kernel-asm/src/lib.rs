@@ -31,6 +31,20 @@ mod kernels {
     include!("../../../sparse-macros/compiler/snapshots/fc_s8_dual_mac.rs");
 }
 
+/// An int8 layer over 2:4 weights with packed 2-bit coordinates: each
+/// row's groups one `dot_s8_2_4` call (its own module: the snapshot's
+/// kernel is also named `fc`).
+mod kernels_2_4 {
+    // The snapshot is included as source, so clippy reads the block-size
+    // check of its prologue (`len % 4 != 0`), which the macro keeps
+    // within the crate's minimum Rust version.
+    #![allow(clippy::manual_is_multiple_of)]
+    sparse_core::sparse_kernel! {
+        #NV24 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : block2_4), crdWidth = 2 }>
+    }
+    include!("../../../sparse-macros/compiler/snapshots/fc_s8_2_4_dual_mac.rs");
+}
+
 /// Weights compiled into code (`#[specialize]`): an int8 layer of 16x64
 /// with 16 entries per row (`data/layer_16x64.mtx`), CMSIS-NN's
 /// accumulation `bias + sum w * (x + 128)` in i32.
@@ -472,4 +486,19 @@ pub fn sk_fc_s8_dual_mac(
     in_off: i32,
 ) -> Result<(), KernelError> {
     kernels::fc(w, x, bias, acc, in_off)
+}
+
+/// An int8 layer's accumulation over 2:4 weights, each row one
+/// `dot_s8_2_4` call (eight groups' packed coordinates per word and one
+/// SMLAD per group in one `asm!` loop on thumbv7em).
+#[no_mangle]
+#[inline(never)]
+pub fn sk_fc_s8_2_4_dual_mac(
+    w: &kernels_2_4::NV24<'_, i8>,
+    x: &[i8],
+    bias: &[i32],
+    acc: &mut [i32],
+    in_off: i32,
+) -> Result<(), KernelError> {
+    kernels_2_4::fc(w, x, bias, acc, in_off)
 }

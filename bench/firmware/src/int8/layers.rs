@@ -17,6 +17,13 @@
 use crate::hand::HandData;
 use crate::{Layer, Quant};
 
+/// A word-aligned copy of a layer's input: an int8 activation buffer
+/// lives in an inference arena (TFLite Micro aligns tensors to 16 bytes),
+/// and a constant's own alignment (1 for `i8`) would leave it to the
+/// linker. Every variant reads the same copy.
+#[repr(C, align(4))]
+pub struct Arena<T>(pub T);
+
 /// Bytes of a little-endian file as `N` values, at compile time.
 macro_rules! le_array {
     ($t:ty, $path:literal) => {{
@@ -90,6 +97,9 @@ pub mod l64 {
         }
     }
 
+    /// The input, word-aligned.
+    pub static X_ARENA: Arena<[i8; 256]> = Arena(X);
+
     /// The hand-written C kernels' formats.
     pub static HAND: HandData = HandData {
         csr_seg: le_array!(u16, "../../int8/data/l64_csr_seg.bin"),
@@ -106,7 +116,7 @@ pub mod l64 {
         name: "64x256",
         rows: 64,
         cols: 256,
-        x: &X,
+        x: &X_ARENA.0,
         dense: DENSE.as_flattened(),
         nnz: HAND.csr_val.len(),
         in_off: PARAMS[2],
@@ -163,6 +173,9 @@ pub mod l128 {
         pub static Y_EXACT: tensor<128xi8> = file("int8/data/l128_y_exact.npy");
     }
 
+    /// The input, word-aligned.
+    pub static X_ARENA: Arena<[i8; 512]> = Arena(X);
+
     /// The hand-written C kernels' formats.
     pub static HAND: HandData = HandData {
         csr_seg: le_array!(u16, "../../int8/data/l128_csr_seg.bin"),
@@ -179,7 +192,7 @@ pub mod l128 {
         name: "128x512",
         rows: 128,
         cols: 512,
-        x: &X,
+        x: &X_ARENA.0,
         dense: DENSE.as_flattened(),
         nnz: HAND.csr_val.len(),
         in_off: PARAMS[2],

@@ -101,7 +101,7 @@ pub fn dual_mac_walks(
             [Node::SumAdd { value, .. }] => value,
             _ => return,
         };
-        if let Some(p) = product(kp, value, w, *loop_id) {
+        if let Some(p) = product(kp, value, w, &[*loop_id]) {
             found.push(DualMac {
                 loop_id: *loop_id,
                 weights: w,
@@ -117,23 +117,24 @@ pub fn dual_mac_walks(
 /// i32, off)`: the product without the offset, and the offset, whose sum
 /// over a row a constant `w` folds into one term (`schedule::specialize`).
 pub fn split_offset(kp: &KernelPlan, value: &Expr, w: TensorId, j: LoopId) -> Option<(Expr, Expr)> {
-    let p = product(kp, value, w, j)?;
+    let p = product(kp, value, w, &[j])?;
     Some((p.without_offset, p.offset?))
 }
 
 /// A recognized `w[..] as i32 * (x[j] as i32 [+ off])`.
-struct Product {
+pub(super) struct Product {
     /// The dense `i8` input `x`.
-    input: TensorId,
+    pub(super) input: TensorId,
     /// `off`, if there is one.
-    offset: Option<Expr>,
+    pub(super) offset: Option<Expr>,
     /// `w[..] as i32 * x[j] as i32`.
     without_offset: Expr,
 }
 
 /// `w[..] as i32 * (x[j] as i32 [+ off])` (either factor first, `off`
-/// on either side), `off` a literal or a scalar parameter.
-fn product(kp: &KernelPlan, value: &Expr, w: TensorId, j: LoopId) -> Option<Product> {
+/// on either side), `off` a literal or a scalar parameter, `x` read at
+/// exactly the loops `j` (one, or a block's number and offset).
+pub(super) fn product(kp: &KernelPlan, value: &Expr, w: TensorId, j: &[LoopId]) -> Option<Product> {
     let Expr::Mul(a, b) = value else { return None };
     let (weight, rest) = if is_weight(a, w) {
         (a, b)
@@ -154,7 +155,7 @@ fn product(kp: &KernelPlan, value: &Expr, w: TensorId, j: LoopId) -> Option<Prod
         (ty == "i32"
             && dense
             && info.elem == ValueType::I8
-            && x.indices.as_slice() == [j]
+            && x.indices.as_slice() == j
             && x.affine.is_empty())
         .then_some(x.tensor)
     };

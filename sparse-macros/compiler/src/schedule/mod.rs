@@ -11,6 +11,7 @@
 //! lines) and the lowering codegen gives its attribute.
 
 pub mod dual_mac;
+pub mod dual_mac_2_4;
 pub mod parallel;
 pub mod partial_sums;
 pub mod row_bound;
@@ -25,6 +26,7 @@ use crate::sparsifier::{Expr, Kernel, LoopId, Node, OutputStrategy, Stmt, StmtPl
 use crate::vocab::LevelFormat;
 
 pub use dual_mac::DualMac;
+pub use dual_mac_2_4::GroupMac;
 pub use parallel::Chunks;
 pub use row_bound::RowBound;
 pub use rows::RowCursor;
@@ -87,6 +89,9 @@ pub struct StmtSchedule {
     /// Innermost int8 walks summed by one call to sparse-core's `dot_s8`
     /// (dual multiply-accumulates on Cortex-M4/M7, [`dual_mac`]).
     pub dual_macs: Vec<DualMac>,
+    /// Dense loops over the groups of a 2:4 int8 row summed by one call to
+    /// sparse-core's `dot_s8_2_4` ([`dual_mac_2_4`]).
+    pub group_macs: Vec<GroupMac>,
     /// Dense loops that jump from one offset whose window of stored
     /// coordinates is nonempty to the next ([`window_skip`]).
     pub window_skips: Vec<WindowSkip>,
@@ -118,6 +123,11 @@ impl StmtSchedule {
     /// The `dot_s8` call that sums walk `l`, if one does.
     pub fn dual_mac(&self, l: LoopId) -> Option<&DualMac> {
         self.dual_macs.iter().find(|d| d.loop_id == l)
+    }
+
+    /// The `dot_s8_2_4` call that sums the groups of loop `l`, if one does.
+    pub fn group_mac(&self, l: LoopId) -> Option<&GroupMac> {
+        self.group_macs.iter().find(|g| g.loop_id == l)
     }
 
     /// The window skip of dense loop `l`, if it jumps between windows.
@@ -183,12 +193,21 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
                 taken.extend(loops);
             }
             s.dual_macs = dual_mac::dual_mac_walks(kp, sp, stmt, &taken);
+            s.group_macs = dual_mac_2_4::group_macs(kp, sp, stmt, &taken);
+            // A group's walk inside the call is not written out.
+            let groups = &s.group_macs;
+            s.written_out
+                .retain(|(l, _)| !groups.iter().any(|g| g.walk == *l));
+            taken.extend(s.group_macs.iter().map(|g| g.loop_id));
             s.row_cursors = rows::row_cursors(kp, sp, stmt, s.chunks(), &s.unrolled);
             // A walk handed whole to `dot_s8` needs its range, not a row
             // cursor's iterator.
             let dual = &s.dual_macs;
-            s.row_cursors
-                .retain(|c| !dual.iter().any(|d| d.weights == c.tensor));
+            let groups = &s.group_macs;
+            s.row_cursors.retain(|c| {
+                !dual.iter().any(|d| d.weights == c.tensor)
+                    && !groups.iter().any(|g| g.weights == c.tensor)
+            });
             if let Some(Ok(loops)) = &s.compiled {
                 s.row_cursors.retain(|c| !loops.contains(&c.loop_id));
             }
@@ -376,6 +395,15 @@ impl Schedule {
                     "{}: one call to `dot_s8` (int8 products in pairs, dual multiply-accumulates \
                      on Cortex-M4/M7) (statement {})",
                     k.loop_name(d.loop_id),
+                    n + 1
+                ));
+            }
+            for g in &s.group_macs {
+                lines.push(format!(
+                    "{}: one call to `dot_s8_2_4` (a group's two int8 products in one dual \
+                     multiply-accumulate, eight groups' packed coordinates per word on \
+                     Cortex-M4/M7) (statement {})",
+                    k.loop_name(g.loop_id),
                     n + 1
                 ));
             }

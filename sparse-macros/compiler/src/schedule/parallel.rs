@@ -110,6 +110,16 @@ pub fn chunks(kp: &KernelPlan, sp: &StmtPlan, stmt: &Stmt) -> Result<Chunks, Str
     if role != Role::Parallel {
         return Err(format!("its outer loop `{name}` is a reduction"));
     }
+    // A chunk owns the output elements of its rows; a subscript such as
+    // `i + j` reaches elements of other chunks.
+    if let Some((d, sub)) = stmt.lhs.affine.first() {
+        return Err(format!(
+            "it writes dimension {d} of `{}` at the subscript `{}`, which may reach elements \
+             of other chunks",
+            info.name,
+            sub.show(kp.kernel())
+        ));
+    }
     let first = stmt.lhs.indices.first() == Some(&loop_id);
     let once = stmt.lhs.indices.iter().filter(|&&l| l == loop_id).count() == 1;
     if !first || !once {

@@ -56,8 +56,21 @@ pub struct StmtView {
 impl StmtView {
     /// Whether `l` indexes the output (a parallel loop) rather than being
     /// summed over (a reduction).
+    /// Every variable of an output's affine subscript (`x[4 * i + j]`) is
+    /// one.
     pub fn is_parallel(&self, l: LoopId) -> bool {
         self.output.levels.iter().any(|&(_, lp)| lp == l)
+            || self
+                .output
+                .subscripts
+                .iter()
+                .flatten()
+                .any(|s| s.coefficient(l) != 0)
+    }
+    /// Whether the output is written at an affine subscript, so that
+    /// several points may reach one element (`linear_out.rs` in the model).
+    pub fn scatters(&self) -> bool {
+        self.output.subscripts.iter().any(Option::is_some)
     }
     /// The operand of tensor `t` (output first).
     pub fn operand(&self, t: TensorId) -> Option<&Operand> {
@@ -144,7 +157,13 @@ pub fn check_stmt(
             .iter()
             .map(|(_, e)| access.affine_dim(e.dim()).cloned())
             .collect();
-        if let Err(message) = check_affine(desc, &levels, &subscripts) {
+        // The output is written at its subscripts, never walked by them.
+        let walked = if n == 0 {
+            Ok(())
+        } else {
+            check_affine(desc, &levels, &subscripts)
+        };
+        if let Err(message) = walked {
             errors.push(SparsifyError::AffineSubscript {
                 tensor: desc.name.clone(),
                 message,

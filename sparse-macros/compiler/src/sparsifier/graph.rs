@@ -77,7 +77,11 @@ pub fn loop_order(
     view: &StmtView,
     scoped: &[(LoopId, LoopId)],
 ) -> Result<Vec<LoopId>, SparsifyError> {
+    // A sparse output written at an affine subscript is staged in any
+    // order (`OutputStrategy::SparseUnordered`): it orders no loops.
+    let staged = view.scatters();
     let sparse: Vec<&Operand> = std::iter::once(&view.output)
+        .filter(|_| !staged)
         .chain(&view.inputs)
         .filter(|o| o.sparse)
         .collect();

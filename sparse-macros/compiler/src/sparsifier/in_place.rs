@@ -6,14 +6,17 @@
 //! value is zero wherever the output stores nothing — then the entries the
 //! output has are exactly the ones to write. That holds when the output is
 //! a factor of every term (`a * s`, `a * a`, `a / d`, `-a`, `a * x[j] +
-//! a`); `a + 1.0` would fill the implicit zeros and is refused. Every other
+//! a`), or the operand of a `unary` whose absent region is `none` and
+//! whose present region gives a value (`unary(a[i], present = |v|
+//! tanh(v), absent = none)`); `a + 1.0` would fill the implicit zeros and
+//! is refused. Every other
 //! operand must be dense: a sparse `b` in `a * b` would turn the entries
 //! where `b` stores nothing into zeros the update cannot remove. Reductions
 //! may only be sums inside the expression (the output element is read once
 //! per element), and the output's levels must be unique (a duplicate would
 //! be updated as if it were the whole element).
 
-use super::kernel::{Expr, Kernel, Stmt};
+use super::kernel::{Expr, Kernel, Region, Stmt};
 use super::{AssignOp, SparsifyError, TensorId};
 
 /// Whether `stmt` reads its own sparse output: an update (valid or not).
@@ -81,6 +84,18 @@ pub fn check(kernel: &Kernel, stmt: &Stmt) -> Result<(), SparsifyError> {
             ));
         }
     }
+    let mut drops = false;
+    stmt.rhs.visit(&mut |e| {
+        drops |= matches!(e, Expr::Unary(u) if u.present == Region::None)
+            || matches!(e, Expr::Select(..));
+    });
+    if drops {
+        return fail(format!(
+            "`{}` leaves no value at some entries `{name}` stores (a `none` region or a \
+             `select`), which an in-place update cannot remove",
+            kernel.show(&stmt.rhs)
+        ));
+    }
     if !zero_where_absent(&stmt.rhs, out) {
         return fail(format!(
             "the value is not zero where `{name}` stores nothing (`{}`), so the update would \
@@ -101,6 +116,10 @@ fn zero_where_absent(e: &Expr, t: TensorId) -> bool {
         Expr::Div(l, _) => z(l),
         Expr::Neg(x) | Expr::Cast(x, _) | Expr::Sum(_, x) => z(x),
         Expr::Add(l, r) | Expr::Sub(l, r) => z(l) && z(r),
+        // `unary(a[i], present = f, absent = none)`: no value where `a`
+        // has none, and a value wherever it has one (a `none` present
+        // region would have to delete entries).
+        Expr::Unary(u) => u.absent == Region::None && u.present != Region::None && z(&u.x),
         Expr::Call(name, args) => match (name.as_str(), args.as_slice()) {
             ("and" | "bitand", [l, r]) => z(l) || z(r),
             ("shl" | "shr", [l, _]) | ("requantize", [l, _, _]) => z(l),

@@ -222,6 +222,11 @@ pub enum OutputStrategy {
     ScalarReduction,
     /// Sparse output built by appending in level order.
     SparseInsert,
+    /// Sparse output written at an affine subscript (`c[i + j] = ..`):
+    /// every point's value is staged by `insert_unordered` in the
+    /// output's workspace, in any order, and `finish_unordered` sorts the
+    /// staged entries and sums those at one coordinate.
+    SparseUnordered,
     /// Sparse output whose stored entries are walked and their values
     /// overwritten (`a[i, j] = a[i, j] * 2.0`).
     InPlace,

@@ -112,6 +112,18 @@ pub fn build(
             },
             None,
         )
+    } else if out.sparse && view.scatters() {
+        (
+            Dest::Insert,
+            OutputPlan {
+                strategy: OutputStrategy::SparseUnordered,
+                reason: "sparse, staged in any order: an affine output subscript may reach a \
+                         coordinate from several points or out of order; sorted and summed when \
+                         the statement finishes"
+                    .to_string(),
+            },
+            None,
+        )
     } else if out.sparse {
         let parallel: Vec<String> = out.levels.iter().map(|&(_, l)| name(l)).collect();
         match outer_reduction {
@@ -198,7 +210,10 @@ pub fn build(
             && !(stmt.reduce.is_some() && dest == Dest::Workspace))
             .then_some(inner_start),
         workspace,
-        accumulates: stmt.op == AssignOp::AddAssign || outer_reduction.is_some(),
+        // An output written at an affine subscript gathers every point's
+        // value by adding (`x[i + j] = ..` sums the points reaching one
+        // element), into an output zeroed first for `=`.
+        accumulates: stmt.op == AssignOp::AddAssign || outer_reduction.is_some() || view.scatters(),
         cases: 0,
     };
     let mut tree = b.gen(&stmt.rhs, 0);
@@ -213,6 +228,12 @@ pub fn build(
         let skips = skips_parallel(&tree);
         let (zero_first, reason) = match (stmt.op, outer_reduction) {
             (AssignOp::AddAssign, _) => (false, "dense, accumulated into (+=)".to_string()),
+            (AssignOp::Assign, _) if view.scatters() => (
+                true,
+                "dense, zeroed then accumulated: an affine output subscript may reach an \
+                 element from several points"
+                    .to_string(),
+            ),
             (AssignOp::Assign, Some(red)) => {
                 let after = roles.iter().skip_while(|r| r.0 != red);
                 let inner = after

@@ -16,6 +16,7 @@ pub mod graph;
 pub mod in_place;
 pub mod ir;
 pub mod kernel;
+mod kernel_show;
 pub mod loop_tree;
 pub mod merger;
 pub mod reorder;

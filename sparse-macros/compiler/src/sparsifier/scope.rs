@@ -37,7 +37,8 @@ pub fn place_sums(kernel: &Kernel, stmt: &Stmt) -> Expr {
         return stmt.rhs.clone();
     }
     let mut free = free_loops(kernel, &stmt.rhs);
-    free.retain(|l| !stmt.lhs.indices.contains(l));
+    let written = stmt.lhs.loops();
+    free.retain(|l| !written.contains(l));
     let placed = place(kernel, stmt.rhs.clone(), &free, true);
     hoist_root(hoist(placed, kernel, stmt.lhs.tensor))
 }
@@ -327,7 +328,7 @@ pub fn scoped_operand(kernel: &Kernel, lhs: &super::kernel::Access, e: Expr) -> 
     let placed = place_sums(kernel, &pseudo);
     let root: Vec<LoopId> = free_loops(kernel, &placed)
         .into_iter()
-        .filter(|l| !lhs.indices.contains(l))
+        .filter(|l| !lhs.loops().contains(l))
         .collect();
     if root.is_empty() {
         placed

@@ -12,6 +12,7 @@ mod choice_parse;
 mod constant;
 mod constant_init;
 mod expr;
+mod expr_parse;
 mod item;
 mod kernel;
 mod map;

@@ -154,19 +154,26 @@ impl Gen<'_> {
     ) -> TokenStream {
         let crd = self.coordinates(t, lv);
         let lower = super::iterate::private("lower_bound");
+        let (stride, slot) = self.tuple_slot(t, lv);
+        quote! {
+            let #lo = #lower(#crd, (#lo, #hi), #first, (#stride, #slot));
+            let #hi = #lower(#crd, (#lo, #hi), #end, (#stride, #slot));
+        }
+    }
+
+    /// Where level `lv` of `t` finds the coordinate of position `p` in its
+    /// buffer, `crd[p * stride + slot]`: `(stride, slot)` as literals
+    /// (`(1, 0)` but in the tuples of an array-of-structs COO buffer).
+    pub(super) fn tuple_slot(&self, t: TensorId, lv: usize) -> (Literal, Literal) {
         let (stride, slot) = self
             .info(t)
             .levels
             .get(lv)
             .map_or((1, 0), |x| (x.stride, x.offset));
-        let (stride, slot) = (
+        (
             Literal::usize_unsuffixed(stride),
             Literal::usize_unsuffixed(slot),
-        );
-        quote! {
-            let #lo = #lower(#crd, (#lo, #hi), #first, (#stride, #slot));
-            let #hi = #lower(#crd, (#lo, #hi), #end, (#stride, #slot));
-        }
+        )
     }
 
     /// The local holding the start of the window of level `lv` of `t`, if

@@ -12,6 +12,15 @@ impl Gen<'_> {
     /// or, where the schedule writes the loop out (the offsets inside a
     /// small block), one copy of the body per offset.
     pub(super) fn for_loop(&mut self, l: LoopId, body: &[Node], scope: &Scope) -> TokenStream {
+        // The groups of a 2:4 int8 row summed by one call
+        // (`schedule::dual_mac_2_4`).
+        if let (Some(g), [Node::Iterate { body: inner, .. }]) =
+            (self.sched.and_then(|s| s.group_mac(l)).cloned(), body)
+        {
+            if let Some(call) = self.group_mac_loop(&g, inner, scope) {
+                return call;
+            }
+        }
         let var = self.var(l);
         let n = self.size(l);
         let mut inner = scope.clone();

@@ -11,7 +11,7 @@ use super::expr::{acc, sum_acc};
 use super::iterate::private;
 use super::{Gen, Scope};
 use crate::schedule::DualMac;
-use crate::sparsifier::{Node, Value};
+use crate::sparsifier::{Expr, Node, Value};
 use crate::vocab::ValueType;
 
 impl Gen<'_> {
@@ -30,25 +30,9 @@ impl Gen<'_> {
         let val = self.values(t);
         let x = self.data(d.input);
         let off = self.tlocal(t, "off");
-        let bind_off = match &d.offset {
-            Some(e) => self.with_value(
-                &Value::Expr(e.clone()),
-                scope,
-                |_, v| quote!(let #off: ::core::primitive::i32 = #v;),
-            ),
-            None => quote!(let #off: ::core::primitive::i32 = 0;),
-        };
+        let bind_off = self.bind_offset(&off, d.offset.as_ref(), scope);
         let dot = self.tlocal(t, "dot");
-        let fold = match body {
-            [Node::SumAdd { local, .. }] => {
-                let r = sum_acc(*local);
-                self.add_assign(ValueType::I32, quote!(#r), quote!(#dot))
-            }
-            _ => {
-                let r = acc();
-                self.fold(quote!(#r), quote!(#dot))
-            }
-        };
+        let fold = self.fold_dot(&dot, body);
         let (w, input) = (self.info(t).name.clone(), self.info(d.input).name.clone());
         let doc = format!(
             " SAFETY: `{lo}..{hi}` is the range level {lv} of `{w}` stores under one parent \
@@ -63,6 +47,38 @@ impl Gen<'_> {
             #[doc = #doc]
             let #dot = unsafe { #call(#crd, #val, #lo, #hi, #x, #off) };
             #fold
+        }
+    }
+
+    /// `let off: i32 = <offset or 0>;`.
+    pub(super) fn bind_offset(
+        &mut self,
+        off: &Ident,
+        offset: Option<&Expr>,
+        scope: &Scope,
+    ) -> TokenStream {
+        match offset {
+            Some(e) => self.with_value(
+                &Value::Expr(e.clone()),
+                scope,
+                |_, v| quote!(let #off: ::core::primitive::i32 = #v;),
+            ),
+            None => quote!(let #off: ::core::primitive::i32 = 0;),
+        }
+    }
+
+    /// The call's result `dot` added to the local the replaced `body`
+    /// (one `SumAdd` or `Accumulate`) added into.
+    pub(super) fn fold_dot(&mut self, dot: &Ident, body: &[Node]) -> TokenStream {
+        match body {
+            [Node::SumAdd { local, .. }] => {
+                let r = sum_acc(*local);
+                self.add_assign(ValueType::I32, quote!(#r), quote!(#dot))
+            }
+            _ => {
+                let r = acc();
+                self.fold(quote!(#r), quote!(#dot))
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Gen, Kind, Scope};
-use crate::sparsifier::{Access, Expr, Node, TensorId, Value};
+use crate::sparsifier::{Access, Expr, Node, OutputStrategy, TensorId, Value};
 
 impl Gen<'_> {
     /// Starts building sparse output `t`: clears it, and when the
@@ -176,6 +176,12 @@ impl Gen<'_> {
     /// input store every coordinate the loops visit, computed zeros
     /// included.
     pub(super) fn insert(&mut self, access: &Access, value: &Value, scope: &Scope) -> TokenStream {
+        if self
+            .sp
+            .is_some_and(|sp| sp.output.strategy == OutputStrategy::SparseUnordered)
+        {
+            return self.insert_unordered(access, value, scope);
+        }
         let c = self.info(access.tensor).ident.clone();
         let mut coords = self.level_coords(access, scope);
         let nonzero_only = self.reads_no_sparse_input();
@@ -211,7 +217,7 @@ impl Gen<'_> {
     /// than its output and is plain arithmetic: no semiring region
     /// (`binary`, `unary`, `select`, a custom `reduce`), whose results are
     /// present values and are stored whatever they are.
-    fn reads_no_sparse_input(&self) -> bool {
+    pub(super) fn reads_no_sparse_input(&self) -> bool {
         let Some(stmt) = self.stmt else {
             return false;
         };

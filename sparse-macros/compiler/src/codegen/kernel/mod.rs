@@ -33,11 +33,13 @@ mod compiled;
 mod convert;
 mod dense;
 mod dual_mac;
+mod dual_mac_2_4;
 mod expr;
 mod insert;
 mod int_literals;
 mod iterate;
 mod levels;
+mod linear_out;
 mod loads;
 mod operators;
 mod parallel;
@@ -53,7 +55,11 @@ mod tests_affine;
 #[cfg(test)]
 mod tests_dual_mac;
 #[cfg(test)]
+mod tests_dual_mac_2_4;
+#[cfg(test)]
 mod tests_int_ops;
+#[cfg(test)]
+mod tests_linear_out;
 #[cfg(test)]
 mod tests_out;
 #[cfg(test)]
@@ -387,6 +393,7 @@ impl<'a> Gen<'a> {
             None => TokenStream::new(),
         };
         checks.extend(self.prologue());
+        checks.extend(self.hoist_output_dims());
         let reorders = self.reorders();
         let decls: Vec<&TokenStream> = self.decls.values().collect();
         let errors = &self.errors;
@@ -412,6 +419,7 @@ impl<'a> Gen<'a> {
             let sparse_strategy = matches!(
                 sp.output.strategy,
                 OutputStrategy::SparseInsert
+                    | OutputStrategy::SparseUnordered
                     | OutputStrategy::SparseExpand { .. }
                     | OutputStrategy::InPlace
                     | OutputStrategy::Convert { .. }
@@ -467,7 +475,11 @@ impl<'a> Gen<'a> {
             };
         }
         let mut body = self.nodes(&sp.tree, &scope);
-        if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =
+        if sp.output.strategy == OutputStrategy::SparseUnordered {
+            let t = stmt.lhs.tensor;
+            let (begin, finish) = self.unordered_begin_finish(t);
+            body = quote!(#begin #body #finish);
+        } else if let OutputStrategy::SparseInsert | OutputStrategy::SparseExpand { .. } =
             sp.output.strategy
         {
             let t = stmt.lhs.tensor;

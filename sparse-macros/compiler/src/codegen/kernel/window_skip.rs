@@ -111,15 +111,7 @@ impl Gen<'_> {
         let off = self.affine_value(&sub, Some(driving));
         let width = self.size(driving);
         let crd = self.coordinates(t, lv);
-        let (stride, slot) = self
-            .info(t)
-            .levels
-            .get(lv)
-            .map_or((1, 0), |x| (x.stride, x.offset));
-        let (stride, slot) = (
-            Literal::usize_unsuffixed(stride),
-            Literal::usize_unsuffixed(slot),
-        );
+        let (stride, slot) = self.tuple_slot(t, lv);
         let var = self.var(probe.skip.loop_id);
         let next = &probe.next;
         let step = match probe.skip.coefficient {

@@ -258,7 +258,7 @@ pub(super) fn check_output_read(
     local: &[(String, LoopId)],
     errors: &mut Errors,
 ) {
-    let written: Vec<String> = stmt.lhs.indices.iter().map(Ident::to_string).collect();
+    let written: Vec<String> = stmt.lhs.vars().into_iter().map(Ident::to_string).collect();
     let summed: Vec<&str> = local
         .iter()
         .map(|(n, _)| n.as_str())
@@ -368,7 +368,7 @@ pub(super) fn check_sum_scopes(stmt: &StmtSyntax, errors: &mut Errors) {
         if !is_sum {
             continue;
         }
-        if stmt.lhs.indices.iter().any(|l| l == *id) {
+        if stmt.lhs.vars().contains(id) {
             errors.error(
                 id.span(),
                 format!(

@@ -8,14 +8,18 @@
 //! ([`crate::plan`]), which places its errors with the statement spans
 //! recorded here.
 
+mod access;
 mod affine;
 mod attrs;
+mod linear_out;
 pub use attrs::{DEFAULT_MAX_ENTRIES, LIMIT_MAX_ENTRIES};
 mod exprs;
 mod narrow;
 mod params;
 mod ranges;
+mod reductions;
 mod semiring;
+mod semiring_regions;
 mod sparse_out;
 
 use std::collections::HashMap;
@@ -28,10 +32,9 @@ use super::kernel_types::{self, Leaf};
 use super::{Model, ValueType};
 use crate::errors::Errors;
 use crate::sparsifier::{Access, AssignOp, Expr, Kernel, LoopId, Stmt, TensorId};
-use crate::suggest::{backquoted, did_you_mean};
-use crate::syntax::{
-    AccessSyntax, AssignSyntax, ExprSyntax, KernelSyntax, SemiringKind, StmtSyntax,
-};
+use crate::suggest::did_you_mean;
+use crate::syntax::{AssignSyntax, ExprSyntax, KernelSyntax, SemiringKind, StmtSyntax};
+use access::{check_plain_uses, example_indices};
 use attrs::flag_attr;
 use exprs::check_output_read;
 
@@ -72,6 +75,9 @@ struct Checker<'a> {
     /// The index variables of the statement's left-hand side, which an
     /// affine subscript's driving variable avoids.
     lhs_loops: Vec<LoopId>,
+    /// Whether [`Checker::check_access`] resolves a left-hand side, whose
+    /// subscripts are written (never walked: `linear_out.rs`).
+    writing: bool,
     /// Index variables `#[range(..)]` sizes (see `ranges.rs`).
     ranged: Vec<String>,
 }
@@ -105,6 +111,7 @@ pub(super) fn check_kernel(
         closures: Vec::new(),
         diagonals: Vec::new(),
         lhs_loops: Vec::new(),
+        writing: false,
         ranged,
     };
     let params = checker.check_params(model, failed, errors);
@@ -324,7 +331,7 @@ fn check_bool_reduction(stmt: &StmtSyntax, elem: ValueType, errors: &mut Errors)
     stmt.rhs.visit(&mut |e| {
         if let ExprSyntax::Access(a) = e {
             for index in a.vars() {
-                if reduced.is_none() && !stmt.lhs.indices.contains(index) {
+                if reduced.is_none() && !stmt.lhs.vars().contains(&index) {
                     reduced = Some(index);
                 }
             }
@@ -401,8 +408,8 @@ impl Checker<'_> {
         }
         self.lhs_loops = stmt
             .lhs
-            .indices
-            .iter()
+            .vars()
+            .into_iter()
             .filter_map(|i| local.iter().find(|(n, _)| i == n).map(|(_, l)| *l))
             .collect();
         check_plain_uses(&accesses, &self.ranged, errors);
@@ -410,7 +417,14 @@ impl Checker<'_> {
         // `sum(j, select(..))`: a semiring operation summed over the whole
         // right-hand side is still the statement's value.
         let (sums, root) = peel_sums(&stmt.rhs);
+        // `x[i] = max(x[i], a[i, j])`: a max reduction from the old value.
+        let min_max = reductions::min_max(stmt, &local).filter(|_| sums.is_empty());
         let resolved = match (root, &lhs) {
+            (_, Some((_, elem))) if min_max.is_some() => {
+                let mm = min_max.as_ref()?;
+                self.resolve_min_max(mm, stmt, *elem, &local, errors)
+                    .map(|(e, reduce)| (e, Some(reduce)))
+            }
             (ExprSyntax::Semiring(op), Some((_, elem)))
                 if sums.is_empty() || op.kind != SemiringKind::Reduce =>
             {
@@ -441,7 +455,12 @@ impl Checker<'_> {
         if errors.len() > before {
             return None;
         }
-        check_output_read(stmt, &local, errors);
+        if !linear_out::check_scatter(stmt, root, errors) {
+            return None;
+        }
+        if min_max.is_none() {
+            check_output_read(stmt, &local, errors);
+        }
         exprs::check_sum_scopes(stmt, errors);
         check_bool_reduction(stmt, elem, errors);
         let output = stmt.lhs.tensor.to_string();
@@ -450,7 +469,10 @@ impl Checker<'_> {
         if errors.len() > before {
             return None;
         }
-        narrow::check_narrow_accumulation(stmt, elem, &leaf, errors);
+        // A min/max reduction adds nothing up.
+        if min_max.is_none() {
+            narrow::check_narrow_accumulation(stmt, elem, &leaf, errors);
+        }
         if errors.len() > before {
             return None;
         }
@@ -483,7 +505,21 @@ impl Checker<'_> {
             );
             return None;
         }
-        let (op, rhs) = compound(&self.kernel, stmt.op, &lhs, rhs);
+        let summed = || {
+            let scoped = crate::sparsifier::scope::scoped_operand(&self.kernel, &lhs, rhs.clone());
+            format!(
+                "{} {} {}",
+                self.kernel.show_access(&lhs),
+                stmt.op.symbol(),
+                self.kernel.show(&scoped)
+            )
+        };
+        reductions::check_compound_reduction(stmt, &local, elem, &summed, errors)?;
+        let (op, rhs) = match min_max {
+            // The fold starts from the old value: an accumulation.
+            Some(_) => (AssignOp::AddAssign, rhs),
+            None => compound(&self.kernel, stmt.op, &lhs, rhs),
+        };
         Some((
             Stmt {
                 lhs,
@@ -510,317 +546,4 @@ impl Checker<'_> {
             _ => Leaf::Untyped,
         }
     }
-
-    /// Rule: an index variable is not also a parameter.
-    /// `y[a] = a[a, j]` with a parameter `a` is an error at each `a` in
-    /// brackets. Returns the kernel-wide id of the variable.
-    fn index_variable(&mut self, index: &Ident, errors: &mut Errors) -> Option<LoopId> {
-        if self.binding(index).is_some() {
-            errors.error(
-                index.span(),
-                format!(
-                    "`{index}` is a parameter of `{}` and cannot also be an index variable; \
-                     give the index variable its own name, e.g. `i`",
-                    self.def.name
-                ),
-            );
-            return None;
-        }
-        let name = index.to_string();
-        if let Some(p) = self.kernel.loops.iter().position(|l| *l == name) {
-            return Some(LoopId(p as u32));
-        }
-        self.index_spans.push(index.span());
-        Some(self.kernel.index(&name))
-    }
-
-    /// The left-hand side: an output tensor's element.
-    fn check_lhs(
-        &mut self,
-        lhs: &AccessSyntax,
-        errors: &mut Errors,
-    ) -> Option<(Access, ValueType)> {
-        let name = &lhs.tensor;
-        match self.binding(name).cloned() {
-            // Rule: only `&mut` tensors are written.
-            // `x[i] = ...` with `x: &tensor<?xf64>` is an error at `x`.
-            Some(Binding::Tensor { mutable: false, .. }) => {
-                let declared = self
-                    .params
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map_or(name.span(), |(n, _)| n.span());
-                errors.error_with_note(
-                    name.span(),
-                    format!(
-                        "`{name}` is an input (`&tensor<...>`) and cannot be written; declare it \
-                         `{name}: &mut tensor<...>` to make it an output"
-                    ),
-                    declared,
-                    format!("`{name}` is declared here"),
-                );
-                None
-            }
-            // Rule: scalar parameters are values, not outputs.
-            // `alpha = a[i]` or `alpha[] = ...` with `alpha: f32` is an error.
-            Some(Binding::Scalar { prim }) => {
-                let elem = prim.map_or("f64", ValueType::mlir_name);
-                errors.error(
-                    name.span(),
-                    format!(
-                        "`{name}` is a scalar parameter, passed by value, and cannot be \
-                         assigned; write the result to an output tensor, e.g. \
-                         `{name}: &mut tensor<{elem}>` for a single value, assigned with \
-                         `{name}[] = ...;`"
-                    ),
-                );
-                None
-            }
-            Some(Binding::Broken) => None,
-            Some(Binding::Tensor { elem, .. }) => {
-                if lhs.brackets.is_none() {
-                    return self.missing_brackets(lhs, errors);
-                }
-                // Rule: an output is written at plain index variables.
-                // `y[i + 1] = x[i]` is an error at `i + 1`.
-                if let Some((_, e)) = lhs.affine.first() {
-                    errors.error_range(
-                        e.span(),
-                        e.last_span(),
-                        format!(
-                            "the output `{name}` is written at plain index variables, one per \
-                             dimension; move the shift to the inputs, e.g. `{name}[i] = x[i + \
-                             1]` instead of `{name}[i - 1] = x[i]`"
-                        ),
-                    );
-                    return None;
-                }
-                let access = self.check_access(lhs, errors);
-                // Rule: a statement writes each output element through
-                // distinct index variables. `c[i, i] = x[i]` is an error at
-                // `c[i, i]`, which names the choice to write instead.
-                if let Some(&(_, repeated)) = std::mem::take(&mut self.diagonals).first() {
-                    let index = self.kernel.loop_name(repeated).to_string();
-                    errors.error_range(
-                        name.span(),
-                        lhs.last_span(),
-                        format!(
-                            "`{}` uses `{index}` for two dimensions of the output; a statement \
-                             writes each output element through distinct index variables: \
-                             write the diagonal as a choice over a dense output, e.g. \
-                             `{name}[{index}, j] = if {index} == j {{ .. }} else {{ 0.0 }}`",
-                            lhs.text()
-                        ),
-                    );
-                    return None;
-                }
-                access.map(|a| (a, elem))
-            }
-            None => {
-                self.unknown_tensor(name, errors);
-                None
-            }
-        }
-    }
-
-    /// `s = ...` for `s[] = ...`, `y = ...` for `y[i] = ...`.
-    fn missing_brackets<T>(&self, lhs: &AccessSyntax, errors: &mut Errors) -> Option<T> {
-        let rank = match self.binding(&lhs.tensor) {
-            Some(Binding::Tensor { shape, .. }) => shape.len(),
-            _ => 0,
-        };
-        errors.error(
-            lhs.tensor.span(),
-            format!(
-                "write the element of `{0}` that the statement assigns: `{0}[{1}]`, with one \
-                 index variable per dimension (`{0}` has rank {rank})",
-                lhs.tensor,
-                example_indices(rank)
-            ),
-        );
-        None
-    }
-
-    /// Rule: an access names a tensor parameter, with one index variable
-    /// per dimension, and each index variable's static sizes agree.
-    fn check_access(&mut self, access: &AccessSyntax, errors: &mut Errors) -> Option<Access> {
-        let name = &access.tensor;
-        let (id, shape, sparse) = match self.binding(name) {
-            Some(Binding::Tensor {
-                id, shape, sparse, ..
-            }) => (*id, shape.clone(), *sparse),
-            Some(Binding::Broken) => return None,
-            Some(Binding::Scalar { .. }) => {
-                errors.error_range(
-                    name.span(),
-                    access.last_span(),
-                    format!(
-                        "`{name}` is a scalar parameter, not a tensor; use it without brackets: \
-                         `{name}`"
-                    ),
-                );
-                return None;
-            }
-            None => {
-                self.unknown_tensor(name, errors);
-                return None;
-            }
-        };
-        // Rule: one index variable per dimension.
-        // `a[i]` with `a: &tensor<?x?xf64, #CSR>` is an error at `a[i]`.
-        if access.indices.len() != shape.len() {
-            errors.error_range(
-                name.span(),
-                access.last_span(),
-                format!(
-                    "`{name}` has {} dimension(s) but `{}` gives {} index variable(s); write \
-                     `{name}[{}]`",
-                    shape.len(),
-                    access.text(),
-                    access.indices.len(),
-                    example_indices(shape.len())
-                ),
-            );
-            return None;
-        }
-        let mut indices = Vec::new();
-        let mut affine = Vec::new();
-        self.diagonals.clear();
-        for (d, index) in access.indices.iter().enumerate() {
-            if let Some(e) = access.affine_dim(d) {
-                let (driving, subscript) =
-                    self.affine_subscript(name, e, &indices, sparse, errors)?;
-                indices.push(driving);
-                affine.push((d, subscript));
-                continue;
-            }
-            let mut loop_id = LoopId(self.kernel.loops.iter().position(|l| index == l)? as u32);
-            // A diagonal `a[i, i]`: the repeat gets a variable of its own,
-            // which the right-hand side equates with `i` (see `resolve`).
-            if indices.contains(&loop_id) {
-                let fresh = format!("{index}__diag{}", self.kernel.loops.len());
-                self.index_spans.push(index.span());
-                let repeated = loop_id;
-                loop_id = self.kernel.index(&fresh);
-                self.diagonals.push((loop_id, repeated));
-            }
-            if let Some(size) = shape[d] {
-                self.bind_size(
-                    loop_id,
-                    size,
-                    index,
-                    &format!("dimension {d} of `{name}`"),
-                    errors,
-                );
-            }
-            indices.push(loop_id);
-        }
-        Some(Access {
-            tensor: id,
-            indices,
-            affine,
-        })
-    }
-
-    /// Rule: the static sizes an index variable ranges over agree.
-    /// `y[i] = a[i, j] * x[j]` with `a: &tensor<64x300xf32, #CSR>` and
-    /// `x: &tensor<200xf32>` is an error at the second `j`, with a note at
-    /// the first.
-    fn bind_size(&mut self, l: LoopId, size: u64, index: &Ident, what: &str, errors: &mut Errors) {
-        match self.sizes.get(&l) {
-            Some((first, span, first_what)) if *first != size => errors.error_with_note(
-                index.span(),
-                format!(
-                    "index variable `{index}` ranges over {size} here ({what}) but over {first} \
-                     where it is first bound ({first_what}); the static sizes an index \
-                     variable indexes must agree: fix one of the tensor types, or use `?`"
-                ),
-                *span,
-                format!("`{index}` is first bound to size {first} here ({first_what})"),
-            ),
-            Some(_) => {}
-            None => {
-                self.sizes.insert(l, (size, index.span(), what.to_string()));
-            }
-        }
-    }
-
-    /// Rule: an access names a tensor parameter.
-    /// `y[i] = b[i, j] * x[j]` with no parameter `b` is an error at `b`.
-    fn unknown_tensor(&self, name: &Ident, errors: &mut Errors) {
-        // A parameter that failed to parse may have had this name.
-        if self.def.broken {
-            return;
-        }
-        let names = self.tensor_names();
-        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        let listed = if names.is_empty() {
-            "it has no tensor parameters".to_string()
-        } else {
-            format!("its tensor parameters are {}", backquoted(&refs))
-        };
-        let hint = match did_you_mean(&name.to_string(), &refs) {
-            hint if hint.is_empty() => format!(
-                "; declare it as a parameter, e.g. `{name}: &tensor<?xf64>` (`&mut` for the \
-                 tensor a statement writes)"
-            ),
-            hint => hint,
-        };
-        errors.error(
-            name.span(),
-            format!(
-                "unknown tensor `{name}` in kernel `{}`: {listed}{hint}",
-                self.def.name
-            ),
-        );
-    }
-}
-
-/// Rule: every index variable of a statement indexes some tensor
-/// dimension by itself, which gives its range, or has a `#[range(..)]`
-/// (`ranged`); one used only inside affine subscripts has none. `y[i] =
-/// x[i + k]` is an error at `k`.
-fn check_plain_uses(accesses: &[&AccessSyntax], ranged: &[String], errors: &mut Errors) {
-    let plain: Vec<&Ident> = accesses
-        .iter()
-        .flat_map(|a| {
-            a.indices
-                .iter()
-                .enumerate()
-                .filter(|(d, _)| a.affine_dim(*d).is_none())
-                .map(|(_, i)| i)
-        })
-        .collect();
-    let mut reported: Vec<&Ident> = Vec::new();
-    for a in accesses {
-        for (_, e) in &a.affine {
-            let mut vars = Vec::new();
-            e.vars(&mut vars);
-            for v in vars {
-                if plain.contains(&v) || reported.contains(&v) || ranged.iter().any(|r| v == r) {
-                    continue;
-                }
-                reported.push(v);
-                errors.error(
-                    v.span(),
-                    format!(
-                        "`{v}` appears only inside subscripts (`{}`), so its range is unknown; \
-                         index a tensor with `{v}` alone too, e.g. a filter `f[{v}]` in a \
-                         convolution `y[i] = x[i + {v}] * f[{v}]`, or give it a size with \
-                         `#[range({v} = 2)]` (a pooling window)",
-                        e
-                    ),
-                );
-            }
-        }
-    }
-}
-
-/// `i, j, k` for rank 3 (empty for rank 0).
-fn example_indices(rank: usize) -> String {
-    const NAMES: [&str; 6] = ["i", "j", "k", "l", "m", "n"];
-    (0..rank)
-        .map(|d| NAMES.get(d).map_or(format!("i{d}"), |n| n.to_string()))
-        .collect::<Vec<_>>()
-        .join(", ")
 }

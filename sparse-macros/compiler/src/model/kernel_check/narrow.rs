@@ -66,7 +66,7 @@ pub(super) fn check_narrow_accumulation(
     stmt.rhs.visit(&mut |e| {
         if let ExprSyntax::Access(a) = e {
             for index in a.vars() {
-                if !stmt.lhs.indices.contains(index) && !summed.contains(&index) {
+                if !stmt.lhs.vars().contains(&index) && !summed.contains(&index) {
                     summed.push(index);
                 }
             }
