@@ -29,7 +29,10 @@ fn main() {
     if arch != "arm" {
         return;
     }
-    let dsp = "pub fn f(a: u32, b: u32, c: i32) -> i32 {\n\
+    // `#[no_mangle]`: an exported symbol is always compiled; a small `pub fn`
+    // at opt-level `s` is inlinable across crates, so never compiled here,
+    // and a probe of an instruction the target lacks would pass.
+    let dsp = "#[no_mangle]\npub extern \"C\" fn sk_probe(a: u32, b: u32, c: i32) -> i32 {\n\
             let o: i32;\n\
             unsafe { core::arch::asm!(\"smlad {0}, {1}, {2}, {3}\", out(reg) o, in(reg) a, in(reg) b, in(reg) c) };\n\
             o\n\
@@ -37,7 +40,7 @@ fn main() {
     if target.starts_with("thumbv7em") || probe("dsp", dsp) {
         println!("cargo::rustc-cfg=sk_dsp");
     }
-    let vfma = "pub fn f(a: f32, b: f32, mut c: f32) -> f32 {\n\
+    let vfma = "#[no_mangle]\npub extern \"C\" fn sk_probe(a: f32, b: f32, mut c: f32) -> f32 {\n\
             unsafe { core::arch::asm!(\"vfma.f32 {0}, {1}, {2}\", inout(sreg) c, in(sreg) a, in(sreg) b) };\n\
             c\n\
         }\n";

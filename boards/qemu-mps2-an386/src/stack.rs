@@ -308,7 +308,9 @@ fn sparse_outputs(r: &mut Report, a: &kernels::CSR<'_, f32>) {
     measure(
         r,
         "add (CSR + CSR -> CSR, union, Slices)",
-        512,
+        // Rows written into reserved slots keep the row's state in
+        // registers, which spill on the M0 and M3: 504-524 B measured.
+        576,
         || call!(add; a, &b, &mut c),
     );
     let scale: fn(&sparse_out::CSR<'_, f32>, &mut _) -> KResult = sparse_out::scale;
@@ -336,7 +338,7 @@ fn add_fixed(r: &mut Report, a: &kernels::CSR<'_, f32>, b: &kernels::CSR<'_, f32
     let Ok(mut c) = FixedOut::with_dims([N, N]) else {
         return missing(r, "the Fixed output");
     };
-    measure(r, "add (CSR + CSR -> CSR, union, Fixed)", 512, || {
+    measure(r, "add (CSR + CSR -> CSR, union, Fixed)", 576, || {
         call!(
             sparse_out::add,
             fn(&sparse_out::CSR<'_, f32>, &sparse_out::CSR<'_, f32>, &mut FixedOut) -> KResult,
