@@ -84,22 +84,8 @@ pub fn dual_mac_walks(
         {
             return;
         }
-        let value = match body.as_slice() {
-            // `r += v` into the statement's own local: an `i32` output.
-            [Node::Accumulate { value }] => {
-                let out = kp
-                    .tensors
-                    .get(stmt.lhs.tensor.index())
-                    .and_then(Option::as_ref);
-                if out.is_none_or(|o| o.elem != ValueType::I32) {
-                    return;
-                }
-                value
-            }
-            // A sum scoped inside the statement: its type is `v`'s, `i32`
-            // by the pattern below.
-            [Node::SumAdd { value, .. }] => value,
-            _ => return,
+        let Some(value) = accumulated_i32(kp, stmt, body) else {
+            return;
         };
         if let Some(p) = product(kp, value, w, &[*loop_id]) {
             found.push(DualMac {
@@ -198,4 +184,26 @@ pub(super) fn has_flagged_local(nodes: &[Node]) -> bool {
         }
     });
     flagged
+}
+
+/// The value a walk's body adds when it is one accumulation into an `i32`:
+/// `r += v` into the statement's own local of an `i32` output, or a sum
+/// scoped inside the statement (`i32` by the product pattern).
+pub(super) fn accumulated_i32<'a>(
+    kp: &KernelPlan,
+    stmt: &Stmt,
+    body: &'a [Node],
+) -> Option<&'a Expr> {
+    match body {
+        [Node::Accumulate { value }] => {
+            let out = kp
+                .tensors
+                .get(stmt.lhs.tensor.index())
+                .and_then(Option::as_ref);
+            out.is_some_and(|o| o.elem == ValueType::I32)
+                .then_some(value)
+        }
+        [Node::SumAdd { value, .. }] => Some(value),
+        _ => None,
+    }
 }

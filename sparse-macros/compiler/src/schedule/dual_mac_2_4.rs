@@ -91,21 +91,8 @@ pub fn group_macs(kp: &KernelPlan, sp: &StmtPlan, stmt: &Stmt, taken: &[LoopId])
         ) else {
             return;
         };
-        let value = match inner.as_slice() {
-            // `r += v` into the statement's own local: an `i32` output.
-            [Node::Accumulate { value }] => {
-                let out = kp
-                    .tensors
-                    .get(stmt.lhs.tensor.index())
-                    .and_then(Option::as_ref);
-                if out.is_none_or(|o| o.elem != ValueType::I32) {
-                    return;
-                }
-                value
-            }
-            // A sum scoped inside the statement: `i32` by the pattern.
-            [Node::SumAdd { value, .. }] => value,
-            _ => return,
+        let Some(value) = super::dual_mac::accumulated_i32(kp, stmt, inner) else {
+            return;
         };
         let Some(p) = product(kp, value, w, &[*loop_id, *walk]) else {
             return;
