@@ -24,9 +24,6 @@
 
 use super::unchecked::load;
 
-/// Entries per group.
-pub const GROUP: usize = 4;
-
 /// Words per group: coordinate words, then weight words.
 pub const fn group_words(wide: bool, pairs: bool) -> usize {
     (if wide { 2 } else { 1 }) + (if pairs { 2 } else { 1 })
@@ -62,7 +59,8 @@ pub unsafe fn dot_s8_packed<const WIDE: bool, const PAIRS: bool>(
     }
 }
 
-/// The plain loop: entry by entry.
+/// The plain loop: a group per step, its four products written out (at
+/// opt-level `s` a loop over the four stays a loop through the stack).
 ///
 /// # Safety
 ///
@@ -79,32 +77,41 @@ unsafe fn plain<const WIDE: bool, const PAIRS: bool>(
     let mut g = lo;
     while g < hi {
         // SAFETY: `g + group_words(WIDE, PAIRS) <= hi <= words.len()`
-        // (whole groups).
-        let (crd, w) = unsafe {
-            let crd: [u32; GROUP] = if WIDE {
+        // (whole groups); each coordinate is below `x.len()` (the
+        // caller's guarantee).
+        unsafe {
+            let (c0, c1, c2, c3) = if WIDE {
                 let (a, b) = (load(words, g), load(words, g + 1));
-                [a & 0xffff, a >> 16, b & 0xffff, b >> 16]
+                (a & 0xffff, a >> 16, b & 0xffff, b >> 16)
             } else {
                 let c = load(words, g);
-                [c & 0xff, (c >> 8) & 0xff, (c >> 16) & 0xff, c >> 24]
+                (c & 0xff, (c >> 8) & 0xff, (c >> 16) & 0xff, c >> 24)
             };
             let v = g + if WIDE { 2 } else { 1 };
-            let w: [i32; GROUP] = if PAIRS {
+            let (w0, w1, w2, w3) = if PAIRS {
                 // Lanes: (w0, w2), then (w1, w3).
                 let (a, b) = (load(words, v), load(words, v + 1));
-                let lane = |u: u32| i32::from(u as u16 as i16);
-                [lane(a), lane(b), lane(a >> 16), lane(b >> 16)]
+                (
+                    i32::from(a as u16 as i16),
+                    i32::from(b as u16 as i16),
+                    i32::from((a >> 16) as u16 as i16),
+                    i32::from((b >> 16) as u16 as i16),
+                )
             } else {
                 let u = load(words, v);
-                core::array::from_fn(|k| i32::from((u >> (8 * k)) as u8 as i8))
+                (
+                    i32::from(u as u8 as i8),
+                    i32::from((u >> 8) as u8 as i8),
+                    i32::from((u >> 16) as u8 as i8),
+                    i32::from((u >> 24) as u8 as i8),
+                )
             };
-            (crd, w)
-        };
-        for k in 0..GROUP {
-            // SAFETY: each coordinate is below `x.len()` (the caller's
-            // guarantee).
-            let xk = i32::from(unsafe { load(x, crd[k] as usize) });
-            acc = acc.wrapping_add(w[k].wrapping_mul(xk));
+            let x = |c: u32| i32::from(load(x, c as usize));
+            acc = acc
+                .wrapping_add(w0.wrapping_mul(x(c0)))
+                .wrapping_add(w1.wrapping_mul(x(c1)))
+                .wrapping_add(w2.wrapping_mul(x(c2)))
+                .wrapping_add(w3.wrapping_mul(x(c3)));
         }
         g += group_words(WIDE, PAIRS);
     }
