@@ -593,3 +593,7 @@ fn ordered(max: bool, x: Scalar, y: Scalar) -> Result<Scalar> {
 fn unsupported_value(v: Scalar) -> Stop {
     Stop::Unsupported(format!("the value {}", v.describe()))
 }
+
+#[cfg(test)]
+#[path = "constant_eval_tests.rs"]
+mod tests;
