@@ -47,6 +47,19 @@ pub(super) fn compute(
     errors: &mut Errors,
 ) -> Option<(Vec<u64>, Elements)> {
     let shape = written_shape(def, errors)?;
+    if !super::constant_layout::dense_within_limit(&shape) {
+        errors.error(
+            span,
+            format!(
+                "`{}` = compute(..) is {}: a computed constant holds at most {} elements (the \
+                 product of its sizes, zeros left out)",
+                def.name,
+                super::constant::sizes_text(&shape),
+                super::constant_layout::MAX_STORED
+            ),
+        );
+        return None;
+    }
     check_indices(def, span, indices, errors)?;
     let inputs = operands(def, body, model, errors)?;
     let kernel = KernelSyntax {

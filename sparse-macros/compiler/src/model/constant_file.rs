@@ -413,13 +413,9 @@ fn read_array<'a>(
 /// an array type of that length.
 pub(super) fn check_dense_shape(shape: &[u64]) -> Result<(), String> {
     let max = super::constant_layout::MAX_STORED as u64;
-    let product = shape
-        .iter()
-        .filter(|&&n| n != 0)
-        .try_fold(1u64, |acc, &n| acc.checked_mul(n).filter(|&p| p <= max));
-    match product {
-        Some(_) => Ok(()),
-        None => Err(format!(
+    match super::constant_layout::dense_within_limit(shape) {
+        true => Ok(()),
+        false => Err(format!(
             "a dense file of shape {} is too large: the product of its sizes (zeros left out) \
              may be at most {max}",
             super::constant::sizes_text(shape)
