@@ -10,13 +10,16 @@
 //! `small_sort_network`), in safe code: each half of the row (the whole
 //! row up to 16 entries) is copied into a 32-slot array on the stack
 //! filled with `usize::MAX`, put in order by the narrowest sorting network
-//! that covers it (9, 10, 12, 13 or 16 inputs; the `usize::MAX` slots stay last;
-//! every compare-exchange a `min` and a `max`, compiled to conditional
-//! moves, unrolled), and the two halves are merged back into the row with
+//! that covers it (9, 10, 12, 13 or 16 inputs; the `usize::MAX` slots stay
+//! last; every compare-exchange a `min` and a `max`, compiled to
+//! conditional moves, unrolled), and the two halves are merged back into the row with
 //! those `usize::MAX` slots as sentinels, so each merge step is two loads,
 //! a compare, a select and two index updates, with no test for a half
 //! running out. Indices into the arrays are masked to their length: no
 //! bounds check, no panic path, no allocation.
+//!
+//! Also the sort of the conversions' COO rows (`convert/buckets.rs`), on
+//! packed keys.
 //!
 //! 64-bit targets only: the two arrays are 512 bytes of stack, which a
 //! microcontroller's SpGEMM kernel cannot spare (the firmware bounds it to
