@@ -96,6 +96,30 @@ pub trait Buffer<T> {
         }
         true
     }
+    /// Whether [`spare_slots`](Self::spare_slots) gives room past the
+    /// length (a `Vec`: its spare capacity, written in place and never
+    /// filled first). `false` for the provided version: a writer of slots
+    /// appends them with `extend_unspecified` instead.
+    const SLOTS_PAST_LEN: bool = false;
+    /// With [`SLOTS_PAST_LEN`](Self::SLOTS_PAST_LEN): makes room for `n`
+    /// more elements and points at the first slot past the length (the
+    /// slots stay uninitialized and outside the length until
+    /// [`commit_slots`](Self::commit_slots)); `None` when the room cannot
+    /// be had. The provided version has none.
+    fn spare_slots(&mut self, n: usize) -> Option<core::ptr::NonNull<T>> {
+        let _ = n;
+        None
+    }
+    /// Makes the first `written` slots past the length elements.
+    ///
+    /// # Safety
+    ///
+    /// The last call of [`spare_slots`](Self::spare_slots) returned a
+    /// pointer to at least `written` slots, the buffer was not used since,
+    /// and those slots were initialized through that pointer.
+    unsafe fn commit_slots(&mut self, written: usize) {
+        let _ = written;
+    }
     /// [`extend_unspecified`](Self::extend_unspecified) for element types
     /// that are `Default` but not `Clone` (an output's values): appends `n`
     /// elements if all of them fit (`true`; otherwise nothing changes,
@@ -383,6 +407,21 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
         // writes in place with no per-element capacity test.
         self.extend(items);
         true
+    }
+    const SLOTS_PAST_LEN: bool = true;
+    #[inline]
+    fn spare_slots(&mut self, n: usize) -> Option<core::ptr::NonNull<T>> {
+        // As every growth of a `Vec` here: `try_reserve`, never an abort.
+        self.try_reserve(n).ok()?;
+        Some(core::ptr::NonNull::from(self.spare_capacity_mut()).cast())
+    }
+    #[inline]
+    unsafe fn commit_slots(&mut self, written: usize) {
+        let len = alloc::vec::Vec::len(self) + written;
+        // SAFETY: by the caller's contract the `written` slots past the
+        // length are within the capacity `spare_slots` reserved and are
+        // initialized.
+        unsafe { self.set_len(len) }
     }
     #[inline]
     fn extend_unspecified_default(&mut self, n: usize) -> bool

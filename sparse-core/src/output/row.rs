@@ -11,7 +11,11 @@
 //! writes each entry into its slot: one test of the slot count, the order
 //! and the range, two stores. Dropping the row cuts the buffers back to
 //! what was written and hands the count to the segment, which settles the
-//! output's lengths as for its own pushes.
+//! output's lengths as for its own pushes. Buffers that can lend their
+//! spare capacity (a `Vec`: `Buffer::SLOTS_PAST_LEN`) give the slots past
+//! their lengths instead: nothing is filled in first (the fill of a row's
+//! reserved values was a quarter of the sparse add's instructions outside
+//! the merge) and nothing is cut back; the written slots join the lengths.
 //!
 //! Anything the fast path cannot write (the first entry, a coordinate out
 //! of order or out of range, more entries than reserved, a buffer without
@@ -39,8 +43,10 @@ use super::Segment;
 /// The state of a [`Row`]: its reserved slots and how far they are written.
 ///
 /// Invariant: while `room > 0`, `crd..crd + room` and `val..val + room` are
-/// initialized elements at the end of the output's last coordinate buffer
-/// and of its value buffer that nothing else reads or writes: the [`Row`]
+/// slots that nothing else reads or writes: initialized elements at the end
+/// of the output's last coordinate buffer and of its value buffer, or, when
+/// both buffers have `SLOTS_PAST_LEN` (a `Vec`), their spare capacity just
+/// past their lengths, whose first `k` slots are written. The [`Row`]
 /// holding this state borrows the segment (and so the output) mutably,
 /// takes the pointers from the buffers' slices right after growing them,
 /// and touches the buffers again only after setting `room` to 0.
@@ -133,8 +139,8 @@ where
             // SAFETY: `k < room`, and by `Slots`' invariant slot `k` of both
             // runs is an initialized element nothing else accesses.
             unsafe {
-                *st.crd.as_ptr().add(k) = crd;
-                *st.val.as_ptr().add(k) = value;
+                put::<E::Crd, B::Crd>(st.crd.as_ptr().add(k), crd);
+                put::<V, B::Val>(st.val.as_ptr().add(k), value);
             }
             st.k = k + 1;
             st.prev = c;
@@ -194,6 +200,17 @@ where
     let Some(buffer) = out.coordinates.get_mut(l) else {
         return st;
     };
+    if past_len::<V, E, B>() {
+        // Spare capacity: no fill of the slots, nothing to cut back.
+        if let (Some(crd), Some(val)) = (buffer.spare_slots(n), out.values.spare_slots(n)) {
+            st.crd = crd;
+            st.val = val;
+            st.room = n;
+            st.k = 0;
+            st.prev = seg.lvl.get(l).copied().unwrap_or(usize::MAX);
+        }
+        return st;
+    }
     let c0 = buffer.len();
     if !buffer.extend_unspecified(n, zero) {
         return st;
@@ -219,6 +236,37 @@ where
     st
 }
 
+/// Whether the row's slots lie past the buffers' lengths (both have
+/// `SLOTS_PAST_LEN`): then they are reserved with `spare_slots` and kept
+/// with `commit_slots`, otherwise appended and cut back.
+const fn past_len<V, E, B>() -> bool
+where
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    <B::Crd as Buffer<E::Crd>>::SLOTS_PAST_LEN && <B::Val as Buffer<V>>::SLOTS_PAST_LEN
+}
+
+/// Stores `x` in slot `p`: a write without dropping what it held when the
+/// slot may be uninitialized (spare capacity), an assignment otherwise.
+///
+/// # Safety
+///
+/// `p` is a slot of a row (`Slots`' invariant): valid for writes, and
+/// initialized unless `Buf` has `SLOTS_PAST_LEN`.
+#[inline(always)]
+unsafe fn put<T, Buf: Buffer<T>>(p: *mut T, x: T) {
+    // SAFETY: by the caller's contract; `write` never reads (drops) the
+    // old contents, which spare capacity does not have.
+    unsafe {
+        if Buf::SLOTS_PAST_LEN {
+            p.write(x);
+        } else {
+            *p = x;
+        }
+    }
+}
+
 /// A pointer to the last `n` elements of `slice`, if it has that many.
 fn tail<T>(slice: &mut [T], n: usize) -> Option<NonNull<T>> {
     let start = slice.len().checked_sub(n)?;
@@ -241,7 +289,21 @@ where
         return st;
     }
     let k = st.k.min(st.room);
-    cut(seg, st.room - k);
+    if past_len::<V, E, B>() {
+        let out = &mut *seg.out;
+        // SAFETY: `reserve` took the slots from `spare_slots(room)` of both
+        // buffers (the only way `room > 0` when they have slots past their
+        // lengths), the row touched neither buffer since, and slots
+        // `0..k` of both were written (`Slots`' invariant).
+        unsafe {
+            if let Some(buffer) = LVL.checked_sub(1).and_then(|l| out.coordinates.get_mut(l)) {
+                buffer.commit_slots(k);
+            }
+            out.values.commit_slots(k);
+        }
+    } else {
+        cut(seg, st.room - k);
+    }
     st.room = 0;
     st.k = 0;
     if k > 0 {
@@ -305,8 +367,9 @@ where
                 // `Slots`' invariant that slot of both runs is an
                 // initialized element nothing else accesses.
                 unsafe {
-                    *st.crd.as_ptr().add(k + i) = <E::Crd as Index>::from_usize_wrapping(c);
-                    *st.val.as_ptr().add(k + i) = v.clone();
+                    let crd = <E::Crd as Index>::from_usize_wrapping(c);
+                    put::<E::Crd, B::Crd>(st.crd.as_ptr().add(k + i), crd);
+                    put::<V, B::Val>(st.val.as_ptr().add(k + i), v.clone());
                 }
             }
             if ordered && prev < st.size {
