@@ -36,6 +36,7 @@ mod kernels {
     mod specialize;
     mod spmm;
     mod spmv;
+    mod spmv_reassociate;
     mod sum;
     mod tensor3;
     mod types;
