@@ -109,6 +109,8 @@ pub mod output;
 mod print;
 pub mod quant;
 pub mod reshape;
+#[cfg(feature = "alloc")]
+pub mod sell;
 mod slice;
 pub mod spy;
 mod tensor;

@@ -37,6 +37,7 @@ mod kernels {
     mod spmm;
     mod spmv;
     mod spmv_reassociate;
+    mod spmv_sell;
     mod sum;
     mod tensor3;
     mod types;
