@@ -8,7 +8,7 @@
 //! rows, one per SIMD lane; each slice stores its rows' entries padded to
 //! its longest row, column-major (entry `k` of the slice's 8 rows side by
 //! side), so one step of the SpMV loads 8 values and 8 column indices
-//! with two vector loads and gathers 8 inputs.
+//! with two vector loads and loads 8 inputs.
 //!
 //! Not an MLIR encoding: MLIR's `dimToLvl` maps are affine functions of
 //! the coordinates and cannot express a permutation that depends on the

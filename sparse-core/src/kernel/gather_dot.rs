@@ -23,13 +23,13 @@
 //! - x86-64 with AVX2 (detected at run time with `std`, whose
 //!   `is_x86_feature_detected!` caches the answer after the first call;
 //!   without `std`, when the build enables `avx2`, e.g. `-C
-//!   target-cpu=native`): the coordinates of 8 entries widened in one
-//!   instruction and the inputs gathered (`vgatherqpd`/`vgatherdps`), the
-//!   products and sums in two vectors of 4 `f64` or one of 8 `f32`.
-//! - Everywhere else (and packed 2-bit coordinates, and `f32` inputs of
-//!   more than 2^31 elements, whose coordinates do not fit the gather's
-//!   signed 32-bit offsets): a portable loop over an array of 8 partial
-//!   sums, `no_std`, which the tests also run under Miri.
+//!   target-cpu=native`): the 8 inputs of a step loaded as scalars into
+//!   vectors (the hardware gathers, `vgatherqpd`/`vgatherdps`, measured
+//!   about 2x slower on AMD Zen 3), the products and sums in two vectors of
+//!   4 `f64` or one of 8 `f32`.
+//! - Everywhere else (and packed 2-bit coordinates): a portable loop over
+//!   an array of 8 partial sums, `no_std`, which the tests also run under
+//!   Miri.
 //!
 //! AVX-512 is not used: `f32` would need 16 partial sums (another
 //! rounding), and for `f64` the machine the bench runs on (AMD Zen 3) has
@@ -125,9 +125,9 @@ impl GatherFloat for f32 {
         s: &mut [f32; LANES],
     ) {
         #[cfg(target_arch = "x86_64")]
-        if I::PER_ELEMENT == 1 && x.len() <= 1 << 31 && avx2() {
-            // SAFETY: AVX2 is available (just checked), every coordinate
-            // is below `x.len() <= 2^31`; the caller's guarantees, passed on.
+        if I::PER_ELEMENT == 1 && avx2() {
+            // SAFETY: AVX2 is available (just checked); the caller's
+            // guarantees, passed on.
             unsafe { avx2::steps_f32(crd, val, lo, end, x, s) };
             return;
         }
@@ -203,57 +203,21 @@ unsafe fn portable<T: GatherFloat, I: Index>(
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use core::arch::x86_64::*;
-    use core::mem::size_of;
 
-    use super::{Index, LANES};
+    use super::{load, load_index, Index, LANES};
 
-    /// Four coordinates from `c` as `i64` lanes, by the index's width (a
-    /// sealed `Index` is `u8`, `u16`, `u32`, `u64` or `usize`; packed
-    /// coordinates never come here).
+    /// `x[c]` for the coordinates of entries `p..p + N`, as loaded
+    /// scalars (8 scalar loads and inserts beat `vgatherqpd`/`vgatherdps`
+    /// by about 2x on AMD Zen 3, bench/desktop `spmv-simd`).
     ///
     /// # Safety
     ///
-    /// AVX2; `c` points at four readable coordinates.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn crd4<I: Index>(c: *const I) -> __m256i {
-        // SAFETY: four coordinates of `size_of::<I>()` bytes are readable
-        // at `c` (unaligned loads); a coordinate below `x.len() <=
-        // isize::MAX` is a nonnegative `i64`.
-        unsafe {
-            match size_of::<I>() {
-                1 => _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(c.cast::<i32>().read_unaligned())),
-                2 => _mm256_cvtepu16_epi64(_mm_loadl_epi64(c.cast())),
-                4 => _mm256_cvtepu32_epi64(_mm_loadu_si128(c.cast())),
-                _ => _mm256_loadu_si256(c.cast()),
-            }
-        }
-    }
-
-    /// Eight coordinates from `c` as `i32` lanes.
-    ///
-    /// # Safety
-    ///
-    /// AVX2; `c` points at eight readable coordinates, each below 2^31.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn crd8<I: Index>(c: *const I) -> __m256i {
-        // SAFETY: eight coordinates are readable at `c` (unaligned loads);
-        // each is below 2^31, so its low 32 bits are the nonnegative `i32`.
-        unsafe {
-            match size_of::<I>() {
-                1 => _mm256_cvtepu8_epi32(_mm_loadl_epi64(c.cast())),
-                2 => _mm256_cvtepu16_epi32(_mm_loadu_si128(c.cast())),
-                4 => _mm256_loadu_si256(c.cast()),
-                _ => {
-                    // The low halves of two vectors of four 64-bit lanes.
-                    let even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-                    let a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(c.cast()), even);
-                    let b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(c.add(4).cast()), even);
-                    _mm256_blend_epi32::<0b1111_0000>(a, b)
-                }
-            }
-        }
+    /// `p + N <= crd.len()` (unpacked coordinates), each coordinate below
+    /// `x.len()`.
+    #[inline(always)]
+    unsafe fn inputs<T: Copy, I: Index, const N: usize>(crd: &[I], p: usize, x: &[T]) -> [T; N] {
+        // SAFETY: the caller's guarantees.
+        core::array::from_fn(|k| unsafe { load(x, load_index(crd, p + k)) })
     }
 
     /// [`super::GatherFloat::steps`] for `f64`: two vectors of four lanes.
@@ -274,12 +238,12 @@ mod avx2 {
         let mut p = lo;
         while p < end {
             // SAFETY: `p + 8 <= end`: eight coordinates and values are in
-            // range; every gathered coordinate is below `x.len()`.
+            // range; every coordinate is below `x.len()`.
             unsafe {
-                let c = crd.as_ptr().add(p);
+                let g: [f64; 8] = inputs(crd, p, x);
                 let v = val.as_ptr().add(p);
-                let xa = _mm256_i64gather_pd::<8>(x.as_ptr(), crd4(c));
-                let xb = _mm256_i64gather_pd::<8>(x.as_ptr(), crd4(c.add(4)));
+                let xa = _mm256_loadu_pd(g.as_ptr());
+                let xb = _mm256_loadu_pd(g.as_ptr().add(4));
                 a = _mm256_add_pd(a, _mm256_mul_pd(_mm256_loadu_pd(v), xa));
                 b = _mm256_add_pd(b, _mm256_mul_pd(_mm256_loadu_pd(v.add(4)), xb));
             }
@@ -296,8 +260,7 @@ mod avx2 {
     ///
     /// # Safety
     ///
-    /// AVX2, `x.len() <= 2^31`, and [`super::GatherFloat::steps`]'s
-    /// guarantees.
+    /// AVX2, and [`super::GatherFloat::steps`]'s guarantees.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn steps_f32<I: Index>(
         crd: &[I],
@@ -311,9 +274,10 @@ mod avx2 {
         let mut p = lo;
         while p < end {
             // SAFETY: `p + 8 <= end`: eight coordinates and values are in
-            // range; every gathered coordinate is below `x.len() <= 2^31`.
+            // range; every coordinate is below `x.len()`.
             unsafe {
-                let xs = _mm256_i32gather_ps::<4>(x.as_ptr(), crd8(crd.as_ptr().add(p)));
+                let g: [f32; 8] = inputs(crd, p, x);
+                let xs = _mm256_loadu_ps(g.as_ptr());
                 a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(val.as_ptr().add(p)), xs));
             }
             p += LANES;
