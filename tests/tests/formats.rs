@@ -37,6 +37,7 @@ mod formats {
     mod structured_out;
 
     mod constants {
+        mod computed;
         mod files;
         mod formats;
         mod forms;

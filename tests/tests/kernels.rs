@@ -34,6 +34,7 @@ mod kernels {
     mod sddmm;
     mod sddmm_sum_first;
     mod specialize;
+    mod specialize_packed;
     mod spmm;
     mod spmv;
     mod spmv_reassociate;

@@ -16,7 +16,10 @@ counts-LABEL.txt (the plugin's `pair K N` lines), nm-LABEL.txt
   kernel shared by both layers counted in each);
 - data bytes: the weight storage the variant reads (DATA lines: the
   constant's positions, coordinates and values; the hand kernels' packed
-  arrays; CMSIS-NN's dense matrix), biases excluded;
+  arrays; CMSIS-NN's dense matrix), biases excluded; for `gen_specialized`
+  the `static`s its expansion defines inside the kernel (a packed stream,
+  its row table and the rows' weights summed: `STREAM`, `START`, `SUMS` in
+  nm under `l<rows>::fc_specialized`), 0 when it is written out as code;
 - a variant that reaches a function with `panic` in its name is marked `!`,
   and the script then exits 1 (kernels have no panic path).
 """
@@ -53,12 +56,18 @@ def read(out, label):
     base = pairs[0]
     insns = {key: pairs[n] - base for n, key in measures.items()}
     sizes, at = {}, defaultdict(set)
+    # `bench_int8::layers::l64::fc_specialized::STREAM`, mangled.
+    packed = re.compile(r"\dl(\d+)14fc_specialized\d*\w*?(STREAM|START|SUMS)")
     with open(f"{out}/nm-{label}.txt") as f:
         for line in f:
             w = line.split()
             if len(w) == 4 and w[2].lower() == "t":
                 sizes[w[3]] = int(w[1], 16)
                 at[w[0]].add(w[3])
+            elif len(w) == 4 and (m := packed.search(w[3])):
+                layer = {"64": "64x256", "128": "128x512"}[m.group(1)]
+                key = ("gen_specialized", layer)
+                data[key] = data.get(key, 0) + int(w[1], 16)
     # Identical functions folded by the linker share an address; objdump
     # heads the code with one of the names.
     aliases = {name: names for names in at.values() for name in names}

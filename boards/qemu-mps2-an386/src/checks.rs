@@ -127,6 +127,7 @@ pub fn run_all(r: &mut Report) {
 
     crate::kernels::run_all(r);
     crate::int8::run_all(r);
+    crate::int8_packed::run_all(r);
     crate::semiring::run_all(r);
     crate::sparse_out::run_all(r);
     crate::shapes::run_all(r);

@@ -19,6 +19,7 @@ mod checks;
 mod data;
 mod formats;
 mod int8;
+mod int8_packed;
 mod kernels;
 mod malformed;
 mod report;

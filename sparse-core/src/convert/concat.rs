@@ -294,7 +294,7 @@ impl<V: Default + PartialEq, const DIM: usize> Source<V, DIM> for Mixed<'_, '_, 
 /// ```
 /// use sparse_core::convert::{concatenate_mixed, ConcatInput};
 /// use sparse_core::levels::{compressed, d0, d1, dense};
-/// use sparse_core::{DenseView, Enc, Level, Owned, SparseTensor, SparseTensorOut};
+/// use sparse_core::{DenseView, Enc, Level, Slices, SparseTensor, SparseTensorOut};
 ///
 /// type Dcsr = Enc<u8, u8, (compressed, compressed), (d0, d1)>;
 /// type Csc = Enc<u32, u16, (dense, compressed), (d1, d0)>;
@@ -313,7 +313,12 @@ impl<V: Default + PartialEq, const DIM: usize> Source<V, DIM> for Mixed<'_, '_, 
 ///     &[5.0],
 /// )?;
 /// let c = DenseView::new(&[0.0, 0.0, 3.0, 0.0], [2, 2])?;
-/// let mut out = SparseTensorOut::<f64, Csr, Owned, 2, 2>::with_dims([2, 7])?;
+/// let (mut pos, mut crd, mut val) = ([0usize; 3], [0usize; 4], [0.0f64; 4]);
+/// let mut out = SparseTensorOut::<f64, Csr, Slices<'_>, 2, 2>::builder([2, 7])
+///     .positions(1, &mut pos)
+///     .coordinates(1, &mut crd)
+///     .values(&mut val)
+///     .build()?;
 /// let inputs: [&dyn ConcatInput<f64, 2>; 3] = [&a, &b, &c];
 /// concatenate_mixed(&inputs, 1, &mut out)?;
 /// assert_eq!(out.view().level(1).positions(), &[0, 2, 4]);

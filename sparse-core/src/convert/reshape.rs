@@ -136,7 +136,7 @@ where
 /// ```
 /// use sparse_core::convert::reshape;
 /// use sparse_core::levels::{compressed, d0, d1};
-/// use sparse_core::{Enc, Level, Owned, SparseTensor, SparseTensorOut};
+/// use sparse_core::{Enc, Level, Slices, SparseTensor, SparseTensorOut};
 ///
 /// type Dcsr = Enc<usize, usize, (compressed, compressed), (d0, d1)>;
 /// // MLIR's sparse_reshape test: 3x4 into 2x6.
@@ -146,7 +146,15 @@ where
 ///     [Level::compressed(&pos0, &crd0), Level::compressed(&pos1, &crd1)],
 ///     &[1.1, 1.3, 2.1, 2.3, 3.1, 3.3],
 /// )?;
-/// let mut r = SparseTensorOut::<f64, Dcsr, Owned, 2, 2>::with_dims([2, 6])?;
+/// let (mut pos0, mut crd0, mut pos1, mut crd1) = ([0usize; 2], [0usize; 2], [0usize; 3], [0usize; 6]);
+/// let mut val = [0.0f64; 6];
+/// let mut r = SparseTensorOut::<f64, Dcsr, Slices<'_>, 2, 2>::builder([2, 6])
+///     .positions(0, &mut pos0)
+///     .coordinates(0, &mut crd0)
+///     .positions(1, &mut pos1)
+///     .coordinates(1, &mut crd1)
+///     .values(&mut val)
+///     .build()?;
 /// reshape(&m, &mut r)?;
 /// assert_eq!(r.view().level(1).positions(), &[0, 3, 6]);
 /// assert_eq!(r.view().level(1).coordinates(), &[0, 2, 4, 0, 2, 4]);

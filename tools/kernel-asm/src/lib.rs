@@ -59,6 +59,13 @@ mod specialized {
         pub fn layer(w: &tensor<16x64xi8, #CSR8>, x: &tensor<64xi8>, bias: &tensor<16xi32>, acc: &mut tensor<16xi32>) {
             acc[i] = w[i, j] as i32 * (x[j] as i32 + 128) + bias[i];
         }
+
+        /// Over the written-out budget: the rows read a stream packed at
+        /// expansion time (`dot_s8_packed`, an `asm!` loop on thumbv7em).
+        #[specialize(w = LAYER, max_entries = 1)]
+        pub fn layer_packed(w: &tensor<16x64xi8, #CSR8>, x: &tensor<64xi8>, bias: &tensor<16xi32>, acc: &mut tensor<16xi32>) {
+            acc[i] = w[i, j] as i32 * (x[j] as i32 + 128) + bias[i];
+        }
     }
 }
 
@@ -484,6 +491,18 @@ pub fn sk_layer_specialized(
     acc: &mut [i32; 16],
 ) -> Result<(), KernelError> {
     specialized::layer(x, bias, acc)
+}
+
+/// The same layer above the written-out budget: each row one
+/// `dot_s8_packed` call over the stream packed at expansion time.
+#[no_mangle]
+#[inline(never)]
+pub fn sk_layer_packed(
+    x: &[i8; 64],
+    bias: &[i32; 16],
+    acc: &mut [i32; 16],
+) -> Result<(), KernelError> {
+    specialized::layer_packed(x, bias, acc)
 }
 
 /// An int8 layer's accumulation, each row one `dot_s8` call (SMLAD pairs

@@ -57,4 +57,5 @@ variants! {
     #[cfg(not(small_flash))] int8_gen_csr_l128 "gen_csr" &l128::LAYER => |l, q, acc, y| k::fc_csr16(&l128::CSR, l.x, q.bias, acc, y, l.in_off, q.mult, q.shift, l.out_off).is_ok();
     #[cfg(not(small_flash))] int8_gen_24_l128 "gen_24" &l128::LAYER => |l, q, acc, y| k::fc_nv24(&l128::NV24, l.x, q.bias, acc, y, l.in_off, q.mult, q.shift, l.out_off).is_ok();
     #[cfg(not(small_flash))] int8_gen_bsr4_l128 "gen_bsr4" &l128::LAYER => |l, q, acc, y| k::fc_bsr4(&l128::BSR4, l.x, q.bias, acc, y, l.in_off, q.mult, q.shift, l.out_off).is_ok();
+    #[cfg(not(small_flash))] int8_gen_specialized_l128 "gen_specialized" &l128::LAYER => |l, q, acc, y| l128::fc_specialized(l.x, q.bias, acc, y, l.in_off, q.mult, q.shift, l.out_off).is_ok();
 }

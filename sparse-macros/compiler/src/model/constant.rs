@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use proc_macro2::Span;
 use syn::{Attribute, Ident, Visibility};
 
+use super::constant_compute;
 use super::constant_file::{self, FileData};
 use super::constant_layout;
 use super::constant_literal::{dense_literal, nonzeros, scatter, sparse_literal, static_shape};
@@ -222,7 +223,7 @@ pub(super) fn check_constant(
         InitSyntax::LevelsOf { base, values, .. } => {
             check_shared(def, base, values, elem, encoding, model, shared, errors)
         }
-        _ => check_value(def, elem, encoding, shared, errors),
+        _ => check_value(def, elem, encoding, model, failed, shared, errors),
     };
     checked.ok_or_else(|| {
         Some(Box::new(ConstantStub {
@@ -241,12 +242,25 @@ fn check_value(
     def: &ConstantSyntax,
     elem: ValueType,
     encoding: Option<&super::Encoding>,
+    model: &Model,
+    failed: &[String],
     shared: bool,
     errors: &mut Errors,
 ) -> Option<Constant> {
     let before = errors.len();
     let ctx = value_context(&def.init);
-    let (shape, value, abs_path) = read_value(def, &def.init, elem, encoding, &ctx, errors)?;
+    let (shape, value, abs_path) = match &def.init {
+        InitSyntax::Compute {
+            span,
+            indices,
+            body,
+        } => {
+            let (shape, elements) =
+                constant_compute::compute(def, *span, indices, body, elem, model, failed, errors)?;
+            (shape, Value::Elements(elements), None)
+        }
+        init => read_value(def, init, elem, encoding, &ctx, errors)?,
+    };
     let source = source_text(&def.init);
     let dynamic: Vec<bool> = def
         .shape
@@ -315,6 +329,10 @@ pub(super) fn source_text(init: &InitSyntax) -> String {
                 source_text(values)
             )
         }
+        InitSyntax::Compute { indices, body, .. } => {
+            let names: Vec<String> = indices.iter().map(Ident::to_string).collect();
+            format!("`compute(|{}| {})`", names.join(", "), body.text())
+        }
         InitSyntax::Prune { kind, inner, .. } => match kind {
             PruneKind::TwoFour => format!("{} pruned to 2:4", source_text(inner)),
             PruneKind::Blocks { keep, .. } => format!(
@@ -374,6 +392,14 @@ pub(super) fn read_value(
                 *span,
                 "`levels_of(..)` is the whole value of a constant: `static W8: tensor<..> = \
                  levels_of(W, values = file(\"w8.npy\"));`",
+            );
+            return None;
+        }
+        InitSyntax::Compute { span, .. } => {
+            errors.error(
+                *span,
+                "`compute(..)` is the whole value of a constant: `static B2: tensor<..> = \
+                 compute(|i| B[i] + 1);`",
             );
             return None;
         }

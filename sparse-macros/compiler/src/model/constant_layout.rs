@@ -43,6 +43,20 @@ use crate::vocab::{coordinate_slot, LevelExpr, LevelFormat, Width};
 /// failure.
 pub(crate) const MAX_STORED: usize = 1 << 21;
 
+/// Whether a value listing every element of `shape` stays within
+/// [`MAX_STORED`]: the product of the sizes, zeros left out (beside a 0,
+/// a size no element backs, `0 x u64::MAX`, would still make rustc walk or
+/// refuse an array type of that length).
+pub(super) fn dense_within_limit(shape: &[u64]) -> bool {
+    shape
+        .iter()
+        .filter(|&&n| n != 0)
+        .try_fold(1u64, |acc, &n| {
+            acc.checked_mul(n).filter(|&p| p <= MAX_STORED as u64)
+        })
+        .is_some()
+}
+
 /// The level coordinates of the nodes of the level being laid out, kept
 /// only when another constant shares this one's levels (`levels_of`
 /// reads its values at them): `depth` coordinates per node.

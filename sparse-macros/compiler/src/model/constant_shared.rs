@@ -222,7 +222,7 @@ fn check_sizes(def: &ConstantSyntax, base: &Constant, errors: &mut Errors) -> Op
 
 /// The dimension coordinates of every stored value of `storage`, `rank`
 /// per value, from the level coordinates the layout recorded.
-fn slot_coordinates(storage: &SparseStorage, enc: &Encoding, rank: usize) -> Vec<u64> {
+pub(super) fn slot_coordinates(storage: &SparseStorage, enc: &Encoding, rank: usize) -> Vec<u64> {
     let lvl = enc.levels.len().max(1);
     let mut out = Vec::with_capacity(storage.slots.len() / lvl * rank);
     for lc in storage.slots.chunks(lvl) {

@@ -8,6 +8,8 @@
 //! what storage in Rust types needs (widths that fit static sizes).
 
 mod constant;
+mod constant_compute;
+mod constant_eval;
 mod constant_file;
 mod constant_layout;
 mod constant_literal;
@@ -268,19 +270,26 @@ pub fn check(block: &Block, errors: &mut Errors) -> Model {
             }
         }
     }
-    // Constants whose levels a `levels_of` shares: their layouts record
-    // where each value is stored.
-    let shared: Vec<String> = block
-        .items
-        .iter()
-        .filter_map(|item| match item {
+    // Constants whose levels a `levels_of` shares, or whose values a
+    // `compute` reads: their layouts record where each value is stored.
+    let mut shared: Vec<String> = Vec::new();
+    for item in &block.items {
+        match item {
             Item::Constant(ConstantSyntax {
                 init: InitSyntax::LevelsOf { base, .. },
                 ..
-            }) => Some(base.to_string()),
-            _ => None,
-        })
-        .collect();
+            }) => shared.push(base.to_string()),
+            Item::Constant(ConstantSyntax {
+                init: InitSyntax::Compute { body, .. },
+                ..
+            }) => body.visit(&mut |e| {
+                if let crate::syntax::ExprSyntax::Access(a) = e {
+                    shared.push(a.tensor.to_string());
+                }
+            }),
+            _ => {}
+        }
+    }
     // Statics share the value namespace with functions.
     for item in &block.items {
         if let Item::Constant(def) = item {

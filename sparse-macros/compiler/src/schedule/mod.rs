@@ -18,6 +18,7 @@ pub mod partial_sums;
 pub mod row_bound;
 pub mod rows;
 pub mod specialize;
+pub mod specialize_packed;
 pub mod unroll;
 pub mod window_skip;
 
@@ -32,6 +33,7 @@ pub use gather_dot::GatherDot;
 pub use parallel::Chunks;
 pub use row_bound::RowBound;
 pub use rows::RowCursor;
+pub use specialize_packed::PackedWalk;
 pub use window_skip::WindowSkip;
 
 /// The largest block size whose loop is written out (a 4x4 block's two
@@ -39,6 +41,12 @@ pub use window_skip::WindowSkip;
 /// loops as loops at opt-level `s`, where a 4x4 BSR SpMV then costs 3.4
 /// times the hand-written C loop (`bench/firmware/RESULTS.md`).
 pub const MAX_WRITTEN_OUT_BLOCK: u32 = 4;
+
+/// Bytes of code per entry of a constant written out by `#[specialize]`
+/// on a Cortex-M4 (measured: 37,558 bytes for the 4,096 int8 entries of
+/// the 64x256 layer of `bench/firmware` at opt-level `s`), for the
+/// estimate in the kernel's doc comment.
+pub const WRITTEN_OUT_BYTES: usize = 10;
 
 /// How every loop of one kernel runs.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -91,6 +99,10 @@ pub struct StmtSchedule {
     /// Innermost int8 walks summed by one call to sparse-core's `dot_s8`
     /// (dual multiply-accumulates on Cortex-M4/M7, [`dual_mac`]).
     pub dual_macs: Vec<DualMac>,
+    /// Under `#[specialize]` when the loops are not written out: the int8
+    /// walk over the constant summed from a stream packed at expansion
+    /// time by sparse-core's `dot_s8_packed` ([`specialize_packed`]).
+    pub packed: Option<PackedWalk>,
     /// Dense loops over the groups of a 2:4 int8 row summed by one call to
     /// sparse-core's `dot_s8_2_4` ([`dual_mac_2_4`]).
     pub group_macs: Vec<GroupMac>,
@@ -133,6 +145,11 @@ impl StmtSchedule {
     /// The `dot_gather` call that sums walk `l`, if one does.
     pub fn gather_dot(&self, l: LoopId) -> Option<GatherDot> {
         self.gather_dots.iter().copied().find(|d| d.loop_id == l)
+    }
+
+    /// The packed stream that sums walk `l`, if one does.
+    pub fn packed(&self, l: LoopId) -> Option<&PackedWalk> {
+        self.packed.as_ref().filter(|p| p.loop_id == l)
     }
 
     /// The `dot_s8_2_4` call that sums the groups of loop `l`, if one does.
@@ -203,6 +220,13 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
                 taken.extend(loops);
             }
             s.dual_macs = dual_mac::dual_mac_walks(kp, sp, stmt, &taken);
+            // Over the written-out budget: the constant's walk packed.
+            if let Some(Err(_)) = &s.compiled {
+                s.packed = specialize_packed::packed_walk(kp, &s.dual_macs);
+                let packed = &s.packed;
+                s.dual_macs
+                    .retain(|d| packed.as_ref().is_none_or(|p| p.loop_id != d.loop_id));
+            }
             s.group_macs = dual_mac_2_4::group_macs(kp, sp, stmt, &taken);
             s.gather_dots = gather_dot::gather_dots(kp, sp, stmt, &taken);
             // A group's walk inside the call is not written out.
@@ -210,16 +234,20 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
             s.written_out
                 .retain(|(l, _)| !groups.iter().any(|g| g.walk == *l));
             taken.extend(s.group_macs.iter().map(|g| g.loop_id));
+            taken.extend(s.packed.iter().map(|p| p.loop_id));
             s.row_cursors = rows::row_cursors(kp, sp, stmt, s.chunks(), &s.unrolled);
             // A walk handed whole to `dot_s8` or `dot_gather` needs its
             // range, not a row cursor's iterator.
             let dual = &s.dual_macs;
             let groups = &s.group_macs;
             let gathers = &s.gather_dots;
+            // A packed walk reads no array of the constant.
+            let packed = s.packed.as_ref().and(kp.specialized.as_ref());
             s.row_cursors.retain(|c| {
                 !dual.iter().any(|d| d.weights == c.tensor)
                     && !groups.iter().any(|g| g.weights == c.tensor)
                     && !gathers.iter().any(|g| g.values == c.tensor)
+                    && packed.is_none_or(|spec| spec.tensor != c.tensor)
             });
             if let Some(Ok(loops)) = &s.compiled {
                 s.row_cursors.retain(|c| !loops.contains(&c.loop_id));
@@ -379,13 +407,16 @@ impl Schedule {
             match (&s.compiled, &kp.specialized) {
                 (Some(Ok(loops)), Some(spec)) => {
                     let names: Vec<&str> = loops.iter().map(|&l| k.loop_name(l)).collect();
+                    let entries = spec.storage().map_or(0, |s| s.entries);
                     lines.push(format!(
-                        "{}: written out over the {} stored entries of `{}` (statement {}), \
-                         its coordinates and values constants in the code",
+                        "{}: written out over the {entries} stored entries of `{}` (statement \
+                         {}), its coordinates and values constants in the code (about \
+                         {} bytes of code on a Cortex-M4, {} per entry; no data)",
                         names.join(", "),
-                        spec.storage().map_or(0, |s| s.entries),
                         spec.constant.name,
-                        n + 1
+                        n + 1,
+                        entries.saturating_mul(WRITTEN_OUT_BYTES),
+                        WRITTEN_OUT_BYTES,
                     ));
                     if let Some((_, off)) = &s.folded_offset {
                         lines.push(format!(
@@ -396,11 +427,32 @@ impl Schedule {
                         ));
                     }
                 }
-                (Some(Err(why)), Some(spec)) => lines.push(format!(
-                    "statement {}: reads `{}` through its loops, not written out: {why}",
-                    n + 1,
-                    spec.constant.name
-                )),
+                (Some(Err(why)), Some(spec)) => match &s.packed {
+                    Some(p) => lines.push(format!(
+                        "{}: one call to `dot_s8_packed` over `{}`'s {} entries packed at \
+                         expansion time (statement {}): {} words of groups of four ({} \
+                         coordinates, {} weights), {} bytes of data with the row table{}; \
+                         not written out: {why}",
+                        k.loop_name(p.loop_id),
+                        spec.constant.name,
+                        spec.storage().map_or(0, |s| s.entries),
+                        n + 1,
+                        p.words,
+                        if p.wide { "`u16`" } else { "`u8`" },
+                        if p.pairs { "`i16` pair" } else { "`i8`" },
+                        p.data_bytes(),
+                        if p.offset.is_some() {
+                            " and the rows' weights summed (the input offset folded)"
+                        } else {
+                            ""
+                        },
+                    )),
+                    None => lines.push(format!(
+                        "statement {}: reads `{}` through its loops, not written out: {why}",
+                        n + 1,
+                        spec.constant.name
+                    )),
+                },
                 _ => {}
             }
             for d in &s.dual_macs {

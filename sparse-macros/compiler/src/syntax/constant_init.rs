@@ -8,6 +8,7 @@
 //! prune_2_4(dense<[...]>)                 prune_2_4(file("w.npy"))
 //! prune_blocks(file("w.npy"), keep = 2)   (the 2 blocks of largest norm per block row)
 //! levels_of(W, values = file("w8.npy"))   (W's positions and coordinates, other values)
+//! compute(|i| B[i] + 128 * sum(j, W[i, j] as i32))   (from other constants, when the macro expands)
 //! ```
 
 use proc_macro2::{Span, TokenTree};
@@ -16,6 +17,8 @@ use syn::parse::ParseStream;
 use syn::{Ident, Token};
 
 use super::constant::{angle_content, parse_literal_tokens, split_sparse, Budget, TensorLiteral};
+use super::stmt::ExprSyntax;
+use super::stmt_parse::Parser;
 
 /// The initializer of a constant.
 #[derive(Clone, Debug)]
@@ -58,6 +61,17 @@ pub enum InitSyntax {
         /// The values, as a dense value of the same shape.
         values: Box<InitSyntax>,
     },
+    /// `compute(|i, j| EXPR)`: every element computed from constants
+    /// declared before, when the macro expands; the closure's parameters
+    /// name the dimensions, `EXPR` is a kernel expression.
+    Compute {
+        /// Span of `compute`.
+        span: Span,
+        /// The index variables of the dimensions, outermost first.
+        indices: Vec<Ident>,
+        /// The element at those coordinates.
+        body: ExprSyntax,
+    },
     /// `file("path")`.
     File {
         /// The path as written.
@@ -90,6 +104,7 @@ impl InitSyntax {
             | InitSyntax::Sparse { span, .. }
             | InitSyntax::Prune { span, .. }
             | InitSyntax::LevelsOf { span, .. }
+            | InitSyntax::Compute { span, .. }
             | InitSyntax::File { span, .. } => *span,
         }
     }
@@ -146,6 +161,7 @@ pub(super) fn parse_init(input: ParseStream) -> syn::Result<InitSyntax> {
         }
         "prune_2_4" | "prune_blocks" => parse_prune(input, &word),
         "levels_of" => parse_levels_of(input, &word),
+        "compute" => parse_compute(input, &word),
         "dense_resource" | "array" => Err(syn::Error::new(
             word.span(),
             format!(
@@ -282,5 +298,72 @@ fn parse_levels_of(input: ParseStream, word: &Ident) -> syn::Result<InitSyntax> 
         span: word.span(),
         base,
         values: Box::new(values),
+    })
+}
+
+const COMPUTE_USAGE: &str =
+    "`compute` takes a closure over the constant's dimensions whose body is \
+                             a kernel expression over constants declared before it: \
+                             `compute(|i| B[i] + 128 * sum(j, W[i, j] as i32))` (`|| ..` for a \
+                             scalar)";
+
+/// `compute(|i, j| EXPR)`, `compute(|| EXPR)`.
+fn parse_compute(input: ParseStream, word: &Ident) -> syn::Result<InitSyntax> {
+    let group: proc_macro2::Group = match input.parse::<TokenTree>() {
+        Ok(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis => g,
+        _ => return Err(syn::Error::new(word.span(), COMPUTE_USAGE)),
+    };
+    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+    let bar = |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == '|');
+    if !bar(tokens.first()) {
+        return Err(syn::Error::new(
+            tokens.first().map_or(group.span(), TokenTree::span),
+            COMPUTE_USAGE,
+        ));
+    }
+    // `||` is two joint `|` punctuation tokens: no dimensions.
+    let mut pos = 1;
+    let mut indices = Vec::new();
+    let mut expect_name = true;
+    loop {
+        match tokens.get(pos) {
+            Some(t) if bar(Some(t)) && (indices.is_empty() || !expect_name) => {
+                pos += 1;
+                break;
+            }
+            Some(TokenTree::Ident(id)) if expect_name => {
+                indices.push(id.clone());
+                expect_name = false;
+            }
+            Some(TokenTree::Punct(p)) if p.as_char() == ',' && !expect_name => expect_name = true,
+            Some(other) => {
+                return Err(syn::Error::new(
+                    other.span(),
+                    format!(
+                        "expected an index variable, `,` or the closing `|` of the closure's \
+                         parameters; {COMPUTE_USAGE}"
+                    ),
+                ))
+            }
+            None => return Err(syn::Error::new(group.span(), COMPUTE_USAGE)),
+        }
+        pos += 1;
+    }
+    let rest = &tokens[pos..];
+    if rest.is_empty() {
+        return Err(syn::Error::new(group.span_close(), COMPUTE_USAGE));
+    }
+    let mut parser = Parser::new(rest, group.span_close());
+    let body: ExprSyntax = parser.expr(0)?;
+    if let Some(extra) = parser.peek() {
+        return Err(syn::Error::new(
+            extra.span(),
+            "unexpected token after the expression of `compute(..)`",
+        ));
+    }
+    Ok(InitSyntax::Compute {
+        span: word.span(),
+        indices,
+        body,
     })
 }

@@ -212,6 +212,11 @@ impl Gen<'_> {
                 };
             }
         }
+        // A row of a specialized constant's int8 products summed from its
+        // packed stream (no range: `W`'s arrays are not read) (`schedule::specialize_packed`).
+        if let Some(pw) = self.sched.and_then(|s| s.packed(l)).cloned() {
+            return self.packed_walk(&pw, lv, body, scope);
+        }
         let lo = self.tlocal(t, &format!("lo{lv}"));
         let hi = self.tlocal(t, &format!("hi{lv}"));
         let Some(range) = self.range(t, lv, scope, &lo, &hi) else {

@@ -43,6 +43,7 @@ mod levels;
 mod linear_out;
 mod loads;
 mod operators;
+mod packed;
 mod parallel;
 mod partial_sums;
 mod row_bound;

@@ -109,7 +109,7 @@ pub(super) fn unroll_attr(
 /// The stored entries `#[specialize]` writes out as code unless the
 /// attribute says otherwise: about 10-12 bytes of Cortex-M code per entry,
 /// so 4096 entries are some 48 KiB of flash.
-pub const DEFAULT_MAX_ENTRIES: u64 = 4096;
+pub const DEFAULT_MAX_ENTRIES: u64 = 2048;
 
 /// The largest `max_entries` accepted: each entry is a few statements of
 /// generated Rust, and rustc's time grows with them.
