@@ -11,12 +11,14 @@
 //! buffers, and the starts are shifted back into positions. A COO source
 //! then gets each bucket sorted (already sorted buckets cost one
 //! comparison per entry) and repeats merged or refused, compacting in
-//! place. No allocation, no memory beyond the output's buffers.
+//! place (`buckets.rs`). No allocation, no memory beyond the output's
+//! buffers and a few hundred bytes of stack.
 //!
 //! It runs only when it gives what the general staging path (`stage.rs`)
 //! or the streaming path gives (the same buffers; among repeated
-//! coordinates a target keeps, the source's order, which streaming keeps
-//! too and staging's heap sort does not promise), and never fails where
+//! coordinates a target keeps, the source's order in buckets of up to 64
+//! entries, which streaming keeps too and staging's heap sort does not
+//! promise; longer buckets are heap-sorted too), and never fails where
 //! they would succeed: every buffer already has the room the staging needs
 //! (`nse` coordinates and values, one position per outer coordinate plus
 //! one), the entries fit `posWidth`, and the source stores values (not a
@@ -26,12 +28,14 @@
 use crate::encoding::Encoding;
 use crate::error::Buffer as Which;
 use crate::index::Index;
+use crate::kernel::unchecked::slot;
 use crate::output::{Buffer, OutputBuffers, SparseTensorOut};
 use crate::tensor::SparseTensor;
 use crate::vocab::{LevelExpr, LevelFormat};
 
+use super::buckets::{settle, Settle};
 use super::engine::keeps_repeats;
-use super::sort::{heap_sort, Rows};
+use super::merge::Unmerged;
 use super::source::tensor_may_repeat;
 use super::{ConvertError, Merge};
 
@@ -111,76 +115,6 @@ fn each<V, S: Encoding, const DIM: usize, const LS: usize>(
     }
 }
 
-/// One bucket's entries (coordinates and values side by side), for the
-/// shared heap sort.
-struct Pairs<'a, C, V> {
-    crd: &'a mut [C],
-    val: &'a mut [V],
-}
-
-impl<C: Index, V> Rows for Pairs<'_, C, V> {
-    fn cmp_rows(&self, a: usize, b: usize) -> core::cmp::Ordering {
-        self.crd.get(a).cmp(&self.crd.get(b))
-    }
-    fn swap_rows(&mut self, a: usize, b: usize) {
-        if a < self.crd.len() && b < self.crd.len() && a < self.val.len() && b < self.val.len() {
-            self.crd.swap(a, b);
-            self.val.swap(a, b);
-        }
-    }
-}
-
-/// Buckets up to this long are insertion-sorted.
-const INSERTION_MAX: usize = 64;
-
-/// Sorts `crd[lo..hi]` (and the values with them), stably (repeats keep
-/// their source order): a straight insertion sort for short buckets — a
-/// compare and two moves per displaced entry, where a binary search and a
-/// rotation (two `memmove` calls per entry) cost several times more on a
-/// 20-entry row — and heap sort otherwise (`O(k log k)`, no recursion),
-/// for the same buckets as before, so the result is the same entry for
-/// entry.
-fn sort_bucket<C: Index, V>(rows: &mut Pairs<'_, C, V>, lo: usize, hi: usize) {
-    if hi.saturating_sub(lo) > INSERTION_MAX {
-        heap_sort(rows, lo, hi);
-        return;
-    }
-    let (Some(crd), Some(val)) = (rows.crd.get_mut(lo..hi), rows.val.get_mut(lo..hi)) else {
-        return;
-    };
-    let n = crd.len().min(val.len());
-    for i in 1..n {
-        // `i < n`, so every access below is in range of both slices; each
-        // is a `get`, whose `None` arm is unreachable (no panic path).
-        let (Some(c), Some(v)) = (crd.get_mut(..=i), val.get_mut(..=i)) else {
-            return;
-        };
-        let Some(&key) = c.last() else {
-            return;
-        };
-        let mut j = i;
-        // Strictly greater: an equal key stays behind (stable).
-        while j > 0 {
-            let Some(&prev) = c.get(j - 1) else {
-                break;
-            };
-            if prev <= key {
-                break;
-            }
-            if let Some(slot) = c.get_mut(j) {
-                *slot = prev;
-            }
-            if let Some([a, b]) = v.get_mut(j - 1..=j) {
-                core::mem::swap(a, b);
-            }
-            j -= 1;
-        }
-        if let Some(slot) = c.get_mut(j) {
-            *slot = key;
-        }
-    }
-}
-
 /// Appends `n` copies of `x` (the caller checked the room).
 fn fill<T: Clone, BT: Buffer<T>>(buf: &mut BT, n: usize, x: &T) -> bool {
     buf.extend_fill(n, x.clone())
@@ -191,7 +125,14 @@ fn fill<T: Clone, BT: Buffer<T>>(buf: &mut BT, n: usize, x: &T) -> bool {
 /// entry's stored coordinate and value to the next free slot of its bucket
 /// (leaving `pos[b]` at the bucket's end). `split` gives an entry's bucket
 /// and stored coordinate from its source level coordinates. Returns the
-/// number of entries written.
+/// number of entries written, `0` for a source that broke its invariants.
+///
+/// Pass 2's cursor load, stores and increment are unchecked, on what this
+/// function checks itself: pass 1 refuses a bucket outside `pos` (so every
+/// bucket index of pass 2, which visits the same entries of the same
+/// source, is in range), and the entries' total is within the coordinate
+/// and value buffers and fits `P` (so bucket `b`'s cursor, advanced once
+/// per entry of `b`, stays below the start of bucket `b + 1`).
 #[inline(always)]
 fn count_and_scatter<V, S, P, C, const DIM: usize, const LS: usize>(
     src: &SparseTensor<'_, V, S, DIM, LS>,
@@ -207,12 +148,15 @@ where
     P: Index,
     C: Index,
 {
-    // nnz fits P (checked by the caller): no count or cursor overflows,
-    // so they convert without a test.
+    // The total is at most the source's values, which the caller checked
+    // fit `P`: no count or cursor overflows, so they convert without a
+    // test.
+    let mut outside = false;
     each(src, kind, |c0, c1, _| {
         let (b, _) = split(c0, c1);
-        if let Some(slot) = pos.get_mut(b + 1) {
-            *slot = P::from_usize_wrapping(slot.as_usize() + 1);
+        match pos.get_mut(b + 1) {
+            Some(slot) => *slot = P::from_usize_wrapping(slot.as_usize() + 1),
+            None => outside = true,
         }
     });
     let mut sum = 0usize;
@@ -220,37 +164,92 @@ where
         sum += slot.as_usize();
         *slot = P::from_usize_wrapping(sum);
     }
-    // One length for both: one range test per entry.
-    let n = crd.len().min(val.len());
-    let (Some(crd), Some(val)) = (crd.get_mut(..n), val.get_mut(..n)) else {
+    if outside || sum > crd.len() || sum > val.len() || sum as u64 > P::MAX {
         return 0;
-    };
-    let mut written = 0usize;
+    }
     each(src, kind, |c0, c1, v| {
         let (b, c) = split(c0, c1);
-        let Some(next) = pos.get_mut(b) else { return };
+        // SAFETY: `b + 1 < pos.len()`, checked for this entry in pass 1.
+        let next = unsafe { slot(pos, b) };
         let q = next.as_usize();
-        if let (Some(x), Some(y)) = (crd.get_mut(q), val.get_mut(q)) {
+        // SAFETY: `q < sum <= crd.len(), val.len()`: bucket `b`'s cursor
+        // started at the entries of the buckets before it and advances
+        // once per entry of `b`, as counted in pass 1.
+        unsafe {
             // A validated source coordinate is below the size the caller
             // checked fits `C`.
-            let c = C::from_usize_wrapping(c);
-            *x = c;
-            *y = v.clone();
-            *next = P::from_usize_wrapping(q + 1);
-            written += 1;
+            *slot(crd, q) = C::from_usize_wrapping(c);
+            *slot(val, q) = v.clone();
         }
+        *next = P::from_usize_wrapping(q + 1);
     });
-    written
+    sum
+}
+
+/// [`count_and_scatter`] for a COO source already in the target's order
+/// (row-major COO into CSR, ordered): the entries of each bucket are
+/// counted, and copied in source order, which is their order in the result
+/// — no cursor per bucket. Leaves `pos` as the scatter does (`pos[b]` at
+/// bucket `b`'s end). Returns the number of entries written, `0` for a
+/// source that broke its invariants.
+fn copy_in_order<V, S, P, C, const DIM: usize, const LS: usize>(
+    src: &SparseTensor<'_, V, S, DIM, LS>,
+    pos: &mut [P],
+    crd: &mut [C],
+    val: &mut [V],
+) -> usize
+where
+    V: Clone,
+    S: Encoding,
+    P: Index,
+    C: Index,
+{
+    let mut outside = false;
+    each(src, Kind::Coo, |b, _, _| match pos.get_mut(b + 1) {
+        Some(slot) => *slot = P::from_usize_wrapping(slot.as_usize() + 1),
+        None => outside = true,
+    });
+    // Each bucket's end: the counts summed up to it, in `pos[b]`.
+    let mut sum = 0usize;
+    let buckets = pos.len().saturating_sub(1);
+    for b in 0..buckets {
+        sum += pos.get(b + 1).map_or(0, |p| p.as_usize());
+        if let Some(slot) = pos.get_mut(b) {
+            *slot = P::from_usize_wrapping(sum);
+        }
+    }
+    if outside || sum > crd.len() || sum > val.len() || sum as u64 > P::MAX {
+        return 0;
+    }
+    let mut q = 0usize;
+    each(src, Kind::Coo, |_, c, v| {
+        // SAFETY: `q < sum <= crd.len(), val.len()`: this pass visits the
+        // entries pass 1 counted (the same walk of the same source), once.
+        unsafe {
+            *slot(crd, q) = C::from_usize_wrapping(c);
+            *slot(val, q) = v.clone();
+        }
+        q += 1;
+    });
+    q
 }
 
 /// [`count_and_scatter`] for CSR ↔ CSC (a compressed source read
-/// transposed), row by row, on validated input: the stored coordinate is
-/// the row's, converted once per row; counts and cursors are below `nnz`,
-/// which the caller checked fits `P`, so they convert without a test; and
-/// the coordinate and value buffers are cut to one length, so each entry
-/// costs one range test (of its cursor) where it cost two — a bucket
-/// load, two stores and a bucket increment, as Eigen's and GraphBLAS'
-/// transposes.
+/// transposed), row by row: the classic counting transpose, with the
+/// bucket cursor, the two stores and the cursor increment of each entry
+/// unchecked, as Eigen's and GraphBLAS' transposes — bounds-checked
+/// indexing kept three more values live in pass 2 than the registers
+/// hold, and twice the loads of the hand loop per entry.
+///
+/// The unchecked accesses rest on what this function checks itself, not
+/// on the source being valid: pass 1 refuses a coordinate outside the
+/// buckets (so every bucket index is below `pos.len() - 1`), pass 2
+/// refuses a row whose end is below its start (so the rows cover the
+/// entries `first..last` once each, and bucket `j`'s cursor stays below
+/// the start of bucket `j + 1`, at most `last - first`, which is checked
+/// to be within the coordinate and value buffers and to fit `P`).
+/// Returns the number of entries written, `0` for a source that broke
+/// its invariants (the caller then clears the output).
 fn transpose_compressed<V, S, P, C, const DIM: usize, const LS: usize>(
     src: &SparseTensor<'_, V, S, DIM, LS>,
     pos: &mut [P],
@@ -265,49 +264,57 @@ where
 {
     let level = src.level(1);
     let (spos, scrd, svals) = (level.positions(), level.coordinates(), src.values());
-    // Pass 1: the entries of each column, at `pos[j + 1]`.
-    for j in scrd {
-        if let Some(slot) = pos.get_mut(j.as_usize() + 1) {
-            *slot = P::from_usize_wrapping(slot.as_usize() + 1);
+    let first = spos.first().map_or(0, |p| p.as_usize());
+    let last = spos.last().map_or(0, |p| p.as_usize());
+    let Some(entries) = scrd.get(first..last) else {
+        return 0;
+    };
+    let total = entries.len();
+    if total > crd.len() || total > val.len() || total as u64 > P::MAX {
+        return 0;
+    }
+    // Pass 1: the entries of each bucket, at `pos[j + 1]`; every `j` below
+    // `pos.len() - 1` from here on.
+    for j in entries {
+        match pos.get_mut(j.as_usize() + 1) {
+            Some(slot) => *slot = P::from_usize_wrapping(slot.as_usize() + 1),
+            None => return 0,
         }
     }
+    // Counts and their sums are at most `total`, which fits `P`.
     let mut sum = 0usize;
     for slot in pos.iter_mut() {
         sum += slot.as_usize();
         *slot = P::from_usize_wrapping(sum);
     }
-    // Pass 2: each row's entries to the next free slot of their column.
-    let n = crd.len().min(val.len());
-    let (Some(crd), Some(val)) = (crd.get_mut(..n), val.get_mut(..n)) else {
-        return 0;
-    };
-    let mut written = 0usize;
-    let mut lo = spos.first().map_or(0, |p| p.as_usize());
+    // Pass 2: each row's entries to the next free slot of their bucket.
+    let mut lo = first;
     for (i, hi) in spos.iter().skip(1).enumerate() {
         let hi = hi.as_usize();
-        let (Some(row), Some(vals), Some(ci)) =
-            (scrd.get(lo..hi), svals.get(lo..hi), C::from_usize(i))
-        else {
-            lo = hi;
-            continue;
+        let (Some(row), Some(vals)) = (scrd.get(lo..hi), svals.get(lo..hi)) else {
+            return 0;
         };
+        // A row of the source is below its level size, which the caller
+        // checked fits `C`.
+        let ci = C::from_usize_wrapping(i);
         for (j, v) in row.iter().zip(vals) {
-            let Some(next) = pos.get_mut(j.as_usize()) else {
-                continue;
-            };
+            // SAFETY: pass 1 checked `j + 1 < pos.len()` for every entry
+            // of `first..last`, and this row is part of it.
+            let next = unsafe { slot(pos, j.as_usize()) };
             let q = next.as_usize();
-            // Both slices are `n` long: the compiler folds the two range
-            // tests into one (and no panic path).
-            if let (Some(x), Some(y)) = (crd.get_mut(q), val.get_mut(q)) {
-                *x = ci;
-                *y = v.clone();
-                *next = P::from_usize_wrapping(q + 1);
-                written += 1;
+            // SAFETY: `q < total <= crd.len(), val.len()`: bucket `j`'s
+            // cursor started at the number of entries in buckets before
+            // `j` and advances once per entry of `j`, each visited once
+            // (the rows, checked increasing, split `first..last`).
+            unsafe {
+                *slot(crd, q) = ci;
+                *slot(val, q) = v.clone();
             }
+            *next = P::from_usize_wrapping(q + 1);
         }
         lo = hi;
     }
-    written
+    total
 }
 
 /// Converts a 2-level source into a `(dense, compressed)` target by
@@ -420,8 +427,15 @@ where
     );
     // Which source coordinate is the bucket, which the stored one: one
     // copy of the passes per orientation.
+    // A COO source stored in the target's order (both levels ordered)
+    // needs no scatter: its entries are copied as they come.
+    let in_order = kind == Kind::Coo
+        && !transposed
+        && (0..2).all(|l| S::level_type(l).is_some_and(|t| t.is_ordered()));
     let written = if transposed && kind == Kind::Compressed {
         transpose_compressed(src, pos, crd, val)
+    } else if in_order {
+        copy_in_order(src, pos, crd, val)
     } else if transposed {
         count_and_scatter(src, kind, pos, crd, val, |c0, c1| (c1, c0))
     } else {
@@ -446,123 +460,20 @@ where
     }
 
     // A COO source's buckets are in source order: sort each (CSR <-> CSC
-    // buckets are sorted by construction, the rows being visited in order).
-    if kind == Kind::Coo {
-        let mut rows = Pairs {
-            crd: &mut *crd,
-            val: &mut *val,
-        };
-        let mut lo = 0usize;
-        for b in 1..=buckets {
-            let hi = pos.get(b).map_or(lo, |p| p.as_usize());
-            let sorted = rows
-                .crd
-                .get(lo..hi)
-                .is_some_and(|s| s.windows(2).all(|w| w.first() <= w.get(1)));
-            if !sorted {
-                sort_bucket(&mut rows, lo, hi);
-            }
-            lo = hi;
-        }
-    }
-
-    // Repeats (adjacent now) merged, or refused, unless the target keeps
+    // buckets are sorted by construction, the rows being visited in order);
+    // repeats (adjacent then) merged, or refused, unless the target keeps
     // them or the source cannot have any; compacting in place.
-    if !keeps {
-        let mut w = 0usize;
-        let mut lo = 0usize;
-        for b in 1..=buckets {
-            let hi = pos.get(b).map_or(lo, |p| p.as_usize());
-            let start = w;
-            for r in lo..hi {
-                let c = crd.get(r).copied();
-                if w > start && crd.get(w - 1).copied() == c {
-                    let x = val.get_mut(r).map(core::mem::take).unwrap_or_default();
-                    if let Some(acc) = val.get_mut(w - 1) {
-                        match merge.apply(core::mem::take(acc), x) {
-                            Ok(sum) => *acc = sum,
-                            Err(why) => {
-                                let inner = c.map_or(0, |c| c.as_usize());
-                                let lvl = core::array::from_fn(|l| [b - 1, inner][l % 2]);
-                                return Err(why.error(&layout.lvl_to_dim(&lvl)));
-                            }
-                        }
-                    }
-                } else {
-                    if r != w {
-                        if let (Some(c), Some(slot)) = (c, crd.get_mut(w)) {
-                            *slot = c;
-                        }
-                        // `w < r`, but said so the bounds checks fold away.
-                        if r < val.len() && w < val.len() {
-                            val.swap(r, w);
-                        }
-                    }
-                    w += 1;
-                }
-            }
-            if let Some(slot) = pos.get_mut(b) {
-                *slot = <E::Pos as Index>::from_usize(w).unwrap_or(*slot);
-            }
-            lo = hi;
-        }
-        crd_buf.truncate(w);
-        values.truncate(w);
-    }
+    let how = Settle {
+        sort: kind == Kind::Coo && !in_order,
+        keeps,
+        merge: &merge,
+    };
+    let fail = |why: Unmerged, b: usize, inner: usize| {
+        let lvl = core::array::from_fn(|l| [b, inner][l % 2]);
+        why.error(&layout.lvl_to_dim(&lvl))
+    };
+    let kept = settle(pos, crd, val, &how, &fail)?;
+    crd_buf.truncate(kept);
+    values.truncate(kept);
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    extern crate std;
-    use super::{sort_bucket, Pairs, INSERTION_MAX};
-    use std::vec::Vec;
-
-    /// Buckets of every length up to past the insertion threshold, with
-    /// many repeats: coordinates sorted; up to the threshold the values of
-    /// equal coordinates in their source order (what a stable sort gives,
-    /// as the binary insertion before did).
-    // Exhaustive over safe code (it reaches no `unsafe`): it runs natively;
-    // under Miri it cost minutes of the suite for nothing Miri checks.
-    #[cfg_attr(miri, ignore)]
-    #[test]
-    fn sort_bucket_sorts_and_keeps_repeats_in_order() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for len in 0..=INSERTION_MAX + 20 {
-            for range in [4u32, 1000] {
-                let mut crd: Vec<u32> = (0..len)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        (seed % u64::from(range)) as u32
-                    })
-                    .collect();
-                // Values number the entries in source order.
-                let mut val: Vec<usize> = (0..len).collect();
-                let mut want: Vec<(u32, usize)> = crd.iter().copied().zip(0..).collect();
-                want.sort_by_key(|&(c, _)| c);
-                // One bucket in the middle of the arrays.
-                crd.splice(0..0, [7, 3]);
-                val.splice(0..0, [100, 101]);
-                let mut rows = Pairs {
-                    crd: &mut crd,
-                    val: &mut val,
-                };
-                sort_bucket(&mut rows, 2, 2 + len);
-                assert_eq!(&crd[..2], &[7, 3]);
-                let got: Vec<(u32, usize)> = crd[2..]
-                    .iter()
-                    .copied()
-                    .zip(val[2..].iter().copied())
-                    .collect();
-                if len <= INSERTION_MAX {
-                    assert_eq!(got, want, "{len} of {range}");
-                } else {
-                    let keys = |v: &[(u32, usize)]| v.iter().map(|p| p.0).collect::<Vec<_>>();
-                    assert_eq!(keys(&got), keys(&want), "{len} of {range}");
-                }
-            }
-        }
-    }
 }

@@ -75,14 +75,16 @@
 //! not) → CSR or CSC, at any widths, run as the classic typed transpose:
 //! count per outer coordinate into the positions, prefix sum, scatter the
 //! inner coordinates and values, shift back; then, for COO, each bucket
-//! sorted (insertion sort when short, heap sort otherwise; one comparison
-//! per entry when already sorted) and repeats merged in place. It is taken
+//! sorted (on 64-bit targets up to 32 entries by branch-free sorting
+//! networks on packed keys, otherwise insertion sort up to 64, heap sort
+//! beyond; one comparison per entry when already sorted) and repeats
+//! merged in place. It is taken
 //! only when the buffers already have the room staging needs (`nse`
 //! coordinates and values, one position per outer coordinate plus one)
 //! and `nse` fits `posWidth`; otherwise the general paths run and report
 //! capacity errors exactly as above. The result is the same as theirs,
-//! buffer for buffer (repeats a target keeps stay in the source's order,
-//! which staging does not promise).
+//! buffer for buffer (repeats a target keeps stay in the source's order
+//! in rows of up to 64 entries, which staging does not promise).
 //!
 //! # Errors and capacity
 //!
@@ -127,11 +129,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod buckets;
 mod concat;
 mod dense;
 pub(crate) mod engine;
 mod error;
 mod fast;
+#[cfg(test)]
+mod fast_tests;
 pub(crate) mod merge;
 #[cfg(feature = "alloc")]
 mod owned;

@@ -161,7 +161,7 @@ mod protocol;
 mod row;
 mod segment;
 #[cfg(target_pointer_width = "64")]
-mod small_sort;
+pub(crate) mod small_sort;
 mod workspace;
 
 use core::fmt;

@@ -10,13 +10,16 @@
 //! `small_sort_network`), in safe code: each half of the row (the whole
 //! row up to 16 entries) is copied into a 32-slot array on the stack
 //! filled with `usize::MAX`, put in order by the narrowest sorting network
-//! that covers it (9, 13 or 16 inputs; the `usize::MAX` slots stay last;
-//! every compare-exchange a `min` and a `max`, compiled to conditional
-//! moves, unrolled), and the two halves are merged back into the row with
+//! that covers it (9, 10, 12, 13 or 16 inputs; the `usize::MAX` slots stay
+//! last; every compare-exchange a `min` and a `max`, compiled to
+//! conditional moves, unrolled), and the two halves are merged back into the row with
 //! those `usize::MAX` slots as sentinels, so each merge step is two loads,
 //! a compare, a select and two index updates, with no test for a half
 //! running out. Indices into the arrays are masked to their length: no
 //! bounds check, no panic path, no allocation.
+//!
+//! Also the sort of the conversions' COO rows (`convert/buckets.rs`), on
+//! packed keys.
 //!
 //! 64-bit targets only: the two arrays are 512 bytes of stack, which a
 //! microcontroller's SpGEMM kernel cannot spare (the firmware bounds it to
@@ -57,6 +60,39 @@ fn sort9(v: &mut [usize; SLOTS]) {
         (1, 4), (3, 6), (5, 7), (0, 1), (2, 4), (3, 5),
         (6, 8), (2, 3), (4, 5), (6, 7), (1, 2), (3, 4),
         (5, 6),
+    );
+}
+
+/// Sorts `v[..10]`: the optimal 10-input network (29 compare-exchanges,
+/// depth 8), same source.
+#[inline(always)]
+fn sort10(v: &mut [usize; SLOTS]) {
+    network!(v;
+        (0, 8), (1, 9), (2, 7), (3, 5), (4, 6),
+        (0, 2), (1, 4), (5, 8), (7, 9),
+        (0, 3), (2, 4), (5, 7), (6, 9),
+        (0, 1), (3, 6), (8, 9),
+        (1, 5), (2, 3), (4, 8), (6, 7),
+        (1, 2), (3, 5), (4, 6), (7, 8),
+        (2, 3), (4, 5), (6, 7),
+        (3, 4), (5, 6),
+    );
+}
+
+/// Sorts `v[..12]`: the optimal 12-input network (39 compare-exchanges,
+/// depth 9), same source.
+#[inline(always)]
+fn sort12(v: &mut [usize; SLOTS]) {
+    network!(v;
+        (0, 8), (1, 7), (2, 6), (3, 11), (4, 10), (5, 9),
+        (0, 1), (2, 5), (3, 4), (6, 9), (7, 8), (10, 11),
+        (0, 2), (1, 6), (5, 10), (9, 11),
+        (0, 3), (1, 2), (4, 6), (5, 7), (8, 11), (9, 10),
+        (1, 4), (3, 5), (6, 8), (7, 10),
+        (1, 3), (2, 5), (6, 9), (8, 10),
+        (2, 3), (4, 5), (6, 7), (8, 9),
+        (4, 6), (5, 7),
+        (3, 4), (5, 6), (7, 8),
     );
 }
 
@@ -114,7 +150,9 @@ fn sort_prefix(v: &mut [usize; SLOTS], m: usize) {
             }
         }
         5..=9 => sort9(v),
-        10..=13 => sort13(v),
+        10 => sort10(v),
+        11..=12 => sort12(v),
+        13 => sort13(v),
         _ => sort16(v),
     }
 }
@@ -161,15 +199,21 @@ mod tests {
     extern crate std;
     use std::vec::Vec;
 
-    use super::{small_sort, sort13, sort16, sort9, SLOTS, SMALL_MAX};
+    use super::{small_sort, sort10, sort12, sort13, sort16, sort9, SLOTS, SMALL_MAX};
 
-    /// The three networks sort every 0-1 input of their width, with the
+    /// The five networks sort every 0-1 input of their width, with the
     /// slots past it holding `usize::MAX` as `small_sort` leaves them (the
     /// 0-1 principle: then they sort every input).
     #[test]
     fn networks_sort_every_zero_one_input() {
         type Network = fn(&mut [usize; SLOTS]);
-        let nets: [(Network, usize); 3] = [(sort9, 9), (sort13, 13), (sort16, 16)];
+        let nets: [(Network, usize); 5] = [
+            (sort9, 9),
+            (sort10, 10),
+            (sort12, 12),
+            (sort13, 13),
+            (sort16, 16),
+        ];
         for (net, n) in nets {
             for bits in 0u32..1 << n {
                 let mut v = [usize::MAX; SLOTS];

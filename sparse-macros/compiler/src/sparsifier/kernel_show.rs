@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::kernel::{operator_of, Expr, Kernel};
+use super::kernel::{operator_of, Access, AssignOp, Expr, Kernel, Region, Stmt};
 
 /// An expression printed with its kernel's names and minimal parentheses.
 pub struct ShowExpr<'a> {
@@ -134,6 +134,53 @@ impl fmt::Display for ShowExpr<'_> {
                 k.show_region(u.present),
                 k.show_region(u.absent)
             ),
+        }
+    }
+}
+
+/// The kernel's display helpers: expressions, accesses, statements and
+/// regions with its names.
+impl Kernel {
+    /// Displays an expression with this kernel's names.
+    pub fn show<'a>(&'a self, e: &'a Expr) -> ShowExpr<'a> {
+        ShowExpr::new(self, e)
+    }
+    /// Displays an access with this kernel's names: `a[i, j]`, `s[]`.
+    pub fn show_access(&self, a: &Access) -> String {
+        let idx: Vec<String> = a
+            .indices
+            .iter()
+            .enumerate()
+            .map(|(d, &l)| match a.affine_dim(d) {
+                Some(x) => x.show(self),
+                None => self.loop_name(l).to_string(),
+            })
+            .collect();
+        format!("{}[{}]", self.tensor_name(a.tensor), idx.join(", "))
+    }
+    /// Displays a statement: `y[i] = a[i, j] * x[j]`.
+    pub fn show_stmt(&self, s: &Stmt) -> String {
+        let op = match s.op {
+            AssignOp::Assign => "=",
+            AssignOp::AddAssign => "+=",
+        };
+        let rhs = match &s.reduce {
+            None => self.show(&s.rhs).to_string(),
+            Some(r) => format!(
+                "reduce({}, identity = {}, {})",
+                self.show(&s.rhs),
+                self.func_text(r.identity),
+                self.func_text(r.combiner)
+            ),
+        };
+        format!("{} {op} {rhs}", self.show_access(&s.lhs))
+    }
+    /// Displays a region: `identity`, `none` or the closure.
+    pub fn show_region(&self, r: Region) -> &str {
+        match r {
+            Region::None => "none",
+            Region::Identity => "identity",
+            Region::Func(f) => self.func_text(f),
         }
     }
 }
