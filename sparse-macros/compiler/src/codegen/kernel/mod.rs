@@ -35,6 +35,7 @@ mod dense;
 mod dual_mac;
 mod dual_mac_2_4;
 mod expr;
+mod gather_dot;
 mod insert;
 mod int_literals;
 mod iterate;
@@ -57,6 +58,8 @@ mod tests_affine;
 mod tests_dual_mac;
 #[cfg(test)]
 mod tests_dual_mac_2_4;
+#[cfg(test)]
+mod tests_gather_dot;
 #[cfg(test)]
 mod tests_int_ops;
 #[cfg(test)]
