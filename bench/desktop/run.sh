@@ -3,7 +3,7 @@
 # the timed sections, then instructions per nonzero under callgrind.
 #   bench/desktop/run.sh                 # everything (~10 min on 2 cores)
 #   bench/desktop/run.sh spmv csc        # some timed sections only (no callgrind):
-#                                        # spmv spmv16 csc add spgemm sddmm transpose coo par
+#                                        # spmv spmv16 csc add spgemm sddmm transpose coo par spmv-simd
 #   bench/desktop/run.sh par            # #[parallel] SpMV, SpMM, sparse add, SpGEMM and SDDMM
 #                                        # on 2 threads (feature rayon)
 #   bench/desktop/run.sh par-sddmm      # the SDDMM rows of `par` alone
@@ -45,7 +45,7 @@ if [ "$#" -eq 0 ] || [ "$*" = callgrind ]; then
     echo
     echo "| implementation | instructions/unit |"
     echo "|---|---:|"
-    for impl in ours ours16 c c16 hand hand16 faer sprs nalgebra shape-zip shape-unroll4 shape-ptr shape-scalar \
+    for impl in ours ra sell mkl mkl-opt ours16 c c16 hand hand16 faer sprs nalgebra shape-zip shape-unroll4 shape-ptr shape-scalar \
         add:ours add:fresh add:c add:sprs sddmm:ours sddmm:ra sddmm:c spgemm:ours spgemm:faer spgemm:sprs; do
         count() {
             valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" callgrind "$impl" "$1" 2>&1 >/dev/null |

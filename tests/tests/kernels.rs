@@ -37,6 +37,8 @@ mod kernels {
     mod specialize_packed;
     mod spmm;
     mod spmv;
+    mod spmv_reassociate;
+    mod spmv_sell;
     mod sum;
     mod tensor3;
     mod types;

@@ -61,3 +61,31 @@ int mkl_peer_export(void *c, int f32, size_t *rows, const int **start, const int
 void mkl_peer_free(void *a) {
     if (a) mkl_sparse_destroy((sparse_matrix_t)a);
 }
+
+/* SpMV peers: a handle for y = A x, plain (`optimize` 0) or after
+ * mkl_sparse_set_mv_hint + mkl_sparse_optimize (MKL then picks its own
+ * layout, e.g. sliced ELLPACK); NULL on error. */
+void *mkl_peer_mv_matrix(size_t m, size_t n, const uint32_t *pos, const uint32_t *crd, void *val,
+                         int f32, int optimize) {
+    sparse_matrix_t a = (sparse_matrix_t)mkl_peer_matrix(m, n, pos, crd, val, f32);
+    if (a && optimize) {
+        struct matrix_descr d = {.type = SPARSE_MATRIX_TYPE_GENERAL};
+        if (mkl_sparse_set_mv_hint(a, SPARSE_OPERATION_NON_TRANSPOSE, d, 1000000) !=
+                SPARSE_STATUS_SUCCESS ||
+            mkl_sparse_optimize(a) != SPARSE_STATUS_SUCCESS) {
+            mkl_sparse_destroy(a);
+            return NULL;
+        }
+    }
+    return (void *)a;
+}
+
+/* y = A x; 0 on success. */
+int mkl_peer_mv(void *a, int f32, const void *x, void *y) {
+    struct matrix_descr d = {.type = SPARSE_MATRIX_TYPE_GENERAL};
+    sparse_operation_t op = SPARSE_OPERATION_NON_TRANSPOSE;
+    return (int)(f32 ? mkl_sparse_s_mv(op, 1.0f, (sparse_matrix_t)a, d, (const float *)x, 0.0f,
+                                       (float *)y)
+                     : mkl_sparse_d_mv(op, 1.0, (sparse_matrix_t)a, d, (const double *)x, 0.0,
+                                       (double *)y));
+}

@@ -17,8 +17,12 @@ use nalgebra_sparse::CsrMatrix;
 use sparse_core::Level;
 use std::hint::black_box;
 
-pub const IMPLS: [&str; 13] = [
+pub const IMPLS: [&str; 17] = [
     "ours",
+    "ra",
+    "sell",
+    "mkl",
+    "mkl-opt",
     "ours16",
     "c",
     "c16",
@@ -60,6 +64,36 @@ pub fn run(args: &[String]) {
             .expect("valid");
             for _ in 0..reps {
                 kernels::spmv_f64(black_box(&t), black_box(&x), black_box(&mut y)).expect("ok");
+            }
+        }
+        "ra" => {
+            let t = kernels::CSR32::<f64>::assemble(
+                [n, n],
+                [Level::dense(), Level::compressed(&a.pos, &a.crd)],
+                val,
+            )
+            .expect("valid");
+            for _ in 0..reps {
+                kernels::spmv_ra_f64(black_box(&t), black_box(&x), black_box(&mut y)).expect("ok");
+            }
+        }
+        "sell" => {
+            let t = kernels::CSR32::<f64>::assemble(
+                [n, n],
+                [Level::dense(), Level::compressed(&a.pos, &a.crd)],
+                val,
+            )
+            .expect("valid");
+            let s = sparse_core::sell::Sell::from_csr(&t, crate::spmv_simd::SELL).expect("fits");
+            for _ in 0..reps {
+                s.spmv(black_box(&x), black_box(&mut y)).expect("ok");
+            }
+        }
+        #[cfg(peer_mkl)]
+        "mkl" | "mkl-opt" => {
+            let h = crate::spmv_simd::mkl::Mv::new(&a, val, which == "mkl-opt");
+            for _ in 0..reps {
+                h.mv(black_box(&x), black_box(&mut y));
             }
         }
         "ours16" => {

@@ -26,6 +26,15 @@ sparse_core::sparse_kernel! {
     pub fn spmv_f32(a: &tensor<?x?xf32, #CSR32>, x: &tensor<?xf32>, y: &mut tensor<?xf32>) {
         y[i] = a[i, j] * x[j];
     }
+    // SpMV under `#[reassociate]`: each row one `dot_gather` call.
+    #[reassociate]
+    pub fn spmv_ra_f64(a: &tensor<?x?xf64, #CSR32>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+        y[i] = a[i, j] * x[j];
+    }
+    #[reassociate]
+    pub fn spmv_ra_f32(a: &tensor<?x?xf32, #CSR32>, x: &tensor<?xf32>, y: &mut tensor<?xf32>) {
+        y[i] = a[i, j] * x[j];
+    }
     pub fn spmv16_f64(a: &tensor<?x?xf64, #CSR16>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
         y[i] = a[i, j] * x[j];
     }

@@ -2,7 +2,8 @@
 //! nalgebra-sparse, faer and C -O3. See RESULTS.md and run.sh.
 //!
 //! Usage: `sparse-bench-desktop [SECTION...]` with sections `spmv`,
-//! `spmv16`, `csc`, `add`, `spgemm`, `sddmm`, `transpose`, `coo`, `par`
+//! `spmv16`, `csc`, `add`, `spgemm`, `sddmm`, `transpose`, `coo`, `par`,
+//! `spmv-simd` (vectorized SpMV and SELL against MKL)
 //! (default: all), `par-sddmm` (the parallel SDDMM rows of `par`), or
 //! `sparse-bench-desktop callgrind IMPL REPS` (one SpMV implementation on
 //! the small matrix, REPS times, for instruction counting), or
@@ -22,6 +23,7 @@ mod plots;
 mod report;
 mod spgemm;
 mod spmv;
+mod spmv_simd;
 mod transpose;
 
 use gen::Csr;
@@ -108,6 +110,7 @@ fn main() {
         "transpose",
         "coo",
         "par",
+        "spmv-simd",
     ];
     let sections: Vec<&str> = if args.is_empty() {
         all.to_vec()
@@ -151,6 +154,13 @@ fn main() {
                 for (name, a) in &mats.list {
                     spmv::spmv_f64(name, a, spmv::Variant::Csr32, triad, &b);
                     spmv::spmv_f32(name, a, spmv::Variant::Csr32, triad, &b);
+                }
+            }
+            "spmv-simd" => {
+                println!("\n### Vectorized SpMV: #[reassociate] and SELL-C-σ against MKL");
+                for (name, a) in &mats.list {
+                    spmv_simd::spmv_simd_f64(name, a, triad, &b);
+                    spmv_simd::spmv_simd_f32(name, a, triad, &b);
                 }
             }
             "spmv16" => {

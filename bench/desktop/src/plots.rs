@@ -57,7 +57,11 @@ fn parse(text: &str) -> BTreeMap<String, Vec<Bar>> {
         let num = |k: usize| cells.get(k).and_then(|c| c.parse::<f64>().ok());
         let variant = cells
             .get(1)
-            .and_then(|name| name.split_whitespace().find(|w| w.starts_with("#[")))
+            .and_then(|name| {
+                // An attribute (`#[reassociate]`) or another layout (`SELL-8-256`).
+                name.split_whitespace()
+                    .find(|w| w.starts_with("#[") || w.starts_with("SELL"))
+            })
             .filter(|_| ours > 1);
         if let (Some(median), Some(min)) = (num(4), num(6)) {
             let bar = Bar {
@@ -148,6 +152,8 @@ fn short(title: &str) -> String {
 fn chart_of(title: &str) -> String {
     let t = title.to_lowercase();
     for (key, name) in [
+        // "Conversion for vectorized SpMV ...": a conversion, not an SpMV.
+        ("conversion", "conversions"),
         ("spgemm", "spgemm"),
         ("sparse add", "add"),
         ("c = a + b", "add"),

@@ -42,7 +42,7 @@ pub fn triad(n: usize, budget: &Budget) -> f64 {
 }
 
 /// `y = A x` in f64, and the per-row sum of magnitudes for the tolerance.
-fn reference(a: &Csr, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+pub fn reference(a: &Csr, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
     let mut y = vec![0.0; a.rows];
     let mut s = vec![0.0; a.rows];
     for i in 0..a.rows {

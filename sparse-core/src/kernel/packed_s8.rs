@@ -35,7 +35,7 @@ pub const fn group_words(wide: bool, pairs: bool) -> usize {
 /// # Safety
 ///
 /// `lo <= hi <= words.len()`, `hi - lo` is a multiple of
-/// [`group_words`]`(WIDE, PAIRS)`, and every coordinate the groups hold is
+/// `group_words(WIDE, PAIRS)` (the words of one group), and every coordinate the groups hold is
 /// below `x.len()`: a stream the compiler wrote from a checked constant,
 /// whose coordinates are below the dimension size the kernel's prologue
 /// checked `x`'s length against.

@@ -22,8 +22,8 @@ sparse_core::sparse_kernel! {
     static H: tensor<2x4xf32> = compute(|i, j| W[i + 2, j]);
     static I: tensor<3xi8> = compute(|i| sum(j, P[i, j]));
     static J: tensor<5000x5000xf32> = compute(|i, j| 1.0);
-    static Z: tensor<1024x1024xf32> = 0.5;
-    static O: tensor<4x5xf32> = compute(|i, j| sum(k, l, Z[k, l]));
+    static Z: tensor<64x64xf32> = 0.5;
+    static O: tensor<65x64xf32> = compute(|i, j| sum(k, l, Z[k, l]));
     static N: tensor<3xf32> = compute(|i| sum(j, binary(W[i, j], W[i, j], overlap = |a, b| a * b, left = identity, right = identity)));
     static K: tensor<4xf32, #CSR> = prune_2_4(compute(|i| 1.0));
     static L: tensor<3xf32> = compute(i => 1.0);

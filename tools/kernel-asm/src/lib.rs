@@ -29,6 +29,7 @@ mod kernels {
     include!("../../../sparse-macros/compiler/snapshots/conv2d_dcsr_csr.rs");
     include!("../../../sparse-macros/compiler/snapshots/shift_mask_sv.rs");
     include!("../../../sparse-macros/compiler/snapshots/fc_s8_dual_mac.rs");
+    include!("../../../sparse-macros/compiler/snapshots/spmv_gather_dot.rs");
 }
 
 /// An int8 layer over 2:4 weights with packed 2-bit coordinates: each
@@ -229,6 +230,17 @@ const CAP: usize = 64;
 #[inline(never)]
 pub fn sk_spmv_csr(a: &CSR<'_, f64>, x: &[f64], y: &mut [f64]) -> Result<(), KernelError> {
     kernels::spmv_csr(a, x, y)
+}
+
+/// SpMV, CSR, each row one call to `dot_gather` (`#[reassociate]`).
+#[no_mangle]
+#[inline(never)]
+pub fn sk_spmv_csr_gather_dot(
+    a: &CSR<'_, f64>,
+    x: &[f64],
+    y: &mut [f64],
+) -> Result<(), KernelError> {
+    kernels::spmv(a, x, y)
 }
 
 /// SpMV, CSR, the row walk unrolled by 4 (`#[unroll(4)]`).

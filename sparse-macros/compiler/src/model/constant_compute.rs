@@ -147,7 +147,10 @@ pub(super) fn compute(
         .iter()
         .try_fold(1u64, |n, &d| n.checked_mul(d))
         .unwrap_or(u64::MAX);
-    if let Err(stop) = eval.step(count) {
+    // Every element evaluates the right-hand side once: the whole work is
+    // known before any of it is done.
+    let work = count.saturating_add(count.saturating_mul(eval.cost(&rhs)));
+    if let Err(stop) = eval.step(work) {
         fail(stop, errors);
         return None;
     }
@@ -156,6 +159,7 @@ pub(super) fn compute(
         value: span,
         line: 0,
     };
+    eval.steps = count;
     let mut elements = Vec::with_capacity(count as usize);
     let out = &stmt.lhs.indices;
     for flat in 0..count {

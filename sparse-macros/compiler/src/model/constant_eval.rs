@@ -90,6 +90,24 @@ impl<'a> Eval<'a> {
         Ok(())
     }
 
+    /// An upper bound of the steps [`Eval::eval`] takes on `e` (both
+    /// branches of a choice counted), saturating: the budget is checked
+    /// before any work.
+    pub(super) fn cost(&self, e: &Expr) -> u64 {
+        let own = e
+            .children()
+            .into_iter()
+            .fold(1u64, |n, c| n.saturating_add(self.cost(c)));
+        match e {
+            Expr::Sum(loops, _) => loops
+                .iter()
+                .map(|l| self.sizes[l.index()].unwrap_or(0))
+                .fold(own - 1, |n, size| n.saturating_mul(size))
+                .saturating_add(1),
+            _ => own,
+        }
+    }
+
     /// The element type `e` computes where its operands say (as the
     /// kernel's codegen types it): tensors, casts, suffixed literals.
     fn ty(&self, e: &Expr) -> Option<ValueType> {

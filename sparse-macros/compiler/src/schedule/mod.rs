@@ -12,6 +12,7 @@
 
 pub mod dual_mac;
 pub mod dual_mac_2_4;
+pub mod gather_dot;
 pub mod parallel;
 pub mod partial_sums;
 pub mod row_bound;
@@ -28,6 +29,7 @@ use crate::vocab::LevelFormat;
 
 pub use dual_mac::DualMac;
 pub use dual_mac_2_4::GroupMac;
+pub use gather_dot::GatherDot;
 pub use parallel::Chunks;
 pub use row_bound::RowBound;
 pub use rows::RowCursor;
@@ -104,6 +106,9 @@ pub struct StmtSchedule {
     /// Dense loops over the groups of a 2:4 int8 row summed by one call to
     /// sparse-core's `dot_s8_2_4` ([`dual_mac_2_4`]).
     pub group_macs: Vec<GroupMac>,
+    /// Innermost float walks summed by one call to sparse-core's
+    /// `dot_gather` under `#[reassociate]` ([`gather_dot`]).
+    pub gather_dots: Vec<GatherDot>,
     /// Dense loops that jump from one offset whose window of stored
     /// coordinates is nonempty to the next ([`window_skip`]).
     pub window_skips: Vec<WindowSkip>,
@@ -135,6 +140,11 @@ impl StmtSchedule {
     /// The `dot_s8` call that sums walk `l`, if one does.
     pub fn dual_mac(&self, l: LoopId) -> Option<&DualMac> {
         self.dual_macs.iter().find(|d| d.loop_id == l)
+    }
+
+    /// The `dot_gather` call that sums walk `l`, if one does.
+    pub fn gather_dot(&self, l: LoopId) -> Option<GatherDot> {
+        self.gather_dots.iter().copied().find(|d| d.loop_id == l)
     }
 
     /// The packed stream that sums walk `l`, if one does.
@@ -218,6 +228,7 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
                     .retain(|d| packed.as_ref().is_none_or(|p| p.loop_id != d.loop_id));
             }
             s.group_macs = dual_mac_2_4::group_macs(kp, sp, stmt, &taken);
+            s.gather_dots = gather_dot::gather_dots(kp, sp, stmt, &taken);
             // A group's walk inside the call is not written out.
             let groups = &s.group_macs;
             s.written_out
@@ -225,15 +236,17 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
             taken.extend(s.group_macs.iter().map(|g| g.loop_id));
             taken.extend(s.packed.iter().map(|p| p.loop_id));
             s.row_cursors = rows::row_cursors(kp, sp, stmt, s.chunks(), &s.unrolled);
-            // A walk handed whole to `dot_s8` needs its range, not a row
-            // cursor's iterator.
+            // A walk handed whole to `dot_s8` or `dot_gather` needs its
+            // range, not a row cursor's iterator.
             let dual = &s.dual_macs;
             let groups = &s.group_macs;
+            let gathers = &s.gather_dots;
             // A packed walk reads no array of the constant.
             let packed = s.packed.as_ref().and(kp.specialized.as_ref());
             s.row_cursors.retain(|c| {
                 !dual.iter().any(|d| d.weights == c.tensor)
                     && !groups.iter().any(|g| g.weights == c.tensor)
+                    && !gathers.iter().any(|g| g.values == c.tensor)
                     && packed.is_none_or(|spec| spec.tensor != c.tensor)
             });
             if let Some(Ok(loops)) = &s.compiled {
@@ -455,6 +468,15 @@ impl Schedule {
                     "{}: one call to `dot_s8_2_4` (a group's two int8 products in one dual \
                      multiply-accumulate, eight groups' packed coordinates per word on \
                      Cortex-M4/M7) (statement {})",
+                    k.loop_name(g.loop_id),
+                    n + 1
+                ));
+            }
+            for g in &s.gather_dots {
+                lines.push(format!(
+                    "{}: one call to `dot_gather` (8 partial sums added at the end, the inputs \
+                     gathered with AVX2 where the machine has it; `#[reassociate]`: rounds \
+                     differently from the in-order sum) (statement {})",
                     k.loop_name(g.loop_id),
                     n + 1
                 ));

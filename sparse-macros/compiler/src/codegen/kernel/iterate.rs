@@ -285,6 +285,11 @@ impl Gen<'_> {
         if let Some(d) = self.sched.and_then(|s| s.dual_mac(l)).cloned() {
             return self.dual_mac_walk(&d, lv, (&lo, &hi), range, body, scope);
         }
+        // A row of float products summed by one call under `#[reassociate]`
+        // (`schedule::gather_dot`).
+        if let Some(g) = self.sched.and_then(|s| s.gather_dot(l)) {
+            return self.gather_dot_walk(g, lv, (&lo, &hi), range, body);
+        }
         // The walk of the loop that runs in chunks (`#[parallel]`): the
         // same walk over each chunk's sub-range, inside `par::compressed`.
         let par = self.chunks().filter(|x| x.loop_id == l);

@@ -18,7 +18,10 @@
 //!   scalarised in `__sk_acc`, stores with `=` or `+=` as the plan says;
 //! - sparse outputs: `c.begin()` .. `c.finish("c")?` around the statement,
 //!   `c.insert([level coordinates], v)` at `Insert` leaves (`insert.rs`),
-//!   or the workspace of access-pattern expansion (`workspace.rs`).
+//!   or the workspace of access-pattern expansion (`workspace.rs`);
+//! - `names.rs`: loop variables, sizes and storage buffers, each local
+//!   declared once after the prologue; `docs.rs`: the function's doc
+//!   comment (the loop nest, its schedule, workspaces to pass).
 //!
 //! Every read and write inside the loops goes through sparse-core's
 //! unchecked accessors; each one carries a `SAFETY:` doc line (kept by
@@ -32,15 +35,19 @@ mod coiterate;
 mod compiled;
 mod convert;
 mod dense;
+mod docs;
 mod dual_mac;
 mod dual_mac_2_4;
 mod expr;
+mod gather_dot;
 mod insert;
 mod int_literals;
 mod iterate;
 mod levels;
 mod linear_out;
 mod loads;
+mod lower;
+mod names;
 mod operators;
 mod packed;
 mod parallel;
@@ -57,6 +64,8 @@ mod tests_affine;
 mod tests_dual_mac;
 #[cfg(test)]
 mod tests_dual_mac_2_4;
+#[cfg(test)]
+mod tests_gather_dot;
 #[cfg(test)]
 mod tests_int_ops;
 #[cfg(test)]
@@ -84,13 +93,10 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
-use crate::model::{ElemType, KernelDef, ParamKind};
+use crate::model::{ElemType, KernelDef};
 use crate::plan::{KernelPlan, Kind, TensorInfo};
 use crate::schedule::{Chunks, StmtSchedule};
-use crate::sparsifier::{
-    Access, Kernel, LoopId, Node, OutputStrategy, Plan, Stmt, StmtPlan, TensorId,
-};
-use crate::vocab::LevelType;
+use crate::sparsifier::{Kernel, Node, OutputStrategy, Plan, Stmt, StmtPlan, TensorId};
 
 /// Generates the kernel `def` as one `fn` item following `plan` (the
 /// sparsifier's plan of `def.kernel`). What codegen cannot lower (only an
@@ -105,7 +111,7 @@ pub fn generate_kernel(kp: &KernelPlan) -> TokenStream {
     let generics = g.generics();
     let rebind = g.rebind_outputs();
     let body = g.body(plan);
-    let mut doc = doc_lines(kp, k);
+    let mut doc = docs::doc_lines(kp, k);
     let par = g.parallel_docs();
     doc.extend(quote!(#(#[doc = #par])*));
     let attrs = &def.attrs;
@@ -133,77 +139,6 @@ pub fn generate_kernel(kp: &KernelPlan) -> TokenStream {
             #body
         }
     }
-}
-
-/// The user's docs, a blank line, then the loop tree in a text block.
-fn doc_lines(kp: &KernelPlan, k: &Kernel) -> TokenStream {
-    let (def, plan) = (&kp.def, &kp.loops);
-    let has_docs = def.attrs.iter().any(|a| a.path().is_ident("doc"));
-    let mut lines = Vec::new();
-    if has_docs {
-        lines.push(String::new());
-    }
-    lines.push(" Loop nest chosen by the sparsifier:".to_string());
-    lines.push(String::new());
-    lines.push(" ```text".to_string());
-    for line in plan.text(k).lines() {
-        lines.push(format!(" {line}"));
-    }
-    let schedule = kp.schedule.text(kp);
-    if !schedule.is_empty() {
-        lines.push(" schedule".to_string());
-        lines.extend(schedule.iter().map(|s| format!("   {s}")));
-    }
-    lines.push(" ```".to_string());
-    lines.extend(workspace_docs(kp));
-    quote!(#(#[doc = #lines])*)
-}
-
-/// A paragraph per reordering workspace: what it holds, why, and what to
-/// pass.
-fn workspace_docs(kp: &KernelPlan) -> Vec<String> {
-    let def = &kp.def;
-    use crate::sparsifier::graph::{format_name, map_text};
-    let mut lines = Vec::new();
-    for p in &def.params {
-        let ParamKind::Reordered { tensor, source, .. } = &p.kind else {
-            continue;
-        };
-        let (Some(copy), Some(src)) = (
-            def.kernel.tensors.get(tensor.index()),
-            def.kernel.tensors.get(source.index()),
-        ) else {
-            continue;
-        };
-        let dims: Vec<usize> = copy.levels.iter().map(|(_, e)| e.dim()).collect();
-        let types: Vec<LevelType> = copy.levels.iter().map(|&(t, _)| t).collect();
-        let named = format_name(&types, &dims).map_or(String::new(), |n| format!(" ({n})"));
-        lines.push(String::new());
-        if let Some(text) = slices::copy_doc(kp, p, *source, copy, &named) {
-            lines.push(text);
-            continue;
-        }
-        lines.push(format!(
-            " `{}`: a workspace for a copy of `{}` stored as `{}`{named}. No loop \
-             order visits every sparse operand in its storage order, so the kernel reads `{}` \
-             through this copy, which it makes first with `sparse_core::convert::convert` \
-             (MLIR inserts the same conversion). Pass an empty sparse output with the \
-             dimension sizes of `{}`, over any buffer family, e.g. \
-             `&mut SparseTensorOut::<_, _, Owned, {}, {}>::with_dims({}.dim_sizes())?`; \
-             it needs room for every stored entry of `{}` (see `sparse_core::convert` for \
-             the exact sizes) and is left holding the copy.",
-            p.name,
-            src.name,
-            map_text(copy.dim_count, &dims, &types),
-            src.name,
-            src.name,
-            copy.dim_count,
-            copy.levels.len(),
-            src.name,
-            src.name,
-        ));
-    }
-    lines
 }
 
 /// What a storage level's position is at a point of the loop nest.
@@ -564,122 +499,6 @@ impl<'a> Gen<'a> {
             Node::WorkspaceAdd { index, value } => self.workspace_add(*index, value, scope),
             Node::Compress { level } => self.compress(*level, scope),
         }
-    }
-
-    // ---- names -------------------------------------------------------
-
-    fn loop_name(&self, l: LoopId) -> String {
-        self.k.loop_name(l).trim_start_matches("r#").to_string()
-    }
-    /// The loop variable of index `l`.
-    fn var(&self, l: LoopId) -> Ident {
-        format_ident!("__sk_{}", self.loop_name(l))
-    }
-    /// The size of index `l`, fixed by the prologue.
-    fn size(&self, l: LoopId) -> Ident {
-        format_ident!("__sk_n_{}", self.loop_name(l))
-    }
-    /// A local belonging to tensor `t`: `__sk_<name>_<suffix>`.
-    fn tlocal(&self, t: TensorId, suffix: &str) -> Ident {
-        let name = self.info(t).name.trim_start_matches("r#").to_string();
-        format_ident!("__sk_{}_{}", name, suffix)
-    }
-
-    /// Declares (once) and names a local initialised after the prologue.
-    fn declare(&mut self, name: Ident, ty: Option<TokenStream>, init: TokenStream) -> Ident {
-        let ty = ty.map(|t| quote!(: #t));
-        self.decls
-            .entry(name.to_string())
-            .or_insert_with(|| quote!(let #name #ty = #init;));
-        name
-    }
-
-    /// How level `l` of sparse tensor `t` is reached: `a.level(l)`, or
-    /// for the output updated in place its opened storage.
-    fn level_storage(&self, t: TensorId, l: usize) -> TokenStream {
-        let l = proc_macro2::Literal::usize_unsuffixed(l);
-        if self.in_place() == Some(t) {
-            let parts = self.tlocal(t, "ip");
-            quote!(#parts.levels[#l])
-        } else if self.sliced(t).is_some() {
-            // A slice walked in place: the whole tensor's storage
-            // (`slices.rs`).
-            let a = self.info(t).ident.clone();
-            quote!(#a.tensor().level(#l))
-        } else {
-            let a = self.info(t).ident.clone();
-            quote!(#a.level(#l))
-        }
-    }
-    /// The positions array of level `l` of sparse tensor `t`.
-    fn positions(&mut self, t: TensorId, l: usize) -> Ident {
-        let name = self.tlocal(t, &format!("pos{l}"));
-        let level = self.level_storage(t, l);
-        self.declare(name, None, quote!(#level.positions()))
-    }
-    /// The coordinate buffer level `l` of sparse tensor `t` reads.
-    fn coordinates(&mut self, t: TensorId, l: usize) -> Ident {
-        let name = self.tlocal(t, &format!("crd{l}"));
-        let level = self.level_storage(t, l);
-        self.declare(name, None, quote!(#level.coordinates()))
-    }
-    /// The values of sparse tensor `t` (writable for the output updated in
-    /// place).
-    fn values(&mut self, t: TensorId) -> Ident {
-        let name = self.tlocal(t, "val");
-        if self.in_place() == Some(t) {
-            let parts = self.tlocal(t, "ip");
-            return self.declare(name, None, quote!(#parts.values));
-        }
-        let a = self.info(t).ident.clone();
-        if self.sliced(t).is_some() {
-            return self.declare(name, None, quote!(#a.tensor().values()));
-        }
-        self.declare(name, None, quote!(#a.values()))
-    }
-    /// The row-major elements of dense tensor `t` (rank ≥ 1) as a slice.
-    fn data(&mut self, t: TensorId) -> Ident {
-        let info = self.info(t).clone();
-        let x = &info.ident;
-        let elem = elem_type(info.elem);
-        let name = self.tlocal(t, "data");
-        let flatten = info.shape.len().saturating_sub(1);
-        let (ty, init) = match (info.kind, info.mutable) {
-            (Kind::View, false) => (quote!(&[#elem]), quote!(#x.as_slice())),
-            (Kind::View, true) => (quote!(&mut [#elem]), quote!(#x.into_mut_slice())),
-            (_, false) => {
-                let f = (0..flatten).map(|_| quote!(.as_flattened()));
-                (quote!(&[#elem]), quote!(#x #(#f)*))
-            }
-            (_, true) => {
-                let f = (0..flatten).map(|_| quote!(.as_flattened_mut()));
-                (quote!(&mut [#elem]), quote!(#x #(#f)*))
-            }
-        };
-        self.declare(name, Some(ty), init)
-    }
-
-    /// The accesses of the current statement to sparse inputs, by tensor
-    /// (a checked statement accesses each sparse tensor one way).
-    fn sparse_accesses(&self) -> Vec<Access> {
-        let Some(stmt) = self.stmt else {
-            return Vec::new();
-        };
-        let mut all = vec![&stmt.lhs];
-        all.extend(stmt.rhs.accesses());
-        let mut out: Vec<Access> = Vec::new();
-        for a in all {
-            let info = self.info(a.tensor);
-            // A sparse output has no positions to track: it is written by
-            // coordinates (`insert`).
-            if info.kind == Kind::Sparse
-                && (!info.mutable || self.in_place() == Some(a.tensor))
-                && !out.iter().any(|b| b.tensor == a.tensor)
-            {
-                out.push(a.clone());
-            }
-        }
-        out
     }
 }
 

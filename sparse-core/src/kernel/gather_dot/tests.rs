@@ -1,0 +1,166 @@
+//! `dot_gather` against its order written out, on every index width, row
+//! lengths 0..40 at several starts, and values that make order visible
+//! (magnitudes 2^-30..2^30, signed zeros, infinities, NaN).
+
+extern crate std;
+use std::{vec, vec::Vec};
+
+use super::{dot_gather, portable, GatherFloat, LANES};
+use crate::index::{Index, Packed2};
+
+/// The definition: 8 partial sums over whole steps, the rest in order
+/// from zero, then the rest plus the halves tree.
+fn reference(v: &[f64], x: &[f64]) -> f64 {
+    let mut s = [0.0f64; 8];
+    let whole = v.len() / 8 * 8;
+    for (p, (&a, &b)) in v.iter().zip(x).enumerate().take(whole) {
+        s[p % 8] += a * b;
+    }
+    let mut t = 0.0;
+    for (&a, &b) in v[whole..].iter().zip(&x[whole..]) {
+        t += a * b;
+    }
+    t + (((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7])))
+}
+
+/// The same for `f32`.
+fn reference32(v: &[f32], x: &[f32]) -> f32 {
+    let mut s = [0.0f32; 8];
+    let whole = v.len() / 8 * 8;
+    for (p, (&a, &b)) in v.iter().zip(x).enumerate().take(whole) {
+        s[p % 8] += a * b;
+    }
+    let mut t = 0.0;
+    for (&a, &b) in v[whole..].iter().zip(&x[whole..]) {
+        t += a * b;
+    }
+    t + (((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7])))
+}
+
+/// A deterministic sequence (an LCG's high bits).
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    /// Values of widely different magnitudes and signs, some special.
+    fn value(&mut self, specials: bool) -> f64 {
+        let r = self.next();
+        if specials {
+            match r % 41 {
+                0 => return -0.0,
+                1 => return f64::INFINITY,
+                2 => return f64::NAN,
+                _ => {}
+            }
+        }
+        let mag = (r % 61) as i32 - 30;
+        let sign = if r & 1 == 0 { 1.0 } else { -1.0 };
+        sign * (1.0 + (r % 1000) as f64 / 997.0) * 2f64.powi(mag)
+    }
+}
+
+fn same(a: f64, b: f64) -> bool {
+    (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
+}
+
+/// Every row `lo..lo + len` of `crd` (`n` coordinates, read through
+/// `Index::get_at`), both element types, against the references and the
+/// portable path.
+fn check<I: Index>(crd: &[I], n: usize, x: &[f64], val: &[f64]) {
+    let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    let val32: Vec<f32> = val.iter().map(|&v| v as f32).collect();
+    let (starts, lens) = if cfg!(miri) { (0..2, 17) } else { (0..9, 41) };
+    for lo in starts {
+        for len in 0..lens {
+            let hi = lo + len;
+            if hi > n {
+                break;
+            }
+            let xs: Vec<usize> = (lo..hi).map(|p| I::get_at(crd, p).unwrap()).collect();
+            let gx: Vec<f64> = xs.iter().map(|&c| x[c]).collect();
+            let gx32: Vec<f32> = xs.iter().map(|&c| x32[c]).collect();
+            // SAFETY: `lo <= hi <= n` entries, every coordinate below
+            // `x.len()`.
+            let got = unsafe { dot_gather(crd, val, lo, hi, x) };
+            let want = reference(&val[lo..hi], &gx);
+            assert!(same(got, want), "f64 {lo}..{hi}: {got} vs {want}");
+            // SAFETY: as above.
+            let got32 = unsafe { dot_gather(crd, &val32, lo, hi, &x32) };
+            let want32 = reference32(&val32[lo..hi], &gx32);
+            assert!(
+                same(got32.into(), want32.into()),
+                "f32 {lo}..{hi}: {got32} vs {want32}"
+            );
+            // The portable steps give the dispatched path's partial sums.
+            let end = lo + len / LANES * LANES;
+            let (mut a, mut b) = ([0.0f64; LANES], [0.0f64; LANES]);
+            // SAFETY: as above, `end - lo` a multiple of `LANES`.
+            unsafe {
+                portable(crd, val, lo, end, x, &mut a);
+                f64::steps(crd, val, lo, end, x, &mut b);
+            }
+            assert!(a.iter().zip(&b).all(|(&p, &q)| same(p, q)));
+        }
+    }
+}
+
+fn data(specials: bool, seed: u64) -> (Vec<f64>, Vec<f64>, Vec<usize>) {
+    let mut r = Lcg(seed);
+    let n = if cfg!(miri) { 24 } else { 60 };
+    let x: Vec<f64> = (0..256).map(|_| r.value(specials)).collect();
+    let val: Vec<f64> = (0..n).map(|_| r.value(specials)).collect();
+    let crd: Vec<usize> = (0..n).map(|_| (r.next() % 256) as usize).collect();
+    (x, val, crd)
+}
+
+fn every_width(specials: bool, seed: u64) {
+    let (x, val, crd) = data(specials, seed);
+    let n = crd.len();
+    let u8s: Vec<u8> = crd.iter().map(|&c| c as u8).collect();
+    let u16s: Vec<u16> = crd.iter().map(|&c| c as u16).collect();
+    let u32s: Vec<u32> = crd.iter().map(|&c| c as u32).collect();
+    let u64s: Vec<u64> = crd.iter().map(|&c| c as u64).collect();
+    check(&u8s, n, &x, &val);
+    check(&u16s, n, &x, &val);
+    check(&u32s, n, &x, &val);
+    check(&u64s, n, &x, &val);
+    check(&crd, n, &x, &val);
+    // Packed 2-bit coordinates: the first four inputs.
+    let mut packed = vec![Packed2(0); n.div_ceil(4)];
+    for (p, &c) in crd.iter().enumerate() {
+        assert!(Packed2::set_at(&mut packed, p, c % 4));
+    }
+    check(&packed, n, &x, &val);
+}
+
+#[test]
+fn finite_values_every_width_and_length() {
+    every_width(false, 1);
+    if !cfg!(miri) {
+        every_width(false, 2);
+    }
+}
+
+#[test]
+fn signed_zeros_infinities_and_nan() {
+    every_width(true, 3);
+}
+
+#[test]
+fn reassociation_is_visible() {
+    // 2^53 + 1 + ... : the in-order sum and the partial sums round apart,
+    // so the order test above can fail.
+    let val = [1.0f64; 9];
+    let x = [2f64.powi(53), 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
+    let crd: [u32; 9] = core::array::from_fn(|k| k as u32);
+    let in_order = val.iter().zip(&x).fold(0.0, |t, (a, b)| t + a * b);
+    // SAFETY: 9 entries, coordinates below 9.
+    let got = unsafe { dot_gather(&crd, &val, 0, 9, &x) };
+    assert_eq!(got, reference(&val, &x));
+    assert_ne!(got, in_order);
+}

@@ -1,0 +1,80 @@
+//! One slice of the SELL SpMV against each lane's in-order sum written
+//! out, and the portable path against the dispatched one, with infinite
+//! and NaN inputs at the padding's column 0. (Conversions and whole
+//! matrices against the generated CSR kernel: sparse-tests'
+//! `kernels/spmv_sell.rs`.)
+
+extern crate std;
+use std::vec::Vec;
+
+use super::spmv::SellValue;
+use super::C;
+
+fn lcg(state: &mut u64) -> u64 {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    *state >> 33
+}
+
+fn same(a: f64, b: f64) -> bool {
+    (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
+}
+
+#[test]
+fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
+    let mut r = 7u64;
+    let rounds = if cfg!(miri) { 3 } else { 200 };
+    for round in 0..rounds {
+        let width = (lcg(&mut r) % 12) as usize;
+        let lens: [u32; C] = core::array::from_fn(|_| (lcg(&mut r) % (width as u64 + 1)) as u32);
+        let mut x: Vec<f64> = (0..32)
+            .map(|_| (lcg(&mut r) % 2001) as f64 / 7.0 - 140.0)
+            .collect();
+        // The padding reads column 0: make it poison for a multiplied zero.
+        x[0] = [f64::INFINITY, f64::NAN, -0.0, 3.5][round % 4];
+        let mut crd = std::vec![0u32; width * C];
+        let mut val = std::vec![0.0f64; width * C];
+        for (lane, &len) in lens.iter().enumerate() {
+            for k in 0..len as usize {
+                crd[k * C + lane] = 1 + (lcg(&mut r) % 31) as u32;
+                val[k * C + lane] =
+                    (lcg(&mut r) % 4001) as f64 * 2f64.powi((lcg(&mut r) % 40) as i32 - 20);
+            }
+        }
+        let want: [f64; C] = core::array::from_fn(|lane| {
+            (0..lens[lane] as usize).fold(0.0, |s, k| {
+                let q = k * C + lane;
+                s + val[q] * x[crd[q] as usize]
+            })
+        });
+        let mut got = [1.0f64; C];
+        let mut portable = [1.0f64; C];
+        // SAFETY: `width * C` slots, lengths at most `width`, columns
+        // below 32 = `x.len()`.
+        unsafe {
+            f64::slice(&crd, &val, &lens, &x, &mut got);
+            super::spmv::portable_for_tests(&crd, &val, &lens, &x, &mut portable);
+        }
+        for lane in 0..C {
+            assert!(same(got[lane], want[lane]), "round {round} lane {lane}");
+            assert!(same(portable[lane], want[lane]));
+        }
+        // The same in `f32`.
+        let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+        let val32: Vec<f32> = val.iter().map(|&v| v as f32).collect();
+        let mut got32 = [1.0f32; C];
+        // SAFETY: as above.
+        unsafe { f32::slice(&crd, &val32, &lens, &x32, &mut got32) };
+        for lane in 0..C {
+            let want = (0..lens[lane] as usize).fold(0.0f32, |s, k| {
+                let q = k * C + lane;
+                s + val32[q] * x32[crd[q] as usize]
+            });
+            assert!(
+                same(got32[lane].into(), want.into()),
+                "f32 round {round} lane {lane}"
+            );
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! SELL-C-σ (`sparse_core::sell`): the conversion from CSR and its SpMV,
+//! bit for bit against the generated in-order CSR kernel on random
+//! matrices (rows of 0..40 entries, values of every magnitude, `x` with
+//! infinities, NaN and signed zeros), `f32` and `f64`, several σ and
+//! coordinate widths; and each refusal as its typed error.
+
+use proptest::prelude::*;
+use proptest::sample::subsequence;
+use sparse_core::sell::{Sell, SellError, SellOptions};
+use sparse_tests::fixture::{with_tensor, CSC, CSR};
+use sparse_tests::gen::Entries;
+
+mod k {
+    sparse_core::sparse_kernel! {
+        #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+        #CSR16 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 16 }>
+        #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+
+        pub fn csr(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+        pub fn csr16_f32(a: &tensor<?x?xf32, #CSR16>, x: &tensor<?xf32>, y: &mut tensor<?xf32>) {
+            y[i] = a[i, j] * x[j];
+        }
+        pub fn csc(a: &tensor<?x?xf64, #CSC>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }
+    }
+}
+
+const N: usize = 48;
+
+fn value() -> impl Strategy<Value = f64> {
+    (-20i32..=20, 1u32..1024, any::<bool>())
+        .prop_map(|(e, m, neg)| if neg { -1.0 } else { 1.0 } * f64::from(m) * 2f64.powi(e) / 1024.0)
+}
+
+/// Up to 40 rows of 0..=40 entries, and `x`, some of whose elements are
+/// infinite, NaN or -0.
+fn input() -> impl Strategy<Value = (usize, Entries<f64>, Vec<f64>)> {
+    let row = (
+        subsequence((0..N).collect::<Vec<_>>(), 0..=40),
+        proptest::collection::vec(value(), 40),
+    );
+    let xv = prop_oneof![
+        8 => value(),
+        1 => Just(f64::INFINITY),
+        1 => Just(f64::NAN),
+        1 => Just(-0.0),
+    ];
+    (
+        proptest::collection::vec(row, 0..=40),
+        proptest::collection::vec(xv, N),
+    )
+        .prop_map(|(rows, x)| {
+            let mut e = Vec::new();
+            for (i, (cols, vals)) in rows.iter().enumerate() {
+                for (&j, &v) in cols.iter().zip(vals) {
+                    e.push((vec![i, j], v));
+                }
+            }
+            (rows.len(), e, x)
+        })
+}
+
+fn bits64(v: &[f64]) -> Vec<u64> {
+    // NaN payloads are not part of the contract: one canonical NaN.
+    v.iter()
+        .map(|x| if x.is_nan() { u64::MAX } else { x.to_bits() })
+        .collect()
+}
+
+fn bits32(v: &[f32]) -> Vec<u32> {
+    v.iter()
+        .map(|x| if x.is_nan() { u32::MAX } else { x.to_bits() })
+        .collect()
+}
+
+/// Any padding allowed: the property tests are about the values.
+fn opts(sigma: usize) -> SellOptions {
+    SellOptions {
+        sigma,
+        max_fill_percent: usize::MAX / 1000,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(160))]
+
+    #[test]
+    fn sell_f64_equals_the_csr_kernel_bit_for_bit((m, e, x) in input(), sigma in prop_oneof![Just(1usize), Just(8), Just(13), Just(256)]) {
+        let mut want = vec![777.25; m];
+        let mut got = vec![777.25; m];
+        with_tensor(&CSR, [m, N], &e, |a| {
+            k::csr(a, &x, &mut want).unwrap();
+            let s = Sell::from_csr(a, opts(sigma)).unwrap();
+            prop_assert_eq!(s.dims(), [m, N]);
+            prop_assert_eq!(s.entries(), e.len());
+            prop_assert!(s.stored() >= e.len());
+            s.spmv(&x, &mut got).unwrap();
+            Ok(())
+        })?;
+        prop_assert_eq!(bits64(&got), bits64(&want));
+    }
+
+    #[test]
+    fn sell_f32_equals_the_csr_kernel_bit_for_bit((m, e, x) in input(), sigma in prop_oneof![Just(1usize), Just(32)]) {
+        let e: Entries<f32> = e.iter().map(|(at, v)| (at.clone(), *v as f32)).collect();
+        let x: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+        let mut want = vec![777.25f32; m];
+        let mut got = vec![777.25f32; m];
+        with_tensor(&CSR, [m, N], &e, |a| {
+            k::csr16_f32(a, &x, &mut want).unwrap();
+            Sell::from_csr(a, opts(sigma)).unwrap().spmv(&x, &mut got).unwrap();
+        });
+        prop_assert_eq!(bits32(&got), bits32(&want));
+    }
+}
+
+#[test]
+fn refusals_are_typed_errors() {
+    // One row of 9 entries and 15 rows of 1: a slice of width 9 stores 72
+    // slots for 16 entries.
+    let mut e: Entries<f64> = (0..9).map(|j| (vec![0, j], 1.0)).collect();
+    e.extend((1..16).map(|i| (vec![i, 0], 2.0)));
+    with_tensor(&CSR, [16, N], &e, |a: &k::CSR<'_, f64>| {
+        let sorted = SellOptions {
+            sigma: 1,
+            max_fill_percent: 150,
+        };
+        assert_eq!(
+            Sell::from_csr(a, sorted),
+            Err(SellError::Padding {
+                stored: 72 + 8,
+                entries: 24
+            })
+        );
+        // Sorted within 16 rows the long row shares its slice with 7 rows
+        // of one entry: 72 + 8 slots, still over 150%...
+        let global = SellOptions {
+            sigma: 16,
+            max_fill_percent: 150,
+        };
+        assert!(matches!(
+            Sell::from_csr(a, global),
+            Err(SellError::Padding { .. })
+        ));
+        // ...and accepted when the caller allows it.
+        let s = Sell::from_csr(
+            a,
+            SellOptions {
+                sigma: 16,
+                max_fill_percent: 400,
+            },
+        )
+        .unwrap();
+        assert_eq!(s.stored(), 80);
+        assert_eq!(
+            Sell::from_csr(
+                a,
+                SellOptions {
+                    sigma: 0,
+                    max_fill_percent: 400
+                }
+            ),
+            Err(SellError::Sigma)
+        );
+        let x = vec![1.0; N];
+        let mut y = vec![0.0; 15];
+        assert_eq!(
+            s.spmv(&x, &mut y),
+            Err(SellError::Length {
+                which: "y",
+                found: 15,
+                expected: 16
+            })
+        );
+        assert_eq!(
+            s.spmv(&x[1..], &mut y),
+            Err(SellError::Length {
+                which: "x",
+                found: N - 1,
+                expected: N
+            })
+        );
+        let mut y = vec![0.0; 16];
+        s.spmv(&x, &mut y).unwrap();
+        assert_eq!(y[0], 9.0);
+        assert!(y[1..].iter().all(|&v| v == 2.0));
+    });
+    // CSC is not CSR.
+    let t: Entries<f64> = vec![(vec![0, 1], 1.0)];
+    with_tensor(&CSC, [2, 2], &t, |a| {
+        assert_eq!(
+            Sell::from_csr(a, SellOptions::default()),
+            Err(SellError::NotCsr)
+        );
+        let mut y = [0.0; 2];
+        k::csc(a, &[1.0, 1.0], &mut y).unwrap();
+    });
+}
