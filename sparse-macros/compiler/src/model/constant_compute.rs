@@ -150,8 +150,8 @@ pub(super) fn compute(
     // Every element evaluates the right-hand side once: the whole work is
     // known before any of it is done.
     let work = count.saturating_add(count.saturating_mul(eval.cost(&rhs)));
-    if let Err(stop) = eval.step(work) {
-        fail(stop, errors);
+    if work > STEP_BUDGET {
+        fail(Stop::Budget, errors);
         return None;
     }
     let origin = Origin {
@@ -159,7 +159,6 @@ pub(super) fn compute(
         value: span,
         line: 0,
     };
-    eval.steps = count;
     let mut elements = Vec::with_capacity(count as usize);
     let out = &stmt.lhs.indices;
     for flat in 0..count {

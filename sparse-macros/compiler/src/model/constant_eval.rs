@@ -61,7 +61,7 @@ pub(super) struct Eval<'a> {
     pub(super) operands: &'a [Operand],
     pub(super) sizes: Vec<Option<u64>>,
     pub(super) env: Vec<u64>,
-    pub(super) steps: u64,
+    steps: u64,
     key: Vec<u64>,
 }
 
@@ -82,7 +82,7 @@ impl<'a> Eval<'a> {
     }
 
     /// Counts `n` steps against the budget.
-    pub(super) fn step(&mut self, n: u64) -> Result<()> {
+    fn step(&mut self, n: u64) -> Result<()> {
         self.steps = self.steps.saturating_add(n);
         if self.steps > STEP_BUDGET {
             return Err(Stop::Budget);
@@ -134,7 +134,7 @@ impl<'a> Eval<'a> {
     /// The type `e`'s arithmetic runs in, given what its parent expects:
     /// its operands' type, `index` for index arithmetic, else the parent's.
     fn run_type(&self, e: &Expr, want: ValueType) -> ValueType {
-        self.ty(e).unwrap_or(if mentions_index(e) {
+        self.ty(e).unwrap_or(if e.mentions_index() {
             ValueType::Index
         } else {
             want
@@ -173,7 +173,7 @@ impl<'a> Eval<'a> {
             Expr::Cast(x, ty) => {
                 let to = ValueType::from_name(ty)
                     .ok_or_else(|| Stop::Unsupported(format!("the cast `as {ty}`")))?;
-                let from = self.ty(x).unwrap_or(if mentions_index(x) {
+                let from = self.ty(x).unwrap_or(if x.mentions_index() {
                     ValueType::Index
                 } else {
                     literal_default(x)
@@ -288,14 +288,13 @@ impl<'a> Eval<'a> {
     }
 
     fn call(&mut self, name: &str, args: &[Expr], want: ValueType) -> Result<Scalar> {
-        let operand_type =
-            args.iter()
-                .find_map(|a| self.ty(a))
-                .unwrap_or(if args.iter().any(mentions_index) {
-                    ValueType::Index
-                } else {
-                    want
-                });
+        let operand_type = args.iter().find_map(|a| self.ty(a)).unwrap_or(
+            if args.iter().any(Expr::mentions_index) {
+                ValueType::Index
+            } else {
+                want
+            },
+        );
         match (name, args) {
             ("choose", [c, a, b]) => {
                 let t = args[1..].iter().find_map(|x| self.ty(x)).unwrap_or(want);
@@ -423,15 +422,6 @@ impl<'a> Eval<'a> {
         };
         self.key = key;
         Ok(v)
-    }
-}
-
-/// Whether `e` reads an index variable outside a cast.
-fn mentions_index(e: &Expr) -> bool {
-    match e {
-        Expr::Index(_) => true,
-        Expr::Cast(..) => false,
-        _ => e.children().into_iter().any(mentions_index),
     }
 }
 

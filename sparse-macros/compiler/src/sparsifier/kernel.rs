@@ -343,6 +343,17 @@ impl Expr {
         }
     }
 
+    /// Whether the expression reads an index variable as a value outside
+    /// a cast (`i - j`, not `i as f64`): its arithmetic then runs in
+    /// `usize`.
+    pub fn mentions_index(&self) -> bool {
+        match self {
+            Expr::Index(_) => true,
+            Expr::Cast(..) => false,
+            _ => self.children().into_iter().any(Expr::mentions_index),
+        }
+    }
+
     /// The direct subexpressions, left to right.
     pub fn children(&self) -> Vec<&Expr> {
         match self {

@@ -40,7 +40,7 @@ impl Gen<'_> {
                 // wraps; MLIR's `index_cast` reads an index as signed, so
                 // `(i - j) as f64` is -1.0 where `j = i + 1`, not 2^64 - 1.
                 let signed = self.expr_type(x).is_none()
-                    && super::operators::mentions_index(x)
+                    && x.mentions_index()
                     && !matches!(*x.as_ref(), Expr::Index(_))
                     && !ty.starts_with('u')
                     && ty != "usize";

@@ -137,7 +137,7 @@ impl Gen<'_> {
         match self.expr_type(e) {
             Some(t) if t.is_float() || t == ValueType::Bool => None,
             Some(t) => Some(super::elem_type(t)),
-            None if mentions_index(e) => Some(quote!(::core::primitive::usize)),
+            None if e.mentions_index() => Some(quote!(::core::primitive::usize)),
             None => None,
         }
     }
@@ -222,14 +222,4 @@ impl Gen<'_> {
 fn int_suffix(text: &str) -> Option<ValueType> {
     let lit = syn::parse_str::<syn::LitInt>(text).ok()?;
     ValueType::from_name(lit.suffix()).filter(|t| !t.is_float())
-}
-
-/// Whether `e` reads an index variable outside a cast (`i - j`, not
-/// `i as f64`).
-pub(super) fn mentions_index(e: &Expr) -> bool {
-    match e {
-        Expr::Index(_) => true,
-        Expr::Cast(..) => false,
-        _ => e.children().into_iter().any(mentions_index),
-    }
 }
