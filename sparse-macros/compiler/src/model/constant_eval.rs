@@ -108,27 +108,14 @@ impl<'a> Eval<'a> {
         }
     }
 
-    /// The element type `e` computes where its operands say (as the
-    /// kernel's codegen types it): tensors, casts, suffixed literals.
+    /// The element type `e` computes where its operands say, by codegen's
+    /// rule ([`Expr::value_type`]): tensors, casts, suffixed literals.
     fn ty(&self, e: &Expr) -> Option<ValueType> {
-        match e {
+        e.value_type(&|leaf: &Expr| match leaf {
             Expr::Access(a) => Some(self.operands[a.tensor.index()].elem),
-            Expr::Cast(_, ty) => ValueType::from_name(ty),
             Expr::Literal(text) => literal_suffix(text),
-            Expr::Neg(x) | Expr::Sum(_, x) => self.ty(x),
-            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
-                self.ty(l).or_else(|| self.ty(r))
-            }
-            Expr::Call(name, args) if matches!(name.as_str(), "shl" | "shr") => {
-                args.first().and_then(|a| self.ty(a))
-            }
-            Expr::Call(name, args) => match crate::sparsifier::operator_of(name) {
-                Some("if") => args[1..].iter().find_map(|a| self.ty(a)),
-                Some(_) if !crate::sparsifier::is_integer_operator(name) => Some(ValueType::Bool),
-                _ => args.iter().find_map(|a| self.ty(a)),
-            },
             _ => None,
-        }
+        })
     }
 
     /// The type `e`'s arithmetic runs in, given what its parent expects:

@@ -12,6 +12,7 @@
 pub mod check;
 mod copies;
 pub mod demap;
+mod expr_type;
 pub mod graph;
 pub mod in_place;
 pub mod ir;

@@ -159,16 +159,18 @@ impl Gen<'_> {
 
     /// The element type an expression computes, where its operands say:
     /// tensors, casts, closures and sums; `None` for literals and index
-    /// variables alone.
+    /// variables alone. The rule is [`Expr::value_type`], shared with the
+    /// macro-time evaluation of computed constants.
     pub(super) fn expr_type(&self, e: &Expr) -> Option<ValueType> {
         use crate::sparsifier::Region;
         let region = |r: Region| match r {
             Region::Func(f) => self.def.closures.get(f.index()).map(|d| d.result),
             _ => None,
         };
-        match e {
+        // The leaves only codegen knows: scalar parameters by name, sum
+        // locals, closures' result types.
+        e.value_type(&|leaf: &Expr| match leaf {
             Expr::Access(a) => Some(self.info(a.tensor).elem),
-            Expr::Cast(_, ty) => ValueType::from_name(ty),
             Expr::Literal(text) => self
                 .def
                 .params
@@ -181,38 +183,14 @@ impl Gen<'_> {
                     _ => None,
                 })
                 .or_else(|| int_suffix(text)),
-            Expr::Index(_) | Expr::Zero | Expr::Absent => None,
             Expr::Local(n) => self.sum_types.get(n).copied(),
-            Expr::Neg(x) | Expr::Sum(_, x) | Expr::Select(_, x) => self.expr_type(x),
-            Expr::Add(l, r) | Expr::Sub(l, r) | Expr::Mul(l, r) | Expr::Div(l, r) => {
-                self.expr_type(l).or_else(|| self.expr_type(r))
-            }
-            // A shift has its left operand's type; `& | ^ !` their operands'.
-            Expr::Call(name, args) if matches!(name.as_str(), "shl" | "shr") => {
-                args.first().and_then(|a| self.expr_type(a))
-            }
-            Expr::Call(name, args) if crate::sparsifier::is_integer_operator(name) => {
-                args.iter().find_map(|a| self.expr_type(a))
-            }
-            Expr::Call(name, args) => match crate::sparsifier::operator_of(name) {
-                Some("if") => args[1..].iter().find_map(|a| self.expr_type(a)),
-                Some(_) => Some(ValueType::Bool),
-                // The parts and the modulus of a complex number are real.
-                None if matches!(name.as_str(), "re" | "im" | "abs") => args
-                    .iter()
-                    .find_map(|a| self.expr_type(a))
-                    .map(|t| t.complex_part().unwrap_or(t)),
-                None => args.iter().find_map(|a| self.expr_type(a)),
-            },
-            Expr::Apply(f, _) => region(crate::sparsifier::Region::Func(*f)),
+            Expr::Apply(f, _) => region(Region::Func(*f)),
             Expr::Binary(b) => region(b.overlap)
                 .or_else(|| region(b.left))
-                .or_else(|| region(b.right))
-                .or_else(|| self.expr_type(&b.x)),
-            Expr::Unary(u) => region(u.present)
-                .or_else(|| region(u.absent))
-                .or_else(|| self.expr_type(&u.x)),
-        }
+                .or_else(|| region(b.right)),
+            Expr::Unary(u) => region(u.present).or_else(|| region(u.absent)),
+            _ => None,
+        })
     }
 }
 
