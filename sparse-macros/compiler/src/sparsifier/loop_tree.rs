@@ -1,6 +1,6 @@
 //! Builds the loop tree ([`super::ir`]) of a checked statement: the output
 //! strategy, one loop node per index variable with its lattice, the leaves,
-//! and the inner nests of scoped sums.
+//! and the inner nests of scoped sums (`loop_tree_sums.rs`).
 
 use super::check::StmtView;
 pub use super::ir::*;
@@ -8,6 +8,9 @@ use super::kernel::{AssignOp, Expr, Kernel, Stmt};
 use super::merger::{self, Lattice, LoopKind, TensorLevel};
 use super::walks;
 use super::{LatPointId, Level, LoopId, SparsifyError};
+
+#[path = "loop_tree_sums.rs"]
+mod sums;
 
 /// Where the scalarised reduction's result goes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -474,55 +477,6 @@ impl Builder<'_> {
     /// would lose the values read.
     fn rewrites_output(&self) -> bool {
         self.dest == Dest::Dense && self.stmt.op == AssignOp::Assign && self.stmt.reads_output()
-    }
-
-    /// Replaces each sum of `value` (outermost first) by the local an
-    /// inner loop nest, pushed onto `out`, sums it into.
-    fn lower_sums(&mut self, value: Expr, out: &mut Vec<Node>) -> Expr {
-        match value {
-            Expr::Sum(loops, body) => {
-                let local = self.next_local;
-                self.next_local += 1;
-                out.push(Node::SumLocal {
-                    local,
-                    body: (*body).clone(),
-                });
-                let order: Vec<LoopId> = self
-                    .full_order
-                    .iter()
-                    .copied()
-                    .filter(|l| loops.contains(l))
-                    .collect();
-                let nodes = self.gen_sum(&body, &order, 0, local);
-                out.extend(nodes);
-                Expr::Local(local)
-            }
-            other => super::scope::map_children(other, &mut |c| self.lower_sums(c, out)),
-        }
-    }
-
-    /// The inner nest of a scoped sum from its loop `depth` inwards.
-    fn gen_sum(&mut self, expr: &Expr, order: &[LoopId], depth: usize, local: u32) -> Vec<Node> {
-        if depth == order.len() {
-            let value = merger::finalize(expr.clone());
-            if value == Expr::Absent {
-                return Vec::new();
-            }
-            let mut out = Vec::new();
-            let value = self.lower_sums(value, &mut out);
-            out.push(Node::SumAdd { local, value });
-            return out;
-        }
-        let mode = merger::Mode {
-            innermost: depth + 1 == order.len(),
-            complete: false,
-        };
-        let next = Next::Sum {
-            order,
-            depth: depth + 1,
-            local,
-        };
-        vec![self.loop_node(expr, order[depth], Role::Reduction, mode, &next)]
     }
 
     /// The body of a loop: the rest of the statement's nest, or of a sum's.
