@@ -27,11 +27,12 @@
 use proc_macro2::Span;
 
 use super::constant::{ConstContext, Entries, SparseStorage, StoredLevel};
+use super::constant_layout_errors::{check_crd_width, report_overflow, width_bits};
 use super::constant_value::Scalar;
 use super::{Encoding, ValueType};
 use crate::errors::Errors;
 use crate::syntax::{LiteralValue, ScalarLit};
-use crate::vocab::{coordinate_slot, LevelExpr, LevelFormat, Width};
+use crate::vocab::{coordinate_slot, LevelExpr, LevelFormat};
 
 /// The most stored entries (values, padding included) a constant may have.
 /// Sized by rustc's memory, not by the targets (2^21 `f32` values are 8
@@ -465,46 +466,6 @@ fn explicit_lit(literal: LiteralValue) -> ScalarLit {
     }
 }
 
-/// A level size whose coordinates do not fit `crdWidth` (a `?` size taken
-/// from the value; static sizes are checked with the type).
-fn check_crd_width(
-    enc: &Encoding,
-    l: usize,
-    d: usize,
-    size: u64,
-    ctx: &ConstContext,
-    errors: &mut Errors,
-) {
-    let Some(largest) = size.checked_sub(1) else {
-        return;
-    };
-    if largest > enc.crd_width.max_value() {
-        errors.error(
-            ctx.span,
-            format!(
-                "dimension {d} has size {} here, so level {l} needs coordinates up to {largest}, \
-                 more than the {}-bit coordinates of `#{}` hold (at most {}); use a wider \
-                 `crdWidth`",
-                size,
-                width_bits(enc.crd_width),
-                enc.name,
-                enc.crd_width.max_value()
-            ),
-        );
-    }
-}
-
-fn width_bits(width: Width) -> u32 {
-    match width {
-        Width::Native => usize::BITS,
-        Width::W2 => 2,
-        Width::W8 => 8,
-        Width::W16 => 16,
-        Width::W32 => 32,
-        Width::W64 => 64,
-    }
-}
-
 /// MLIR's AoS COO: a compressed or loose level followed by a run of
 /// singletons without `soa` keeps the run's coordinates as tuples in its
 /// own buffer; the singletons own no buffer and read their slot (the one
@@ -549,57 +510,4 @@ impl Scalar {
             (a, _) => a,
         }
     }
-}
-
-/// Where a constant's error points when no single token is to blame.
-impl ConstContext {
-    /// `" (line N)"` for an entry read from a file, `""` otherwise.
-    pub(super) fn line(&self, origin: super::constant::Origin) -> String {
-        match origin.line {
-            0 => String::new(),
-            n => format!(" ({}:{n})", self.file.as_deref().unwrap_or("file")),
-        }
-    }
-}
-
-/// Groups listed one by one before the rest are only counted: an unpruned
-/// layer overflows nearly every group, and a page of near-identical errors
-/// hides what to do.
-const OVERFLOW_LISTED: usize = 3;
-
-/// Rule: a `structured[n, m]` level holds at most `n` entries per group of
-/// `m`. A few overflowing groups are one error each, at the entry that did
-/// not fit; more are one error at the first, with the count, the first
-/// groups and the fix (pruning).
-fn report_overflow(overflow: &[(Span, String)], level: &str, keep: u8, m: u8, errors: &mut Errors) {
-    let rule = format!("{level} is `structured[{keep}, {m}]`: at most {keep} per group of {m}");
-    if overflow.len() <= OVERFLOW_LISTED {
-        for (span, group) in overflow {
-            errors.error(*span, format!("{group}, but {rule}"));
-        }
-        return;
-    }
-    let Some((span, _)) = overflow.first() else {
-        return;
-    };
-    let listed: Vec<&str> = overflow
-        .iter()
-        .take(OVERFLOW_LISTED)
-        .map(|(_, g)| g.as_str())
-        .collect();
-    let fix = if (keep, m) == (2, 4) {
-        "; prune the weights first: `prune_2_4(dense<...>)` keeps the two largest \
-         magnitudes of each group"
-    } else {
-        "; prune the weights first"
-    };
-    errors.error(
-        *span,
-        format!(
-            "{} groups hold more than {keep} entries, but {rule}; the first {OVERFLOW_LISTED}: \
-             {}{fix}",
-            overflow.len(),
-            listed.join("; ")
-        ),
-    );
 }

@@ -12,6 +12,7 @@ mod constant_compute;
 mod constant_eval;
 mod constant_file;
 mod constant_layout;
+mod constant_layout_errors;
 mod constant_literal;
 mod constant_npy;
 mod constant_prune;
