@@ -13,7 +13,10 @@
 //!   of blocks, non-square blocks (4x1, 1x8, 2x3), the floordiv/mod and
 //!   the explicit inverse map forms; SpMV, SpMM, sums, index values, dense
 //!   and scalar outputs; partial blocks refused with
-//!   `KernelError::PartialBlock`, against a dense reference.
+//!   `KernelError::PartialBlock`, against a dense reference; the blocked
+//!   layouts built independently by `block_layout`.
+//! - `structured_in`: kernels reading n:m (2:4) operands with 8- and 2-bit
+//!   in-group coordinates, and batch levels, against a dense reference.
 //! - `structured_out`: kernels writing n:m (2:4) and block outputs
 //!   (`KernelError::GroupOverflow` for a group past `n`).
 //! - `slices`: sliced operands (`#sparse_tensor<slice(..)>`, `SliceView`s
@@ -31,9 +34,11 @@
 
 mod formats {
     mod block;
+    mod block_layout;
     mod encodings;
     mod slices;
     mod slices_in_place;
+    mod structured_in;
     mod structured_out;
 
     mod constants {

@@ -1,13 +1,14 @@
 //! Kernels over block maps (BSR and relatives) against dense references.
 //!
-//! The tensors are built by [`Blocked`], an independent builder of MLIR's
-//! block layout from a dense matrix: for each stored block (any block with
-//! a nonzero, plus optionally all-zero ones), its `br x bc` values in the
-//! order of the inner levels. Random matrices come from proptest.
+//! The tensors are built by `Blocked` (`block_layout.rs`), an independent
+//! builder of MLIR's block layout from a dense matrix. Random matrices come
+//! from proptest. The n:m structured operands are `structured_in.rs`'s.
 
 use proptest::prelude::*;
 use sparse_core::{KernelError, Level};
 use sparse_tests::dense::close;
+
+use super::block_layout::{matrix, matrix_2_4, matvec, two_of_four, Blocked, Layout, BSR};
 
 mod k {
     sparse_core::sparse_kernel! {
@@ -74,113 +75,6 @@ mod k {
         }
     }
 }
-
-/// The storage of a dense `rows x cols` matrix under a block map with
-/// `br x bc` blocks. `by_cols` puts the column blocks outside (BSC);
-/// `inner_cols_first` stores a block's values column by column;
-/// `compressed_outer` makes the outer level compressed too (DCSR of
-/// blocks). A block is stored when it holds a nonzero, or `keep` says so.
-struct Blocked {
-    pos0: Vec<usize>,
-    crd0: Vec<usize>,
-    pos1: Vec<usize>,
-    crd1: Vec<usize>,
-    values: Vec<f64>,
-}
-
-#[derive(Clone, Copy)]
-struct Layout {
-    br: usize,
-    bc: usize,
-    by_cols: bool,
-    inner_cols_first: bool,
-    compressed_outer: bool,
-}
-
-impl Blocked {
-    fn new(m: &[Vec<f64>], cols: usize, lay: Layout, keep: &dyn Fn(usize, usize) -> bool) -> Self {
-        let rows = m.len();
-        let (nbr, nbc) = (rows / lay.br, cols / lay.bc);
-        let (outer, inner) = if lay.by_cols { (nbc, nbr) } else { (nbr, nbc) };
-        let mut b = Blocked {
-            pos0: vec![0],
-            crd0: Vec::new(),
-            pos1: vec![0],
-            crd1: Vec::new(),
-            values: Vec::new(),
-        };
-        for o in 0..outer {
-            let mut stored_any = false;
-            for n in 0..inner {
-                let (rb, cb) = if lay.by_cols { (n, o) } else { (o, n) };
-                let nonzero = (0..lay.br)
-                    .any(|ii| (0..lay.bc).any(|jj| m[rb * lay.br + ii][cb * lay.bc + jj] != 0.0));
-                if !(nonzero || keep(rb, cb)) {
-                    continue;
-                }
-                stored_any = true;
-                b.crd1.push(n);
-                let (n1, n2) = if lay.inner_cols_first {
-                    (lay.bc, lay.br)
-                } else {
-                    (lay.br, lay.bc)
-                };
-                for p in 0..n1 {
-                    for q in 0..n2 {
-                        let (ii, jj) = if lay.inner_cols_first { (q, p) } else { (p, q) };
-                        b.values.push(m[rb * lay.br + ii][cb * lay.bc + jj]);
-                    }
-                }
-            }
-            if lay.compressed_outer {
-                if stored_any {
-                    b.crd0.push(o);
-                    b.pos1.push(b.crd1.len());
-                }
-            } else {
-                b.pos1.push(b.crd1.len());
-            }
-        }
-        if lay.compressed_outer {
-            b.pos0.push(b.crd0.len());
-        }
-        b
-    }
-
-    fn levels_dense_outer(&self) -> [Level<'_, usize, usize>; 4] {
-        [
-            Level::dense(),
-            Level::compressed(&self.pos1, &self.crd1),
-            Level::dense(),
-            Level::dense(),
-        ]
-    }
-}
-
-fn matvec(m: &[Vec<f64>], x: &[f64]) -> Vec<f64> {
-    m.iter()
-        .map(|row| row.iter().zip(x).map(|(a, b)| a * b).sum())
-        .collect()
-}
-
-/// A `rows x cols` matrix with about `density` of its entries nonzero.
-fn matrix(rows: usize, cols: usize) -> impl Strategy<Value = Vec<Vec<f64>>> {
-    proptest::collection::vec(
-        proptest::collection::vec(
-            prop_oneof![3 => Just(0.0), 1 => (-4i32..=4).prop_map(f64::from)],
-            cols,
-        ),
-        rows,
-    )
-}
-
-const BSR: Layout = Layout {
-    br: 2,
-    bc: 2,
-    by_cols: false,
-    inner_cols_first: false,
-    compressed_outer: false,
-};
 
 #[test]
 fn the_seed_bsr_example() {
@@ -377,7 +271,7 @@ fn static_shapes_and_partial_blocks() {
     ));
 }
 
-mod more {
+pub(super) mod more {
     sparse_core::sparse_kernel! {
         #BSR = #sparse_tensor.encoding<{
             map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense)
@@ -447,49 +341,6 @@ mod more {
     }
 }
 
-#[test]
-fn nvidia_2_of_4_spmv() {
-    // The 2:4 worked layout: row 0 [0 1 0 2 | 3 0 0 4], row 1 [5 6 0 0 | 0 0 7 8].
-    let m: Vec<Vec<f64>> = vec![
-        vec![0., 1., 0., 2., 3., 0., 0., 4.],
-        vec![5., 6., 0., 0., 0., 0., 7., 8.],
-    ];
-    let crd = [1u8, 3, 0, 3, 0, 1, 2, 3];
-    let val = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
-    let a = more::NV24::<f64>::assemble(
-        [2, 8],
-        [Level::dense(), Level::dense(), Level::structured(&crd)],
-        &val,
-    )
-    .unwrap();
-    let x = [1.0, -2.0, 3.0, 0.5, 2.0, -1.0, 4.0, 0.25];
-    let mut y = [0.0; 2];
-    more::spmv_24(&a, &x, &mut y).unwrap();
-    assert_eq!(y.to_vec(), matvec(&m, &x));
-    // A width not a multiple of 4 is refused before anything is written.
-    let a = more::NV24::<f64>::assemble(
-        [1, 6],
-        [
-            Level::dense(),
-            Level::dense(),
-            Level::structured(&[0, 1, 0, 1]),
-        ],
-        &[1.0, 2.0, 3.0, 4.0],
-    )
-    .unwrap();
-    let mut y = [5.0; 1];
-    assert_eq!(
-        more::spmv_24(&a, &[1.0; 6], &mut y),
-        Err(KernelError::PartialBlock {
-            tensor: "a",
-            dim: 1,
-            size: 6,
-            block: 4
-        })
-    );
-    assert_eq!(y, [5.0]);
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -518,97 +369,6 @@ proptest! {
         prop_assert_eq!(view.level(1).coordinates().to_vec(), ba.crd1.clone());
         prop_assert_eq!(view.values().len(), ba.values.len());
     }
-}
-
-#[test]
-fn two_bit_coordinates_and_batch_levels() {
-    // crdWidth = 2: the in-group coordinates packed four per byte.
-    use sparse_core::Packed2;
-    let crd = [Packed2::new([1, 3, 0, 3]), Packed2::new([0, 1, 2, 3])];
-    let val = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
-    let a = more::NV24_2::<f64>::assemble(
-        [2, 8],
-        [Level::dense(), Level::dense(), Level::structured(&crd)],
-        &val,
-    )
-    .unwrap();
-    let x = [1.0, -2.0, 3.0, 0.5, 2.0, -1.0, 4.0, 0.25];
-    let mut y = [0.0; 2];
-    more::spmv_24_2(&a, &x, &mut y).unwrap();
-    let m: Vec<Vec<f64>> = vec![
-        vec![0., 1., 0., 2., 3., 0., 0., 4.],
-        vec![5., 6., 0., 0., 0., 0., 7., 8.],
-    ];
-    assert_eq!(y.to_vec(), matvec(&m, &x));
-
-    // Two batches of a 2x3 CSR: batch 0 [[1 0 2] [0 0 0]], batch 1 [[0 3 0] [4 0 5]].
-    // A batch level, like a dense one, has no buffers (`Level::dense()`).
-    let pos = [0usize, 2, 2, 3, 5];
-    let crd = [0usize, 2, 1, 0, 2];
-    let val = [1.0, 2.0, 3.0, 4.0, 5.0];
-    let a = more::BATCH::<f64>::assemble(
-        [2, 2, 3],
-        [
-            Level::dense(),
-            Level::dense(),
-            Level::compressed(&pos, &crd),
-        ],
-        &val,
-    )
-    .unwrap();
-    let x = [1.0, 2.0, 3.0, -1.0, 0.5, 2.0];
-    let mut y = vec![0.0; 4];
-    more::batched_spmv(
-        &a,
-        sparse_core::DenseView::new(&x, [2, 3]).unwrap(),
-        sparse_core::DenseViewMut::new(&mut y, [2, 2]).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(y, [1.0 + 2.0 * 3.0, 0.0, 3.0 * 0.5, -4.0 + 5.0 * 2.0]);
-}
-
-/// The 2:4 storage of a matrix each of whose groups of 4 holds at most two
-/// nonzeros: per group, the two stored in-group coordinates (nonzeros
-/// first, padded with the lowest unused ones) and their values.
-fn two_of_four(m: &[Vec<f64>]) -> (Vec<u8>, Vec<f64>) {
-    let (mut crd, mut val) = (Vec::new(), Vec::new());
-    for row in m {
-        for group in row.chunks(4) {
-            let mut picked: Vec<usize> = (0..4).filter(|&k| group[k] != 0.0).collect();
-            assert!(picked.len() <= 2, "the test matrix fits 2:4");
-            for k in 0..4 {
-                if picked.len() < 2 && !picked.contains(&k) {
-                    picked.push(k);
-                }
-            }
-            picked.sort();
-            for k in picked {
-                crd.push(k as u8);
-                val.push(group[k]);
-            }
-        }
-    }
-    (crd, val)
-}
-
-/// A matrix whose groups of four hold at most two nonzeros.
-fn matrix_2_4(rows: usize, cols: usize) -> impl Strategy<Value = Vec<Vec<f64>>> {
-    matrix(rows, cols).prop_map(|mut m| {
-        for row in &mut m {
-            for group in row.chunks_mut(4) {
-                let mut seen = 0;
-                for v in group.iter_mut() {
-                    if *v != 0.0 {
-                        seen += 1;
-                        if seen > 2 {
-                            *v = 0.0;
-                        }
-                    }
-                }
-            }
-        }
-        m
-    })
 }
 
 proptest! {
@@ -673,43 +433,6 @@ proptest! {
         prop_assert_eq!(c.view().level(1).coordinates().to_vec(), ba.crd1.clone());
     }
 
-    #[test]
-    fn two_of_four_products_and_masks(
-        m in matrix_2_4(3, 8),
-        xs in proptest::collection::vec(-3i32..=3, 16),
-        d in proptest::collection::vec(-3i32..=3, 24),
-    ) {
-        let (crd, val) = two_of_four(&m);
-        let a = more::NV24::<f64>::assemble(
-            [3, 8],
-            [Level::dense(), Level::dense(), Level::structured(&crd)],
-            &val,
-        )
-        .unwrap();
-        let xm: Vec<f64> = xs.into_iter().map(f64::from).collect();
-        let mut y = vec![0.0; 6];
-        more::spmm_24(
-            &a,
-            sparse_core::DenseView::new(&xm, [8, 2]).unwrap(),
-            sparse_core::DenseViewMut::new(&mut y, [3, 2]).unwrap(),
-        )
-        .unwrap();
-        let want: Vec<f64> = (0..6)
-            .map(|p| (0..8).map(|j| m[p / 2][j] * xm[j * 2 + p % 2]).sum())
-            .collect();
-        prop_assert!(close(&y, &want), "2:4 spmm {y:?} {want:?}");
-
-        let d: Vec<f64> = d.into_iter().map(f64::from).collect();
-        let mut y = vec![7.0; 24];
-        more::mask_24(
-            &a,
-            sparse_core::DenseView::new(&d, [3, 8]).unwrap(),
-            sparse_core::DenseViewMut::new(&mut y, [3, 8]).unwrap(),
-        )
-        .unwrap();
-        let want: Vec<f64> = (0..24).map(|p| m[p / 8][p % 8] * d[p]).collect();
-        prop_assert_eq!(y, want);
-    }
 }
 
 proptest! {
