@@ -18,7 +18,9 @@
 //! - `structured_in`: kernels reading n:m (2:4) operands with 8- and 2-bit
 //!   in-group coordinates, and batch levels, against a dense reference.
 //! - `structured_out`: kernels writing n:m (2:4) and block outputs
-//!   (`KernelError::GroupOverflow` for a group past `n`).
+//!   (`KernelError::GroupOverflow` for a group past `n`), ELL operands.
+//! - `structured_packed`: the same 2:4 kernels over 2-bit coordinates
+//!   packed four per byte, seed 001's worked layout, capacity in bytes.
 //! - `slices`: sliced operands (`#sparse_tensor<slice(..)>`, `SliceView`s
 //!   of CSR, CSC, DCSR and COO tensors) in SpMV, a sparse add, SpGEMM and
 //!   copies, static, dynamic and mixed parameters, against the dense
@@ -40,6 +42,7 @@ mod formats {
     mod slices_in_place;
     mod structured_in;
     mod structured_out;
+    mod structured_packed;
 
     mod constants {
         mod computed;
