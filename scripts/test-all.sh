@@ -204,10 +204,13 @@ test_interop() {
 # `memory_capped_*` tests, ignored by a plain `cargo test`): a file whose
 # header claims a billion rows must get a typed "could not allocate" error
 # for a CSR target, never an abort, and still read as DCSR. The cap is on
-# the test binary only (rustc needs more), built first without it.
+# the test binary only (rustc needs more), built first without it. Built
+# with `--workspace` so its features (sparse-core's `default` included) are
+# those of `cargo test --workspace`, whose build it reuses: with
+# `-p sparse-tests` sparse-core and the tier were rebuilt (~100 s).
 memory_capped() {
     local bin
-    bin=$(cargo test -p sparse-tests --test storage --no-run --message-format=json |
+    bin=$(cargo test --workspace --test storage --no-run --message-format=json |
         python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
