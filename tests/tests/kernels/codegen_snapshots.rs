@@ -389,7 +389,12 @@ fn static_scale_accumulates_with_math_calls() {
     with_tensor(&CSR, [64, 200], &e, |t| k::scale(t, 0.5, &x, &mut y)).unwrap();
     let a = Dense::from_entries(&[64, 200], &e);
     let roots: f32 = (0..200).map(|j| (j as f32).sqrt()).sum();
-    for (i, got) in y.iter().enumerate() {
+    // Under Miri the kernel still runs over all 64x200 elements (the
+    // accesses Miri checks); the dense reference (200 interpreted reads
+    // and products a row) is compared on the rows holding the entries and
+    // the empty rows around them.
+    let checked = |i: usize| !cfg!(miri) || matches!(i, 0 | 1 | 4 | 5 | 6 | 62 | 63);
+    for (i, got) in y.iter().enumerate().filter(|&(i, _)| checked(i)) {
         let prod: f32 = (0..200).map(|j| 0.5 * a.at(&[i, j]).abs() * x[j]).sum();
         let want = 1.0 + prod + roots;
         assert!(
