@@ -182,13 +182,12 @@ test_workspace() {
 }
 
 # The desktop examples, run as a user runs them; each exits non-zero when
-# its own checks fail (`cg`: CG with generated kernels against sprs).
-# `cargo test --workspace` runs them too (examples/tests/run_examples.rs).
+# its own checks fail (`cg`: CG with generated kernels against sprs). The
+# binaries `cargo test --workspace` built, run by examples/tests/run_examples.rs
+# with their output shown (`cargo run -p sparse-examples` built them again
+# with other features, ~20 s).
 run_examples() {
-    for bin in demo convert_spmv cg; do
-        echo "--- cargo run -p sparse-examples --bin $bin"
-        cargo run -q -p sparse-examples --bin "$bin"
-    done
+    cargo test --workspace --test run_examples -- --nocapture --test-threads=1
 }
 
 # The optional interoperability features (sprs, nalgebra-sparse), which the
