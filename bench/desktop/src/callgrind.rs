@@ -321,12 +321,16 @@ fn run_spgemm(op: &str, imp: &str, reps: usize) {
 /// (CSR → CSC) with IMPL `ours` (into `Owned`, reused), `slices` (caller
 /// slices), `eigen`, `graphblas`, `hand`; `coo:IMPL` (unordered COO → CSR,
 /// repeats summed) with `ours`, `slices`, `eigen`, `graphblas`, `sprs`.
-/// The unit is a stored entry.
+/// `csc-banded` and `coo-banded` convert the banded matrix of the same n
+/// (half band 16: 33 per row) instead. The unit is a stored entry.
 fn run_convert(op: &str, imp: &str, reps: usize) {
     use sparse_core::convert::{convert, convert_sum};
     use sparse_core::{Owned, SliceBuffer, Slices};
     let n = if crate::quick() { 500 } else { 2_000 };
-    let a = Csr::uniform(n, 20, 14);
+    let (op, a) = match op.strip_suffix("-banded") {
+        Some(op) => (op, Csr::banded(n, 16, 14)),
+        None => (op, Csr::uniform(n, 20, 14)),
+    };
     let nnz = a.nnz();
     let ta = kernels::CSR32::<f64>::assemble(
         [n, n],
@@ -410,7 +414,7 @@ fn run_ops(which: &str, reps: usize) {
         if op.starts_with("spgemm") || op.starts_with("minplus") {
             return run_spgemm(op, imp, reps);
         }
-        if op == "csc" || op == "coo" {
+        if ["csc", "coo", "csc-banded", "coo-banded"].contains(&op) {
             return run_convert(op, imp, reps);
         }
     }

@@ -6,10 +6,15 @@
 //!
 //! A [`Segment`]'s `push` checks the order, the range and the room of two
 //! buffers, and pushes into each (a length update in memory per entry).
-//! A [`Row`] reserves the bound's slots in both buffers once, after the
-//! row's first entry (which opens the row through the segment), and then
-//! writes each entry into its slot: one test of the slot count, the order
-//! and the range, two stores. Dropping the row cuts the buffers back to
+//! A [`Row`] reserves the bound's slots in both buffers once, when it is
+//! made (a new row of a `(dense, compressed)` output — CSR, CSC — is
+//! opened then, before its first entry, so that entry is a slot like the
+//! others; any other row's first entry opens it through the segment), and
+//! then writes each entry into its slot: one test of the slot count, the
+//! order and the range, two stores. A generated kernel whose coordinates
+//! come in order and in range by construction (validated inputs merged in
+//! increasing order) vouches for them with
+//! [`push_in_order`](Row::push_in_order): one test of the slot count. Dropping the row cuts the buffers back to
 //! what was written and hands the count to the segment, which settles the
 //! output's lengths as for its own pushes. Buffers that can lend their
 //! spare capacity (a `Vec`: `Buffer::SLOTS_PAST_LEN`) give the slots past
@@ -30,7 +35,8 @@
 //! value that the out-of-line paths take and return by value, never by
 //! reference, so in the kernel's loop it stays in registers (a row passed
 //! by `&mut` to its slow path lived on the stack: 15.7 instructions per
-//! entry in the push alone).
+//! entry in the push alone), and what they return comes back through a
+//! copy (`in_registers`), so the row's state is never their return slot.
 
 use core::ptr::NonNull;
 
@@ -57,8 +63,9 @@ struct Slots<C, V> {
     room: usize,
     /// Slots written.
     k: usize,
-    /// The last coordinate written (or pushed through the segment).
-    prev: usize,
+    /// The smallest coordinate the row accepts next: one past the last
+    /// written (or pushed through the segment), 0 before the first.
+    next: usize,
     /// The last level's size.
     size: usize,
     /// Entries the row may still hold: the bound less every entry pushed.
@@ -94,29 +101,54 @@ where
     /// into it mean exactly the segment's pushes. A larger `bound` costs
     /// only room (the slots are reserved and cut back); a smaller one only
     /// speed (entries past it take the segment's path).
-    #[inline]
+    #[inline(always)]
     pub fn row(&mut self, bound: usize) -> Row<'_, 'o, V, E, B, DIM, LVL> {
-        let size = LVL
-            .checked_sub(1)
-            .and_then(|l| self.out.lvl_sizes.get(l))
-            .copied()
-            .unwrap_or(0);
-        let st = Slots {
-            crd: NonNull::dangling(),
-            val: NonNull::dangling(),
-            room: 0,
-            k: 0,
-            prev: usize::MAX,
-            size,
-            left: bound,
-        };
-        let st = if self.appending {
-            reserve(self, st)
-        } else {
-            st
-        };
+        let st = in_registers(open_slots(self, bound));
         Row { seg: self, st }
     }
+}
+
+/// The state of a new row of `seg` with `bound` (see [`Segment::row`]).
+/// Out of line: once per row.
+#[inline(never)]
+fn open_slots<V, E, B, const DIM: usize, const LVL: usize>(
+    seg: &mut Segment<'_, V, E, B, DIM, LVL>,
+    bound: usize,
+) -> Slots<E::Crd, V>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    let size = LVL
+        .checked_sub(1)
+        .and_then(|l| seg.out.lvl_sizes.get(l))
+        .copied()
+        .unwrap_or(0);
+    let mut st = Slots {
+        crd: NonNull::dangling(),
+        val: NonNull::dangling(),
+        room: 0,
+        k: 0,
+        next: 0,
+        size,
+        left: bound,
+    };
+    if seg.appending {
+        st.next = last_pushed(seg).saturating_add(1);
+        st = reserve(seg, st);
+    } else if bound > 0 && seg.pending == 0 && seg.out.opens_row(&seg.lvl, 0) {
+        // A new CSR/CSC row, opened now as its first entry would open
+        // it (`opens_row` held: nothing is out of order or faulted), so
+        // that entry is a slot too. The segment appends from here: its
+        // last coordinate says 0 while no entry is in, which only sends
+        // a push of coordinate 0 to the general path (where opening the
+        // row again changes nothing).
+        seg.out.open_row(&seg.lvl);
+        seg.appending = true;
+        st = reserve(seg, st);
+    }
+    st
 }
 
 impl<V, E, B, const DIM: usize, const LVL: usize> Row<'_, '_, V, E, B, DIM, LVL>
@@ -132,22 +164,84 @@ where
     pub fn push(&mut self, c: usize, value: V) {
         let st = &mut self.st;
         let k = st.k;
-        if k < st.room && c > st.prev && c < st.size {
-            // `prev < c < size`, so `c` fits the coordinate width (`new`
+        if k < st.room && c >= st.next && c < st.size {
+            // `next <= c < size`, so `c` fits the coordinate width (`new`
             // checked the level size does).
             let crd = <E::Crd as Index>::from_usize_wrapping(c);
             // SAFETY: `k < room`, and by `Slots`' invariant slot `k` of both
-            // runs is an initialized element nothing else accesses.
+            // runs is a slot nothing else accesses.
             unsafe {
                 put::<E::Crd, B::Crd>(st.crd.as_ptr().add(k), crd);
                 put::<V, B::Val>(st.val.as_ptr().add(k), value);
             }
             st.k = k + 1;
-            st.prev = c;
+            st.next = c + 1;
         } else {
-            self.st = push_slow(self.seg, self.st, c, value);
+            self.st = in_registers(push_slow(self.seg, self.st, c, value));
         }
     }
+
+    /// [`push`](Self::push) for a coordinate the caller vouches for: one
+    /// test of the slot count, two stores. What a generated kernel calls
+    /// when the plan proves the order and the range (coordinates of
+    /// validated inputs' ordered, unique levels, merged in increasing order,
+    /// below the level size the kernel checked equal to the output's).
+    ///
+    /// # Safety
+    ///
+    /// `c` is larger than every coordinate pushed into this row before (by
+    /// any method) and below the last level's size. The output's `view`
+    /// trusts its buffers without re-validating them, and kernels reading
+    /// that view index with its coordinates unchecked, so a coordinate out
+    /// of order or out of range would make later reads unsound.
+    #[inline(always)]
+    pub unsafe fn push_in_order(&mut self, c: usize, value: V) {
+        let st = &mut self.st;
+        let k = st.k;
+        if k < st.room {
+            // The caller's contract: `next <= c < size`, so `c` fits the
+            // coordinate width (`new` checked the level size does).
+            let crd = <E::Crd as Index>::from_usize_wrapping(c);
+            // SAFETY: `k < room`, and by `Slots`' invariant slot `k` of both
+            // runs is a slot nothing else accesses.
+            unsafe {
+                put::<E::Crd, B::Crd>(st.crd.as_ptr().add(k), crd);
+                put::<V, B::Val>(st.val.as_ptr().add(k), value);
+            }
+            st.k = k + 1;
+            st.next = c.wrapping_add(1);
+        } else {
+            self.st = in_registers(push_slow(self.seg, self.st, c, value));
+        }
+    }
+}
+
+/// `st`, read back from a copy the optimizer sees escape: what the
+/// out-of-line paths return goes through it, so the row's own state is
+/// never their return slot and stays in registers in the kernel's loop.
+/// (Returned directly, the state was written in place on the stack and
+/// every push loaded and stored its slot count there: the sparse add took
+/// 30.7 instructions per entry instead of 26.0.) `black_box` is only an
+/// optimization barrier here; nothing depends on it for correctness.
+#[inline(always)]
+fn in_registers<C, V>(st: Slots<C, V>) -> Slots<C, V> {
+    core::hint::black_box(st)
+}
+
+/// The last coordinate the segment took (its parent's last level
+/// coordinate).
+fn last_pushed<V, E, B, const DIM: usize, const LVL: usize>(
+    seg: &Segment<'_, V, E, B, DIM, LVL>,
+) -> usize
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    LVL.checked_sub(1)
+        .and_then(|l| seg.lvl.get(l))
+        .copied()
+        .unwrap_or(usize::MAX)
 }
 
 /// What [`Row::push`] cannot write: the written slots go to the segment,
@@ -170,6 +264,8 @@ where
     seg.push(c, value);
     st.left = st.left.saturating_sub(1);
     if seg.appending {
+        // The segment took `c`, below the level size.
+        st.next = c.saturating_add(1);
         reserve(seg, st)
     } else {
         st
@@ -177,8 +273,8 @@ where
 }
 
 /// Reserves `st.left` slots when both buffers have the room (the segment
-/// is appending: its last push was accepted under this row and the output
-/// is in its fast state); otherwise reserves none.
+/// is appending: the row is open and the output is in its fast state;
+/// `st.next` is set); otherwise reserves none.
 fn reserve<V, E, B, const DIM: usize, const LVL: usize>(
     seg: &mut Segment<'_, V, E, B, DIM, LVL>,
     mut st: Slots<E::Crd, V>,
@@ -207,7 +303,6 @@ where
             st.val = val;
             st.room = n;
             st.k = 0;
-            st.prev = seg.lvl.get(l).copied().unwrap_or(usize::MAX);
         }
         return st;
     }
@@ -228,7 +323,6 @@ where
         st.val = val;
         st.room = n;
         st.k = 0;
-        st.prev = seg.lvl.get(l).copied().unwrap_or(usize::MAX);
     } else {
         // Unreachable for this crate's buffers (each grew by `n`): no slots.
         cut(seg, n);
@@ -308,8 +402,9 @@ where
     st.k = 0;
     if k > 0 {
         seg.pending += k;
+        // A slot was written, so `next` is one past its coordinate.
         if let Some(last) = LVL.checked_sub(1).and_then(|l| seg.lvl.get_mut(l)) {
-            *last = st.prev;
+            *last = st.next.wrapping_sub(1);
         }
         st.left = st.left.saturating_sub(k);
     }
@@ -356,13 +451,13 @@ where
         );
         let st = &mut self.st;
         if n > 0 && n <= st.room - st.k.min(st.room) {
-            let (k, mut prev) = (st.k, st.prev);
+            let (k, mut next, mut last) = (st.k, st.next, 0);
             let mut ordered = true;
             for (i, (c, v)) in crd.iter().zip(val).enumerate() {
                 let c = c.as_usize();
-                // With slots, `prev` is the row's last coordinate.
-                ordered &= c > prev;
-                prev = c;
+                ordered &= c >= next;
+                next = c.saturating_add(1);
+                last = c;
                 // SAFETY: `k + i < k + n <= room` (tested above), and by
                 // `Slots`' invariant that slot of both runs is an
                 // initialized element nothing else accesses.
@@ -372,9 +467,10 @@ where
                     put::<V, B::Val>(st.val.as_ptr().add(k + i), v.clone());
                 }
             }
-            if ordered && prev < st.size {
+            // Increasing, so the last is the largest.
+            if ordered && last < st.size {
                 st.k = k + n;
-                st.prev = prev;
+                st.next = last + 1;
                 return;
             }
             // Slots past `k` hold this run's copies; they are overwritten or
@@ -383,6 +479,46 @@ where
         }
         for (c, v) in crd.iter().zip(val) {
             self.push(c.as_usize(), v.clone());
+        }
+    }
+
+    /// [`extend_from`](Self::extend_from) for a run the caller vouches for:
+    /// a run that fits the reserved slots is copied with one test for all
+    /// of it and no test per entry (a merge's tail: the rest of a
+    /// validated input's row).
+    ///
+    /// # Safety
+    ///
+    /// The coordinates increase, the first is larger than every
+    /// coordinate pushed into this row before, and all are below the last
+    /// level's size (as for [`push_in_order`](Self::push_in_order)).
+    #[inline]
+    pub unsafe fn extend_in_order<C: Index>(&mut self, crd: &[C], val: &[V]) {
+        let n = crd.len().min(val.len());
+        let (crd, val) = (
+            crd.get(..n).unwrap_or_default(),
+            val.get(..n).unwrap_or_default(),
+        );
+        let st = &mut self.st;
+        if let (Some(last), true) = (crd.last(), n <= st.room - st.k.min(st.room)) {
+            let k = st.k;
+            for (i, (c, v)) in crd.iter().zip(val).enumerate() {
+                // SAFETY: `k + i < k + n <= room` (tested above), and by
+                // `Slots`' invariant that slot of both runs is a slot
+                // nothing else accesses; the caller vouches for `c`.
+                unsafe {
+                    let crd = <E::Crd as Index>::from_usize_wrapping(c.as_usize());
+                    put::<E::Crd, B::Crd>(st.crd.as_ptr().add(k + i), crd);
+                    put::<V, B::Val>(st.val.as_ptr().add(k + i), v.clone());
+                }
+            }
+            st.k = k + n;
+            st.next = last.as_usize().wrapping_add(1);
+            return;
+        }
+        for (c, v) in crd.iter().zip(val) {
+            // SAFETY: the caller's contract, entry by entry.
+            unsafe { self.push_in_order(c.as_usize(), v.clone()) };
         }
     }
 }
@@ -395,6 +531,6 @@ where
 {
     #[inline]
     fn drop(&mut self) {
-        self.st = hand_over(self.seg, self.st);
+        self.st = in_registers(hand_over(self.seg, self.st));
     }
 }

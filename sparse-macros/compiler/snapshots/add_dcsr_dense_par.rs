@@ -37,6 +37,9 @@
 ///     case b.lvl0
 ///       iterate j in b.lvl1 compressed  // parallel
 ///         c[i, j] = b[i, j]
+/// schedule
+///   i: two levels merged by comparing their coordinates (one arm per outcome, as a hand-written merge) (statement 1)
+///   j: two levels merged by comparing their coordinates (one arm per outcome, as a hand-written merge) (statement 1)
 /// ```
 ///
 /// `#[parallel]` (sparse-core feature `rayon`):
@@ -190,8 +193,8 @@ pub fn add_dcsr_dense_par(
                     let __sk_b_c0 = unsafe {
                         ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
                     };
-                    let __sk_i = ::core::cmp::min(__sk_a_c0, __sk_b_c0);
-                    if __sk_a_c0 == __sk_i && __sk_b_c0 == __sk_i {
+                    if __sk_a_c0 < __sk_b_c0 {
+                        let __sk_i = __sk_a_c0;
                         {
                             /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
                             let __sk_a_lo1 = unsafe {
@@ -204,7 +207,31 @@ pub fn add_dcsr_dense_par(
                                     __sk_a_p0 + 1,
                                 )
                             };
-                            let mut __sk_a_p1 = __sk_a_lo1;
+                            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
+                            let __sk_a_walk1 = unsafe {
+                                ::sparse_core::__private::walk_values(
+                                    __sk_a_crd1,
+                                    __sk_a_val,
+                                    __sk_a_lo1,
+                                    __sk_a_hi1,
+                                )
+                            };
+                            for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
+                                let __sk_a_v = __sk_a_w1;
+                                /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                                let __sk_c_out = unsafe {
+                                    ::sparse_core::__private::slot(
+                                        __sk_c_data,
+                                        (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
+                                    )
+                                };
+                                *__sk_c_out = __sk_a_v;
+                            }
+                        }
+                        __sk_a_p0 += 1;
+                    } else if __sk_b_c0 < __sk_a_c0 {
+                        let __sk_i = __sk_b_c0;
+                        {
                             /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
                             let __sk_b_lo1 = unsafe {
                                 ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
@@ -216,182 +243,170 @@ pub fn add_dcsr_dense_par(
                                     __sk_b_p0 + 1,
                                 )
                             };
-                            let mut __sk_b_p1 = __sk_b_lo1;
-                            while __sk_a_p1 < __sk_a_hi1 && __sk_b_p1 < __sk_b_hi1 {
-                                /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
-                                let __sk_a_c1 = unsafe {
-                                    ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
+                            /// SAFETY: `__sk_b_lo1..__sk_b_hi1` is the range level 1 of `b` stores under one parent entry; a validated tensor has `__sk_b_lo1` <= `__sk_b_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
+                            let __sk_b_walk1 = unsafe {
+                                ::sparse_core::__private::walk_values(
+                                    __sk_b_crd1,
+                                    __sk_b_val,
+                                    __sk_b_lo1,
+                                    __sk_b_hi1,
+                                )
+                            };
+                            for (__sk_b_p1, __sk_j, __sk_b_w1) in __sk_b_walk1 {
+                                let __sk_b_v = __sk_b_w1;
+                                /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                                let __sk_c_out = unsafe {
+                                    ::sparse_core::__private::slot(
+                                        __sk_c_data,
+                                        (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
+                                    )
                                 };
-                                /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
-                                let __sk_b_c1 = unsafe {
-                                    ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
+                                *__sk_c_out = __sk_b_v;
+                            }
+                        }
+                        __sk_b_p0 += 1;
+                    } else {
+                        let __sk_i = __sk_a_c0;
+                        {
+                            {
+                                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                                let __sk_a_lo1 = unsafe {
+                                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
                                 };
-                                let __sk_j = ::core::cmp::min(__sk_a_c1, __sk_b_c1);
-                                if __sk_a_c1 == __sk_j && __sk_b_c1 == __sk_j {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                                let __sk_a_hi1 = unsafe {
+                                    ::sparse_core::__private::load_index(
+                                        __sk_a_pos1,
+                                        __sk_a_p0 + 1,
+                                    )
+                                };
+                                let mut __sk_a_p1 = __sk_a_lo1;
+                                /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                                let __sk_b_lo1 = unsafe {
+                                    ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
+                                };
+                                /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                                let __sk_b_hi1 = unsafe {
+                                    ::sparse_core::__private::load_index(
+                                        __sk_b_pos1,
+                                        __sk_b_p0 + 1,
+                                    )
+                                };
+                                let mut __sk_b_p1 = __sk_b_lo1;
+                                while __sk_a_p1 < __sk_a_hi1 && __sk_b_p1 < __sk_b_hi1 {
+                                    /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
+                                    let __sk_a_c1 = unsafe {
+                                        ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
                                     };
-                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_b_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                    /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
+                                    let __sk_b_c1 = unsafe {
+                                        ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
                                     };
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                                    let __sk_c_out = unsafe {
-                                        ::sparse_core::__private::slot(
-                                            __sk_c_data,
-                                            (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
-                                        )
-                                    };
-                                    *__sk_c_out = __sk_a_v + __sk_b_v;
-                                } else if __sk_a_c1 == __sk_j {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                    };
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                                    let __sk_c_out = unsafe {
-                                        ::sparse_core::__private::slot(
-                                            __sk_c_data,
-                                            (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
-                                        )
-                                    };
-                                    *__sk_c_out = __sk_a_v;
-                                } else if __sk_b_c1 == __sk_j {
-                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_b_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                    };
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                                    let __sk_c_out = unsafe {
-                                        ::sparse_core::__private::slot(
-                                            __sk_c_data,
-                                            (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
-                                        )
-                                    };
-                                    *__sk_c_out = __sk_b_v;
+                                    if __sk_a_c1 < __sk_b_c1 {
+                                        let __sk_j = __sk_a_c1;
+                                        {
+                                            /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                            let __sk_a_v = unsafe {
+                                                ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                            };
+                                            /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                                            let __sk_c_out = unsafe {
+                                                ::sparse_core::__private::slot(
+                                                    __sk_c_data,
+                                                    (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
+                                                )
+                                            };
+                                            *__sk_c_out = __sk_a_v;
+                                        }
+                                        __sk_a_p1 += 1;
+                                    } else if __sk_b_c1 < __sk_a_c1 {
+                                        let __sk_j = __sk_b_c1;
+                                        {
+                                            /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                            let __sk_b_v = unsafe {
+                                                ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                            };
+                                            /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                                            let __sk_c_out = unsafe {
+                                                ::sparse_core::__private::slot(
+                                                    __sk_c_data,
+                                                    (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
+                                                )
+                                            };
+                                            *__sk_c_out = __sk_b_v;
+                                        }
+                                        __sk_b_p1 += 1;
+                                    } else {
+                                        let __sk_j = __sk_a_c1;
+                                        {
+                                            /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                            let __sk_a_v = unsafe {
+                                                ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                            };
+                                            /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                            let __sk_b_v = unsafe {
+                                                ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                            };
+                                            /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                                            let __sk_c_out = unsafe {
+                                                ::sparse_core::__private::slot(
+                                                    __sk_c_data,
+                                                    (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
+                                                )
+                                            };
+                                            *__sk_c_out = __sk_a_v + __sk_b_v;
+                                        }
+                                        __sk_a_p1 += 1;
+                                        __sk_b_p1 += 1;
+                                    }
                                 }
-                                if __sk_a_c1 == __sk_j {
+                                while __sk_a_p1 < __sk_a_hi1 {
+                                    /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
+                                    let __sk_a_c1 = unsafe {
+                                        ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
+                                    };
+                                    let __sk_j = __sk_a_c1;
+                                    {
+                                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_a_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                        };
+                                        /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                                        let __sk_c_out = unsafe {
+                                            ::sparse_core::__private::slot(
+                                                __sk_c_data,
+                                                (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
+                                            )
+                                        };
+                                        *__sk_c_out = __sk_a_v;
+                                    }
                                     __sk_a_p1 += 1;
                                 }
-                                if __sk_b_c1 == __sk_j {
+                                while __sk_b_p1 < __sk_b_hi1 {
+                                    /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
+                                    let __sk_b_c1 = unsafe {
+                                        ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
+                                    };
+                                    let __sk_j = __sk_b_c1;
+                                    {
+                                        /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_b_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                        };
+                                        /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                                        let __sk_c_out = unsafe {
+                                            ::sparse_core::__private::slot(
+                                                __sk_c_data,
+                                                (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
+                                            )
+                                        };
+                                        *__sk_c_out = __sk_b_v;
+                                    }
                                     __sk_b_p1 += 1;
                                 }
                             }
-                            while __sk_a_p1 < __sk_a_hi1 {
-                                /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
-                                let __sk_a_c1 = unsafe {
-                                    ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
-                                };
-                                let __sk_j = __sk_a_c1;
-                                {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                    };
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                                    let __sk_c_out = unsafe {
-                                        ::sparse_core::__private::slot(
-                                            __sk_c_data,
-                                            (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
-                                        )
-                                    };
-                                    *__sk_c_out = __sk_a_v;
-                                }
-                                __sk_a_p1 += 1;
-                            }
-                            while __sk_b_p1 < __sk_b_hi1 {
-                                /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
-                                let __sk_b_c1 = unsafe {
-                                    ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
-                                };
-                                let __sk_j = __sk_b_c1;
-                                {
-                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_b_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                    };
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                                    let __sk_c_out = unsafe {
-                                        ::sparse_core::__private::slot(
-                                            __sk_c_data,
-                                            (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
-                                        )
-                                    };
-                                    *__sk_c_out = __sk_b_v;
-                                }
-                                __sk_b_p1 += 1;
-                            }
                         }
-                    } else if __sk_a_c0 == __sk_i {
-                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_a_lo1 = unsafe {
-                            ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                        };
-                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_a_hi1 = unsafe {
-                            ::sparse_core::__private::load_index(
-                                __sk_a_pos1,
-                                __sk_a_p0 + 1,
-                            )
-                        };
-                        /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
-                        let __sk_a_walk1 = unsafe {
-                            ::sparse_core::__private::walk_values(
-                                __sk_a_crd1,
-                                __sk_a_val,
-                                __sk_a_lo1,
-                                __sk_a_hi1,
-                            )
-                        };
-                        for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
-                            let __sk_a_v = __sk_a_w1;
-                            /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                            let __sk_c_out = unsafe {
-                                ::sparse_core::__private::slot(
-                                    __sk_c_data,
-                                    (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
-                                )
-                            };
-                            *__sk_c_out = __sk_a_v;
-                        }
-                    } else if __sk_b_c0 == __sk_i {
-                        /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_b_lo1 = unsafe {
-                            ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
-                        };
-                        /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_b_hi1 = unsafe {
-                            ::sparse_core::__private::load_index(
-                                __sk_b_pos1,
-                                __sk_b_p0 + 1,
-                            )
-                        };
-                        /// SAFETY: `__sk_b_lo1..__sk_b_hi1` is the range level 1 of `b` stores under one parent entry; a validated tensor has `__sk_b_lo1` <= `__sk_b_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
-                        let __sk_b_walk1 = unsafe {
-                            ::sparse_core::__private::walk_values(
-                                __sk_b_crd1,
-                                __sk_b_val,
-                                __sk_b_lo1,
-                                __sk_b_hi1,
-                            )
-                        };
-                        for (__sk_b_p1, __sk_j, __sk_b_w1) in __sk_b_walk1 {
-                            let __sk_b_v = __sk_b_w1;
-                            /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_i_row0` <= `__sk_i`, and the chunk holds the rows of its iterations from `__sk_i_row0` on (`sparse_core::__private::par`), `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                            let __sk_c_out = unsafe {
-                                ::sparse_core::__private::slot(
-                                    __sk_c_data,
-                                    (__sk_i - __sk_i_row0) * __sk_n_j + __sk_j,
-                                )
-                            };
-                            *__sk_c_out = __sk_b_v;
-                        }
-                    }
-                    if __sk_a_c0 == __sk_i {
                         __sk_a_p0 += 1;
-                    }
-                    if __sk_b_c0 == __sk_i {
                         __sk_b_p0 += 1;
                     }
                 }

@@ -16,6 +16,8 @@
 ///           case a.lvl1, f.lvl1
 ///             r += a[i + k, j + l] * f[k, l]
 ///     o[i, j] = r
+/// schedule
+///   l: two levels merged by comparing their coordinates (one arm per outcome, as a hand-written merge) (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,
@@ -155,22 +157,24 @@ pub fn conv2d_dcsr_csr(
                                 let __sk_f_c1 = unsafe {
                                     ::sparse_core::__private::load_index(__sk_f_crd1, __sk_f_p1)
                                 };
-                                let __sk_l = ::core::cmp::min(__sk_a_c1, __sk_f_c1);
-                                if __sk_a_c1 == __sk_l && __sk_f_c1 == __sk_l {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                    };
-                                    /// SAFETY: `__sk_f_p1` is an entry of `f`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_f_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_f_val, __sk_f_p1)
-                                    };
-                                    __sk_acc += __sk_a_v * __sk_f_v;
-                                }
-                                if __sk_a_c1 == __sk_l {
+                                if __sk_a_c1 < __sk_f_c1 {
                                     __sk_a_p1 += 1;
-                                }
-                                if __sk_f_c1 == __sk_l {
+                                } else if __sk_f_c1 < __sk_a_c1 {
+                                    __sk_f_p1 += 1;
+                                } else {
+                                    let __sk_l = __sk_a_c1;
+                                    {
+                                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_a_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                        };
+                                        /// SAFETY: `__sk_f_p1` is an entry of `f`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_f_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_f_val, __sk_f_p1)
+                                        };
+                                        __sk_acc += __sk_a_v * __sk_f_v;
+                                    }
+                                    __sk_a_p1 += 1;
                                     __sk_f_p1 += 1;
                                 }
                             }

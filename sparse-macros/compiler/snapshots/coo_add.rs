@@ -37,6 +37,8 @@
 ///     case b.lvl0
 ///       iterate j in b.lvl1 singleton  // parallel
 ///         c[i, j] = b[i, j]
+/// schedule
+///   j: two levels merged by comparing their coordinates (one arm per outcome, as a hand-written merge) (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,
@@ -195,55 +197,61 @@ pub fn coo_add(
                                     __sk_b_p1 * 2 + 1,
                                 )
                             };
-                            let __sk_j = ::core::cmp::min(__sk_a_c1, __sk_b_c1);
-                            if __sk_a_c1 == __sk_j && __sk_b_c1 == __sk_j {
-                                /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                let __sk_a_v = unsafe {
-                                    ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                };
-                                /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                let __sk_b_v = unsafe {
-                                    ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                };
-                                /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                                let __sk_c_out = unsafe {
-                                    ::sparse_core::__private::slot(
-                                        __sk_c_data,
-                                        __sk_i * __sk_n_j + __sk_j,
-                                    )
-                                };
-                                *__sk_c_out = __sk_a_v + __sk_b_v;
-                            } else if __sk_a_c1 == __sk_j {
-                                /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                let __sk_a_v = unsafe {
-                                    ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                };
-                                /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                                let __sk_c_out = unsafe {
-                                    ::sparse_core::__private::slot(
-                                        __sk_c_data,
-                                        __sk_i * __sk_n_j + __sk_j,
-                                    )
-                                };
-                                *__sk_c_out = __sk_a_v;
-                            } else if __sk_b_c1 == __sk_j {
-                                /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                let __sk_b_v = unsafe {
-                                    ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                };
-                                /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
-                                let __sk_c_out = unsafe {
-                                    ::sparse_core::__private::slot(
-                                        __sk_c_data,
-                                        __sk_i * __sk_n_j + __sk_j,
-                                    )
-                                };
-                                *__sk_c_out = __sk_b_v;
-                            }
-                            if __sk_a_c1 == __sk_j {
+                            if __sk_a_c1 < __sk_b_c1 {
+                                let __sk_j = __sk_a_c1;
+                                {
+                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                    let __sk_a_v = unsafe {
+                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                    };
+                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                                    let __sk_c_out = unsafe {
+                                        ::sparse_core::__private::slot(
+                                            __sk_c_data,
+                                            __sk_i * __sk_n_j + __sk_j,
+                                        )
+                                    };
+                                    *__sk_c_out = __sk_a_v;
+                                }
                                 __sk_a_p1 += 1;
-                            }
-                            if __sk_b_c1 == __sk_j {
+                            } else if __sk_b_c1 < __sk_a_c1 {
+                                let __sk_j = __sk_b_c1;
+                                {
+                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                    let __sk_b_v = unsafe {
+                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                    };
+                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                                    let __sk_c_out = unsafe {
+                                        ::sparse_core::__private::slot(
+                                            __sk_c_data,
+                                            __sk_i * __sk_n_j + __sk_j,
+                                        )
+                                    };
+                                    *__sk_c_out = __sk_b_v;
+                                }
+                                __sk_b_p1 += 1;
+                            } else {
+                                let __sk_j = __sk_a_c1;
+                                {
+                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                    let __sk_a_v = unsafe {
+                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                    };
+                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                    let __sk_b_v = unsafe {
+                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                    };
+                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_j` < `__sk_n_j` (loop bounds and coordinates are below the sizes the prologue checked against `c`), so the row-major offset is below its length.
+                                    let __sk_c_out = unsafe {
+                                        ::sparse_core::__private::slot(
+                                            __sk_c_data,
+                                            __sk_i * __sk_n_j + __sk_j,
+                                        )
+                                    };
+                                    *__sk_c_out = __sk_a_v + __sk_b_v;
+                                }
+                                __sk_a_p1 += 1;
                                 __sk_b_p1 += 1;
                             }
                         }

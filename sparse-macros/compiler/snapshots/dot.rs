@@ -11,6 +11,8 @@
 ///     case a.lvl0, b.lvl0
 ///       r += a[i] * b[i]
 /// s[] = r
+/// schedule
+///   i: two levels merged by comparing their coordinates (one arm per outcome, as a hand-written merge) (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,
@@ -80,22 +82,24 @@ pub fn dot(
                 let __sk_b_c0 = unsafe {
                     ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
                 };
-                let __sk_i = ::core::cmp::min(__sk_a_c0, __sk_b_c0);
-                if __sk_a_c0 == __sk_i && __sk_b_c0 == __sk_i {
-                    /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_a_v = unsafe {
-                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
-                    };
-                    /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                    let __sk_b_v = unsafe {
-                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
-                    };
-                    __sk_acc += __sk_a_v * __sk_b_v;
-                }
-                if __sk_a_c0 == __sk_i {
+                if __sk_a_c0 < __sk_b_c0 {
                     __sk_a_p0 += 1;
-                }
-                if __sk_b_c0 == __sk_i {
+                } else if __sk_b_c0 < __sk_a_c0 {
+                    __sk_b_p0 += 1;
+                } else {
+                    let __sk_i = __sk_a_c0;
+                    {
+                        /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_a_v = unsafe {
+                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
+                        };
+                        /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                        let __sk_b_v = unsafe {
+                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
+                        };
+                        __sk_acc += __sk_a_v * __sk_b_v;
+                    }
+                    __sk_a_p0 += 1;
                     __sk_b_p0 += 1;
                 }
             }

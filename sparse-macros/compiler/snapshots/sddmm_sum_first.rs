@@ -14,6 +14,7 @@
 ///     insert c[i, j] = s[i, j] * r1
 /// schedule
 ///   j: each row of `c` written into slots reserved for the entries of the rows it walks (statement 1)
+///   j: its coordinates in order and in range by construction (ordered levels of validated inputs, visited in order): each entry tests only the slot count (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,
@@ -170,7 +171,10 @@ pub fn sddmm_sum_first<
                         __sk_acc1 += __sk_u_v * __sk_vt_v;
                     }
                     let __sk_s_v = __sk_s_w1;
-                    __sk_c_row.push(__sk_j, __sk_s_v * __sk_acc1);
+                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                    let () = unsafe {
+                        __sk_c_row.push_in_order(__sk_j, __sk_s_v * __sk_acc1)
+                    };
                 }
             }
         }

@@ -21,7 +21,9 @@
 ///       case b.lvl1
 ///         insert c[i, j] = b[i, j]
 /// schedule
+///   j: two levels merged by comparing their coordinates (one arm per outcome, as a hand-written merge) (statement 1)
 ///   j: each row of `c` written into slots reserved for the entries of the rows it walks (statement 1)
+///   j: its coordinates in order and in range by construction (ordered levels of validated inputs, visited in order): each entry tests only the slot count (statement 1)
 ///   j: the rest of `a`'s row copied in one step once the others run out (statement 1)
 ///   j: the rest of `b`'s row copied in one step once the others run out (statement 1)
 /// ```
@@ -197,47 +199,68 @@ pub fn add_csr_par<
                                 let __sk_b_c1 = unsafe {
                                     ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
                                 };
-                                let __sk_j = ::core::cmp::min(__sk_a_c1, __sk_b_c1);
-                                if __sk_a_c1 == __sk_j && __sk_b_c1 == __sk_j {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                    };
-                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_b_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                    };
-                                    __sk_c_row.push(__sk_j, __sk_a_v + __sk_b_v);
-                                } else if __sk_a_c1 == __sk_j {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                    };
-                                    __sk_c_row.push(__sk_j, __sk_a_v);
-                                } else if __sk_b_c1 == __sk_j {
-                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_b_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                    };
-                                    __sk_c_row.push(__sk_j, __sk_b_v);
-                                }
-                                if __sk_a_c1 == __sk_j {
+                                if __sk_a_c1 < __sk_b_c1 {
+                                    let __sk_j = __sk_a_c1;
+                                    {
+                                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_a_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                        };
+                                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                        let () = unsafe {
+                                            __sk_c_row.push_in_order(__sk_j, __sk_a_v)
+                                        };
+                                    }
                                     __sk_a_p1 += 1;
-                                }
-                                if __sk_b_c1 == __sk_j {
+                                } else if __sk_b_c1 < __sk_a_c1 {
+                                    let __sk_j = __sk_b_c1;
+                                    {
+                                        /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_b_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                        };
+                                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                        let () = unsafe {
+                                            __sk_c_row.push_in_order(__sk_j, __sk_b_v)
+                                        };
+                                    }
+                                    __sk_b_p1 += 1;
+                                } else {
+                                    let __sk_j = __sk_a_c1;
+                                    {
+                                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_a_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                        };
+                                        /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_b_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                        };
+                                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                        let () = unsafe {
+                                            __sk_c_row.push_in_order(__sk_j, __sk_a_v + __sk_b_v)
+                                        };
+                                    }
+                                    __sk_a_p1 += 1;
                                     __sk_b_p1 += 1;
                                 }
                             }
-                            __sk_c_row
-                                .extend_from(
-                                    __sk_a_crd1.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
-                                    __sk_a_val.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
-                                );
-                            __sk_c_row
-                                .extend_from(
-                                    __sk_b_crd1.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
-                                    __sk_b_val.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
-                                );
+                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                            let () = unsafe {
+                                __sk_c_row
+                                    .extend_in_order(
+                                        __sk_a_crd1.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
+                                        __sk_a_val.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
+                                    )
+                            };
+                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                            let () = unsafe {
+                                __sk_c_row
+                                    .extend_in_order(
+                                        __sk_b_crd1.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
+                                        __sk_b_val.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
+                                    )
+                            };
                         }
                     }
                 }

@@ -10,6 +10,7 @@
 ///     insert c[i, j] = a[i, j] * 2.0
 /// schedule
 ///   j: each row of `c` written into slots reserved for the entries of the rows it walks (statement 1)
+///   j: its coordinates in order and in range by construction (ordered levels of validated inputs, visited in order): each entry tests only the slot count (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,
@@ -104,7 +105,8 @@ pub fn scale<
                 };
                 for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
                     let __sk_a_v = __sk_a_w1;
-                    __sk_c_row.push(__sk_j, __sk_a_v * 2.0);
+                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                    let () = unsafe { __sk_c_row.push_in_order(__sk_j, __sk_a_v * 2.0) };
                 }
             }
         }

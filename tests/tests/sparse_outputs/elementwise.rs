@@ -23,6 +23,7 @@ mod k {
         #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
         #CSR16 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 16, crdWidth = 16 }>
         #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed), crdWidth = 16 }>
+        #CSR8 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 8, crdWidth = 8 }>
         #DCSR = #sparse_tensor.encoding<{
             map = (i, j) -> (i : compressed, j : compressed), posWidth = 8, crdWidth = 8
         }>
@@ -47,6 +48,9 @@ mod k {
         }
 
         pub fn add_csr_csr_csr(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR>) {
+            c[i, j] = a[i, j] + b[i, j];
+        }
+        pub fn add_csr_csr_csr8(a: &tensor<?x?xf64, #CSR>, b: &tensor<?x?xf64, #CSR>, c: &mut tensor<?x?xf64, #CSR8>) {
             c[i, j] = a[i, j] + b[i, j];
         }
         pub fn add_dcsr_coo_csr16(a: &tensor<?x?xf64, #DCSR>, b: &tensor<?x?xf64, #COO>, c: &mut tensor<?x?xf64, #CSR16>) {
@@ -401,6 +405,56 @@ fn matrix_edge_cases() {
     let minus_a = at(&[([1, 0], -4), ([1, 3], 2), ([3, 3], -1)]);
     every_matrix_kernel([4, 4], &a, &minus_a, &none).unwrap();
     every_matrix_kernel([4, 4], &full, &full, &a).unwrap();
+}
+
+#[test]
+fn csr_rows_at_the_limits_of_8_bit_widths() {
+    // A `CSR8` output (u8 positions and coordinates), 2 x 256, written
+    // through rows whose coordinates the kernel vouches for: a row of 255
+    // entries up to coordinate 255 fits; a 256th entry in it makes the
+    // row's end position 256, past `u8`: an error, the output left empty
+    // and valid, and the next call over it succeeds.
+    let row0: Entries<f64> = (1..256)
+        .map(|j| (vec![0, j], f64::small(j as i32 % 7 - 3)))
+        .collect();
+    let last = at(&[([0, 255], 4)]);
+    let first = at(&[([0, 0], 5)]);
+    let none = Vec::new();
+    each_family!([2, 256], 600, |c| {
+        let abp = (&row0, &last, &none);
+        check_binary(
+            (&CSR, &CSR),
+            [2, 256],
+            abp,
+            Op::Add,
+            &mut c,
+            k::add_csr_csr_csr8,
+        )
+        .unwrap();
+        let got = with_tensor(&CSR, [2, 256], &row0, |ta| {
+            with_tensor(&CSR, [2, 256], &first, |tb| {
+                k::add_csr_csr_csr8(ta, tb, &mut c)
+            })
+        });
+        let want = KernelError::PositionOverflow {
+            tensor: "c",
+            level: 1,
+            entries: 256,
+            max: 255,
+        };
+        assert_eq!(got, Err(want));
+        check_output(&c.view(), &Stored::new(), &Dense::zeros(&[2, 256])).unwrap();
+        let abp = (&first, &last, &row0);
+        check_binary(
+            (&CSR, &CSR),
+            [2, 256],
+            abp,
+            Op::Add,
+            &mut c,
+            k::add_csr_csr_csr8,
+        )
+        .unwrap();
+    });
 }
 
 #[test]

@@ -13,7 +13,8 @@ use std::vec::Vec;
 
 use super::*;
 use crate::encoding::Enc;
-use crate::error::KernelError;
+use crate::error::{AssembleError, KernelError};
+use crate::index::Index;
 
 type Csr = Enc<u8, u8, (dense, compressed), (d0, d1)>;
 type Dcsr = Enc<u16, u16, (compressed, compressed), (d0, d1)>;

@@ -244,3 +244,162 @@ fn a_leaked_row_fails_the_call_and_leaves_a_valid_output() {
     ));
     is_empty_and_valid(&c);
 }
+
+/// Insertions `(row, column, value)` in strictly increasing order and in
+/// range (sizes are 4 x 6): what a kernel merging validated inputs makes.
+fn ordered_insertions() -> impl Strategy<Value = Vec<(usize, usize, i32)>> {
+    proptest::collection::btree_map((0usize..4, 0usize..6), -9i32..10, 0..24)
+        .prop_map(|m| m.into_iter().map(|((r, c), v)| (r, c, v)).collect())
+}
+
+/// Every row `0..4` opened (empty ones too, with the bound `slack` when
+/// that is positive), its entries written by vouched pushes or, past the
+/// first, by vouched runs of `chunk` entries: what the generated merge does.
+fn fill_in_order<E, B>(
+    c: &mut SparseTensorOut<i32, E, B, 2, 2>,
+    ins: &[(usize, usize, i32)],
+    slack: isize,
+    chunk: usize,
+) where
+    E: crate::StoresValues,
+    B: OutputBuffers<E::Pos, E::Crd, i32>,
+{
+    c.begin();
+    for r in 0..4 {
+        let run: Vec<_> = ins.iter().filter(|e| e.0 == r).collect();
+        let bound = (run.len() as isize + slack).max(0) as usize;
+        let mut seg = c.segment([r, 0]);
+        let mut row = seg.row(bound);
+        let split = if chunk == 0 {
+            run.len()
+        } else {
+            1.min(run.len())
+        };
+        for &&(_, col, v) in &run[..split] {
+            // SAFETY: `ordered_insertions` are increasing and in range.
+            unsafe { row.push_in_order(col, v) };
+        }
+        for part in run[split..].chunks(chunk.max(1)) {
+            let cols: Vec<u32> = part.iter().map(|e| e.1 as u32).collect();
+            let vals: Vec<i32> = part.iter().map(|e| e.2).collect();
+            // SAFETY: as above.
+            unsafe { row.extend_in_order(&cols, &vals) };
+        }
+    }
+}
+
+fn same_in_order<E: crate::StoresValues>(
+    ins: &[(usize, usize, i32)],
+    (slack, chunk): (isize, usize),
+    caps: (usize, usize, usize),
+) -> Result<(), TestCaseError>
+where
+    E::Pos: Index,
+    E::Crd: Index,
+{
+    let plain = run::<E>(ins, Mode::Insert, caps);
+    let mut m = Mem::<E::Pos, E::Crd, i32, 2>::new(caps.0, caps.1, caps.2, 0);
+    let vouched = match out::<i32, E, 2, 2>([4, 6], &mut m) {
+        Err(_) => (Ok(()), "new refused".into()),
+        Ok(mut c) => {
+            fill_in_order(&mut c, ins, slack, chunk);
+            let result = c.finish("c");
+            reassembles(&c);
+            (result, std::format!("{:?}", c.view().disassemble()))
+        }
+    };
+    prop_assert_eq!(
+        &plain,
+        &vouched,
+        "{:?}, slack {}, chunk {}, capacities {:?}",
+        ins,
+        slack,
+        chunk,
+        caps
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+    ))]
+
+    /// Vouched pushes and runs (rows opened before their first entry, empty
+    /// rows included) give `insert`'s result, errors and counted needs,
+    /// with any bound and any capacity (a capacity error leaves the
+    /// output empty and valid).
+    #[test]
+    fn vouched_rows_insert_exactly_what_insert_does(
+        ins in ordered_insertions(),
+        slack in -3isize..4,
+        chunk in 0usize..4,
+        pos in 0usize..8,
+        crd in 0usize..26,
+        val in 0usize..26,
+    ) {
+        same_in_order::<Csr>(&ins, (slack, chunk), (pos, crd, val))?;
+        same_in_order::<Dcsr>(&ins, (slack, chunk), (pos, crd, val))?;
+        same_in_order::<Coo>(&ins, (slack, chunk), (pos, crd, val))?;
+        same_in_order::<Csr>(&ins, (slack, chunk), (8, 26, 26))?;
+        same_in_order::<Dcsr>(&ins, (slack, chunk), (8, 26, 26))?;
+    }
+}
+
+#[cfg(feature = "alloc")]
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(128)
+    ))]
+
+    /// The same into `Vec`s (slots in their spare capacity), fresh and
+    /// reused (the second call over the first call's memory).
+    #[test]
+    fn vouched_rows_into_growable_buffers(
+        ins in ordered_insertions(),
+        again in ordered_insertions(),
+        slack in -3isize..4,
+        chunk in 0usize..4,
+    ) {
+        let mut reused = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([4, 6]).unwrap();
+        for ins in [&ins, &again] {
+            let mut plain = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([4, 6]).unwrap();
+            fill(&mut plain, ins, Mode::Insert);
+            prop_assert_eq!(plain.finish("c"), Ok(()));
+            fill_in_order(&mut reused, ins, slack, chunk);
+            prop_assert_eq!(reused.finish("c"), Ok(()));
+            reassembles(&reused);
+            prop_assert_eq!(
+                std::format!("{:?}", plain.view().disassemble()),
+                std::format!("{:?}", reused.view().disassemble())
+            );
+        }
+    }
+}
+
+#[test]
+fn a_row_opened_before_its_first_entry_writes_it_into_a_slot() {
+    let mut m = Mem::<u8, u8, i32, 2>::new(5, 8, 8, 0);
+    let mut c = out::<i32, Csr, 2, 2>([4, 8], &mut m).unwrap();
+    c.begin();
+    for (r, entries) in [
+        (0, &[][..]),
+        (1, &[(0, 10), (3, 13)][..]),
+        (2, &[]),
+        (3, &[(7, 37)]),
+    ] {
+        let mut seg = c.segment([r, 0]);
+        // Bound 2 for every row: empty rows are opened and stay empty.
+        let mut row = seg.row(2);
+        for &(col, v) in entries {
+            // SAFETY: increasing and below 8.
+            unsafe { row.push_in_order(col, v) };
+        }
+    }
+    c.finish("c").unwrap();
+    let v = c.view();
+    assert_eq!(v.level(1).positions(), &[0, 0, 2, 2, 3]);
+    assert_eq!(v.level(1).coordinates(), &[0, 3, 7]);
+    assert_eq!(v.values(), &[10, 13, 37]);
+    reassembles(&c);
+}

@@ -19,6 +19,7 @@ pub mod row_bound;
 pub mod rows;
 pub mod specialize;
 pub mod specialize_packed;
+pub mod two_way_merge;
 pub mod unroll;
 pub mod window_skip;
 
@@ -112,6 +113,9 @@ pub struct StmtSchedule {
     /// Dense loops that jump from one offset whose window of stored
     /// coordinates is nonempty to the next ([`window_skip`]).
     pub window_skips: Vec<WindowSkip>,
+    /// Co-iterations of two sparse levels merged by comparing their
+    /// coordinates ([`two_way_merge`]).
+    pub two_way_merges: Vec<LoopId>,
 }
 
 impl StmtSchedule {
@@ -254,6 +258,7 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
             }
             taken.extend(s.row_cursors.iter().map(|c| c.loop_id));
             s.window_skips = window_skip::window_skips(kp, sp, stmt, &taken);
+            s.two_way_merges = two_way_merge::two_way_merges(kp, sp, &compiled_loops(&s));
             s.partial_sums = partial_sums::partial_sums(kp, sp, &taken);
             s.row_bound = s
                 .segment_append
@@ -495,6 +500,14 @@ impl Schedule {
                     n + 1
                 ));
             }
+            for &l in &s.two_way_merges {
+                lines.push(format!(
+                    "{}: two levels merged by comparing their coordinates (one arm per \
+                     outcome, as a hand-written merge) (statement {})",
+                    k.loop_name(l),
+                    n + 1
+                ));
+            }
             if let Some(r) = &s.row_bound {
                 let name = |t: TensorId| {
                     kp.tensors
@@ -509,6 +522,15 @@ impl Schedule {
                     name(r.output),
                     n + 1
                 ));
+                if r.in_order {
+                    lines.push(format!(
+                        "{}: its coordinates in order and in range by construction (ordered \
+                         levels of validated inputs, visited in order): each entry tests only \
+                         the slot count (statement {})",
+                        k.loop_name(r.loop_id),
+                        n + 1
+                    ));
+                }
                 for t in &r.tails {
                     lines.push(format!(
                         "{}: the rest of `{}`'s row copied in one step once the others run out \

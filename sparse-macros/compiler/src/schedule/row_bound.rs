@@ -12,9 +12,17 @@
 //! (`c = a + b` once `b`'s row has run out) appends the rest of that row
 //! in one step: the coordinates and values between the cursor and the
 //! row's end, copied (`Row::extend_from`).
+//!
+//! When the loop's coordinates are in order and in range by construction
+//! (`in_order`: every walked level is an ordered, unique level of a
+//! validated input storing the loop's dimension as is, and the output's
+//! last level stores that dimension too, whose size the prologue checked
+//! equal), the kernel vouches for them (`Row::push_in_order`,
+//! `Row::extend_in_order`): each entry tests only the slot count.
 
 use crate::plan::{KernelPlan, Kind};
-use crate::sparsifier::{Expr, LoopId, Node, Space, Stmt, StmtPlan, TensorId, Value};
+use crate::sparsifier::{Access, Expr, LoopId, Node, Space, Stmt, StmtPlan, TensorId, Value};
+use crate::vocab::LevelExpr;
 
 /// A row written into reserved slots.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +37,9 @@ pub struct RowBound {
     /// The levels whose exhaustion phase copies the rest of their row in
     /// one step.
     pub tails: Vec<Space>,
+    /// Whether the inserted coordinates are in increasing order and below
+    /// the output's level size by construction ([`in_order`]).
+    pub in_order: bool,
 }
 
 /// The row bound of statement `stmt`, whose segment loop is `segment`:
@@ -67,12 +78,65 @@ pub fn row_bound(
         _ => {}
     });
     let (spaces, tails) = found?;
+    let in_order = in_order(kp, stmt, l, &spaces);
     Some(RowBound {
         loop_id: l,
         output,
         spaces,
         tails,
+        in_order,
     })
+}
+
+/// Whether loop `l` over `spaces` inserts its coordinates in increasing
+/// order and in range by construction: every space is an ordered, unique,
+/// not segmented level of a sparse input (validated: its coordinates
+/// increase under a parent and stay below its level size) that stores the
+/// loop's dimension as is (a permutation level, no slice, no block, a
+/// plain subscript in every access), so the walk or merge visits
+/// increasing coordinates; and the output's last level stores the same
+/// index plainly, so its size is that dimension's, which the kernel's
+/// prologue checked equal to the inputs'.
+fn in_order(kp: &KernelPlan, stmt: &Stmt, l: LoopId, spaces: &[Space]) -> bool {
+    let out = stmt.lhs.tensor;
+    let plain_level = |t: TensorId, lv: usize| -> Option<usize> {
+        let info = kp.tensors.get(t.index())?.as_ref()?;
+        let enc = kp.encoding_named(info.encoding.as_ref()?)?;
+        let level = info.levels.get(lv)?;
+        let expr = *enc.dim_to_lvl().get(lv)?;
+        let dim = usize::from(match expr {
+            LevelExpr::Dim(d) => d,
+            _ => return None,
+        });
+        let plain = info.kind == Kind::Sparse
+            && info.parts.is_none()
+            && !enc.is_sliced()
+            && level.dim == dim
+            && level.ty.is_ordered()
+            && level.ty.is_unique()
+            && !info.segmented(lv);
+        plain.then_some(dim)
+    };
+    let indexes = |a: &Access, dim: usize| a.affine.is_empty() && a.indices.get(dim) == Some(&l);
+    let out_ok = kp
+        .tensors
+        .get(out.index())
+        .and_then(Option::as_ref)
+        .and_then(|info| plain_level(out, info.levels.len().checked_sub(1)?))
+        .is_some_and(|d| indexes(&stmt.lhs, d));
+    let accesses = stmt.rhs.accesses();
+    out_ok
+        && !spaces.is_empty()
+        && spaces.iter().all(|s| {
+            let t = s.tensor;
+            t != out
+                && plain_level(t, s.level.index()).is_some_and(|d| {
+                    accesses
+                        .iter()
+                        .filter(|a| a.tensor == t)
+                        .all(|a| indexes(a, d))
+                })
+        })
 }
 
 /// The level whose rest of the row phase `ph` copies unchanged: one level,

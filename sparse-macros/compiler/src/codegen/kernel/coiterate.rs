@@ -15,23 +15,28 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::{Gen, Pos, Scope};
+use super::{two_way_merge, Gen, Pos, Scope};
 use crate::sparsifier::{LoopId, Phase, Space};
 
 /// The locals of one merged level.
-struct Cursor {
-    space: Space,
+pub(super) struct Cursor {
+    pub(super) space: Space,
     /// The position of the current entry.
-    p: Ident,
+    pub(super) p: Ident,
     /// The end of the range.
-    hi: Ident,
+    pub(super) hi: Ident,
     /// The current entry's coordinate.
-    c: Ident,
+    pub(super) c: Ident,
     /// The end of its duplicate segment, for segmented levels.
     e: Option<Ident>,
 }
 
 impl Gen<'_> {
+    /// Whether the schedule merges loop `l`'s two levels by comparison.
+    fn two_way(&self, l: LoopId) -> bool {
+        self.sched.is_some_and(|s| s.two_way_merges.contains(&l))
+    }
+
     pub(super) fn coiterate(
         &mut self,
         l: LoopId,
@@ -145,6 +150,13 @@ impl Gen<'_> {
         if let [c] = mine.as_slice() {
             if let Some(copy) = self.tail_copy(l, phase, (&c.p, &c.hi), scope) {
                 return copy;
+            }
+        }
+        // Two levels merged by comparison (`two_way_merge.rs`).
+        if let ([a, b], false, true) = (mine.as_slice(), universal, self.two_way(l)) {
+            if a.e.is_none() && b.e.is_none() {
+                let (a, b) = (two_way_merge::Side::of(a), two_way_merge::Side::of(b));
+                return self.two_way_phase(var, phase, (&a, &b), &bound);
             }
         }
         let mut conds: Vec<TokenStream> = mine

@@ -200,6 +200,19 @@ impl Gen<'_> {
             }
         };
         match &scope.segment {
+            Some((t, seg)) if *t == access.tensor && scope.vouched => {
+                let seg = seg.clone();
+                let last = coords.pop();
+                let doc = self.vouch_doc(access.tensor);
+                self.with_value(value, scope, |_, v| {
+                    guarded(v, &|v| {
+                        quote! {
+                            #[doc = #doc]
+                            let () = unsafe { #seg.push_in_order(#last, #v) };
+                        }
+                    })
+                })
+            }
             Some((t, seg)) if *t == access.tensor => {
                 let seg = seg.clone();
                 let last = coords.pop();
@@ -258,6 +271,10 @@ impl Gen<'_> {
         let row = self.open_row(&seg, loop_id, scope);
         if let Some((_, row)) = &row {
             inner.segment = Some((t, row.clone()));
+            inner.vouched = self
+                .sched
+                .and_then(|s| s.row_bound.as_ref())
+                .is_some_and(|rb| rb.in_order);
         }
         let opened = row.map(|r| r.0);
         let body = self.node(n, &inner);

@@ -84,6 +84,7 @@ mod tests_specialize;
 mod tests_sum_first;
 #[cfg(test)]
 mod tests_window_skip;
+mod two_way_merge;
 mod window_skip;
 mod workspace;
 
@@ -163,6 +164,9 @@ struct Scope {
     /// The sparse output whose last-level segment is open here, and the
     /// `Segment` local (see `insert.rs`).
     segment: Option<(TensorId, Ident)>,
+    /// That local is a `Row` whose coordinates the schedule proves in
+    /// order and in range (`RowBound::in_order`): inserts vouch for them.
+    vouched: bool,
     /// Row cursors of compressed levels walked one row per iteration of
     /// the enclosing dense loop (see `rows.rs`).
     rows: BTreeMap<(TensorId, usize), Ident>,

@@ -9,7 +9,7 @@ use quote::quote;
 use syn::Ident;
 
 use super::{Gen, Scope};
-use crate::sparsifier::{LoopId, Phase};
+use crate::sparsifier::{LoopId, Phase, TensorId};
 
 impl Gen<'_> {
     /// The row of output segment `seg` when the schedule bounds the rows
@@ -74,11 +74,35 @@ impl Gen<'_> {
         }
         let crd = self.coordinates(space.tensor, space.level.index());
         let val = self.values(space.tensor);
+        if !scope.vouched {
+            return Some(quote! {
+                #row.extend_from(
+                    #crd.get(#p..#hi).unwrap_or_default(),
+                    #val.get(#p..#hi).unwrap_or_default(),
+                );
+            });
+        }
+        let doc = self.vouch_doc(rb.output);
         Some(quote! {
-            #row.extend_from(
-                #crd.get(#p..#hi).unwrap_or_default(),
-                #val.get(#p..#hi).unwrap_or_default(),
-            );
+            #[doc = #doc]
+            let () = unsafe {
+                #row.extend_in_order(
+                    #crd.get(#p..#hi).unwrap_or_default(),
+                    #val.get(#p..#hi).unwrap_or_default(),
+                )
+            };
         })
+    }
+
+    /// The `SAFETY:` line of an insert whose coordinate the schedule
+    /// proves in order and in range (`RowBound::in_order`).
+    pub(super) fn vouch_doc(&self, output: TensorId) -> String {
+        format!(
+            " SAFETY: the coordinates come from ordered, unique levels of validated inputs, \
+             visited in increasing order by this loop (a walk or a merge), each larger than the \
+             last one inserted into this row of `{}` and below the level size of that \
+             dimension, which the prologue checked equal to the output's.",
+            self.info(output).name
+        )
     }
 }

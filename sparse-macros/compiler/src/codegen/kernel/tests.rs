@@ -390,15 +390,25 @@ fn vector_add_is_a_union_with_exhaustion_loops() {
         &text,
         "while __sk_a_p0 < __sk_a_hi0 && __sk_b_p0 < __sk_b_hi0 {"
     ));
+    // Two levels: merged by comparing their coordinates, one arm per
+    // outcome (the schedule's two-way merge).
     assert!(has(
         &text,
-        "let __sk_i = ::core::cmp::min(__sk_a_c0, __sk_b_c0);"
+        "if __sk_a_c0 < __sk_b_c0 { let __sk_i = __sk_a_c0;"
     ));
     assert!(has(
         &text,
-        "if __sk_a_c0 == __sk_i && __sk_b_c0 == __sk_i {"
+        "} else if __sk_b_c0 < __sk_a_c0 { let __sk_i = __sk_b_c0;"
     ));
-    assert!(has(&text, "} else if __sk_a_c0 == __sk_i {"));
+    assert!(has(
+        &text,
+        "__sk_b_p0 += 1; } else { let __sk_i = __sk_a_c0;"
+    ));
+    assert!(!has(&text, "::core::cmp::min("));
+    assert!(has(
+        &text,
+        "i: two levels merged by comparing their coordinates"
+    ));
     // Exhaustion: one loop per remaining operand, without tests.
     assert_eq!(text.matches("while __sk_a_p0 < __sk_a_hi0 {").count(), 1);
     assert_eq!(text.matches("while __sk_b_p0 < __sk_b_hi0 {").count(), 1);

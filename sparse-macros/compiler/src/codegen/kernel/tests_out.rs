@@ -32,10 +32,20 @@ fn sparse_add_csr_inserts_in_row_order() {
         &text,
         "let mut __sk_c_row = __sk_c_seg.row(0usize.saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)).saturating_add(__sk_b_bhi1.saturating_sub(__sk_b_blo1)),);"
     ));
-    assert!(has(&text, "__sk_c_row.push(__sk_j, __sk_a_v + __sk_b_v);"));
+    // Validated inputs merged in order: the kernel vouches for the order
+    // and range of every coordinate it writes.
     assert!(has(
         &text,
-        "__sk_c_row.extend_from(__sk_a_crd1.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(), __sk_a_val.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),);"
+        "let () = unsafe { __sk_c_row.push_in_order(__sk_j, __sk_a_v + __sk_b_v) };"
+    ));
+    assert!(has(
+        &text,
+        "let () = unsafe { __sk_c_row.extend_in_order(__sk_a_crd1.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(), __sk_a_val.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),) };"
+    ));
+    assert!(!has(&text, "__sk_c_row.push("));
+    assert!(has(
+        &text,
+        "j: its coordinates in order and in range by construction"
     ));
     assert!(!has(&text, "__sk_c_seg.push("));
     assert!(!has(&text, "c.insert("));
@@ -58,8 +68,8 @@ fn sparse_vector_add_inserts_every_case() {
     // One insert per case of the union (both, a only, b only) into the
     // row's slots, and the two exhaustion phases as bulk copies.
     let flat: String = text.split_whitespace().collect();
-    assert_eq!(flat.matches("__sk_c_row.push(").count(), 3);
-    assert_eq!(flat.matches("__sk_c_row.extend_from(").count(), 2);
+    assert_eq!(flat.matches("__sk_c_row.push_in_order(").count(), 3);
+    assert_eq!(flat.matches("__sk_c_row.extend_in_order(").count(), 2);
     assert_eq!(flat.matches("__sk_c_seg.row(").count(), 1);
     assert_eq!(text.matches(".segment(").count(), 1);
     assert!(!has(&text, "fill("));
@@ -79,7 +89,37 @@ fn scaling_keeps_the_pattern() {
         &text,
         "let mut __sk_c_row = __sk_c_seg.row(0usize.saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)));"
     ));
-    assert!(has(&text, "__sk_c_row.push(__sk_j, __sk_a_v * 2.0);"));
+    assert!(has(
+        &text,
+        "let () = unsafe { __sk_c_row.push_in_order(__sk_j, __sk_a_v * 2.0) };"
+    ));
+}
+
+/// A stride-1 slice read in place (affine subscripts `j + a.offset1`): its
+/// coordinates are shifted by a run-time offset, so nothing vouches for
+/// them: every entry is checked.
+#[test]
+fn scaling_a_slice_checks_every_coordinate() {
+    let enc = format!("{CSR} #CSR_U = #sparse_tensor.encoding<{{ map = (i : #sparse_tensor<slice(?, ?, 1)>, j : #sparse_tensor<slice(?, ?, 1)>) -> (i : dense, j : compressed) }}>");
+    let mut d = Def::new(&enc, "scale_slice");
+    let a = d.sparse("a", "CSR_U", F64, &[None, None]);
+    let c = d.sparse_out("c", "CSR", F64, &[None, None]);
+    let (i, j) = (d.index("i"), d.index("j"));
+    let offset = |l, dim: usize| crate::sparsifier::Affine {
+        terms: vec![(l, 1)],
+        constant: 0,
+        slice: Some((a, dim)),
+    };
+    let read = Expr::Access(crate::sparsifier::Access {
+        tensor: a,
+        indices: vec![i, j],
+        affine: vec![(0, offset(i, 0)), (1, offset(j, 1))],
+    });
+    d.k.assign(c, &[i, j], read * Expr::lit("2.0"));
+    let text = d.generate();
+    assert!(!has(&text, "push_in_order"), "{text}");
+    assert!(!has(&text, "in order and in range by construction"));
+    assert!(has(&text, ".push(") || has(&text, "c.insert("), "{text}");
 }
 
 #[test]

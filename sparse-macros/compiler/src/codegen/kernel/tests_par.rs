@@ -193,7 +193,10 @@ fn sparse_add_into_csr_inserts_each_chunk_into_its_own_rows() {
     // Rows are inserted relative to the chunk's first row; the columns
     // and the values as in the sequential kernel.
     assert!(has(&text, "c.segment([(__sk_i - __sk_i_row0), 0]);"));
-    assert!(has(&text, "__sk_c_row.push(__sk_j, __sk_a_v + __sk_b_v);"));
+    assert!(has(
+        &text,
+        "let () = unsafe { __sk_c_row.push_in_order(__sk_j, __sk_a_v + __sk_b_v) };"
+    ));
     assert!(has(
         &text,
         "::core::result::Result::Ok(()) }, )?; c.finish(\"c\")?;"
@@ -251,7 +254,10 @@ fn scaling_dcsr_runs_chunks_of_stored_rows_into_dcsr() {
          __sk_i_row0: ::core::primitive::usize, c, |"
     ));
     assert!(has(&text, "c.segment([(__sk_i - __sk_i_row0), 0]);"));
-    assert!(has(&text, "__sk_c_row.push(__sk_j, __sk_a_v * 2.0);"));
+    assert!(has(
+        &text,
+        "let () = unsafe { __sk_c_row.push_in_order(__sk_j, __sk_a_v * 2.0) };"
+    ));
 }
 
 #[test]

@@ -38,7 +38,10 @@ fn sum_first_sums_the_dense_rows_then_multiplies_once() {
         "let mut __sk_acc1: ::core::primitive::f64 = 0.0_f64;"
     ));
     assert!(has(&text, "__sk_acc1 += __sk_u_v * __sk_vt_v;"));
-    assert!(has(&text, "__sk_c_row.push(__sk_j, __sk_s_v * __sk_acc1);"));
+    assert!(has(
+        &text,
+        "let () = unsafe { __sk_c_row.push_in_order(__sk_j, __sk_s_v * __sk_acc1) };"
+    ));
     // In order: no partial sums without `#[reassociate]`.
     assert!(!has(&text, "__sk_acc1_l0"));
 }
@@ -66,7 +69,10 @@ fn reassociate_sums_the_rows_in_eight_partial_sums() {
         "__sk_acc1 += ((__sk_acc1_l0 + __sk_acc1_l4) + (__sk_acc1_l2 + __sk_acc1_l6)) + ((__sk_acc1_l1 + __sk_acc1_l5) + (__sk_acc1_l3 + __sk_acc1_l7));"
     ));
     assert!(has(&text, "k: summed in 8 partial sums added at the end"));
-    assert!(has(&text, "__sk_c_row.push(__sk_j, __sk_s_v * __sk_acc1);"));
+    assert!(has(
+        &text,
+        "let () = unsafe { __sk_c_row.push_in_order(__sk_j, __sk_s_v * __sk_acc1) };"
+    ));
 }
 
 #[test]
