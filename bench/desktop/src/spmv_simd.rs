@@ -1,6 +1,6 @@
 //! Vectorized SpMV (section `spmv-simd`): the in-order CSR kernel, the
-//! `#[reassociate]` kernel (each row one `dot_gather`: 8 partial sums,
-//! AVX2 gathers) and SELL-C-σ (`sparse_core::sell`, rows in lanes, each
+//! `#[reassociate]` kernel (each row one `dot_gather`: 4 partial sums,
+//! long rows in AVX2 lanes) and SELL-C-σ (`sparse_core::sell`, rows in lanes, each
 //! row's sum in order), against MKL's `mkl_sparse_?_mv` on a plain CSR
 //! handle and after `mkl_sparse_optimize`. Conversion costs (SELL from
 //! CSR, MKL's optimize) are timed in their own table.

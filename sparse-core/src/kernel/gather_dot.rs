@@ -6,34 +6,48 @@
 //!
 //! # The order of the sums (the same bits on every path)
 //!
-//! The entries of the row are taken [`LANES`] at a time: entry `lo + 8m +
-//! k` of step `m` is multiplied (one rounding) and added (another: no
-//! fused multiply-add, which would round once and differ) into partial
-//! sum `s[k]`. The entries after the last whole step are summed in order
-//! into `t`, from zero. The result is
-//! `t + (((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)))`: the halves
-//! added lane by lane, the order a vector of 8, 4 or 2 lanes folds in, and the order the compiler's dense partial
-//! sums use (`codegen/kernel/partial_sums.rs`: the rest in order into the
-//! local, then the tree). Every path computes exactly these operations,
-//! so they agree bit for bit, and a test can compare them with that
-//! definition written out.
+//! The entries of the row are taken [`LANES`] = 4 at a time: entry `lo +
+//! 4m + k` of step `m` is multiplied (one rounding) and added (another:
+//! no fused multiply-add, which would round once and differ) into partial
+//! sum `s[k]`. The entries after the last whole step (at most 3) are
+//! summed in order into `t`, from zero. The result is `t + ((s0 + s2) +
+//! (s1 + s3))`: the halves added lane by lane, the order a vector of 4 or
+//! 2 lanes folds in. The order depends on nothing but the row's length (not
+//! on the CPU, the coordinate width or the path taken), so every path
+//! agrees bit for bit, and a test can compare them with that definition
+//! written out.
+//!
+//! Four sums, not eight (the compiler's dense partial sums,
+//! `codegen/kernel/partial_sums.rs`, keep eight): sparse rows are short
+//! (10–30 entries in the bench's matrices), and each row pays its partial
+//! sums' fixed costs (the fold, the tail in order) once; with four the
+//! fold is 3 additions and the tail at most 3 entries, while the
+//! out-of-order core already overlaps the rows' chains with each other.
+//! Measured in `BENCHMARKS.md` ("vectorized SpMV"): 8 sums cost 7.55
+//! instructions per nonzero on rows of 20.
 //!
 //! # The paths
 //!
-//! - x86-64 with AVX2 (detected at run time with `std`, whose
-//!   `is_x86_feature_detected!` caches the answer after the first call;
-//!   without `std`, when the build enables `avx2`, e.g. `-C
-//!   target-cpu=native`): the 8 inputs of a step loaded as scalars into
-//!   vectors (the hardware gathers, `vgatherqpd`/`vgatherdps`, measured
-//!   about 2x slower on AMD Zen 3), the products and sums in two vectors of
-//!   4 `f64` or one of 8 `f32`.
-//! - Everywhere else (and packed 2-bit coordinates): a portable loop over
-//!   an array of 8 partial sums, `no_std`, which the tests also run under
-//!   Miri.
+//! - Rows of fewer than [`VECTOR_MIN`] entries, packed 2-bit coordinates,
+//!   and machines without AVX2: a portable loop, two steps per turn, four
+//!   sums in registers, inlined into the kernel (on x86-64 LLVM packs
+//!   pairs of lanes into SSE2 vectors: 4 instructions per entry), `no_std`,
+//!   which the tests also run under Miri.
+//! - Longer rows on x86-64 with AVX2 (detected at run time with `std`,
+//!   whose `is_x86_feature_detected!` caches the answer after the first
+//!   call; without `std`, when the build enables `avx2`, e.g. `-C
+//!   target-cpu=native`): the 4 inputs of a step loaded as scalars into
+//!   one vector (the hardware gathers, `vgatherqpd`/`vgatherdps`, measured
+//!   about 2x slower on AMD Zen 3), the products and sums in a vector of 4
+//!   `f64` or 4 `f32` (3.5 instructions per entry). Being a call into code
+//!   compiled for AVX2, it is not inlined: the call and the kernel's
+//!   registers saved around it cost about 40 instructions, which rows of
+//!   20 paid for (measured with the threshold at 16: 6.55 instructions per
+//!   nonzero against 5.80 with the portable loop alone), hence the
+//!   threshold.
 //!
-//! AVX-512 is not used: `f32` would need 16 partial sums (another
-//! rounding), and for `f64` the machine the bench runs on (AMD Zen 3) has
-//! none to measure it on.
+//! AVX-512 is not used: the order has 4 lanes, which AVX2 already holds,
+//! and the machine the bench runs on (AMD Zen 3) has none to measure on.
 
 use core::ops::{Add, Mul};
 
@@ -42,7 +56,13 @@ use crate::index::Index;
 use super::unchecked::{load, load_index};
 
 /// The number of partial sums.
-pub const LANES: usize = 8;
+pub const LANES: usize = 4;
+
+/// The fewest entries a row needs to take the AVX2 path (a speed choice
+/// only: every path gives the same bits).
+// Read by the x86-64 dispatch only; other targets have the portable loop.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub const VECTOR_MIN: usize = 128;
 
 mod sealed {
     pub trait Sealed {}
@@ -55,8 +75,9 @@ pub trait GatherFloat: Copy + Add<Output = Self> + Mul<Output = Self> + sealed::
     /// `+0.0`.
     const ZERO: Self;
 
-    /// Adds the products of the whole steps of entries `lo..end` into the
-    /// partial sums `s`, lane `k` taking entry `lo + 8m + k` of step `m`.
+    /// The partial sums of the whole steps of entries `lo..end`, from
+    /// zero, lane `k` taking entry `lo + 4m + k` of step `m` (returned by
+    /// value, so that the inlined portable loop keeps them in registers).
     ///
     /// # Safety
     ///
@@ -69,8 +90,7 @@ pub trait GatherFloat: Copy + Add<Output = Self> + Mul<Output = Self> + sealed::
         lo: usize,
         end: usize,
         x: &[Self],
-        s: &mut [Self; LANES],
-    );
+    ) -> [Self; LANES];
 }
 
 /// Whether the AVX2 path may run: detected once by `std` and cached
@@ -98,17 +118,15 @@ impl GatherFloat for f64 {
         lo: usize,
         end: usize,
         x: &[f64],
-        s: &mut [f64; LANES],
-    ) {
+    ) -> [f64; LANES] {
         #[cfg(target_arch = "x86_64")]
-        if I::PER_ELEMENT == 1 && avx2() {
+        if I::PER_ELEMENT == 1 && end - lo >= VECTOR_MIN && avx2() {
             // SAFETY: AVX2 is available (just checked); the caller's
             // guarantees, passed on.
-            unsafe { avx2::steps_f64(crd, val, lo, end, x, s) };
-            return;
+            return unsafe { avx2::steps_f64(crd, val, lo, end, x) };
         }
         // SAFETY: the caller's guarantees, passed on.
-        unsafe { portable(crd, val, lo, end, x, s) }
+        unsafe { portable(crd, val, lo, end, x) }
     }
 }
 
@@ -122,17 +140,15 @@ impl GatherFloat for f32 {
         lo: usize,
         end: usize,
         x: &[f32],
-        s: &mut [f32; LANES],
-    ) {
+    ) -> [f32; LANES] {
         #[cfg(target_arch = "x86_64")]
-        if I::PER_ELEMENT == 1 && avx2() {
+        if I::PER_ELEMENT == 1 && end - lo >= VECTOR_MIN && avx2() {
             // SAFETY: AVX2 is available (just checked); the caller's
             // guarantees, passed on.
-            unsafe { avx2::steps_f32(crd, val, lo, end, x, s) };
-            return;
+            return unsafe { avx2::steps_f32(crd, val, lo, end, x) };
         }
         // SAFETY: the caller's guarantees, passed on.
-        unsafe { portable(crd, val, lo, end, x, s) }
+        unsafe { portable(crd, val, lo, end, x) }
     }
 }
 
@@ -156,12 +172,13 @@ pub unsafe fn dot_gather<T: GatherFloat, I: Index>(
 ) -> T {
     debug_assert!(lo <= hi && hi <= val.len());
     let end = lo + (hi - lo) / LANES * LANES;
-    let mut s = [T::ZERO; LANES];
-    if end > lo {
+    let s = if end > lo {
         // SAFETY: `lo <= end <= hi` and `end - lo` is a multiple of
         // `LANES`; the caller's guarantees, passed on.
-        unsafe { T::steps(crd, val, lo, end, x, &mut s) };
-    }
+        unsafe { T::steps(crd, val, lo, end, x) }
+    } else {
+        [T::ZERO; LANES]
+    };
     let mut t = T::ZERO;
     for p in end..hi {
         // SAFETY: `p < hi`, within `val` and the coordinates; `crd[p] <
@@ -170,10 +187,12 @@ pub unsafe fn dot_gather<T: GatherFloat, I: Index>(
         // SAFETY: as above.
         t = t + v * unsafe { load(x, c) };
     }
-    t + (((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7])))
+    t + ((s[0] + s[2]) + (s[1] + s[3]))
 }
 
-/// The whole steps one entry at a time, into an array of partial sums.
+/// The whole steps one entry at a time, two steps per turn of the loop
+/// (half the loop's own instructions per entry on rows of 8 or more),
+/// into four partial sums kept in registers.
 ///
 /// # Safety
 ///
@@ -185,19 +204,32 @@ unsafe fn portable<T: GatherFloat, I: Index>(
     lo: usize,
     end: usize,
     x: &[T],
-    s: &mut [T; LANES],
-) {
+) -> [T; LANES] {
+    let z = T::ZERO;
+    let (mut s0, mut s1, mut s2, mut s3) = (z, z, z, z);
+    // `val[p] * x[crd[p]]`.
+    // SAFETY (of every call below): `p < end <= hi`, within `val` and the
+    // coordinates; `crd[p] < x.len()` by the caller's guarantee.
+    let term = |p: usize| unsafe { load(val, p) * load(x, load_index(crd, p)) };
     let mut p = lo;
-    while p < end {
-        for (k, sum) in s.iter_mut().enumerate() {
-            // SAFETY: `p + k < end <= hi`, within `val` and the
-            // coordinates; `crd[p + k] < x.len()` by the caller's guarantee.
-            let (v, c) = unsafe { (load(val, p + k), load_index(crd, p + k)) };
-            // SAFETY: as above.
-            *sum = *sum + v * unsafe { load(x, c) };
-        }
-        p += LANES;
+    while end - p >= 2 * LANES {
+        s0 = s0 + term(p);
+        s1 = s1 + term(p + 1);
+        s2 = s2 + term(p + 2);
+        s3 = s3 + term(p + 3);
+        s0 = s0 + term(p + 4);
+        s1 = s1 + term(p + 5);
+        s2 = s2 + term(p + 6);
+        s3 = s3 + term(p + 7);
+        p += 2 * LANES;
     }
+    if p < end {
+        s0 = s0 + term(p);
+        s1 = s1 + term(p + 1);
+        s2 = s2 + term(p + 2);
+        s3 = s3 + term(p + 3);
+    }
+    [s0, s1, s2, s3]
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -207,7 +239,7 @@ mod avx2 {
     use super::{load, load_index, Index, LANES};
 
     /// `x[c]` for the coordinates of entries `p..p + N`, as loaded
-    /// scalars (8 scalar loads and inserts beat `vgatherqpd`/`vgatherdps`
+    /// scalars (4 scalar loads and inserts beat `vgatherqpd`/`vgatherdps`
     /// by about 2x on AMD Zen 3, bench/desktop `spmv-simd`).
     ///
     /// # Safety
@@ -220,7 +252,7 @@ mod avx2 {
         core::array::from_fn(|k| unsafe { load(x, load_index(crd, p + k)) })
     }
 
-    /// [`super::GatherFloat::steps`] for `f64`: two vectors of four lanes.
+    /// [`super::GatherFloat::steps`] for `f64`: one vector of four lanes.
     ///
     /// # Safety
     ///
@@ -232,31 +264,27 @@ mod avx2 {
         lo: usize,
         end: usize,
         x: &[f64],
-        s: &mut [f64; LANES],
-    ) {
-        let (mut a, mut b) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+    ) -> [f64; LANES] {
+        let mut a = _mm256_setzero_pd();
         let mut p = lo;
         while p < end {
-            // SAFETY: `p + 8 <= end`: eight coordinates and values are in
+            // SAFETY: `p + 4 <= end`: four coordinates and values are in
             // range; every coordinate is below `x.len()`.
             unsafe {
-                let g: [f64; 8] = inputs(crd, p, x);
-                let v = val.as_ptr().add(p);
-                let xa = _mm256_loadu_pd(g.as_ptr());
-                let xb = _mm256_loadu_pd(g.as_ptr().add(4));
-                a = _mm256_add_pd(a, _mm256_mul_pd(_mm256_loadu_pd(v), xa));
-                b = _mm256_add_pd(b, _mm256_mul_pd(_mm256_loadu_pd(v.add(4)), xb));
+                let g: [f64; LANES] = inputs(crd, p, x);
+                let v = _mm256_loadu_pd(val.as_ptr().add(p));
+                a = _mm256_add_pd(a, _mm256_mul_pd(v, _mm256_loadu_pd(g.as_ptr())));
             }
             p += LANES;
         }
-        // SAFETY: `s` holds eight `f64`, four per store.
-        unsafe {
-            _mm256_storeu_pd(s.as_mut_ptr(), a);
-            _mm256_storeu_pd(s.as_mut_ptr().add(4), b);
-        }
+        let mut s = [0.0; LANES];
+        // SAFETY: `s` holds four `f64`.
+        unsafe { _mm256_storeu_pd(s.as_mut_ptr(), a) };
+        s
     }
 
-    /// [`super::GatherFloat::steps`] for `f32`: one vector of eight lanes.
+    /// [`super::GatherFloat::steps`] for `f32`: one vector of four lanes
+    /// (SSE width, AVX encoding).
     ///
     /// # Safety
     ///
@@ -268,22 +296,23 @@ mod avx2 {
         lo: usize,
         end: usize,
         x: &[f32],
-        s: &mut [f32; LANES],
-    ) {
-        let mut a = _mm256_setzero_ps();
+    ) -> [f32; LANES] {
+        let mut a = _mm_setzero_ps();
         let mut p = lo;
         while p < end {
-            // SAFETY: `p + 8 <= end`: eight coordinates and values are in
+            // SAFETY: `p + 4 <= end`: four coordinates and values are in
             // range; every coordinate is below `x.len()`.
             unsafe {
-                let g: [f32; 8] = inputs(crd, p, x);
-                let xs = _mm256_loadu_ps(g.as_ptr());
-                a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(val.as_ptr().add(p)), xs));
+                let g: [f32; LANES] = inputs(crd, p, x);
+                let v = _mm_loadu_ps(val.as_ptr().add(p));
+                a = _mm_add_ps(a, _mm_mul_ps(v, _mm_loadu_ps(g.as_ptr())));
             }
             p += LANES;
         }
-        // SAFETY: `s` holds eight `f32`.
-        unsafe { _mm256_storeu_ps(s.as_mut_ptr(), a) };
+        let mut s = [0.0; LANES];
+        // SAFETY: `s` holds four `f32`.
+        unsafe { _mm_storeu_ps(s.as_mut_ptr(), a) };
+        s
     }
 }
 

@@ -144,11 +144,12 @@ mod avx2 {
         let (mut a, mut b) = (_mm256_setzero_pd(), _mm256_setzero_pd());
         // SAFETY: `lens` holds 8 `u32`, each at most `i32::MAX`.
         let lv = unsafe { _mm256_loadu_si256(lens.as_ptr().cast()) };
-        for k in 0..width {
+        // The products of step `k`, both halves.
+        let step = |k: usize| {
             // SAFETY: `k < width`: slots `k * C..k * C + 8` are in `crd`
             // and `val`; each column (0 in padding) below `x.len()`,
             // one load each.
-            let (pa, pb) = unsafe {
+            unsafe {
                 let q = k * C;
                 let g: [f64; C] = inputs(crd, q, x);
                 let xa = _mm256_loadu_pd(g.as_ptr());
@@ -157,20 +158,25 @@ mod avx2 {
                     _mm256_mul_pd(_mm256_loadu_pd(val.as_ptr().add(q)), xa),
                     _mm256_mul_pd(_mm256_loadu_pd(val.as_ptr().add(q + 4)), xb),
                 )
-            };
-            let (sa, sb) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
-            if k < min {
-                (a, b) = (sa, sb);
-            } else {
-                // Lanes whose row is longer than `k` take the sum; the
-                // others keep theirs (a padded slot adds nothing).
-                let live = _mm256_cmpgt_epi32(lv, _mm256_set1_epi32(k as i32));
-                let ma = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(live)));
-                let mb =
-                    _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(live)));
-                a = _mm256_blendv_pd(a, sa, ma);
-                b = _mm256_blendv_pd(b, sb, mb);
             }
+        };
+        // Two loops rather than a test per step: every lane is live
+        // below the shortest row's length, so those steps need no mask.
+        for k in 0..min.min(width) {
+            let (pa, pb) = step(k);
+            (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+        }
+        for k in min.min(width)..width {
+            let (pa, pb) = step(k);
+            let (sa, sb) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+            // Lanes whose row is longer than `k` take the sum; the
+            // others keep theirs (a padded slot adds nothing).
+            let live = _mm256_cmpgt_epi32(lv, _mm256_set1_epi32(k as i32));
+            let ma = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(live)));
+            let mb =
+                _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(live)));
+            a = _mm256_blendv_pd(a, sa, ma);
+            b = _mm256_blendv_pd(b, sb, mb);
         }
         // SAFETY: `acc` holds 8 `f64`, four per store.
         unsafe {
@@ -196,23 +202,25 @@ mod avx2 {
         let mut a = _mm256_setzero_ps();
         // SAFETY: `lens` holds 8 `u32`, each at most `i32::MAX`.
         let lv = unsafe { _mm256_loadu_si256(lens.as_ptr().cast()) };
-        for k in 0..width {
+        let step = |k: usize| {
             // SAFETY: as in `slice_f64`.
-            let p = unsafe {
+            unsafe {
                 let q = k * C;
                 let g: [f32; C] = inputs(crd, q, x);
                 _mm256_mul_ps(
                     _mm256_loadu_ps(val.as_ptr().add(q)),
                     _mm256_loadu_ps(g.as_ptr()),
                 )
-            };
-            let s = _mm256_add_ps(a, p);
-            if k < min {
-                a = s;
-            } else {
-                let live = _mm256_cmpgt_epi32(lv, _mm256_set1_epi32(k as i32));
-                a = _mm256_blendv_ps(a, s, _mm256_castsi256_ps(live));
             }
+        };
+        // As in `slice_f64`: no mask below the shortest row's length.
+        for k in 0..min.min(width) {
+            a = _mm256_add_ps(a, step(k));
+        }
+        for k in min.min(width)..width {
+            let s = _mm256_add_ps(a, step(k));
+            let live = _mm256_cmpgt_epi32(lv, _mm256_set1_epi32(k as i32));
+            a = _mm256_blendv_ps(a, s, _mm256_castsi256_ps(live));
         }
         // SAFETY: `acc` holds 8 `f32`.
         unsafe { _mm256_storeu_ps(acc.as_mut_ptr(), a) };

@@ -13,7 +13,7 @@
 ///     r += a[i, j] * x[j]
 ///   y[i] = r
 /// schedule
-///   j: one call to `dot_gather` (8 partial sums added at the end, the inputs gathered with AVX2 where the machine has it; `#[reassociate]`: rounds differently from the in-order sum) (statement 1)
+///   j: one call to `dot_gather` (4 partial sums added at the end, rows of 16 entries or more in an AVX2 vector where the machine has it; `#[reassociate]`: rounds differently from the in-order sum) (statement 1)
 /// ```
 #[allow(
     unused_doc_comments,

@@ -8,33 +8,33 @@ use std::{vec, vec::Vec};
 use super::{dot_gather, portable, GatherFloat, LANES};
 use crate::index::{Index, Packed2};
 
-/// The definition: 8 partial sums over whole steps, the rest in order
+/// The definition: 4 partial sums over whole steps, the rest in order
 /// from zero, then the rest plus the halves tree.
 fn reference(v: &[f64], x: &[f64]) -> f64 {
-    let mut s = [0.0f64; 8];
-    let whole = v.len() / 8 * 8;
+    let mut s = [0.0f64; 4];
+    let whole = v.len() / 4 * 4;
     for (p, (&a, &b)) in v.iter().zip(x).enumerate().take(whole) {
-        s[p % 8] += a * b;
+        s[p % 4] += a * b;
     }
     let mut t = 0.0;
     for (&a, &b) in v[whole..].iter().zip(&x[whole..]) {
         t += a * b;
     }
-    t + (((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7])))
+    t + ((s[0] + s[2]) + (s[1] + s[3]))
 }
 
 /// The same for `f32`.
 fn reference32(v: &[f32], x: &[f32]) -> f32 {
-    let mut s = [0.0f32; 8];
-    let whole = v.len() / 8 * 8;
+    let mut s = [0.0f32; 4];
+    let whole = v.len() / 4 * 4;
     for (p, (&a, &b)) in v.iter().zip(x).enumerate().take(whole) {
-        s[p % 8] += a * b;
+        s[p % 4] += a * b;
     }
     let mut t = 0.0;
     for (&a, &b) in v[whole..].iter().zip(&x[whole..]) {
         t += a * b;
     }
-    t + (((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7])))
+    t + ((s[0] + s[2]) + (s[1] + s[3]))
 }
 
 /// A deterministic sequence (an LCG's high bits).
@@ -98,14 +98,73 @@ fn check<I: Index>(crd: &[I], n: usize, x: &[f64], val: &[f64]) {
             );
             // The portable steps give the dispatched path's partial sums.
             let end = lo + len / LANES * LANES;
-            let (mut a, mut b) = ([0.0f64; LANES], [0.0f64; LANES]);
             // SAFETY: as above, `end - lo` a multiple of `LANES`.
-            unsafe {
-                portable(crd, val, lo, end, x, &mut a);
-                f64::steps(crd, val, lo, end, x, &mut b);
-            }
+            let (a, b) = unsafe {
+                (
+                    portable(crd, val, lo, end, x),
+                    f64::steps(crd, val, lo, end, x),
+                )
+            };
             assert!(a.iter().zip(&b).all(|(&p, &q)| same(p, q)));
+            avx2_matches_portable(crd, lo, end, x, val, &x32, &val32);
         }
+    }
+}
+
+/// The AVX2 steps called directly (the dispatch takes them only for rows
+/// of `VECTOR_MIN` entries or more) against the portable ones, both
+/// types, when the machine has AVX2 (not under Miri).
+fn avx2_matches_portable<I: Index>(
+    crd: &[I],
+    lo: usize,
+    end: usize,
+    x: &[f64],
+    val: &[f64],
+    x32: &[f32],
+    val32: &[f32],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if I::PER_ELEMENT == 1 && !cfg!(miri) && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 detected; `lo <= end <= n` entries with `end - lo` a
+        // multiple of `LANES`, every coordinate below `x.len()`.
+        let (a, b, a32, b32) = unsafe {
+            (
+                portable(crd, val, lo, end, x),
+                super::avx2::steps_f64(crd, val, lo, end, x),
+                portable(crd, val32, lo, end, x32),
+                super::avx2::steps_f32(crd, val32, lo, end, x32),
+            )
+        };
+        assert!(a.iter().zip(&b).all(|(&p, &q)| same(p, q)), "{a:?} {b:?}");
+        assert!(
+            a32.iter()
+                .zip(&b32)
+                .all(|(&p, &q)| same(p.into(), q.into())),
+            "{a32:?} {b32:?}"
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (crd, lo, end, x, val, x32, val32);
+}
+
+/// A row longer than `VECTOR_MIN`, so the dispatch itself takes the AVX2
+/// path where the machine has it, against the definition.
+#[test]
+fn rows_past_the_vector_threshold() {
+    let mut r = Lcg(7);
+    let n = if cfg!(miri) {
+        40
+    } else {
+        super::VECTOR_MIN + 23
+    };
+    let x: Vec<f64> = (0..256).map(|_| r.value(false)).collect();
+    let val: Vec<f64> = (0..n).map(|_| r.value(false)).collect();
+    let crd: Vec<u32> = (0..n).map(|_| (r.next() % 256) as u32).collect();
+    let gx: Vec<f64> = crd.iter().map(|&c| x[c as usize]).collect();
+    for lo in 0..4 {
+        // SAFETY: `lo <= n` entries, every coordinate below 256.
+        let got = unsafe { dot_gather(&crd, &val, lo, n, &x) };
+        assert!(same(got, reference(&val[lo..], &gx[lo..])));
     }
 }
 

@@ -479,9 +479,9 @@ impl Schedule {
             }
             for g in &s.gather_dots {
                 lines.push(format!(
-                    "{}: one call to `dot_gather` (8 partial sums added at the end, the inputs \
-                     gathered with AVX2 where the machine has it; `#[reassociate]`: rounds \
-                     differently from the in-order sum) (statement {})",
+                    "{}: one call to `dot_gather` (4 partial sums added at the end, rows of 16 \
+                     entries or more in an AVX2 vector where the machine has it; \
+                     `#[reassociate]`: rounds differently from the in-order sum) (statement {})",
                     k.loop_name(g.loop_id),
                     n + 1
                 ));
