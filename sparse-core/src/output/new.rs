@@ -31,7 +31,7 @@ where
     /// values, filled flags and added coordinates (empty ones when no
     /// kernel expands this output).
     ///
-    /// Checks the encoding as [`SparseTensor::assemble`] does, that every
+    /// Checks the encoding as [`SparseTensor::assemble`](crate::SparseTensor::assemble) does, that every
     /// level size fits the coordinate width (`WidthOverflow`), that the
     /// format can be written by insertion (`UnsupportedOutput`), that the
     /// encoding has no `explicitVal` (`PatternOutput`), that the empty

@@ -38,7 +38,7 @@ pub struct RowBound {
     /// one step.
     pub tails: Vec<Space>,
     /// Whether the inserted coordinates are in increasing order and below
-    /// the output's level size by construction ([`in_order`]).
+    /// the output's level size by construction (the function `in_order` below).
     pub in_order: bool,
 }
 
