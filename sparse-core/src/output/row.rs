@@ -162,20 +162,10 @@ where
     /// out of line.
     #[inline(always)]
     pub fn push(&mut self, c: usize, value: V) {
-        let st = &mut self.st;
-        let k = st.k;
-        if k < st.room && c >= st.next && c < st.size {
-            // `next <= c < size`, so `c` fits the coordinate width (`new`
-            // checked the level size does).
-            let crd = <E::Crd as Index>::from_usize_wrapping(c);
-            // SAFETY: `k < room`, and by `Slots`' invariant slot `k` of both
-            // runs is a slot nothing else accesses.
-            unsafe {
-                put::<E::Crd, B::Crd>(st.crd.as_ptr().add(k), crd);
-                put::<V, B::Val>(st.val.as_ptr().add(k), value);
-            }
-            st.k = k + 1;
-            st.next = c + 1;
+        let st = &self.st;
+        if st.k < st.room && c >= st.next && c < st.size {
+            // SAFETY: a slot is left (`k < room`) and `next <= c < size`.
+            unsafe { self.write_slot(c, value) }
         } else {
             self.st = in_registers(push_slow(self.seg, self.st, c, value));
         }
@@ -196,23 +186,35 @@ where
     /// of order or out of range would make later reads unsound.
     #[inline(always)]
     pub unsafe fn push_in_order(&mut self, c: usize, value: V) {
-        let st = &mut self.st;
-        let k = st.k;
-        if k < st.room {
-            // The caller's contract: `next <= c < size`, so `c` fits the
-            // coordinate width (`new` checked the level size does).
-            let crd = <E::Crd as Index>::from_usize_wrapping(c);
-            // SAFETY: `k < room`, and by `Slots`' invariant slot `k` of both
-            // runs is a slot nothing else accesses.
-            unsafe {
-                put::<E::Crd, B::Crd>(st.crd.as_ptr().add(k), crd);
-                put::<V, B::Val>(st.val.as_ptr().add(k), value);
-            }
-            st.k = k + 1;
-            st.next = c.wrapping_add(1);
+        if self.st.k < self.st.room {
+            // SAFETY: a slot is left, and the caller's contract gives
+            // `next <= c < size`.
+            unsafe { self.write_slot(c, value) }
         } else {
             self.st = in_registers(push_slow(self.seg, self.st, c, value));
         }
+    }
+
+    /// Writes `c` and `value` to the row's next slot and advances past it:
+    /// the two stores both pushes end in.
+    ///
+    /// # Safety
+    ///
+    /// A slot is left (`k < room`) and `next <= c < size` (so `c` fits the
+    /// coordinate width: `new` checked the level size does).
+    #[inline(always)]
+    unsafe fn write_slot(&mut self, c: usize, value: V) {
+        let st = &mut self.st;
+        let k = st.k;
+        let crd = <E::Crd as Index>::from_usize_wrapping(c);
+        // SAFETY: `k < room` (the caller's contract), and by `Slots`'
+        // invariant slot `k` of both runs is a slot nothing else accesses.
+        unsafe {
+            put::<E::Crd, B::Crd>(st.crd.as_ptr().add(k), crd);
+            put::<V, B::Val>(st.val.as_ptr().add(k), value);
+        }
+        st.k = k + 1;
+        st.next = c.wrapping_add(1);
     }
 }
 

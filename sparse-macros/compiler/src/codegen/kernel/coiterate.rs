@@ -15,7 +15,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::{two_way_merge, Gen, Pos, Scope};
+use super::{Gen, Pos, Scope};
 use crate::sparsifier::{LoopId, Phase, Space};
 
 /// The locals of one merged level.
@@ -155,8 +155,7 @@ impl Gen<'_> {
         // Two levels merged by comparison (`two_way_merge.rs`).
         if let ([a, b], false, true) = (mine.as_slice(), universal, self.two_way(l)) {
             if a.e.is_none() && b.e.is_none() {
-                let (a, b) = (two_way_merge::Side::of(a), two_way_merge::Side::of(b));
-                return self.two_way_phase(var, phase, (&a, &b), &bound);
+                return self.two_way_phase(var, phase, (a, b), &bound);
             }
         }
         let mut conds: Vec<TokenStream> = mine

@@ -19,29 +19,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
+use super::coiterate::Cursor;
 use super::{Gen, Pos, Scope};
-use crate::sparsifier::{Phase, Space};
-
-/// One of the two merged levels: its space, position, range end and
-/// coordinate locals.
-pub(super) struct Side<'c> {
-    pub(super) space: Space,
-    pub(super) p: &'c Ident,
-    pub(super) hi: &'c Ident,
-    pub(super) c: &'c Ident,
-}
-
-impl<'c> Side<'c> {
-    /// The side of a co-iteration's cursor.
-    pub(super) fn of(c: &'c super::coiterate::Cursor) -> Side<'c> {
-        Side {
-            space: c.space,
-            p: &c.p,
-            hi: &c.hi,
-            c: &c.c,
-        }
-    }
-}
+use crate::sparsifier::Phase;
 
 impl Gen<'_> {
     /// The merging phase `phase` over `a` and `b`, coordinate local `var`,
@@ -50,7 +30,7 @@ impl Gen<'_> {
         &mut self,
         var: &Ident,
         phase: &Phase,
-        (a, b): (&Side<'_>, &Side<'_>),
+        (a, b): (&Cursor, &Cursor),
         bound: &Scope,
     ) -> TokenStream {
         let mut reads = TokenStream::new();
@@ -59,16 +39,16 @@ impl Gen<'_> {
             reads.extend(self.read_coordinate(
                 s.space.tensor,
                 s.space.level.index(),
-                s.p,
+                &s.p,
                 &why,
-                s.c,
+                &s.c,
             ));
         }
         let only_a = self.arm(phase, &[a], bound);
         let only_b = self.arm(phase, &[b], bound);
         let both = self.arm(phase, &[a, b], bound);
-        let (pa, ha, ca) = (a.p, a.hi, a.c);
-        let (pb, hb, cb) = (b.p, b.hi, b.c);
+        let (pa, ha, ca) = (&a.p, &a.hi, &a.c);
+        let (pb, hb, cb) = (&b.p, &b.hi, &b.c);
         // The coordinate is bound only in an arm that does something (an
         // intersection's one-sided arms only advance).
         let at = |c: &Ident, body: &TokenStream| {
@@ -96,7 +76,7 @@ impl Gen<'_> {
     /// The body of the first case of `phase` whose present levels are all
     /// among `on` (the levels sitting on the coordinate), with their
     /// positions; nothing when no case applies.
-    fn arm(&mut self, phase: &Phase, on: &[&Side<'_>], bound: &Scope) -> TokenStream {
+    fn arm(&mut self, phase: &Phase, on: &[&Cursor], bound: &Scope) -> TokenStream {
         let Some(case) = phase
             .cases
             .iter()
