@@ -114,6 +114,8 @@ pub mod sell;
 mod slice;
 pub mod spy;
 mod tensor;
+#[cfg(test)]
+mod testing;
 mod value;
 /// The `half` crate, whose `f16`/`bf16` are the `f16`/`bf16` elements.
 #[cfg(feature = "half")]

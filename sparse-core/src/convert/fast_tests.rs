@@ -111,18 +111,23 @@ fn compressed_of(
     (pos, crd, val)
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 3 } else { 256 },
-        ..ProptestConfig::default()
-    })]
+// Natively 256 cases each (or `PROPTEST_CASES`); under Miri two each
+// (9 to 17 s a case there): every case runs the fast path's unchecked
+// stores, and the paths a random case may miss (rows past 64 entries, a
+// sum overflowing inside a bucket, capacity errors) are reached by the
+// hand-written tests of `convert::tests::fast_staging`, which Miri runs in
+// full.
 
-    /// Unordered COO → CSR and CSC by `convert_sum`, `convert` and into a
-    /// target that keeps repeats, against the summed map and the stable
-    /// sort of the entries.
-    #[test]
-    fn unordered_coo_converts_like_the_references((m, n, e) in entries()) {
-        let aos: Vec<u32> = e.iter().flat_map(|&(i, j, _)| [i as u32, j as u32]).collect();
+/// Unordered COO → CSR and CSC by `convert_sum`, `convert` and into a
+/// target that keeps repeats, against the summed map and the stable
+/// sort of the entries.
+#[test]
+fn unordered_coo_converts_like_the_references() {
+    crate::testing::check(256, 2, entries(), |(m, n, e)| {
+        let aos: Vec<u32> = e
+            .iter()
+            .flat_map(|&(i, j, _)| [i as u32, j as u32])
+            .collect();
         let vals: Vec<i32> = e.iter().map(|t| t.2).collect();
         let top = [0, e.len() as u32];
         let coo = SparseTensor::<i32, Ucoo, 2, 2>::assemble(
@@ -191,14 +196,20 @@ proptest! {
         let mut out = r.out::<CsrKeep>([m, n]);
         prop_assert_eq!(convert_sum(&coo, &mut out), Ok(()));
         prop_assert_eq!(canonical(arrays(&out)), canonical(compressed_of(m, &kept)));
-    }
+        Ok(())
+    });
+}
 
-    /// Sorted COO (repeats adjacent) → CSR, copied in order: against the
-    /// summed map, and into a target that keeps repeats, the source itself.
-    #[test]
-    fn sorted_coo_converts_like_the_references((m, n, mut e) in entries()) {
+/// Sorted COO (repeats adjacent) → CSR, copied in order: against the
+/// summed map, and into a target that keeps repeats, the source itself.
+#[test]
+fn sorted_coo_converts_like_the_references() {
+    crate::testing::check(256, 2, entries(), |(m, n, mut e)| {
         e.sort_by_key(|&(i, j, _)| (i, j));
-        let aos: Vec<u32> = e.iter().flat_map(|&(i, j, _)| [i as u32, j as u32]).collect();
+        let aos: Vec<u32> = e
+            .iter()
+            .flat_map(|&(i, j, _)| [i as u32, j as u32])
+            .collect();
         let vals: Vec<i32> = e.iter().map(|t| t.2).collect();
         let top = [0, e.len() as u32];
         let coo = SparseTensor::<i32, Coo, 2, 2>::assemble(
@@ -227,22 +238,29 @@ proptest! {
         let mut out = r.out::<CsrKeep>([m, n]);
         prop_assert_eq!(convert_sum(&coo, &mut out), Ok(()));
         prop_assert_eq!(arrays(&out), compressed_of(m, &kept));
-    }
+        Ok(())
+    });
+}
 
-    /// A sum that overflows `i32` in a long, shuffled row stops the
-    /// conversion with `SumOverflow` at that element and leaves the output
-    /// empty; the same output then converts a good source.
-    #[test]
-    fn overflow_in_a_bucket_leaves_the_output_reusable(
-        len in 2usize..if cfg!(miri) { 70 } else { 120 },
-        at in 0usize..1000,
-        seed in any::<u64>(),
-    ) {
+/// A sum that overflows `i32` in a long, shuffled row stops the
+/// conversion with `SumOverflow` at that element and leaves the output
+/// empty; the same output then converts a good source.
+#[test]
+fn overflow_in_a_bucket_leaves_the_output_reusable() {
+    let len = 2usize..if cfg!(miri) { 70 } else { 120 };
+    let strategy = (len, 0usize..1000, any::<u64>());
+    crate::testing::check(256, 2, strategy, |(len, at, seed)| {
         let n = 300;
         let hot = at % n;
         // Column `hot` twice with `i32::MAX`, the rest distinct columns.
         let mut e: Vec<(usize, usize, i32)> = (0..len)
-            .map(|k| (1, if k < 2 { hot } else { (hot + k) % n }, if k < 2 { i32::MAX } else { 1 }))
+            .map(|k| {
+                (
+                    1,
+                    if k < 2 { hot } else { (hot + k) % n },
+                    if k < 2 { i32::MAX } else { 1 },
+                )
+            })
             .collect();
         let mut s = seed | 1;
         for k in (1..e.len()).rev() {
@@ -251,7 +269,10 @@ proptest! {
             s ^= s << 17;
             e.swap(k, (s % (k as u64 + 1)) as usize);
         }
-        let aos: Vec<u32> = e.iter().flat_map(|&(i, j, _)| [i as u32, j as u32]).collect();
+        let aos: Vec<u32> = e
+            .iter()
+            .flat_map(|&(i, j, _)| [i as u32, j as u32])
+            .collect();
         let vals: Vec<i32> = e.iter().map(|t| t.2).collect();
         let top = [0, e.len() as u32];
         let coo = SparseTensor::<i32, Ucoo, 2, 2>::assemble(
@@ -265,7 +286,9 @@ proptest! {
         let got = convert_sum(&coo, &mut out);
         prop_assert_eq!(
             got,
-            Err(ConvertError::SumOverflow { at: Coordinates::new(&[1, hot]) })
+            Err(ConvertError::SumOverflow {
+                at: Coordinates::new(&[1, hot])
+            })
         );
         prop_assert_eq!(out.number_of_entries(), 0);
         prop_assert_eq!(arrays(&out), (std::vec![0u32; 4], Vec::new(), Vec::new()));
@@ -278,12 +301,15 @@ proptest! {
         .unwrap();
         prop_assert_eq!(convert_sum(&fine, &mut out), Ok(()));
         prop_assert_eq!(out.number_of_entries(), e.len() - 1);
-    }
+        Ok(())
+    });
+}
 
-    /// CSR → CSC against a dense transpose, with empty rows and columns;
-    /// buffers one slot short give a capacity error and an empty output.
-    #[test]
-    fn csr_to_csc_matches_the_dense_transpose((m, n, e) in entries()) {
+/// CSR → CSC against a dense transpose, with empty rows and columns;
+/// buffers one slot short give a capacity error and an empty output.
+#[test]
+fn csr_to_csc_matches_the_dense_transpose() {
+    crate::testing::check(256, 2, entries(), |(m, n, e)| {
         let mut sums = BTreeMap::<(usize, usize), i32>::new();
         for &(i, j, v) in &e {
             sums.insert((i, j), v);
@@ -326,5 +352,6 @@ proptest! {
             prop_assert_eq!(out.number_of_entries(), 0);
             prop_assert_eq!(out.view().level(1).positions(), &std::vec![0u32; n + 1][..]);
         }
-    }
+        Ok(())
+    });
 }
