@@ -304,7 +304,11 @@ mod tests {
             entries[23] = (cols - 1, -128);
             entries[24] = (3, -128);
             entries[25] = (4, 127);
-            for n in 0..=entries.len() {
+            // Every length natively; under Miri (~3 s a length there) the
+            // lengths of every tail (0..=8: each remainder of a group of
+            // four, one and two groups) and those holding the last three
+            // entries (the largest coordinate and the extreme weights).
+            for n in (0..=entries.len()).filter(|&n| !cfg!(miri) || n <= 8 || n >= 23) {
                 // A row starting after another one.
                 let mut words = [0u32; 64];
                 let lo = pack(&entries[..5], form, &mut words, 0);
