@@ -17,7 +17,8 @@
 #   CARGO_BUILD_JOBS=1   parallel jobs (default 1: the CI machine has two
 #                        shared cores)
 #   BOARDS_TARGET_DIR    one target directory shared by the three builds
-#                        (default boards/target), so the host-side
+#                        (default: $CARGO_TARGET_DIR if set, else
+#                        boards/target), so the host-side
 #                        proc-macro crates (syn, sparse-macros, ...) and the
 #                        Cortex-M4 dependencies are compiled once, not per
 #                        board
@@ -33,7 +34,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$(pwd)
 JOBS=${CARGO_BUILD_JOBS:-1}
-export CARGO_TARGET_DIR=${BOARDS_TARGET_DIR:-$ROOT/boards/target}
+export CARGO_TARGET_DIR=${BOARDS_TARGET_DIR:-${CARGO_TARGET_DIR:-$ROOT/boards/target}}
 BOARDS=("$@")
 if [[ ${#BOARDS[@]} -eq 0 ]]; then
     BOARDS=(stm32f4 nrf52840 rp2040)

@@ -19,6 +19,8 @@
 # Environment:
 #   CARGO_BUILD_JOBS=1   parallel jobs (default 1: two shared cores)
 #   FW_TIMEOUT=120       seconds before a hung QEMU run is killed
+#   CARGO_TARGET_DIR     where to build (default: the crate's own target/;
+#                        the full suite shares one among its firmware builds)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -37,6 +39,7 @@ command -v qemu-system-arm >/dev/null 2>&1 || {
     exit 1
 }
 cd "$APP_DIR"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$APP_DIR/target}"
 installed=$(rustup target list --installed)
 for t in "${TARGETS[@]}" thumbv6m-none-eabi thumbv7em-none-eabihf; do
     grep -qx "$t" <<<"$installed" || rustup target add "$t"
@@ -75,7 +78,7 @@ for t in "${TARGETS[@]}"; do
         grep -q "^ok   $app " <<<"$OUT" || { echo "error: no 'ok' line for $app on $t" >&2; exit 1; }
     done
     grep -qx '4 passed, 0 failed' <<<"$OUT" || { echo "error: no '4 passed, 0 failed' on $t" >&2; exit 1; }
-    elf="target/$t/release/firmware-apps"
+    elf="$CARGO_TARGET_DIR/$t/release/firmware-apps"
     size=$(find "$(rustc --print sysroot)" -name llvm-size -type f 2>/dev/null | head -n 1)
     if [[ -n "$size" ]]; then
         "$size" "$elf" | awk -v t="$t" 'NR == 2 { printf "size on %s: flash %d B (text+data), static RAM %d B (data+bss)\n", t, $1 + $2, $2 + $3 }'

@@ -15,9 +15,14 @@
 # No allowlist: every wrapper must be clean.
 #
 # Usage: scripts/kernel-asm-check.sh [target...]   (default: all three)
+# Environment: CARGO_BUILD_JOBS (default 1), CARGO_TARGET_DIR (default the
+# crate's own target/)
 set -euo pipefail
 
 cd "$(dirname "$0")/../tools/kernel-asm"
+# The crate's own target directory unless CARGO_TARGET_DIR names another
+# (the full suite shares one among its firmware builds).
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}"
 
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
@@ -67,7 +72,7 @@ callers() {
 
 status=0
 for target in "${TARGETS[@]}"; do
-    cargo build --release --target "$target" -j 1 -q
+    cargo build --release --target "$target" -j "${CARGO_BUILD_JOBS:-1}" -q
     # A hosted target's core expects libc's mem* functions: leave them (and
     # anything else unresolved, which still shows up in the symbol table
     # and is still checked) undefined.
@@ -75,7 +80,7 @@ for target in "${TARGETS[@]}"; do
         thumb*) LINK="" ;;
         *) LINK="--unresolved-symbols=ignore-all" ;;
     esac
-    archive="target/$target/release/libkernel_asm.a"
+    archive="$CARGO_TARGET_DIR/$target/release/libkernel_asm.a"
     mapfile -t wrappers < <("$NM" --defined-only -j "$archive" 2>/dev/null | grep '^sk_' | sort -u)
     if [ ${#wrappers[@]} -lt $MIN_WRAPPERS ]; then
         echo "FAIL $target: ${#wrappers[@]} sk_* wrappers, expected at least $MIN_WRAPPERS"

@@ -14,14 +14,17 @@
 # Environment:
 #   FW_TIMEOUT=120   seconds before a hung QEMU run is killed
 # Needs qemu-system-arm and the thumbv6m/thumbv7em targets (scripts/
-# test-all.sh installs both). Builds in target/template-check so that a
-# second run is incremental; the sources are only in the temporary copy.
+# test-all.sh installs both). Builds in $CARGO_TARGET_DIR if set (the full
+# suite sets it to the directory all firmware builds share, so the
+# proc-macro crates are compiled once for all of them), else in
+# target/template-check, so that a second run is incremental; the sources
+# are only in the temporary copy.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$(pwd)
 FW_TIMEOUT=${FW_TIMEOUT:-120}
-export CARGO_TARGET_DIR="$ROOT/target/template-check"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target/template-check}"
 
 command -v qemu-system-arm >/dev/null 2>&1 || {
     echo "error: qemu-system-arm is missing (apt-get install --no-install-recommends qemu-system-arm)" >&2

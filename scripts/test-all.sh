@@ -18,12 +18,21 @@
 #   FW_TIMEOUT=300    seconds before a hung QEMU run is killed
 #   KEEP_GOING=1      run every step even after a failure, then list the
 #                     failed ones (the exit status is still 1)
+#   FW_TARGET_DIR     the one target directory of every build outside the
+#                     main workspace (default target/firmware): the QEMU
+#                     firmware, the firmware apps, the template copy, the
+#                     board crates and the machine-code check. They build
+#                     the same proc-macro crates (syn, sparse-compiler, ...)
+#                     for the host and, with the same release profile,
+#                     the same thumb crates; each in its own directory
+#                     compiled them five times on a clean machine.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$(pwd)
 FW_DIR="$ROOT/boards/qemu-mps2-an386"
 FW_TIMEOUT=${FW_TIMEOUT:-300}
+FW_TARGET_DIR=${FW_TARGET_DIR:-$ROOT/target/firmware}
 THUMB_TARGETS=(thumbv6m-none-eabi thumbv7em-none-eabihf thumbv8m.main-none-eabihf)
 # The cores the firmware runs on under QEMU, with the machine of each (the
 # runners in boards/qemu-mps2-an386/.cargo/config.toml).
@@ -78,6 +87,88 @@ run() {
             exit "$rc"
         fi
         printf '==== FAILED: %s (exit %d); KEEP_GOING=1, continuing ====\n' "$title" "$rc" >&2
+    fi
+}
+
+# Runs checks side by side: `run_lanes LANE...`, each LANE a string of
+# `TITLE|FUNCTION` pairs separated by newlines. Miri interprets a test
+# binary on one core and libFuzzer runs on one, so two lanes keep both
+# cores busy where one after the other left one idle (cargo's lock on the
+# target directory still makes their builds take turns; the tests run
+# without it). Each lane runs its steps in order and stops at its first
+# failure (unless KEEP_GOING=1); every step's output goes to its own log,
+# printed in the lanes' order once all lanes are done, with the step's own
+# time and verdict recorded as `run` records them.
+run_lanes() {
+    local dir lane i=0 pids=() titles=() title fn t0=$SECONDS
+    finish_step
+    STEP=""
+    dir=$(mktemp -d)
+    for lane in "$@"; do
+        # Step k's log and status are $dir/k.log and $dir/k.status.
+        (
+            set +e
+            failed=0
+            k=$i
+            while IFS='|' read -r title fn; do
+                [[ -z "$title" ]] && continue
+                if [[ $failed -ne 0 ]]; then
+                    echo "not run: an earlier step of its lane failed" >"$dir/$k.log"
+                    echo "skipped 0" >"$dir/$k.status"
+                else
+                    s0=$SECONDS
+                    (
+                        set -e
+                        "$fn"
+                    ) >"$dir/$k.log" 2>&1
+                    rc=$?
+                    echo "$rc $((SECONDS - s0))" >"$dir/$k.status"
+                    if [[ $rc -ne 0 && "${KEEP_GOING:-0}" != 1 ]]; then
+                        failed=1
+                    fi
+                fi
+                k=$((k + 1))
+            done <<<"$lane"
+        ) &
+        pids+=($!)
+        while IFS='|' read -r title fn; do
+            if [[ -n "$title" ]]; then
+                titles+=("$title")
+                i=$((i + 1))
+            fi
+        done <<<"$lane"
+    done
+    printf '\n==== %d steps in %d lanes side by side (output below when all are done): ====\n' \
+        "${#titles[@]}" "$#"
+    printf '  %s\n' "${titles[@]}"
+    local pid
+    for pid in "${pids[@]}"; do
+        wait "$pid" || true
+    done
+    local rc secs first_failure="" k
+    for k in "${!titles[@]}"; do
+        title=${titles[$k]}
+        printf '\n==== %s ====\n' "$title"
+        cat "$dir/$k.log"
+        read -r rc secs <"$dir/$k.status"
+        if [[ $rc == skipped ]]; then
+            TIMINGS+=("$(printf '%5s   %s  NOT RUN (its lane stopped first)' - "$title")")
+            FAILED+=("$title (not run)")
+        elif [[ $rc -ne 0 ]]; then
+            TIMINGS+=("$(printf '%5ds  %s  FAILED (exit %d)' "$secs" "$title" "$rc")")
+            FAILED+=("$title")
+            printf '==== FAILED: %s (exit %d) ====\n' "$title" "$rc" >&2
+            [[ -z "$first_failure" ]] && first_failure=$rc
+        else
+            TIMINGS+=("$(printf '%5ds  %s' "$secs" "$title")")
+        fi
+    done
+    TIMINGS+=("$(printf '%5ds  (wall clock of the %d steps above, run in %d lanes)' \
+        $((SECONDS - t0)) "${#titles[@]}" "$#")")
+    rm -rf "$dir"
+    STEP_T0=$SECONDS
+    if [[ -n "$first_failure" && "${KEEP_GOING:-0}" != 1 ]]; then
+        exit "$first_failure"
     fi
 }
 
@@ -264,6 +355,7 @@ doc_core() {
 
 firmware_clippy() {
     cd "$FW_DIR"
+    export CARGO_TARGET_DIR=$FW_TARGET_DIR
     cargo clippy --release -- -D warnings
     cargo clippy --release --features inject-failure -- -D warnings
     # The M0 build leaves out the checks that need more than its 16 KiB.
@@ -273,6 +365,7 @@ firmware_clippy() {
 # Runs the firmware under QEMU with `$@` as extra cargo flags; prints its
 # output tagged, keeps it in FW_OUT and QEMU's exit status in FW_RC.
 run_firmware() {
+    export CARGO_TARGET_DIR=$FW_TARGET_DIR
     (cd "$FW_DIR" && cargo build --release "$@")
     local log
     log=$(mktemp)
@@ -369,8 +462,14 @@ miri_core() {
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
         cargo +nightly miri test -p sparse-core --lib
-    # The chunk outputs of `#[parallel]` sparse outputs need `alloc`.
-    cargo +nightly miri test -p sparse-core --features std --lib output::tests::chunk
+    # With `alloc`: the chunk outputs of `#[parallel]` sparse outputs, and
+    # rows written into growable (`Vec`) buffers, whose slots past the
+    # length (`spare_slots`/`commit_slots`, the row's settling) only these
+    # two tests reach.
+    PROPTEST_CASES=${PROPTEST_CASES:-4} \
+        MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
+        cargo +nightly miri test -p sparse-core --features std --lib -- output::tests::chunk \
+        output::tests::row::rows_into_growable_buffers output::tests::row::vouched_rows_into_growable_buffers
 }
 
 # `__private::walk_values` walks by pointer on Arm and by index elsewhere;
@@ -425,30 +524,41 @@ run "cargo doc of the published crates (RUSTDOCFLAGS=-D warnings)" doc_core
 run "cargo publish --dry-run (sparse-vocab, sparse-compiler, sparse-macros, sparse-core)" package_crates
 run "MSRV: cargo check with the rust-version of Cargo.toml" msrv_check
 run "firmware: clippy (thumbv7em-none-eabihf, thumbv6m-none-eabi)" firmware_clippy
+# The scripts below build in FW_TARGET_DIR with both cores (the steps run
+# one at a time; their own default is one job, for a shared machine).
+FW_ENV=(env CARGO_TARGET_DIR="$FW_TARGET_DIR" CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}")
 run "generated kernels: no panic/alloc/bounds-check path in machine code (scripts/kernel-asm-check.sh)" \
-    bash "$ROOT/scripts/kernel-asm-check.sh"
+    "${FW_ENV[@]}" bash "$ROOT/scripts/kernel-asm-check.sh"
 for t in "${FW_TARGETS[@]}"; do
     run "firmware on ${FW_MACHINE[$t]} ($t) under QEMU (must exit 0, output == expected/$t.txt)" firmware_pass "$t"
     run "firmware on ${FW_MACHINE[$t]}: negative test, --features inject-failure (must exit 1)" \
         firmware_negative "$t"
 done
 run "firmware apps (MLP in CSR/BSR/2:4, Kalman, PageRank) on M4F and M0 under QEMU, negative run (scripts/firmware-apps.sh)" \
-    bash "$ROOT/scripts/firmware-apps.sh"
+    "${FW_ENV[@]}" bash "$ROOT/scripts/firmware-apps.sh"
 run "firmware template (templates/firmware) copied out of the repository: host tests, M4F and M0 under QEMU, negative run (scripts/template-check.sh)" \
-    bash "$ROOT/scripts/template-check.sh"
+    "${FW_ENV[@]}" bash "$ROOT/scripts/template-check.sh"
 if [[ "${SKIP_BOARDS:-0}" != 1 ]]; then
     # Build only (no board here); the steps run one at a time, so both cores.
     run "board crates (STM32F4, nRF52840, RP2040): cargo build --release, flash/RAM sizes (scripts/boards.sh)" \
-        env CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}" bash "$ROOT/scripts/boards.sh"
+        "${FW_ENV[@]}" bash "$ROOT/scripts/boards.sh"
 fi
+# Miri and the fuzz smoke step in two lanes (see run_lanes), balanced by
+# their times: sparse-core's lib tests and the fuzz smoke step, and the
+# generated kernels on x86-64 and 32-bit Arm and the fuzz corpus sample.
+LANE_A=""
+LANE_B=""
 if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
-    run "Miri: cargo +nightly miri test -p sparse-core --lib" miri_core
-    run "Miri: generated kernels (tests/kernels codegen_snapshots::)" miri_kernels
-    run "Miri on 32-bit Arm: the pointer walks (kernel accessors, generated kernels)" miri_arm
-    run "Miri: runtime fuzz corpus sample (tests/storage fuzz_corpus_replays)" miri_fuzz_corpus
+    LANE_A+="Miri: cargo +nightly miri test -p sparse-core --lib|miri_core"$'\n'
+    LANE_B+="Miri: generated kernels (tests/kernels codegen_snapshots::)|miri_kernels"$'\n'
+    LANE_B+="Miri on 32-bit Arm: the pointer walks (kernel accessors, generated kernels)|miri_arm"$'\n'
+    LANE_B+="Miri: runtime fuzz corpus sample (tests/storage fuzz_corpus_replays)|miri_fuzz_corpus"$'\n'
 fi
 if [[ "${SKIP_FUZZ:-0}" != 1 ]]; then
-    run "fuzz smoke: cargo fuzz, fixed seed and runs per target (scripts/fuzz-smoke.sh)" fuzz_smoke
+    LANE_A+="fuzz smoke: cargo fuzz, fixed seed and runs per target (scripts/fuzz-smoke.sh)|fuzz_smoke"$'\n'
+fi
+if [[ -n "$LANE_A$LANE_B" ]]; then
+    run_lanes "$LANE_A" "$LANE_B"
 fi
 
 finish_step
