@@ -22,6 +22,8 @@ pub struct Workspace<'w, V, I> {
     values: &'w mut [V],
     filled: &'w mut [bool],
     added: &'w mut I,
+    /// Set when [`parts`](Self::parts) hands the list out.
+    listed_raw: &'w mut bool,
 }
 
 impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
@@ -80,6 +82,7 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
     /// coordinate listed twice) gets an error from `finish`
     /// (`InsertOutOfOrder`), never a tensor with a repeated coordinate.
     pub fn parts(&mut self) -> (&mut [V], &mut [bool], &mut I) {
+        *self.listed_raw = true;
         (self.values, self.filled, self.added)
     }
 }
@@ -133,6 +136,7 @@ where
             self.ws_values.clear();
             self.ws_filled.clear();
             self.ws_added.clear();
+            self.ws_listed_raw = false;
             // A growable added list gets room for `n` coordinates now, so
             // neither the adds nor `compress`'s scratch (at most `n / 2`
             // past at most `n / 2` added) ever grow it inside the loops.
@@ -147,6 +151,7 @@ where
             values: self.ws_values.as_mut_slice(),
             filled: self.ws_filled.as_mut_slice(),
             added: &mut self.ws_added,
+            listed_raw: &mut self.ws_listed_raw,
         })
     }
 
@@ -166,6 +171,12 @@ where
     /// the workspace length (which `workspace` reserved for a growable
     /// list, so nothing grows here).
     pub(crate) fn compress(&mut self, lvl: [usize; LVL]) {
+        self.compress_added(lvl);
+        self.ws_listed_raw = false;
+    }
+
+    /// `compress` but for the reset of `ws_listed_raw`.
+    fn compress_added(&mut self, lvl: [usize; LVL]) {
         self.order_workspace();
         let total = self.ws_added.len();
         let mut from = 0;
@@ -305,8 +316,10 @@ where
         // build, but `parts()` lets a caller list a coordinate twice, which
         // `insert` (one by one) refuses as out of order and this path must
         // not store twice. One pass, no more than the copy below.
+        // Only a raw list can do that (`entry` adds each coordinate
+        // once): a list the kernel built skips the pass.
         let increasing = rest.first().is_none_or(|&j| after.is_none_or(|a| j > a))
-            && rest.windows(2).all(|w| matches!(w, [a, b] if a < b));
+            && (!self.ws_listed_raw || rest.windows(2).all(|w| matches!(w, [a, b] if a < b)));
         if !increasing || <E::Crd as crate::index::Index>::PER_ELEMENT != 1 || max >= size {
             return None;
         }
@@ -347,5 +360,6 @@ where
             }
         }
         self.ws_added.clear();
+        self.ws_listed_raw = false;
     }
 }
