@@ -369,8 +369,14 @@ miri_core() {
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
         cargo +nightly miri test -p sparse-core --lib
-    # The chunk outputs of `#[parallel]` sparse outputs need `alloc`.
-    cargo +nightly miri test -p sparse-core --features std --lib output::tests::chunk
+    # What needs `alloc`: the chunk outputs of `#[parallel]` sparse
+    # outputs, and the `Vec`-backed outputs whose spare capacity is written
+    # through pointers (a row's reserved slots, the workspace's added list).
+    PROPTEST_CASES=${PROPTEST_CASES:-4} \
+        MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
+        cargo +nightly miri test -p sparse-core --features std --lib -- \
+        output::tests::chunk output::tests::row::rows_into_growable \
+        output::tests::workspace::owned output::tests::workspace::compress_from_an_owned
 }
 
 # `__private::walk_values` walks by pointer on Arm and by index elsewhere;
