@@ -94,8 +94,8 @@ impl<I: Buffer<usize>> Drop for Added<'_, I> {
 }
 
 impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
-    /// Views the buffers as a workspace of length `min(values, filled)`,
-    /// with room for `n` added coordinates past the list where it has
+    /// Views the buffers as a workspace of length `min(values, filled)`
+    /// (`workspace` makes them equal), with room for `n` added coordinates past the list where it has
     /// slots past its length.
     fn new(
         values: &'w mut [V],
@@ -104,10 +104,6 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
         listed_raw: &'w mut bool,
         n: usize,
     ) -> Self {
-        // One length for both, so one test of `j` covers both.
-        let len = values.len().min(filled.len());
-        let values = values.get_mut(..len).unwrap_or_default();
-        let filled = filled.get_mut(..len).unwrap_or_default();
         let (slots, room) = match I::SLOTS_PAST_LEN.then(|| list.spare_slots(n)).flatten() {
             Some(p) => (p, n),
             None => (NonNull::dangling(), 0),
@@ -131,6 +127,11 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
     /// `None` if `j` is not below the workspace length.
     #[inline]
     pub fn entry(&mut self, j: usize) -> Option<&mut V> {
+        // One test of `j` for both slices (the compiler drops the two
+        // `get_mut` tests below it).
+        if j >= self.values.len().min(self.filled.len()) {
+            return None;
+        }
         let filled = self.filled.get_mut(j)?;
         if !*filled {
             // `workspace(n)` made room for `n` added coordinates and each
@@ -148,6 +149,10 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
     /// `*slot = combine(*slot, x)` folds from the identity.
     #[inline]
     pub fn entry_from(&mut self, j: usize, start: V) -> Option<&mut V> {
+        // One test of `j` for both slices, as in `entry`.
+        if j >= self.values.len().min(self.filled.len()) {
+            return None;
+        }
         let filled = self.filled.get_mut(j)?;
         let first = !*filled;
         if first {
