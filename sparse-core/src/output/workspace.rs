@@ -443,7 +443,13 @@ where
             return None;
         }
         let (slots, flags) = (self.ws_values.as_mut_slice(), self.ws_filled.as_mut_slice());
+        let len = slots.len().min(flags.len());
         let take = |&j: &usize| {
+            // One test of `j` for both slices (their `get_mut` tests fold
+            // away); `entry` added only coordinates below the length.
+            if j >= len {
+                return V::default();
+            }
             if let Some(f) = flags.get_mut(j) {
                 *f = false;
             }
