@@ -462,14 +462,14 @@ miri_core() {
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
         cargo +nightly miri test -p sparse-core --lib
-    # With `alloc`: the chunk outputs of `#[parallel]` sparse outputs, and
-    # rows written into growable (`Vec`) buffers, whose slots past the
-    # length (`spare_slots`/`commit_slots`, the row's settling) only these
-    # two tests reach.
+    # What needs `alloc`: the chunk outputs of `#[parallel]` sparse
+    # outputs, and the `Vec`-backed outputs whose spare capacity is written
+    # through pointers (a row's reserved slots, the workspace's added list).
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
-        cargo +nightly miri test -p sparse-core --features std --lib -- output::tests::chunk \
-        output::tests::row::rows_into_growable_buffers output::tests::row::vouched_rows_into_growable_buffers
+        cargo +nightly miri test -p sparse-core --features std --lib -- \
+        output::tests::chunk output::tests::row::rows_into_growable \
+        output::tests::workspace::owned output::tests::workspace::compress_from_an_owned
 }
 
 # `__private::walk_values` walks by pointer on Arm and by index elsewhere;

@@ -109,6 +109,7 @@ where
             ws_values: Vec::new(),
             ws_filled: Vec::new(),
             ws_added: Vec::new(),
+            ws_listed_raw: false,
             zero: [0; 2],
             zero_len: self.zero_len,
             first_nonunique: self.first_nonunique,

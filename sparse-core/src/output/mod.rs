@@ -271,6 +271,11 @@ pub struct SparseTensorOut<
     ws_values: B::Val,
     ws_filled: B::Flag,
     ws_added: B::Idx,
+    /// Whether the added list was handed out raw (`Workspace::parts`)
+    /// since the last `compress`: only then can it list a coordinate
+    /// twice, so only then does `compress` check that its sorted list
+    /// strictly increases.
+    ws_listed_raw: bool,
     /// `[0, 0]`: the positions of the view shown during a call.
     zero: [E::Pos; 2],
     /// Per level, how many of `zero` that view's positions take.

@@ -93,6 +93,7 @@ where
             ws_values,
             ws_filled,
             ws_added,
+            ws_listed_raw: false,
             zero: [zero; 2],
             zero_len,
             first_nonunique,

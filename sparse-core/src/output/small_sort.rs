@@ -175,19 +175,43 @@ pub(crate) fn small_sort(s: &mut [usize]) -> bool {
     for (slot, &x) in b.iter_mut().zip(right.iter()) {
         *slot = x;
     }
-    sort_prefix(&mut a, left.len());
-    sort_prefix(&mut b, right.len());
-    // Merge: slots past each half hold `usize::MAX`, not below any entry,
-    // so a used-up half is taken again only once the other half has only
-    // `usize::MAX` entries left (then either gives the same value), and no
-    // step tests for it: `n` steps write the `n` entries in order.
+    let (la, lb) = (left.len(), right.len());
+    sort_prefix(&mut a, la);
+    sort_prefix(&mut b, lb);
+    // The slot before each half (index `SLOTS - 1`, one below 0 in the
+    // masked indices) holds 0, no entry is below it; the network never
+    // reaches it (a half has at most 16 entries).
+    a[SLOTS - 1] = 0;
+    b[SLOTS - 1] = 0;
+    // Merge from both ends at once (as the standard library's
+    // `bidirectional_merge`): the front takes the smaller head, the back
+    // the larger tail. Each step's index update waits for its loads and
+    // compare, so one chain of `n` steps is latency-bound; two
+    // independent chains of `n / 2` steps overlap. Slots past each half
+    // hold `usize::MAX` and the slot before it 0, so a used-up half is
+    // taken again only when the other half's next entry equals the
+    // sentinel (then either gives the same value), and no step tests for
+    // it. The front's `ceil(n / 2)` steps write the smallest entries in
+    // order, the back's `floor(n / 2)` the largest: `n` in all.
     let (mut i, mut j) = (0usize, 0usize);
-    for slot in s.iter_mut() {
+    let (mut ib, mut jb) = (la.wrapping_sub(1) % SLOTS, lb.wrapping_sub(1) % SLOTS);
+    let half = n / 2;
+    let (front, back) = s.split_at_mut(n - half);
+    for (f, b_slot) in front.iter_mut().zip(back.iter_mut().rev()) {
         let (x, y) = (a[i % SLOTS], b[j % SLOTS]);
         let take_b = y < x;
-        *slot = if take_b { y } else { x };
+        *f = if take_b { y } else { x };
         i += usize::from(!take_b);
         j += usize::from(take_b);
+        let (xb, yb) = (a[ib % SLOTS], b[jb % SLOTS]);
+        let take_a = yb < xb;
+        *b_slot = if take_a { xb } else { yb };
+        ib = ib.wrapping_sub(usize::from(take_a)) % SLOTS;
+        jb = jb.wrapping_sub(usize::from(!take_a)) % SLOTS;
+    }
+    if let Some(mid) = front.get_mut(half) {
+        let (x, y) = (a[i % SLOTS], b[j % SLOTS]);
+        *mid = x.min(y);
     }
     true
 }

@@ -2,6 +2,8 @@
 //! workspace over the innermost level, for kernels that produce the
 //! entries of one innermost segment out of order (Gustavson's SpGEMM).
 
+use core::ptr::NonNull;
+
 use crate::encoding::Encoding;
 use crate::error::Buffer as Which;
 use crate::error::KernelError;
@@ -18,24 +20,125 @@ use super::{Fault, SparseTensorOut, State};
 /// not filled is `V::default()` and every flag not added is `false`, so
 /// starting a segment costs nothing and `compress` resets only what was
 /// added.
-pub struct Workspace<'w, V, I> {
+///
+/// Where the added list is a `Vec` (`Buffer::SLOTS_PAST_LEN`), coordinates
+/// are written into its spare capacity, reserved when the workspace is
+/// borrowed, and counted here; the list's length takes the count when the
+/// workspace drops (or hands out its [`parts`](Self::parts)). A push through
+/// the list would store its length back at every add: the flag written
+/// next to it is a byte store the compiler must assume may alias it, so
+/// the length could not stay in a register.
+pub struct Workspace<'w, V, I: Buffer<usize>> {
     values: &'w mut [V],
     filled: &'w mut [bool],
-    added: &'w mut I,
+    added: Added<'w, I>,
+    /// Set when [`parts`](Self::parts) hands the list out.
+    listed_raw: &'w mut bool,
+}
+
+/// The added list while a workspace borrows it: reserved slots past its
+/// length and how many of them were written.
+struct Added<'w, I: Buffer<usize>> {
+    list: &'w mut I,
+    /// The first slot past the list's length, from `spare_slots`
+    /// (dangling when `room` is 0).
+    slots: NonNull<usize>,
+    /// How many slots from `slots` on were reserved.
+    room: usize,
+    /// How many of them hold added coordinates: slots `0..count`, all
+    /// written, `count <= room`.
+    count: usize,
+}
+
+impl<I: Buffer<usize>> Added<'_, I> {
+    /// Adds `j` to the list: into the next reserved slot, or pushed once
+    /// the slots are used up (never, when the workspace's length was
+    /// reserved: each coordinate below it is added once). `false` when
+    /// the list is full.
+    #[inline(always)]
+    fn add(&mut self, j: usize) -> bool {
+        if self.count < self.room {
+            // SAFETY: `count < room`: the slot is one of the `room`
+            // `spare_slots` reserved past the list's length, which nothing
+            // else touched since (the workspace borrows the list), so it
+            // is valid for a write; slots `0..count` stay written.
+            unsafe { self.slots.as_ptr().add(self.count).write(j) };
+            self.count += 1;
+            true
+        } else {
+            self.commit();
+            self.list.push(j).is_ok()
+        }
+    }
+
+    /// Makes the written slots the list's elements; no slots after.
+    #[inline(always)]
+    fn commit(&mut self) {
+        if self.room > 0 {
+            // SAFETY: the last `spare_slots` call on the list gave the
+            // `room` slots at `slots`, the list was not used since, and
+            // slots `0..count` (`count <= room`) were written by `add`.
+            unsafe { self.list.commit_slots(self.count) };
+        }
+        self.room = 0;
+        self.count = 0;
+    }
+}
+
+impl<I: Buffer<usize>> Drop for Added<'_, I> {
+    /// The list's length takes the added coordinates.
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.commit();
+    }
 }
 
 impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
+    /// Views the buffers as a workspace of length `min(values, filled)`
+    /// (`workspace` makes them equal), with room for `n` added coordinates past the list where it has
+    /// slots past its length.
+    fn new(
+        values: &'w mut [V],
+        filled: &'w mut [bool],
+        list: &'w mut I,
+        listed_raw: &'w mut bool,
+        n: usize,
+    ) -> Self {
+        let (slots, room) = match I::SLOTS_PAST_LEN.then(|| list.spare_slots(n)).flatten() {
+            Some(p) => (p, n),
+            None => (NonNull::dangling(), 0),
+        };
+        Workspace {
+            values,
+            filled,
+            added: Added {
+                list,
+                slots,
+                room,
+                count: 0,
+            },
+            listed_raw,
+        }
+    }
+
     /// The slot of innermost coordinate `j`: on the first touch since the
     /// last `compress` it is marked filled and added, and holds
     /// `V::default()` (so `*ws.entry(j)? += x` accumulates from zero).
     /// `None` if `j` is not below the workspace length.
     #[inline]
     pub fn entry(&mut self, j: usize) -> Option<&mut V> {
+        // One test of `j` for both slices (the compiler drops the two
+        // `get_mut` tests below it).
+        if j >= self.values.len().min(self.filled.len()) {
+            return None;
+        }
         let filled = self.filled.get_mut(j)?;
         if !*filled {
             // `workspace(n)` made room for `n` added coordinates and each
-            // coordinate is added once, so this push cannot fail.
-            self.added.push(j).ok()?;
+            // coordinate is added once, so this cannot fail.
+            if !self.added.add(j) {
+                return None;
+            }
             *filled = true;
         }
         self.values.get_mut(j)
@@ -46,10 +149,16 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
     /// `*slot = combine(*slot, x)` folds from the identity.
     #[inline]
     pub fn entry_from(&mut self, j: usize, start: V) -> Option<&mut V> {
+        // One test of `j` for both slices, as in `entry`.
+        if j >= self.values.len().min(self.filled.len()) {
+            return None;
+        }
         let filled = self.filled.get_mut(j)?;
         let first = !*filled;
         if first {
-            self.added.push(j).ok()?;
+            if !self.added.add(j) {
+                return None;
+            }
             *filled = true;
         }
         let slot = self.values.get_mut(j)?;
@@ -71,7 +180,7 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
     /// How many coordinates were added since the last `compress`.
     #[inline]
     pub fn count(&self) -> usize {
-        self.added.len()
+        self.added.list.len() + self.added.count
     }
     /// The raw arrays `(values, filled, added)`, for kernels that manage
     /// the flags themselves. They must keep the invariant above: a
@@ -80,7 +189,9 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
     /// coordinate listed twice) gets an error from `finish`
     /// (`InsertOutOfOrder`), never a tensor with a repeated coordinate.
     pub fn parts(&mut self) -> (&mut [V], &mut [bool], &mut I) {
-        (self.values, self.filled, self.added)
+        self.added.commit();
+        *self.listed_raw = true;
+        (self.values, self.filled, self.added.list)
     }
 }
 
@@ -133,6 +244,7 @@ where
             self.ws_values.clear();
             self.ws_filled.clear();
             self.ws_added.clear();
+            self.ws_listed_raw = false;
             // A growable added list gets room for `n` coordinates now, so
             // neither the adds nor `compress`'s scratch (at most `n / 2`
             // past at most `n / 2` added) ever grow it inside the loops.
@@ -143,11 +255,13 @@ where
                 let _ = self.ws_filled.push(false);
             }
         }
-        Ok(Workspace {
-            values: self.ws_values.as_mut_slice(),
-            filled: self.ws_filled.as_mut_slice(),
-            added: &mut self.ws_added,
-        })
+        Ok(Workspace::new(
+            self.ws_values.as_mut_slice(),
+            self.ws_filled.as_mut_slice(),
+            &mut self.ws_added,
+            &mut self.ws_listed_raw,
+            n,
+        ))
     }
 
     /// MLIR's `compress`: inserts the workspace's added entries at level
@@ -166,6 +280,12 @@ where
     /// the workspace length (which `workspace` reserved for a growable
     /// list, so nothing grows here).
     pub(crate) fn compress(&mut self, lvl: [usize; LVL]) {
+        self.compress_added(lvl);
+        self.ws_listed_raw = false;
+    }
+
+    /// `compress` but for the reset of `ws_listed_raw`.
+    fn compress_added(&mut self, lvl: [usize; LVL]) {
         self.order_workspace();
         let total = self.ws_added.len();
         let mut from = 0;
@@ -305,8 +425,10 @@ where
         // build, but `parts()` lets a caller list a coordinate twice, which
         // `insert` (one by one) refuses as out of order and this path must
         // not store twice. One pass, no more than the copy below.
+        // Only a raw list can do that (`entry` adds each coordinate
+        // once): a list the kernel built skips the pass.
         let increasing = rest.first().is_none_or(|&j| after.is_none_or(|a| j > a))
-            && rest.windows(2).all(|w| matches!(w, [a, b] if a < b));
+            && (!self.ws_listed_raw || rest.windows(2).all(|w| matches!(w, [a, b] if a < b)));
         if !increasing || <E::Crd as crate::index::Index>::PER_ELEMENT != 1 || max >= size {
             return None;
         }
@@ -321,7 +443,13 @@ where
             return None;
         }
         let (slots, flags) = (self.ws_values.as_mut_slice(), self.ws_filled.as_mut_slice());
+        let len = slots.len().min(flags.len());
         let take = |&j: &usize| {
+            // One test of `j` for both slices (their `get_mut` tests fold
+            // away); `entry` added only coordinates below the length.
+            if j >= len {
+                return V::default();
+            }
             if let Some(f) = flags.get_mut(j) {
                 *f = false;
             }
@@ -347,5 +475,6 @@ where
             }
         }
         self.ws_added.clear();
+        self.ws_listed_raw = false;
     }
 }

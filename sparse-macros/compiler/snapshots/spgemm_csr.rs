@@ -91,15 +91,13 @@ pub fn spgemm<
     /// c[i, j] = a[i, k] * b[k, j]
     {
         c.begin();
-        let _ = match c.workspace(__sk_n_j) {
-            ::core::result::Result::Ok(__sk_w) => __sk_w,
-            ::core::result::Result::Err(_) => return c.finish("c"),
+        let ::core::result::Result::Ok(_) = c.workspace(__sk_n_j) else {
+            return c.finish("c");
         };
         for __sk_i in 0..__sk_n_i {
             let __sk_a_p0 = __sk_i;
-            let mut __sk_ws = match c.workspace(__sk_n_j) {
-                ::core::result::Result::Ok(__sk_w) => __sk_w,
-                ::core::result::Result::Err(_) => return c.finish("c"),
+            let ::core::result::Result::Ok(mut __sk_ws) = c.workspace(__sk_n_j) else {
+                return c.finish("c");
             };
             /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
             let __sk_a_lo1 = unsafe {
@@ -147,6 +145,7 @@ pub fn spgemm<
                     }
                 }
             }
+            ::core::mem::drop(__sk_ws);
             c.compress([__sk_i, 0]);
         }
         c.finish("c")?;

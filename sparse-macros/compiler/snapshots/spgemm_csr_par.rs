@@ -95,9 +95,8 @@ pub fn spgemm_csr_par<
     /// c[i, j] = a[i, k] * b[k, j]
     {
         c.begin();
-        let _ = match c.workspace(__sk_n_j) {
-            ::core::result::Result::Ok(__sk_w) => __sk_w,
-            ::core::result::Result::Err(_) => return c.finish("c"),
+        let ::core::result::Result::Ok(_) = c.workspace(__sk_n_j) else {
+            return c.finish("c");
         };
         ::sparse_core::__private::par::sparse_dense(
             c,
@@ -110,9 +109,9 @@ pub fn spgemm_csr_par<
             | -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
                 for __sk_i in __sk_i_row0..__sk_i_hi {
                     let __sk_a_p0 = __sk_i;
-                    let mut __sk_ws = match c.workspace(__sk_n_j) {
-                        ::core::result::Result::Ok(__sk_w) => __sk_w,
-                        ::core::result::Result::Err(_) => return c.finish("c"),
+                    let ::core::result::Result::Ok(mut __sk_ws) = c.workspace(__sk_n_j)
+                    else {
+                        return c.finish("c");
                     };
                     /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
                     let __sk_a_lo1 = unsafe {
@@ -163,6 +162,7 @@ pub fn spgemm_csr_par<
                             }
                         }
                     }
+                    ::core::mem::drop(__sk_ws);
                     c.compress([(__sk_i - __sk_i_row0), 0]);
                 }
                 ::core::result::Result::Ok(())

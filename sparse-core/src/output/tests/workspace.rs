@@ -49,6 +49,7 @@ fn run(
                     *slot += x;
                 }
             }
+            drop(ws);
             c.compress([*r, 0]);
         } else {
             // What the workspace holds: one sum per column below 48.
@@ -64,6 +65,68 @@ fn run(
     let result = c.finish("c");
     reassembles(&c);
     (result, std::format!("{:?}", c.view().disassemble()))
+}
+
+#[cfg(feature = "alloc")]
+/// `run` through the workspace into an `Owned` output, whose added list
+/// (a `Vec`) takes coordinates in its reserved spare slots.
+fn run_owned(rows: &[(usize, Vec<(usize, i32)>)]) -> (Result<(), KernelError>, String) {
+    let mut c = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([5, 48]).unwrap();
+    c.begin();
+    for (r, entries) in rows {
+        let Ok(mut ws) = c.workspace(48) else {
+            break;
+        };
+        for &(j, x) in entries {
+            if let Some(slot) = ws.entry(j) {
+                *slot += x;
+            }
+        }
+        drop(ws);
+        c.compress([*r, 0]);
+    }
+    let result = c.finish("c");
+    reassembles(&c);
+    (result, std::format!("{:?}", c.view().disassemble()))
+}
+
+/// The slots of an `Owned` workspace's added list: counted while adding,
+/// kept when the workspace drops, and handed over to `parts()` (which
+/// then pushes after them); the row is the one worked out by hand.
+#[cfg(feature = "alloc")]
+#[test]
+fn owned_workspace_keeps_the_coordinates_added_in_its_slots() {
+    let mut c = SparseTensorOut::<f64, Csr, Owned, 2, 2>::with_dims([3, 8]).unwrap();
+    c.begin();
+    {
+        let mut ws = c.workspace(8).unwrap();
+        for (j, x) in [(6, 1.0), (2, 2.0), (6, 3.0), (0, 4.0)] {
+            *ws.entry(j).unwrap() += x;
+        }
+        assert_eq!(ws.count(), 3);
+        assert!(ws.entry(8).is_none());
+    }
+    c.compress([0, 0]);
+    {
+        let mut ws = c.workspace(8).unwrap();
+        assert_eq!(ws.count(), 0);
+        *ws.entry(5).unwrap() += 1.5;
+        let (values, filled, added) = ws.parts();
+        assert_eq!(added.as_slice(), &[5]);
+        values[1] = -1.0;
+        filled[1] = true;
+        added.push(1);
+        assert_eq!(ws.count(), 2);
+        *ws.entry(7).unwrap() += 2.5;
+        assert_eq!(ws.count(), 3);
+    }
+    c.compress([2, 0]);
+    c.finish("c").unwrap();
+    let v = c.view();
+    assert_eq!(v.level(1).positions(), &[0, 3, 3, 6]);
+    assert_eq!(v.level(1).coordinates(), &[0, 2, 6, 1, 5, 7]);
+    assert_eq!(v.values(), &[4.0, 2.0, 4.0, -1.0, 1.5, 2.5]);
+    reassembles(&c);
 }
 
 /// Natively 256 cases (or `PROPTEST_CASES`); under Miri one (~15 s each
@@ -86,4 +149,17 @@ fn compress_inserts_exactly_what_insert_does() {
         }
         Ok(())
     });
+}
+
+#[cfg(feature = "alloc")]
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+    ))]
+
+    #[test]
+    fn compress_from_an_owned_workspace_inserts_what_insert_does(rows in rows()) {
+        let plain = run(&rows, false, (8, 240, 240));
+        prop_assert_eq!(&plain, &run_owned(&rows), "rows {:?}", rows);
+    }
 }

@@ -222,9 +222,15 @@ fn spgemm_chunks_expand_into_their_own_workspaces() {
     // The output's workspace is sized before the chunks (the same capacity
     // error as the sequential kernel); inside, `c` is the chunk's output,
     // whose workspace each row borrows and compresses.
-    let setup = at(&text, "let _ = match c.workspace(__sk_n_j)");
+    let setup = at(
+        &text,
+        "let ::core::result::Result::Ok(_) = c.workspace(__sk_n_j) else",
+    );
     let chunks = at(&text, "par::sparse_dense(c,");
-    let expand = at(&text, "let mut __sk_ws = match c.workspace(__sk_n_j)");
+    let expand = at(
+        &text,
+        "let ::core::result::Result::Ok(mut __sk_ws) = c.workspace(__sk_n_j) else",
+    );
     assert!(setup < chunks && chunks < expand);
     assert!(has(&text, "c.compress([(__sk_i - __sk_i_row0), 0]);"));
     assert!(has(&text, "return c.finish(\"c\")"));

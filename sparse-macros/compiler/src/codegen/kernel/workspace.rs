@@ -20,8 +20,9 @@
 //!   only checks the length it already has);
 //! - `WorkspaceAdd` is `*ws.entry(j) += v` (the first touch marks `j` filled
 //!   and adds it, starting from zero);
-//! - `Compress` is `c.compress([outer coordinates.., _])`: sort, insert in
-//!   order, reset sparsely.
+//! - `Compress` drops the borrowed workspace (which hands its added count
+//!   to the output) and calls `c.compress([outer coordinates.., _])`: sort,
+//!   insert in order, reset sparsely.
 //!
 //! Zeros: exactly the coordinates some lattice point produced a value for
 //! are stored, explicit zeros (cancelling sums) included, as MLIR does.
@@ -51,39 +52,41 @@ impl Gen<'_> {
         found
     }
 
-    /// `c.workspace(n)`, returning the named capacity error from the kernel
-    /// when the workspace buffers are too small.
-    fn borrow_workspace(&mut self, level: TensorLevel) -> Option<TokenStream> {
+    /// `let Ok(binding) = c.workspace(n) else { return c.finish(name) };`:
+    /// the workspace, or the named capacity error returned from the kernel
+    /// when the workspace buffers are too small. A `let`-`else`, not a
+    /// `match`: the workspace hands its count back when it drops, and the
+    /// `match`'s scrutinee (holding the borrow) would live on into the
+    /// error arm's `finish`.
+    fn borrow_workspace(
+        &mut self,
+        level: TensorLevel,
+        binding: TokenStream,
+    ) -> Option<TokenStream> {
         let l = self.expanded_index(level)?;
         let c = self.info(level.tensor).ident.clone();
         let name = self.info(level.tensor).name.clone();
         let n = self.size(l);
         Some(quote! {
-            match #c.workspace(#n) {
-                ::core::result::Result::Ok(__sk_w) => __sk_w,
-                // The output is already a valid empty tensor; `finish` names
-                // it in the error.
-                ::core::result::Result::Err(_) => return #c.finish(#name),
-            }
+            let ::core::result::Result::Ok(#binding) = #c.workspace(#n) else {
+                // The output is already a valid empty tensor; `finish`
+                // names it in the error.
+                return #c.finish(#name);
+            };
         })
     }
 
     /// Sizes the workspace once per call, before the loops, so that a
     /// capacity error comes before any work.
     pub(super) fn workspace_setup(&mut self, level: TensorLevel) -> TokenStream {
-        let Some(borrow) = self.borrow_workspace(level) else {
-            return TokenStream::new();
-        };
-        quote!(let _ = #borrow;)
+        self.borrow_workspace(level, quote!(_)).unwrap_or_default()
     }
 
     /// `Expand`: borrows the (empty) workspace for one segment.
     pub(super) fn expand(&mut self, level: TensorLevel) -> TokenStream {
-        let Some(borrow) = self.borrow_workspace(level) else {
-            return TokenStream::new();
-        };
         let w = ws();
-        quote!(let mut #w = #borrow;)
+        self.borrow_workspace(level, quote!(mut #w))
+            .unwrap_or_default()
     }
 
     /// `w[j] += v`: the first touch of `j` marks it filled and adds it.
@@ -134,6 +137,12 @@ impl Gen<'_> {
         if let Some(last) = coords.get_mut(level.level.index()) {
             *last = quote!(0);
         }
-        quote!(#c.compress([#(#coords),*]);)
+        // The workspace writes its added count back into the output when
+        // it drops, so it ends here, before the output is used again.
+        let w = ws();
+        quote! {
+            ::core::mem::drop(#w);
+            #c.compress([#(#coords),*]);
+        }
     }
 }
