@@ -95,8 +95,8 @@ impl<I: Buffer<usize>> Drop for Added<'_, I> {
 
 impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
     /// Views the buffers as a workspace of length `min(values, filled)`
-    /// (`workspace` makes them equal), with room for `n` added coordinates past the list where it has
-    /// slots past its length.
+    /// (`workspace` makes them equal), with room for `n` added coordinates
+    /// past the list where it has slots past its length.
     fn new(
         values: &'w mut [V],
         filled: &'w mut [bool],
@@ -121,19 +121,19 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
         }
     }
 
-    /// The slot of innermost coordinate `j`: on the first touch since the
-    /// last `compress` it is marked filled and added, and holds
-    /// `V::default()` (so `*ws.entry(j)? += x` accumulates from zero).
-    /// `None` if `j` is not below the workspace length.
-    #[inline]
-    pub fn entry(&mut self, j: usize) -> Option<&mut V> {
+    /// The slot of innermost coordinate `j`, and whether this is its first
+    /// touch since the last `compress` (then it is marked filled and
+    /// added). `None` if `j` is not below the workspace length.
+    #[inline(always)]
+    fn touch(&mut self, j: usize) -> Option<(&mut V, bool)> {
         // One test of `j` for both slices (the compiler drops the two
         // `get_mut` tests below it).
         if j >= self.values.len().min(self.filled.len()) {
             return None;
         }
         let filled = self.filled.get_mut(j)?;
-        if !*filled {
+        let first = !*filled;
+        if first {
             // `workspace(n)` made room for `n` added coordinates and each
             // coordinate is added once, so this cannot fail.
             if !self.added.add(j) {
@@ -141,7 +141,16 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
             }
             *filled = true;
         }
-        self.values.get_mut(j)
+        Some((self.values.get_mut(j)?, first))
+    }
+
+    /// The slot of innermost coordinate `j`: on the first touch since the
+    /// last `compress` it is marked filled and added, and holds
+    /// `V::default()` (so `*ws.entry(j)? += x` accumulates from zero).
+    /// `None` if `j` is not below the workspace length.
+    #[inline]
+    pub fn entry(&mut self, j: usize) -> Option<&mut V> {
+        self.touch(j).map(|(slot, _)| slot)
     }
     /// The slot of innermost coordinate `j` for a custom reduction: like
     /// [`entry`](Self::entry), but on the first touch since the last
@@ -149,19 +158,7 @@ impl<'w, V: Default, I: Buffer<usize>> Workspace<'w, V, I> {
     /// `*slot = combine(*slot, x)` folds from the identity.
     #[inline]
     pub fn entry_from(&mut self, j: usize, start: V) -> Option<&mut V> {
-        // One test of `j` for both slices, as in `entry`.
-        if j >= self.values.len().min(self.filled.len()) {
-            return None;
-        }
-        let filled = self.filled.get_mut(j)?;
-        let first = !*filled;
-        if first {
-            if !self.added.add(j) {
-                return None;
-            }
-            *filled = true;
-        }
-        let slot = self.values.get_mut(j)?;
+        let (slot, first) = self.touch(j)?;
         if first {
             *slot = start;
         }
@@ -284,7 +281,8 @@ where
         self.ws_listed_raw = false;
     }
 
-    /// `compress` but for the reset of `ws_listed_raw`.
+    /// `compress` without the reset of `ws_listed_raw`, which `compress`
+    /// does once after whichever way this returns.
     fn compress_added(&mut self, lvl: [usize; LVL]) {
         self.order_workspace();
         let total = self.ws_added.len();

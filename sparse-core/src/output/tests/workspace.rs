@@ -38,40 +38,30 @@ fn run(
     let Ok(mut c) = out::<i32, Csr, 2, 2>([5, 48], &mut m) else {
         return (Ok(()), "new refused".into());
     };
+    if workspace {
+        return compressed(&mut c, rows);
+    }
     c.begin();
     for (r, entries) in rows {
-        if workspace {
-            let Ok(mut ws) = c.workspace(48) else {
-                break;
-            };
-            for &(j, x) in entries {
-                if let Some(slot) = ws.entry(j) {
-                    *slot += x;
-                }
-            }
-            drop(ws);
-            c.compress([*r, 0]);
-        } else {
-            // What the workspace holds: one sum per column below 48.
-            let mut sums = std::collections::BTreeMap::new();
-            for &(j, x) in entries.iter().filter(|e| e.0 < 48) {
-                *sums.entry(j).or_insert(0) += x;
-            }
-            for (j, x) in sums {
-                c.insert([*r, j], x);
-            }
+        // What the workspace holds: one sum per column below 48.
+        let mut sums = std::collections::BTreeMap::new();
+        for &(j, x) in entries.iter().filter(|e| e.0 < 48) {
+            *sums.entry(j).or_insert(0) += x;
+        }
+        for (j, x) in sums {
+            c.insert([*r, j], x);
         }
     }
-    let result = c.finish("c");
-    reassembles(&c);
-    (result, std::format!("{:?}", c.view().disassemble()))
+    finished(&mut c)
 }
 
-#[cfg(feature = "alloc")]
-/// `run` through the workspace into an `Owned` output, whose added list
-/// (a `Vec`) takes coordinates in its reserved spare slots.
-fn run_owned(rows: &[(usize, Vec<(usize, i32)>)]) -> (Result<(), KernelError>, String) {
-    let mut c = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([5, 48]).unwrap();
+/// Runs `rows` through `c`'s workspace and `compress`, then `finish`
+/// (any buffer family: fixed slices, or `Owned`, whose added list takes
+/// coordinates in its reserved spare slots).
+fn compressed<E: Encoding, B: OutputBuffers<E::Pos, E::Crd, i32>>(
+    c: &mut SparseTensorOut<i32, E, B, 2, 2>,
+    rows: &[(usize, Vec<(usize, i32)>)],
+) -> (Result<(), KernelError>, String) {
     c.begin();
     for (r, entries) in rows {
         let Ok(mut ws) = c.workspace(48) else {
@@ -85,8 +75,15 @@ fn run_owned(rows: &[(usize, Vec<(usize, i32)>)]) -> (Result<(), KernelError>, S
         drop(ws);
         c.compress([*r, 0]);
     }
+    finished(c)
+}
+
+/// `finish`'s result and the disassembled view (checked to reassemble).
+fn finished<E: Encoding, B: OutputBuffers<E::Pos, E::Crd, i32>>(
+    c: &mut SparseTensorOut<i32, E, B, 2, 2>,
+) -> (Result<(), KernelError>, String) {
     let result = c.finish("c");
-    reassembles(&c);
+    reassembles(c);
     (result, std::format!("{:?}", c.view().disassemble()))
 }
 
@@ -160,6 +157,7 @@ proptest! {
     #[test]
     fn compress_from_an_owned_workspace_inserts_what_insert_does(rows in rows()) {
         let plain = run(&rows, false, (8, 240, 240));
-        prop_assert_eq!(&plain, &run_owned(&rows), "rows {:?}", rows);
+        let mut c = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([5, 48]).unwrap();
+        prop_assert_eq!(&plain, &compressed(&mut c, &rows), "rows {:?}", rows);
     }
 }
