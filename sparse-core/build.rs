@@ -14,6 +14,13 @@
 //!   target-cpu=cortex-m33`, or `-C target-feature=+dsp`, which stable
 //!   rustc accepts with a warning but does not report to
 //!   `cfg(target_feature)` or `CARGO_CFG_TARGET_FEATURE`: hence a probe).
+//!
+//! And on x86-64, whether the compiler builds AVX-512 code:
+//!
+//! - `cfg(sk_avx512)`: `#[target_feature(enable = "avx512f")]` and its
+//!   intrinsics are stable (Rust 1.89), so the kernels get an AVX-512 copy
+//!   (`src/kernel/isa.rs`); older compilers, down to the crate's
+//!   `rust-version`, build the AVX2 and portable copies only.
 
 use std::env;
 use std::path::PathBuf;
@@ -22,10 +29,22 @@ use std::process::{Command, Stdio};
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(sk_asm_vfma)");
     println!("cargo::rustc-check-cfg=cfg(sk_dsp)");
+    println!("cargo::rustc-check-cfg=cfg(sk_avx512)");
     println!("cargo::rerun-if-changed=build.rs");
     let target = env::var("TARGET").unwrap_or_default();
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let abi = env::var("CARGO_CFG_TARGET_ABI").unwrap_or_default();
+    if arch == "x86_64" {
+        let avx512 = "#[no_mangle]\n#[target_feature(enable = \"avx512f,avx512vl,avx512bw,avx512dq,avx512cd\")]\n\
+            pub unsafe extern \"C\" fn sk_probe(p: *const f64, m: u8) -> f64 {\n\
+            use core::arch::x86_64::*;\n\
+            unsafe { _mm512_reduce_add_pd(_mm512_maskz_loadu_pd(m, p)) }\n\
+        }\n";
+        if probe("avx512", avx512) {
+            println!("cargo::rustc-cfg=sk_avx512");
+        }
+        return;
+    }
     if arch != "arm" {
         return;
     }

@@ -138,6 +138,7 @@ pub mod dual_mac;
 pub mod dual_mac_2_4;
 pub mod fma;
 pub mod gather_dot;
+pub mod isa;
 pub mod packed_s8;
 pub mod par;
 pub mod rows;

@@ -13,7 +13,8 @@
 ///     r += a[i, j] * x[j]
 ///   y[i] = r
 /// schedule
-///   j: one call to `dot_gather` (4 partial sums added at the end, rows of 16 entries or more in an AVX2 vector where the machine has it; `#[reassociate]`: rounds differently from the in-order sum) (statement 1)
+///   j: one call to `dot_gather` (8 partial sums added at the end, in AVX-512 or AVX2 vectors where the machine has them; `#[reassociate]`: rounds differently from the in-order sum) (statement 1)
+///   kernel: compiled for AVX-512, for AVX2 and as written, the copy chosen per call from the machine (x86-64; the same bits on each)
 /// ```
 #[allow(
     unused_doc_comments,
@@ -32,69 +33,77 @@ pub fn spmv(
     x: &[::core::primitive::f64],
     y: &mut [::core::primitive::f64],
 ) -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
-    let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
-    if y.len() != __sk_n_i {
-        return ::sparse_core::__private::dimension_error(
-            &::sparse_core::__private::DimensionSite {
-                tensor: "y",
-                dim: 0,
-                index: "i",
-                bound_by: "a",
-                bound_dim: 0,
-            },
-            y.len(),
-            __sk_n_i,
-        );
-    }
-    let __sk_n_j: ::core::primitive::usize = a.dim_sizes()[1];
-    if x.len() != __sk_n_j {
-        return ::sparse_core::__private::dimension_error(
-            &::sparse_core::__private::DimensionSite {
-                tensor: "x",
-                dim: 0,
-                index: "j",
-                bound_by: "a",
-                bound_dim: 1,
-            },
-            x.len(),
-            __sk_n_j,
-        );
-    }
-    let __sk_a_crd1 = a.level(1).coordinates();
-    let __sk_a_pos1 = a.level(1).positions();
-    let __sk_a_val = a.values();
-    let __sk_x_data: &[::core::primitive::f64] = x;
-    let __sk_y_data: &mut [::core::primitive::f64] = y;
-    /// y[i] = a[i, j] * x[j]
-    {
-        for __sk_i in 0..__sk_n_i {
-            let __sk_a_p0 = __sk_i;
-            let mut __sk_acc: ::core::primitive::f64 = 0.0_f64;
-            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-            let __sk_a_lo1 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-            };
-            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-            let __sk_a_hi1 = unsafe {
-                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
-            };
-            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and of its values, and every coordinate below the dimension size the prologue checked against `x`'s length.
-            let __sk_a_dot = unsafe {
-                ::sparse_core::__private::dot_gather(
-                    __sk_a_crd1,
-                    __sk_a_val,
-                    __sk_a_lo1,
-                    __sk_a_hi1,
-                    __sk_x_data,
-                )
-            };
-            __sk_acc += __sk_a_dot;
-            /// SAFETY: `__sk_i` < `__sk_n_i` (loop bounds and coordinates are below the sizes the prologue checked against `y`), so the row-major offset is below its length.
-            let __sk_y_out = unsafe {
-                ::sparse_core::__private::slot(__sk_y_data, __sk_i)
-            };
-            *__sk_y_out = __sk_acc;
-        }
-    }
-    ::core::result::Result::Ok(())
+    ::sparse_core::__private::with_vector_isa(
+        #[inline(always)]
+        move |
+            __sk_isa: ::sparse_core::__private::VectorIsa,
+        | -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
+            let __sk_n_i: ::core::primitive::usize = a.dim_sizes()[0];
+            if y.len() != __sk_n_i {
+                return ::sparse_core::__private::dimension_error(
+                    &::sparse_core::__private::DimensionSite {
+                        tensor: "y",
+                        dim: 0,
+                        index: "i",
+                        bound_by: "a",
+                        bound_dim: 0,
+                    },
+                    y.len(),
+                    __sk_n_i,
+                );
+            }
+            let __sk_n_j: ::core::primitive::usize = a.dim_sizes()[1];
+            if x.len() != __sk_n_j {
+                return ::sparse_core::__private::dimension_error(
+                    &::sparse_core::__private::DimensionSite {
+                        tensor: "x",
+                        dim: 0,
+                        index: "j",
+                        bound_by: "a",
+                        bound_dim: 1,
+                    },
+                    x.len(),
+                    __sk_n_j,
+                );
+            }
+            let __sk_a_crd1 = a.level(1).coordinates();
+            let __sk_a_pos1 = a.level(1).positions();
+            let __sk_a_val = a.values();
+            let __sk_x_data: &[::core::primitive::f64] = x;
+            let __sk_y_data: &mut [::core::primitive::f64] = y;
+            /// y[i] = a[i, j] * x[j]
+            {
+                for __sk_i in 0..__sk_n_i {
+                    let __sk_a_p0 = __sk_i;
+                    let mut __sk_acc: ::core::primitive::f64 = 0.0_f64;
+                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_a_lo1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
+                    };
+                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_a_hi1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
+                    };
+                    /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and of its values, and every coordinate below the dimension size the prologue checked against `x`'s length.
+                    let __sk_a_dot = unsafe {
+                        ::sparse_core::__private::dot_gather(
+                            __sk_isa,
+                            __sk_a_crd1,
+                            __sk_a_val,
+                            __sk_a_lo1,
+                            __sk_a_hi1,
+                            __sk_x_data,
+                        )
+                    };
+                    __sk_acc += __sk_a_dot;
+                    /// SAFETY: `__sk_i` < `__sk_n_i` (loop bounds and coordinates are below the sizes the prologue checked against `y`), so the row-major offset is below its length.
+                    let __sk_y_out = unsafe {
+                        ::sparse_core::__private::slot(__sk_y_data, __sk_i)
+                    };
+                    *__sk_y_out = __sk_acc;
+                }
+            }
+            ::core::result::Result::Ok(())
+        },
+    )
 }

@@ -5,8 +5,9 @@
 extern crate std;
 use std::{vec, vec::Vec};
 
-use super::{dot_gather, portable, GatherFloat, LANES};
+use super::{dot_gather, GatherFloat, LANES};
 use crate::index::{Index, Packed2};
+use crate::kernel::isa::{every_copy, with_vector_isa};
 
 /// `2^e`, exact (bits written out): `powi` may round differently under
 /// Miri, which perturbs the results of float intrinsics.
@@ -14,33 +15,14 @@ fn pow2(e: i32) -> f64 {
     f64::from_bits(((1023 + e) as u64) << 52)
 }
 
-/// The definition: 4 partial sums over whole steps, the rest in order
-/// from zero, then the rest plus the halves tree.
-fn reference(v: &[f64], x: &[f64]) -> f64 {
-    let mut s = [0.0f64; 4];
-    let whole = v.len() / 4 * 4;
-    for (p, (&a, &b)) in v.iter().zip(x).enumerate().take(whole) {
-        s[p % 4] += a * b;
+/// The definition: entry `p` into partial sum `p % 8`, every sum from
+/// `+0.0`, then the halves tree.
+fn reference<T: GatherFloat>(v: &[T], x: &[T]) -> T {
+    let mut s = [T::ZERO; 8];
+    for (p, (&a, &b)) in v.iter().zip(x).enumerate() {
+        s[p % 8] = s[p % 8] + a * b;
     }
-    let mut t = 0.0;
-    for (&a, &b) in v[whole..].iter().zip(&x[whole..]) {
-        t += a * b;
-    }
-    t + ((s[0] + s[2]) + (s[1] + s[3]))
-}
-
-/// The same for `f32`.
-fn reference32(v: &[f32], x: &[f32]) -> f32 {
-    let mut s = [0.0f32; 4];
-    let whole = v.len() / 4 * 4;
-    for (p, (&a, &b)) in v.iter().zip(x).enumerate().take(whole) {
-        s[p % 4] += a * b;
-    }
-    let mut t = 0.0;
-    for (&a, &b) in v[whole..].iter().zip(&x[whole..]) {
-        t += a * b;
-    }
-    t + ((s[0] + s[2]) + (s[1] + s[3]))
+    ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]))
 }
 
 /// A deterministic sequence (an LCG's high bits).
@@ -75,103 +57,67 @@ fn same(a: f64, b: f64) -> bool {
 }
 
 /// Every row `lo..lo + len` of `crd` (`n` coordinates, read through
-/// `Index::get_at`), both element types, against the references and the
-/// portable path.
+/// `Index::get_at`), both element types, on every path this machine has
+/// (the portable one under Miri), against the definition.
 fn check<I: Index>(crd: &[I], n: usize, x: &[f64], val: &[f64]) {
     let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
     let val32: Vec<f32> = val.iter().map(|&v| v as f32).collect();
-    let (starts, lens) = if cfg!(miri) { (0..2, 17) } else { (0..9, 41) };
-    for lo in starts {
-        for len in 0..lens {
-            let hi = lo + len;
-            if hi > n {
-                break;
+    let (starts, lens) = if cfg!(miri) { (0..2, 19) } else { (0..9, 41) };
+    for isa in every_copy() {
+        for lo in starts.clone() {
+            for len in 0..lens {
+                let hi = lo + len;
+                if hi > n {
+                    break;
+                }
+                let xs: Vec<usize> = (lo..hi).map(|p| I::get_at(crd, p).unwrap()).collect();
+                let gx: Vec<f64> = xs.iter().map(|&c| x[c]).collect();
+                let gx32: Vec<f32> = xs.iter().map(|&c| x32[c]).collect();
+                // SAFETY: `lo <= hi <= n` entries, every coordinate below
+                // `x.len()`; `isa` is a copy this machine runs.
+                let got = unsafe { dot_gather(isa, crd, val, lo, hi, x) };
+                let want = reference(&val[lo..hi], &gx);
+                assert!(same(got, want), "{isa:?} f64 {lo}..{hi}: {got} vs {want}");
+                // SAFETY: as above.
+                let got32 = unsafe { dot_gather(isa, crd, &val32, lo, hi, &x32) };
+                let want32 = reference(&val32[lo..hi], &gx32);
+                assert!(
+                    same(got32.into(), want32.into()),
+                    "{isa:?} f32 {lo}..{hi}: {got32} vs {want32}"
+                );
             }
-            let xs: Vec<usize> = (lo..hi).map(|p| I::get_at(crd, p).unwrap()).collect();
-            let gx: Vec<f64> = xs.iter().map(|&c| x[c]).collect();
-            let gx32: Vec<f32> = xs.iter().map(|&c| x32[c]).collect();
-            // SAFETY: `lo <= hi <= n` entries, every coordinate below
-            // `x.len()`.
-            let got = unsafe { dot_gather(crd, val, lo, hi, x) };
-            let want = reference(&val[lo..hi], &gx);
-            assert!(same(got, want), "f64 {lo}..{hi}: {got} vs {want}");
-            // SAFETY: as above.
-            let got32 = unsafe { dot_gather(crd, &val32, lo, hi, &x32) };
-            let want32 = reference32(&val32[lo..hi], &gx32);
-            assert!(
-                same(got32.into(), want32.into()),
-                "f32 {lo}..{hi}: {got32} vs {want32}"
-            );
-            // The portable steps give the dispatched path's partial sums.
-            let end = lo + len / LANES * LANES;
-            // SAFETY: as above, `end - lo` a multiple of `LANES`.
-            let (a, b) = unsafe {
-                (
-                    portable(crd, val, lo, end, x),
-                    f64::steps(crd, val, lo, end, x),
-                )
-            };
-            assert!(a.iter().zip(&b).all(|(&p, &q)| same(p, q)));
-            avx2_matches_portable(crd, lo, end, x, val, &x32, &val32);
         }
     }
 }
 
-/// The AVX2 steps called directly (the dispatch takes them only for rows
-/// of `VECTOR_MIN` entries or more) against the portable ones, both
-/// types, when the machine has AVX2 (not under Miri).
-fn avx2_matches_portable<I: Index>(
-    crd: &[I],
-    lo: usize,
-    end: usize,
-    x: &[f64],
-    val: &[f64],
-    x32: &[f32],
-    val32: &[f32],
-) {
-    #[cfg(target_arch = "x86_64")]
-    if I::PER_ELEMENT == 1 && !cfg!(miri) && std::is_x86_feature_detected!("avx2") {
-        // SAFETY: AVX2 detected; `lo <= end <= n` entries with `end - lo` a
-        // multiple of `LANES`, every coordinate below `x.len()`.
-        let (a, b, a32, b32) = unsafe {
-            (
-                portable(crd, val, lo, end, x),
-                super::avx2::steps_f64(crd, val, lo, end, x),
-                portable(crd, val32, lo, end, x32),
-                super::avx2::steps_f32(crd, val32, lo, end, x32),
-            )
-        };
-        assert!(a.iter().zip(&b).all(|(&p, &q)| same(p, q)), "{a:?} {b:?}");
-        assert!(
-            a32.iter()
-                .zip(&b32)
-                .all(|(&p, &q)| same(p.into(), q.into())),
-            "{a32:?} {b32:?}"
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (crd, lo, end, x, val, x32, val32);
-}
-
-/// A row longer than `VECTOR_MIN`, so the dispatch itself takes the AVX2
-/// path where the machine has it, against the definition.
+/// Long rows (many whole steps, every partial step) on every path.
 #[test]
-fn rows_past_the_vector_threshold() {
+fn long_rows() {
     let mut r = Lcg(7);
-    let n = if cfg!(miri) {
-        40
-    } else {
-        super::VECTOR_MIN + 23
-    };
+    let n = if cfg!(miri) { 40 } else { 300 };
     let x: Vec<f64> = (0..256).map(|_| r.value(false)).collect();
     let val: Vec<f64> = (0..n).map(|_| r.value(false)).collect();
     let crd: Vec<u32> = (0..n).map(|_| (r.next() % 256) as u32).collect();
     let gx: Vec<f64> = crd.iter().map(|&c| x[c as usize]).collect();
-    for lo in 0..4 {
-        // SAFETY: `lo <= n` entries, every coordinate below 256.
-        let got = unsafe { dot_gather(&crd, &val, lo, n, &x) };
-        assert!(same(got, reference(&val[lo..], &gx[lo..])));
+    for isa in every_copy() {
+        for lo in 0..LANES {
+            // SAFETY: `lo <= n` entries, every coordinate below 256.
+            let got = unsafe { dot_gather(isa, &crd, &val, lo, n, &x) };
+            assert!(same(got, reference(&val[lo..], &gx[lo..])), "{isa:?} {lo}");
+        }
     }
+}
+
+/// The best copy, run through `with_vector_isa` as a kernel runs it.
+#[test]
+fn through_the_dispatch() {
+    let x = [1.5f64, -2.0, 0.25, 8.0];
+    let val: Vec<f64> = (0..19).map(|k| k as f64 - 7.5).collect();
+    let crd: Vec<u16> = (0..19).map(|k| (k * 3 % 4) as u16).collect();
+    let gx: Vec<f64> = crd.iter().map(|&c| x[c as usize]).collect();
+    // SAFETY: 19 entries, coordinates below 4.
+    let got = with_vector_isa(|isa| unsafe { dot_gather(isa, &crd, &val, 0, 19, &x) });
+    assert!(same(got, reference(&val, &gx)));
 }
 
 fn data(specials: bool, seed: u64) -> (Vec<f64>, Vec<f64>, Vec<usize>) {
@@ -225,7 +171,16 @@ fn reassociation_is_visible() {
     let crd: [u32; 9] = core::array::from_fn(|k| k as u32);
     let in_order = val.iter().zip(&x).fold(0.0, |t, (a, b)| t + a * b);
     // SAFETY: 9 entries, coordinates below 9.
-    let got = unsafe { dot_gather(&crd, &val, 0, 9, &x) };
+    let got = unsafe {
+        dot_gather(
+            crate::kernel::isa::VectorIsa::PORTABLE,
+            &crd,
+            &val,
+            0,
+            9,
+            &x,
+        )
+    };
     assert_eq!(got, reference(&val, &x));
     assert_ne!(got, in_order);
 }

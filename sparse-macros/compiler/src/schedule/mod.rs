@@ -21,6 +21,7 @@ pub mod specialize;
 pub mod specialize_packed;
 pub mod two_way_merge;
 pub mod unroll;
+pub mod vector_isa;
 pub mod window_skip;
 
 use crate::plan::KernelPlan;
@@ -59,6 +60,9 @@ pub struct Schedule {
     pub parallel: bool,
     /// Per statement plan, in the plan's order.
     pub stmts: Vec<StmtSchedule>,
+    /// The body compiled once per x86-64 vector extension, the copy chosen
+    /// per call ([`vector_isa`]).
+    pub vector_isa: bool,
 }
 
 /// How the loops of one statement run.
@@ -187,6 +191,7 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
         fma: def.fma.is_some(),
         parallel: def.parallel.is_some(),
         stmts: Vec::new(),
+        vector_isa: false,
     };
     let blocks = block_offsets(kp);
     for sp in &kp.loops.stmts {
@@ -266,6 +271,7 @@ pub fn schedule(kp: &KernelPlan) -> Schedule {
         }
         sched.stmts.push(s);
     }
+    sched.vector_isa = vector_isa::vector_isa(&sched.stmts);
     sched
 }
 
@@ -479,9 +485,9 @@ impl Schedule {
             }
             for g in &s.gather_dots {
                 lines.push(format!(
-                    "{}: one call to `dot_gather` (4 partial sums added at the end, rows of 16 \
-                     entries or more in an AVX2 vector where the machine has it; \
-                     `#[reassociate]`: rounds differently from the in-order sum) (statement {})",
+                    "{}: one call to `dot_gather` (8 partial sums added at the end, in \
+                     AVX-512 or AVX2 vectors where the machine has them; `#[reassociate]`: \
+                     rounds differently from the in-order sum) (statement {})",
                     k.loop_name(g.loop_id),
                     n + 1
                 ));
@@ -556,6 +562,13 @@ impl Schedule {
         }
         if self.fma {
             lines.push("float sums: fused multiply-add (one rounding per step)".to_string());
+        }
+        if self.vector_isa {
+            lines.push(
+                "kernel: compiled for AVX-512, for AVX2 and as written, the copy chosen per call \
+                 from the machine (x86-64; the same bits on each)"
+                    .to_string(),
+            );
         }
         lines
     }

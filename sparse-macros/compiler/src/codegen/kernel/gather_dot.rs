@@ -14,7 +14,8 @@ use crate::schedule::GatherDot;
 use crate::sparsifier::Node;
 
 impl Gen<'_> {
-    /// `range`, then `r += dot_gather(crd, val, lo, hi, x)`.
+    /// `range`, then `r += dot_gather(isa, crd, val, lo, hi, x)`, `isa`
+    /// the running copy's token (`vector_isa.rs`).
     pub(super) fn gather_dot_walk(
         &mut self,
         g: GatherDot,
@@ -46,10 +47,11 @@ impl Gen<'_> {
              dimension size the prologue checked against `{input}`'s length."
         );
         let call = private("dot_gather");
+        let isa = super::vector_isa::isa_token();
         quote! {
             #range
             #[doc = #doc]
-            let #dot = unsafe { #call(#crd, #val, #lo, #hi, #x) };
+            let #dot = unsafe { #call(#isa, #crd, #val, #lo, #hi, #x) };
             #fold
         }
     }

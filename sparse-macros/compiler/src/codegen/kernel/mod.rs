@@ -85,6 +85,7 @@ mod tests_sum_first;
 #[cfg(test)]
 mod tests_window_skip;
 mod two_way_merge;
+mod vector_isa;
 mod window_skip;
 mod workspace;
 
@@ -111,7 +112,10 @@ pub fn generate_kernel(kp: &KernelPlan) -> TokenStream {
     let params = g.params();
     let generics = g.generics();
     let rebind = g.rebind_outputs();
-    let body = g.body(plan);
+    let mut body = g.body(plan);
+    if kp.schedule.vector_isa {
+        body = vector_isa::per_vector_isa(body);
+    }
     let mut doc = docs::doc_lines(kp, k);
     let par = g.parallel_docs();
     doc.extend(quote!(#(#[doc = #par])*));

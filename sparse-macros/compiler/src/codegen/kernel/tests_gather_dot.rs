@@ -23,8 +23,25 @@ fn a_reassociated_spmv_sums_each_row_with_one_call() {
     assert!(
         has(
             kernel,
-            "let __sk_a_dot = unsafe { ::sparse_core::__private::dot_gather(__sk_a_crd1, \
-             __sk_a_val, __sk_a_lo1, __sk_a_hi1, __sk_x_data,) };"
+            "let __sk_a_dot = unsafe { ::sparse_core::__private::dot_gather(__sk_isa, \
+             __sk_a_crd1, __sk_a_val, __sk_a_lo1, __sk_a_hi1, __sk_x_data,) };"
+        ),
+        "{kernel}"
+    );
+    // The body is compiled once per vector extension, the token passed in.
+    assert!(
+        has(
+            kernel,
+            "::sparse_core::__private::with_vector_isa(#[inline(always)] move |__sk_isa: \
+             ::sparse_core::__private::VectorIsa,| -> ::core::result::Result<(), \
+             ::sparse_core::__private::KernelError> {"
+        ),
+        "{kernel}"
+    );
+    assert!(
+        has(
+            kernel,
+            "kernel: compiled for AVX-512, for AVX2 and as written"
         ),
         "{kernel}"
     );
@@ -49,6 +66,19 @@ fn every_float_format_and_factor_order_takes_the_call() {
         ));
         assert_eq!(out.matches("dot_gather(").count(), 1, "{enc} {stmt}\n{out}");
     }
+}
+
+/// Only a kernel that calls a vector routine is compiled per extension.
+#[test]
+fn a_kernel_without_the_call_is_compiled_once() {
+    let out = expand(
+        "/// In order.
+        pub fn spmv(a: &tensor<?x?xf64, #CSR>, x: &tensor<?xf64>, y: &mut tensor<?xf64>) {
+            y[i] = a[i, j] * x[j];
+        }",
+    );
+    assert!(!out.contains("with_vector_isa"), "{out}");
+    assert!(!out.contains("__sk_isa"), "{out}");
 }
 
 #[test]
