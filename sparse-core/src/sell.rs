@@ -42,6 +42,10 @@ use crate::index::Index;
 use crate::tensor::SparseTensor;
 use crate::vocab::LevelFormat;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(all(target_arch = "x86_64", sk_avx512))]
+mod avx512;
 mod spmv;
 #[cfg(test)]
 mod tests;
@@ -267,6 +271,22 @@ impl<V: SellValue> Sell<V> {
                 expected: self.rows,
             });
         }
+        // The whole loop in the copy of the best vector extension, so the
+        // slice routine inlines into it (`kernel/isa.rs`).
+        crate::kernel::isa::with_vector_isa(
+            #[inline(always)]
+            |isa| self.slices(isa, x, y),
+        )
+    }
+
+    /// Every slice of [`spmv`](Self::spmv), its lengths checked.
+    #[inline(always)]
+    fn slices(
+        &self,
+        isa: crate::kernel::isa::VectorIsa,
+        x: &[V],
+        y: &mut [V],
+    ) -> Result<(), SellError> {
         let mut acc = [V::ZERO; C];
         for (s, bounds) in self.offsets.windows(2).enumerate() {
             let lens: &[u32; C] = self.lens[s * C..s * C + C]
@@ -281,7 +301,7 @@ impl<V: SellValue> Sell<V> {
             // validated tensor's coordinates, 0 in padding, which exists
             // only when some row of the slice has an entry, so `cols > 0`);
             // every length is at most the slice's width.
-            unsafe { V::slice(crd, val, lens, x, &mut acc) };
+            unsafe { V::slice(isa, crd, val, lens, x, &mut acc) };
             let slots = self.perm.get(s * C..).unwrap_or(&[]);
             for (&i, &v) in slots.iter().zip(&acc) {
                 if let Some(out) = y.get_mut(i) {

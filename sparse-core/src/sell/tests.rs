@@ -9,6 +9,7 @@ use std::vec::Vec;
 
 use super::spmv::SellValue;
 use super::C;
+use crate::kernel::isa::every_copy;
 
 /// `2^e`, exact (bits written out): `powi` may round differently under
 /// Miri, which perturbs the results of float intrinsics.
@@ -54,33 +55,91 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
                 s + val[q] * x[crd[q] as usize]
             })
         });
-        let mut got = [1.0f64; C];
         let mut portable = [1.0f64; C];
         // SAFETY: `width * C` slots, lengths at most `width`, columns
         // below 32 = `x.len()`.
-        unsafe {
-            f64::slice(&crd, &val, &lens, &x, &mut got);
-            super::spmv::portable_for_tests(&crd, &val, &lens, &x, &mut portable);
-        }
+        unsafe { super::spmv::portable_for_tests(&crd, &val, &lens, &x, &mut portable) };
         for lane in 0..C {
-            assert!(same(got[lane], want[lane]), "round {round} lane {lane}");
             assert!(same(portable[lane], want[lane]));
         }
-        // The same in `f32`.
         let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
         let val32: Vec<f32> = val.iter().map(|&v| v as f32).collect();
-        let mut got32 = [1.0f32; C];
-        // SAFETY: as above.
-        unsafe { f32::slice(&crd, &val32, &lens, &x32, &mut got32) };
-        for lane in 0..C {
-            let want = (0..lens[lane] as usize).fold(0.0f32, |s, k| {
+        // Every path this machine has (the portable one under Miri).
+        for isa in every_copy() {
+            let mut got = [1.0f64; C];
+            // SAFETY: as above; `isa` is a copy this machine runs.
+            unsafe { f64::slice(isa, &crd, &val, &lens, &x, &mut got) };
+            for lane in 0..C {
+                assert!(
+                    same(got[lane], want[lane]),
+                    "{isa:?} round {round} lane {lane}"
+                );
+            }
+            // The same in `f32`.
+            let mut got32 = [1.0f32; C];
+            // SAFETY: as above.
+            unsafe { f32::slice(isa, &crd, &val32, &lens, &x32, &mut got32) };
+            for lane in 0..C {
+                let want = (0..lens[lane] as usize).fold(0.0f32, |s, k| {
+                    let q = k * C + lane;
+                    s + val32[q] * x32[crd[q] as usize]
+                });
+                assert!(
+                    same(got32[lane].into(), want.into()),
+                    "{isa:?} f32 round {round} lane {lane}"
+                );
+            }
+        }
+    }
+}
+
+/// A slice of a band (lane `r` reads columns `r + k` at step `k`: eight
+/// consecutive columns per step, which the AVX-512 path loads instead of
+/// gathering), with the run broken at one lane and one step, on every
+/// path.
+#[test]
+fn band_slices_load_consecutive_columns() {
+    let width = 12;
+    let x: Vec<f64> = (0..40)
+        .map(|c| (c as f64 - 13.25) * pow2(c % 9 - 4))
+        .collect();
+    let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    for brk in [None, Some((0, 0)), Some((7, 5)), Some((3, 11))] {
+        let mut crd = std::vec![0u32; width * C];
+        let mut val = std::vec![0.0f64; width * C];
+        for k in 0..width {
+            for lane in 0..C {
                 let q = k * C + lane;
-                s + val32[q] * x32[crd[q] as usize]
-            });
-            assert!(
-                same(got32[lane].into(), want.into()),
-                "f32 round {round} lane {lane}"
-            );
+                crd[q] = (lane + k) as u32 + if brk == Some((lane, k)) { 20 } else { 0 };
+                val[q] = 1.0 + (q % 13) as f64 * pow2(-(q as i32 % 7));
+            }
+        }
+        let lens = [width as u32; C];
+        let val32: Vec<f32> = val.iter().map(|&v| v as f32).collect();
+        for isa in every_copy() {
+            let mut got = [0.0f64; C];
+            let mut got32 = [0.0f32; C];
+            // SAFETY: `width * C` slots, every length `width`, columns
+            // below 40 = `x.len()`; `isa` is a copy this machine runs.
+            unsafe {
+                f64::slice(isa, &crd, &val, &lens, &x, &mut got);
+                f32::slice(isa, &crd, &val32, &lens, &x32, &mut got32);
+            }
+            for lane in 0..C {
+                let want = (0..width).fold(0.0, |s, k| {
+                    let q = k * C + lane;
+                    s + val[q] * x[crd[q] as usize]
+                });
+                let want32 = (0..width).fold(0.0f32, |s, k| {
+                    let q = k * C + lane;
+                    s + val32[q] * x32[crd[q] as usize]
+                });
+                assert!(same(got[lane], want), "{isa:?} {brk:?} lane {lane}");
+                assert!(
+                    same(got32[lane].into(), want32.into()),
+                    "{isa:?} {brk:?} lane {lane}"
+                );
+            }
         }
     }
 }

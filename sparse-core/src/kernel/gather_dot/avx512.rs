@@ -52,6 +52,39 @@ unsafe fn offsets32<I: Index>(crd: &[I], p: usize, m: __mmask8) -> __m256i {
     }
 }
 
+/// `Some(c)` when entries `p..p + 8` have the consecutive columns `c..c +
+/// 8` (a band, a dense block), whose inputs one vector load reads; `None`
+/// otherwise. One vector comparison of the coordinates, so a gather is
+/// left only where the columns really are scattered.
+///
+/// # Safety
+///
+/// AVX-512 F/VL/BW; entries `p..p + 8` are entries of `crd` (unpacked).
+#[inline(always)]
+unsafe fn run_start<I: Index>(crd: &[I], p: usize) -> Option<usize> {
+    // SAFETY: the caller's guarantees.
+    unsafe {
+        let c = crd.as_ptr().add(p);
+        let c0 = (*c).as_usize();
+        let run = if core::mem::size_of::<I>() == 8 {
+            let o = _mm512_loadu_si512(c.cast());
+            let want = _mm512_add_epi64(
+                _mm512_set1_epi64(c0 as i64),
+                _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
+            );
+            _mm512_cmpeq_epi64_mask(o, want)
+        } else {
+            let o = offsets32(crd, p, 0xff);
+            let want = _mm256_add_epi32(
+                _mm256_set1_epi32(c0 as i32),
+                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+            );
+            _mm256_cmpeq_epi32_mask(o, want)
+        };
+        (run == 0xff).then_some(c0)
+    }
+}
+
 /// [`dot_gather`](super::dot_gather) for `f64`.
 ///
 /// # Safety
@@ -71,7 +104,17 @@ pub(super) unsafe fn dot_f64<I: Index>(
     while hi - p >= LANES {
         // SAFETY: the lanes are entries `p..p + 8 <= hi`; the caller's
         // guarantees.
-        acc = unsafe { add_f64(acc, crd, val, p, 0xff, x) };
+        acc = unsafe {
+            match run_start(crd, p) {
+                // Eight consecutive columns: one load instead of a gather
+                // (the same inputs, so the same bits).
+                Some(c) => {
+                    let g = _mm512_loadu_pd(x.as_ptr().add(c));
+                    _mm512_add_pd(acc, _mm512_mul_pd(_mm512_loadu_pd(val.as_ptr().add(p)), g))
+                }
+                None => add_f64(acc, crd, val, p, 0xff, x),
+            }
+        };
         p += LANES;
     }
     if p < hi {
@@ -137,7 +180,15 @@ pub(super) unsafe fn dot_f32<I: Index>(
     let mut p = lo;
     while hi - p >= LANES {
         // SAFETY: as in `dot_f64`.
-        acc = unsafe { add_f32(acc, crd, val, p, 0xff, x) };
+        acc = unsafe {
+            match run_start(crd, p) {
+                Some(c) => {
+                    let g = _mm256_loadu_ps(x.as_ptr().add(c));
+                    _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(val.as_ptr().add(p)), g))
+                }
+                None => add_f32(acc, crd, val, p, 0xff, x),
+            }
+        };
         p += LANES;
     }
     if p < hi {

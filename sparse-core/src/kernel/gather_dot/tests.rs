@@ -184,3 +184,38 @@ fn reassociation_is_visible() {
     assert_eq!(got, reference(&val, &x));
     assert_ne!(got, in_order);
 }
+
+/// Rows whose columns run consecutively for 8 entries or more (a band, a
+/// dense block: the AVX-512 path loads those inputs instead of gathering
+/// them), runs broken in each position, on every width and path.
+#[test]
+fn consecutive_columns() {
+    let mut r = Lcg(11);
+    // Finite values, so that a wrong input shows in every sum.
+    let x: Vec<f64> = (0..256).map(|_| r.value(false)).collect();
+    let n = if cfg!(miri) { 20 } else { 40 };
+    let val: Vec<f64> = (0..n).map(|_| r.value(false)).collect();
+    for brk in 0..n {
+        // Columns 100, 101, ... with one jump at entry `brk`.
+        let crd: Vec<usize> = (0..n)
+            .map(|p| 100 + p + usize::from(p >= brk) * 7)
+            .collect();
+        let gx: Vec<f64> = crd.iter().map(|&c| x[c]).collect();
+        let u16s: Vec<u16> = crd.iter().map(|&c| c as u16).collect();
+        let u32s: Vec<u32> = crd.iter().map(|&c| c as u32).collect();
+        for isa in every_copy() {
+            for lo in [0, 1, 3] {
+                let want = reference(&val[lo..], &gx[lo..]);
+                // SAFETY: `lo <= n` entries, every coordinate below 256.
+                let got = unsafe {
+                    [
+                        dot_gather(isa, &crd, &val, lo, n, &x),
+                        dot_gather(isa, &u16s, &val, lo, n, &x),
+                        dot_gather(isa, &u32s, &val, lo, n, &x),
+                    ]
+                };
+                assert!(got.iter().all(|&g| same(g, want)), "{isa:?} {brk} {lo}");
+            }
+        }
+    }
+}

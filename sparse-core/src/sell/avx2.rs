@@ -1,0 +1,119 @@
+//! The AVX2 path of the SELL slice: the 8 inputs of a step loaded as
+//! scalars into vectors (8 scalar loads and inserts beat
+//! `vgatherdpd`/`vgatherdps` on AMD Zen 3, bench/desktop `spmv-simd`), the
+//! sums blended where a lane's row has ended. Plain `#[inline(always)]`
+//! functions: they inline into the SpMV's AVX2 copy (`kernel/isa.rs`),
+//! compiled with the features.
+
+use core::arch::x86_64::*;
+
+use super::spmv::shape;
+use super::C;
+use crate::kernel::unchecked::load;
+
+/// `x[crd[q + k]]` for the 8 lanes, as loaded scalars.
+///
+/// # Safety
+///
+/// `q + 8 <= crd.len()`, each of those columns below `x.len()`.
+#[inline(always)]
+unsafe fn inputs<T: Copy, const N: usize>(crd: &[u32], q: usize, x: &[T]) -> [T; N] {
+    // SAFETY: the caller's guarantees.
+    core::array::from_fn(|k| unsafe { load(x, load(crd, q + k) as usize) })
+}
+
+/// [`SellValue::slice`](super::SellValue::slice) for `f64`: two vectors
+/// of 4 lanes.
+///
+/// # Safety
+///
+/// AVX2; the columns below `x.len() <= 2^31`, the lengths at most
+/// `i32::MAX`; `SellValue::slice`'s guarantees.
+#[inline(always)]
+pub(super) unsafe fn slice_f64(
+    crd: &[u32],
+    val: &[f64],
+    lens: &[u32; C],
+    x: &[f64],
+    acc: &mut [f64; C],
+) {
+    let (min, width) = shape(crd, lens);
+    // SAFETY (of the whole body): AVX2 (the contract); `k < width`: slots
+    // `k * C..k * C + 8` are in `crd` and `val`; each column (0 in
+    // padding) below `x.len()`; `lens` and `acc` hold 8 elements.
+    unsafe {
+        let (mut a, mut b) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+        let lv = _mm256_loadu_si256(lens.as_ptr().cast());
+        // The products of step `k`, both halves.
+        let step = |k: usize| {
+            let q = k * C;
+            let g: [f64; C] = inputs(crd, q, x);
+            let xa = _mm256_loadu_pd(g.as_ptr());
+            let xb = _mm256_loadu_pd(g.as_ptr().add(4));
+            (
+                _mm256_mul_pd(_mm256_loadu_pd(val.as_ptr().add(q)), xa),
+                _mm256_mul_pd(_mm256_loadu_pd(val.as_ptr().add(q + 4)), xb),
+            )
+        };
+        // Two loops rather than a test per step: every lane is live
+        // below the shortest row's length, so those steps need no mask.
+        for k in 0..min {
+            let (pa, pb) = step(k);
+            (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+        }
+        for k in min..width {
+            let (pa, pb) = step(k);
+            let (sa, sb) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+            // Lanes whose row is longer than `k` take the sum; the
+            // others keep theirs (a padded slot adds nothing).
+            let live = _mm256_cmpgt_epi32(lv, _mm256_set1_epi32(k as i32));
+            let ma = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(live)));
+            let mb =
+                _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(live)));
+            a = _mm256_blendv_pd(a, sa, ma);
+            b = _mm256_blendv_pd(b, sb, mb);
+        }
+        _mm256_storeu_pd(acc.as_mut_ptr(), a);
+        _mm256_storeu_pd(acc.as_mut_ptr().add(4), b);
+    }
+}
+
+/// [`SellValue::slice`](super::SellValue::slice) for `f32`: one vector of
+/// 8 lanes.
+///
+/// # Safety
+///
+/// As [`slice_f64`].
+#[inline(always)]
+pub(super) unsafe fn slice_f32(
+    crd: &[u32],
+    val: &[f32],
+    lens: &[u32; C],
+    x: &[f32],
+    acc: &mut [f32; C],
+) {
+    let (min, width) = shape(crd, lens);
+    // SAFETY: as in `slice_f64`.
+    unsafe {
+        let mut a = _mm256_setzero_ps();
+        let lv = _mm256_loadu_si256(lens.as_ptr().cast());
+        let step = |k: usize| {
+            let q = k * C;
+            let g: [f32; C] = inputs(crd, q, x);
+            _mm256_mul_ps(
+                _mm256_loadu_ps(val.as_ptr().add(q)),
+                _mm256_loadu_ps(g.as_ptr()),
+            )
+        };
+        // As in `slice_f64`: no mask below the shortest row's length.
+        for k in 0..min {
+            a = _mm256_add_ps(a, step(k));
+        }
+        for k in min..width {
+            let s = _mm256_add_ps(a, step(k));
+            let live = _mm256_cmpgt_epi32(lv, _mm256_set1_epi32(k as i32));
+            a = _mm256_blendv_ps(a, s, _mm256_castsi256_ps(live));
+        }
+        _mm256_storeu_ps(acc.as_mut_ptr(), a);
+    }
+}
