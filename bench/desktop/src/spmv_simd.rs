@@ -1,7 +1,8 @@
 //! Vectorized SpMV (section `spmv-simd`): the in-order CSR kernel, the
-//! `#[reassociate]` kernel (each row one `dot_gather`: 4 partial sums,
-//! long rows in AVX2 lanes) and SELL-C-σ (`sparse_core::sell`, rows in lanes, each
-//! row's sum in order), against MKL's `mkl_sparse_?_mv` on a plain CSR
+//! `#[reassociate]` kernel (each row one `dot_gather`: 8 partial sums, in
+//! AVX-512 or AVX2 vectors in the kernel's copy for the machine) and
+//! SELL-C-σ (`sparse_core::sell`, rows in lanes, each row's sum in order),
+//! against MKL's `mkl_sparse_?_mv` on a plain CSR
 //! handle and after `mkl_sparse_optimize`. Conversion costs (SELL from
 //! CSR, MKL's optimize) are timed in their own table.
 

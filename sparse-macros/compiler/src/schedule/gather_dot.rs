@@ -8,10 +8,11 @@
 //!
 //! with `a` an `f32`/`f64` sparse operand walked at its last level and `x`
 //! a dense vector of the same type indexed by the walk's own index,
-//! becomes one call to sparse-core's `dot_gather`, which sums the row in 4
-//! partial sums (rows of 16 entries or more in an AVX2 vector where the
-//! machine has it, a portable loop in registers otherwise, the same bits
-//! on both: sparse-core's `kernel/gather_dot.rs`).
+//! becomes one call to sparse-core's `dot_gather`, which sums the row in 8
+//! partial sums (AVX-512 or AVX2 vectors in the kernel's copies compiled
+//! for them, [`super::vector_isa`]; a portable loop in registers
+//! otherwise; the same bits on every path: sparse-core's
+//! `kernel/gather_dot.rs`).
 //! The partial sums round differently from the in-order sum, so the rule
 //! applies only under `#[reassociate]`; without it the walk stays in
 //! order, bit for bit today's.
