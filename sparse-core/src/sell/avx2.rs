@@ -22,6 +22,46 @@ unsafe fn inputs<T: Copy, const N: usize>(crd: &[u32], q: usize, x: &[T]) -> [T;
     core::array::from_fn(|k| unsafe { load(x, load(crd, q + k) as usize) })
 }
 
+/// The products of step `k`, both halves. (A function, not a closure: a
+/// closure is not compiled with the copy's features unless inlined.)
+///
+/// # Safety
+///
+/// AVX2; `k < width`: slots `k * C..k * C + 8` are in `crd` and `val`,
+/// each column below `x.len()`.
+#[inline(always)]
+unsafe fn step_f64(crd: &[u32], val: &[f64], k: usize, x: &[f64]) -> (__m256d, __m256d) {
+    // SAFETY: the caller's guarantees.
+    unsafe {
+        let q = k * C;
+        let g: [f64; C] = inputs(crd, q, x);
+        let xa = _mm256_loadu_pd(g.as_ptr());
+        let xb = _mm256_loadu_pd(g.as_ptr().add(4));
+        (
+            _mm256_mul_pd(_mm256_loadu_pd(val.as_ptr().add(q)), xa),
+            _mm256_mul_pd(_mm256_loadu_pd(val.as_ptr().add(q + 4)), xb),
+        )
+    }
+}
+
+/// [`step_f64`] for `f32`: one vector.
+///
+/// # Safety
+///
+/// As [`step_f64`].
+#[inline(always)]
+unsafe fn step_f32(crd: &[u32], val: &[f32], k: usize, x: &[f32]) -> __m256 {
+    // SAFETY: the caller's guarantees.
+    unsafe {
+        let q = k * C;
+        let g: [f32; C] = inputs(crd, q, x);
+        _mm256_mul_ps(
+            _mm256_loadu_ps(val.as_ptr().add(q)),
+            _mm256_loadu_ps(g.as_ptr()),
+        )
+    }
+}
+
 /// [`SellValue::slice`](super::SellValue::slice) for `f64`: two vectors
 /// of 4 lanes.
 ///
@@ -44,25 +84,14 @@ pub(super) unsafe fn slice_f64(
     unsafe {
         let (mut a, mut b) = (_mm256_setzero_pd(), _mm256_setzero_pd());
         let lv = _mm256_loadu_si256(lens.as_ptr().cast());
-        // The products of step `k`, both halves.
-        let step = |k: usize| {
-            let q = k * C;
-            let g: [f64; C] = inputs(crd, q, x);
-            let xa = _mm256_loadu_pd(g.as_ptr());
-            let xb = _mm256_loadu_pd(g.as_ptr().add(4));
-            (
-                _mm256_mul_pd(_mm256_loadu_pd(val.as_ptr().add(q)), xa),
-                _mm256_mul_pd(_mm256_loadu_pd(val.as_ptr().add(q + 4)), xb),
-            )
-        };
         // Two loops rather than a test per step: every lane is live
         // below the shortest row's length, so those steps need no mask.
         for k in 0..min {
-            let (pa, pb) = step(k);
+            let (pa, pb) = step_f64(crd, val, k, x);
             (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
         }
         for k in min..width {
-            let (pa, pb) = step(k);
+            let (pa, pb) = step_f64(crd, val, k, x);
             let (sa, sb) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
             // Lanes whose row is longer than `k` take the sum; the
             // others keep theirs (a padded slot adds nothing).
@@ -97,20 +126,12 @@ pub(super) unsafe fn slice_f32(
     unsafe {
         let mut a = _mm256_setzero_ps();
         let lv = _mm256_loadu_si256(lens.as_ptr().cast());
-        let step = |k: usize| {
-            let q = k * C;
-            let g: [f32; C] = inputs(crd, q, x);
-            _mm256_mul_ps(
-                _mm256_loadu_ps(val.as_ptr().add(q)),
-                _mm256_loadu_ps(g.as_ptr()),
-            )
-        };
         // As in `slice_f64`: no mask below the shortest row's length.
         for k in 0..min {
-            a = _mm256_add_ps(a, step(k));
+            a = _mm256_add_ps(a, step_f32(crd, val, k, x));
         }
         for k in min..width {
-            let s = _mm256_add_ps(a, step(k));
+            let s = _mm256_add_ps(a, step_f32(crd, val, k, x));
             let live = _mm256_cmpgt_epi32(lv, _mm256_set1_epi32(k as i32));
             a = _mm256_blendv_ps(a, s, _mm256_castsi256_ps(live));
         }

@@ -34,6 +34,47 @@ unsafe fn run_start(o: __m256i) -> Option<usize> {
     }
 }
 
+/// The products of one step whose 8 lanes are all live: the columns at
+/// `c`, the values at `v`. (A function, not a closure: a closure is not
+/// compiled with the copy's features unless inlined, and its intrinsics
+/// would then be calls.)
+///
+/// # Safety
+///
+/// AVX-512 F/VL; 8 columns at `c` and values at `v`, each column below
+/// `x.len() <= 2^31`.
+#[inline(always)]
+unsafe fn step_f64(c: *const u32, v: *const f64, x: &[f64]) -> __m512d {
+    // SAFETY: the caller's guarantees.
+    unsafe {
+        let o = _mm256_loadu_si256(c.cast());
+        let g = match run_start(o) {
+            // Eight consecutive columns (a band): one load.
+            Some(c0) => _mm512_loadu_pd(x.as_ptr().add(c0)),
+            None => _mm512_i32gather_pd::<8>(o, x.as_ptr().cast()),
+        };
+        _mm512_mul_pd(_mm512_loadu_pd(v), g)
+    }
+}
+
+/// [`step_f64`] for `f32`.
+///
+/// # Safety
+///
+/// As [`step_f64`].
+#[inline(always)]
+unsafe fn step_f32(c: *const u32, v: *const f32, x: &[f32]) -> __m256 {
+    // SAFETY: the caller's guarantees.
+    unsafe {
+        let o = _mm256_loadu_si256(c.cast());
+        let g = match run_start(o) {
+            Some(c0) => _mm256_loadu_ps(x.as_ptr().add(c0)),
+            None => _mm256_i32gather_ps::<4>(x.as_ptr(), o),
+        };
+        _mm256_mul_ps(_mm256_loadu_ps(v), g)
+    }
+}
+
 /// [`SellValue::slice`](super::SellValue::slice) for `f64`.
 ///
 /// # Safety
@@ -59,13 +100,7 @@ pub(super) unsafe fn slice_f64(
         // Every lane is live below the shortest row's length.
         for k in 0..min {
             let q = k * C;
-            let o = _mm256_loadu_si256(c.add(q).cast());
-            let g = match run_start(o) {
-                // Eight consecutive columns (a band): one load.
-                Some(c0) => _mm512_loadu_pd(x.as_ptr().add(c0)),
-                None => _mm512_i32gather_pd::<8>(o, x.as_ptr().cast()),
-            };
-            a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_loadu_pd(v.add(q)), g));
+            a = _mm512_add_pd(a, step_f64(c.add(q), v.add(q), x));
         }
         for k in min..width {
             let q = k * C;
@@ -100,12 +135,7 @@ pub(super) unsafe fn slice_f32(
         let (c, v) = (crd.as_ptr(), val.as_ptr());
         for k in 0..min {
             let q = k * C;
-            let o = _mm256_loadu_si256(c.add(q).cast());
-            let g = match run_start(o) {
-                Some(c0) => _mm256_loadu_ps(x.as_ptr().add(c0)),
-                None => _mm256_i32gather_ps::<4>(x.as_ptr(), o),
-            };
-            a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(v.add(q)), g));
+            a = _mm256_add_ps(a, step_f32(c.add(q), v.add(q), x));
         }
         for k in min..width {
             let q = k * C;
