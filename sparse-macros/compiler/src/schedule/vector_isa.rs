@@ -1,6 +1,8 @@
 //! A kernel compiled once per x86-64 vector extension: when a loop of the
 //! kernel calls a vector routine of sparse-core (`dot_gather` under
-//! `#[reassociate]`), the body becomes a closure that sparse-core's
+//! `#[reassociate]`) or sums a dense loop in partial sums (`#[reassociate]`,
+//! [`super::partial_sums`]: 8 independent lanes that LLVM vectorizes as
+//! wide as the copy's features allow), the body becomes a closure that sparse-core's
 //! `with_vector_isa` runs in a copy compiled for AVX-512, one for AVX2 or
 //! the body as written, chosen at each call from the machine (detected
 //! once with `std`, from the build's target features without). The
@@ -18,5 +20,7 @@ use super::StmtSchedule;
 /// Whether the kernel whose statements run as `stmts` is compiled per
 /// vector extension.
 pub fn vector_isa(stmts: &[StmtSchedule]) -> bool {
-    stmts.iter().any(|s| !s.gather_dots.is_empty())
+    stmts
+        .iter()
+        .any(|s| !s.gather_dots.is_empty() || !s.partial_sums.is_empty())
 }
