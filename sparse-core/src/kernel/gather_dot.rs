@@ -102,8 +102,10 @@ macro_rules! gather_float {
                 if I::PER_ELEMENT == 1 {
                     #[cfg(sk_avx512)]
                     if isa.avx512() && avx512::fits(core::mem::size_of::<I>(), x.len()) {
-                        // SAFETY: the running copy was compiled for AVX-512
-                        // (the token says so), the coordinates fit the
+                        // SAFETY: the machine has AVX-512 (only
+                        // `with_vector_isa` makes a token that says so, after
+                        // detecting it; in the copy compiled for it the
+                        // intrinsics inline), the coordinates fit the
                         // gathers' offsets (just checked); the caller's
                         // guarantees, passed on.
                         return unsafe { avx512::$avx512(crd, val, lo, hi, x) };

@@ -82,9 +82,10 @@ macro_rules! sell_value {
                 if fits(crd.len() / C, x.len()) {
                     #[cfg(sk_avx512)]
                     if isa.avx512() {
-                        // SAFETY: the running copy has AVX-512 (the token
-                        // says so); the columns and lengths fit `i32` (just
-                        // checked); the caller's guarantees.
+                        // SAFETY: the machine has AVX-512 (only
+                        // `with_vector_isa` makes a token that says so); the
+                        // columns and lengths fit `i32` (just checked); the
+                        // caller's guarantees.
                         unsafe { super::avx512::$simd(crd, val, lens, x, acc) };
                         return;
                     }
