@@ -187,51 +187,60 @@ where
 }
 
 /// [`count_and_scatter`] for a COO source already in the target's order
-/// (row-major COO into CSR, ordered): the entries of each bucket are
-/// counted, and copied in source order, which is their order in the result
-/// — no cursor per bucket. Leaves `pos` as the scatter does (`pos[b]` at
-/// bucket `b`'s end). Returns the number of entries written, `0` for a
-/// source that broke its invariants.
+/// (row-major COO into CSR, ordered): one pass, copying the entries in
+/// source order, which is their order in the result, and closing each
+/// bucket when the next begins — no count pass and no cursor per bucket.
+/// Leaves `pos` as the scatter does (`pos[b]` at bucket `b`'s end).
+/// Returns the number of entries written (`0` for a source that broke
+/// its invariants: a bucket outside `pos`, buckets out of order, more
+/// entries than the buffers hold) and whether two adjacent entries had
+/// the same coordinates (the only way an ordered source repeats one).
 fn copy_in_order<V, S, P, C, const DIM: usize, const LS: usize>(
     src: &SparseTensor<'_, V, S, DIM, LS>,
     pos: &mut [P],
     crd: &mut [C],
     val: &mut [V],
-) -> usize
+) -> (usize, bool)
 where
     V: Clone,
     S: Encoding,
     P: Index,
     C: Index,
 {
-    let mut outside = false;
-    each(src, Kind::Coo, |b, _, _| match pos.get_mut(b + 1) {
-        Some(slot) => *slot = P::from_usize_wrapping(slot.as_usize() + 1),
-        None => outside = true,
-    });
-    // Each bucket's end: the counts summed up to it, in `pos[b]`.
-    let mut sum = 0usize;
     let buckets = pos.len().saturating_sub(1);
-    for b in 0..buckets {
-        sum += pos.get(b + 1).map_or(0, |p| p.as_usize());
-        if let Some(slot) = pos.get_mut(b) {
-            *slot = P::from_usize_wrapping(sum);
+    let room = crd.len().min(val.len());
+    // `q` fits `P`: the caller checked the source's entries do.
+    let (mut q, mut open, mut broken, mut repeats) = (0usize, 0usize, false, false);
+    let mut last = (usize::MAX, usize::MAX);
+    each(src, Kind::Coo, |b, c, v| {
+        if b < open || b >= buckets || q >= room {
+            broken = true;
+            return;
         }
-    }
-    if outside || sum > crd.len() || sum > val.len() || sum as u64 > P::MAX {
-        return 0;
-    }
-    let mut q = 0usize;
-    each(src, Kind::Coo, |_, c, v| {
-        // SAFETY: `q < sum <= crd.len(), val.len()`: this pass visits the
-        // entries pass 1 counted (the same walk of the same source), once.
+        // Buckets `open..b` end here (`open` holds the entries since the
+        // last close).
+        while open < b {
+            if let Some(end) = pos.get_mut(open) {
+                *end = P::from_usize_wrapping(q);
+            }
+            open += 1;
+        }
+        repeats |= (b, c) == last;
+        last = (b, c);
+        // SAFETY: `q < room <= crd.len(), val.len()` (checked above).
         unsafe {
             *slot(crd, q) = C::from_usize_wrapping(c);
             *slot(val, q) = v.clone();
         }
         q += 1;
     });
-    q
+    if broken {
+        return (0, repeats);
+    }
+    for end in pos.iter_mut().take(buckets).skip(open) {
+        *end = P::from_usize_wrapping(q);
+    }
+    (q, repeats)
 }
 
 /// [`count_and_scatter`] for CSR ↔ CSC (a compressed source read
@@ -432,10 +441,13 @@ where
     let in_order = kind == Kind::Coo
         && !transposed
         && (0..2).all(|l| S::level_type(l).is_some_and(|t| t.is_ordered()));
+    let mut repeats = true;
     let written = if transposed && kind == Kind::Compressed {
         transpose_compressed(src, pos, crd, val)
     } else if in_order {
-        copy_in_order(src, pos, crd, val)
+        let (written, seen) = copy_in_order(src, pos, crd, val);
+        repeats = seen;
+        written
     } else if transposed {
         count_and_scatter(src, kind, pos, crd, val, |c0, c1| (c1, c0))
     } else {
@@ -472,6 +484,11 @@ where
         let lvl = core::array::from_fn(|l| [b, inner][l % 2]);
         why.error(&layout.lvl_to_dim(&lvl))
     };
+    // An ordered source copied without an adjacent repeat is the result
+    // already: nothing to sort, merge or refuse.
+    if !repeats {
+        return Ok(());
+    }
     let kept = settle(pos, crd, val, &how, &fail)?;
     crd_buf.truncate(kept);
     values.truncate(kept);
