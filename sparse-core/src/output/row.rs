@@ -137,18 +137,39 @@ where
     if seg.appending {
         st.next = last_pushed(seg).saturating_add(1);
         st = reserve(seg, st);
-    } else if bound > 0 && seg.pending == 0 && seg.out.opens_row(&seg.lvl, 0) {
+    } else if bound > 0 && seg.pending == 0 && opens(seg) {
         // A new CSR/CSC row, opened now as its first entry would open
         // it (`opens_row` held: nothing is out of order or faulted), so
         // that entry is a slot too. The segment appends from here: its
         // last coordinate says 0 while no entry is in, which only sends
         // a push of coordinate 0 to the general path (where opening the
         // row again changes nothing).
-        seg.out.open_row(&seg.lvl);
         seg.appending = true;
         st = reserve(seg, st);
     }
     st
+}
+
+/// Opens the segment's row of a CSR/CSC output before its first entry
+/// when `insert` would open it with no fault (`opens_row`): the next row
+/// in a few instructions (`open_next_row`), any other through `open_row`.
+#[inline(always)]
+fn opens<V, E, B, const DIM: usize, const LVL: usize>(
+    seg: &mut Segment<'_, V, E, B, DIM, LVL>,
+) -> bool
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    if seg.out.open_next_row(&seg.lvl) {
+        return true;
+    }
+    if !seg.out.opens_row(&seg.lvl, 0) {
+        return false;
+    }
+    seg.out.open_row(&seg.lvl);
+    true
 }
 
 impl<V, E, B, const DIM: usize, const LVL: usize> Row<'_, '_, V, E, B, DIM, LVL>
@@ -193,6 +214,40 @@ where
         } else {
             self.st = in_registers(push_slow(self.seg, self.st, c, value));
         }
+    }
+
+    /// Whether the row's reserved slots cover its whole bound: pushing at
+    /// most the `bound` given to [`Segment::row`] never runs out of slots.
+    /// Checked once per row, before a merge whose every push is
+    /// [`push_reserved`](Self::push_reserved).
+    #[inline(always)]
+    pub fn holds_bound(&self) -> bool {
+        self.st.room >= self.st.left
+    }
+
+    /// [`push_in_order`](Self::push_in_order) without the slot test: two
+    /// stores. What a generated kernel calls inside a merge that the
+    /// schedule proves writes at most the row's bound (every iteration
+    /// advances a cursor over the bounded levels and inserts at most once),
+    /// after [`holds_bound`](Self::holds_bound) held.
+    ///
+    /// # Safety
+    ///
+    /// [`holds_bound`](Self::holds_bound) returned `true` for this row
+    /// before its first push, at most `bound` entries are pushed into it
+    /// in all (by any method: `push_reserved`, `push_in_order`,
+    /// `extend_in_order`), and `c` satisfies
+    /// [`push_in_order`](Self::push_in_order)'s contract (larger than every
+    /// coordinate pushed before, below the last level's size).
+    #[inline(always)]
+    pub unsafe fn push_reserved(&mut self, c: usize, value: V) {
+        // SAFETY: the row held its bound (`room >= left`, with `left` the
+        // bound and `k` 0 when it was checked before any push); no push
+        // took the segment's path since (every one found a slot: at most
+        // `bound` were made), so `room` and `left` are unchanged and the
+        // `k` pushes before this one are fewer than `bound <= room`: a slot
+        // is left. The caller's contract gives `next <= c < size`.
+        unsafe { self.write_slot(c, value) }
     }
 
     /// Writes `c` and `value` to the row's next slot and advances past it:
