@@ -219,10 +219,13 @@ where
     /// Whether the row's reserved slots cover its whole bound: pushing at
     /// most the `bound` given to [`Segment::row`] never runs out of slots.
     /// Checked once per row, before a merge whose every push is
-    /// [`push_reserved`](Self::push_reserved).
+    /// [`push_reserved`](Self::push_reserved). Always `false` on targets
+    /// whose pointers are narrower than 64 bits: a generated kernel's
+    /// second copy of the merge behind it is then dead code, and the
+    /// microcontrollers keep one copy (code size).
     #[inline(always)]
     pub fn holds_bound(&self) -> bool {
-        self.st.room >= self.st.left
+        cfg!(target_pointer_width = "64") && self.st.room >= self.st.left
     }
 
     /// [`push_in_order`](Self::push_in_order) without the slot test: two

@@ -40,6 +40,10 @@ pub struct RowBound {
     /// Whether the inserted coordinates are in increasing order and below
     /// the output's level size by construction (the function `in_order` below).
     pub in_order: bool,
+    /// Whether the loop inserts at most the bound by construction (the
+    /// function `covered` below): then a row whose slots cover its bound
+    /// needs no slot test per entry (`Row::push_reserved`).
+    pub covered: bool,
 }
 
 /// The row bound of statement `stmt`, whose segment loop is `segment`:
@@ -59,8 +63,13 @@ pub fn row_bound(
     }
     let mut found = None;
     super::unroll::visit(&sp.tree, &mut |node| match node {
-        Node::Iterate { loop_id, space, .. } if *loop_id == l => {
-            found = Some((vec![*space], Vec::new()));
+        Node::Iterate {
+            loop_id,
+            space,
+            body,
+            ..
+        } if *loop_id == l => {
+            found = Some((vec![*space], Vec::new(), at_most_one_insert(body)));
         }
         Node::CoIterate {
             loop_id,
@@ -73,11 +82,14 @@ pub fn row_bound(
                 .iter()
                 .filter_map(|ph| copied_tail(kp, stmt, ph))
                 .collect();
-            found = Some((spaces.clone(), tails));
+            let covered = phases.iter().all(|ph| {
+                !ph.universal && ph.cases.iter().all(|c| at_most_one_insert(&c.body))
+            });
+            found = Some((spaces.clone(), tails, covered));
         }
         _ => {}
     });
-    let (spaces, tails) = found?;
+    let (spaces, tails, covered) = found?;
     let in_order = in_order(kp, stmt, l, &spaces);
     Some(RowBound {
         loop_id: l,
@@ -85,7 +97,25 @@ pub fn row_bound(
         spaces,
         tails,
         in_order,
+        covered: covered && in_order,
     })
+}
+
+/// Whether one iteration running `body` inserts at most one entry: no
+/// loop inside, at most one `Insert`. A walk's iteration advances its
+/// cursor, and a merge's (no phase over the whole range) at least one of
+/// the merged levels' cursors, each past one entry of the rows the bound
+/// counts; a tail copied in one step copies the rest of one of them. So
+/// such a loop inserts at most the bound (`RowBound::covered`).
+fn at_most_one_insert(body: &[Node]) -> bool {
+    let mut inserts = 0usize;
+    let mut loops = false;
+    super::unroll::visit(body, &mut |n| match n {
+        Node::Insert { .. } => inserts += 1,
+        Node::For { .. } | Node::Iterate { .. } | Node::CoIterate { .. } => loops = true,
+        _ => {}
+    });
+    !loops && inserts <= 1
 }
 
 /// Whether loop `l` over `spaces` inserts its coordinates in increasing
