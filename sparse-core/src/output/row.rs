@@ -103,8 +103,51 @@ where
     /// speed (entries past it take the segment's path).
     #[inline(always)]
     pub fn row(&mut self, bound: usize) -> Row<'_, 'o, V, E, B, DIM, LVL> {
-        let st = in_registers(open_slots(self, bound));
+        // The common case in line (64-bit targets; the microcontrollers
+        // keep the one out-of-line call): a fresh segment of the next
+        // CSR/CSC row, its slots in the spare capacity the kernel reserved
+        // up front. The out-of-line call with its state passed through
+        // memory was ~150 instructions per row.
+        let next = cfg!(target_pointer_width = "64")
+            && !self.appending
+            && bound > 0
+            && self.pending == 0
+            && self.out.open_next_row(&self.lvl);
+        let st = if next {
+            self.appending = true;
+            reserve(self, fresh_slots(self, bound))
+        } else {
+            in_registers(open_slots(self, bound))
+        };
         Row { seg: self, st }
+    }
+}
+
+/// The state of a row of `seg` with `bound` and no slots yet, accepting
+/// any coordinate below the last level's size.
+#[inline(always)]
+fn fresh_slots<V, E, B, const DIM: usize, const LVL: usize>(
+    seg: &Segment<'_, V, E, B, DIM, LVL>,
+    bound: usize,
+) -> Slots<E::Crd, V>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    let size = LVL
+        .checked_sub(1)
+        .and_then(|l| seg.out.lvl_sizes.get(l))
+        .copied()
+        .unwrap_or(0);
+    Slots {
+        crd: NonNull::dangling(),
+        val: NonNull::dangling(),
+        room: 0,
+        k: 0,
+        next: 0,
+        size,
+        left: bound,
     }
 }
 
@@ -120,20 +163,7 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    let size = LVL
-        .checked_sub(1)
-        .and_then(|l| seg.out.lvl_sizes.get(l))
-        .copied()
-        .unwrap_or(0);
-    let mut st = Slots {
-        crd: NonNull::dangling(),
-        val: NonNull::dangling(),
-        room: 0,
-        k: 0,
-        next: 0,
-        size,
-        left: bound,
-    };
+    let mut st = fresh_slots(seg, bound);
     if seg.appending {
         st.next = last_pushed(seg).saturating_add(1);
         st = reserve(seg, st);
@@ -334,7 +364,9 @@ where
 
 /// Reserves `st.left` slots when both buffers have the room (the segment
 /// is appending: the row is open and the output is in its fast state;
-/// `st.next` is set); otherwise reserves none.
+/// `st.next` is set); otherwise reserves none. In line: a `Vec`'s slots
+/// are a capacity test and two pointers.
+#[inline(always)]
 fn reserve<V, E, B, const DIM: usize, const LVL: usize>(
     seg: &mut Segment<'_, V, E, B, DIM, LVL>,
     mut st: Slots<E::Crd, V>,
