@@ -82,9 +82,9 @@ pub fn row_bound(
                 .iter()
                 .filter_map(|ph| copied_tail(kp, stmt, ph))
                 .collect();
-            let covered = phases.iter().all(|ph| {
-                !ph.universal && ph.cases.iter().all(|c| at_most_one_insert(&c.body))
-            });
+            let covered = phases
+                .iter()
+                .all(|ph| !ph.universal && ph.cases.iter().all(|c| at_most_one_insert(&c.body)));
             found = Some((spaces.clone(), tails, covered));
         }
         _ => {}
