@@ -22,7 +22,7 @@
 
 use crate::plan::{KernelPlan, Kind};
 use crate::sparsifier::{Access, Expr, LoopId, Node, Space, Stmt, StmtPlan, TensorId, Value};
-use crate::vocab::LevelExpr;
+use crate::vocab::{LevelExpr, LevelFormat};
 
 /// A row written into reserved slots.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,14 +91,48 @@ pub fn row_bound(
     });
     let (spaces, tails, covered) = found?;
     let in_order = in_order(kp, stmt, l, &spaces);
+    // Every sparse input's entries come from the bounded levels (a sparse
+    // operand located or walked elsewhere may insert past the bound).
+    let bounded_inputs = stmt.rhs.accesses().iter().all(|a| {
+        kp.tensors
+            .get(a.tensor.index())
+            .and_then(Option::as_ref)
+            .is_none_or(|i| i.kind != Kind::Sparse)
+            || spaces.iter().any(|s| s.tensor == a.tensor)
+    });
+    let covered =
+        covered && in_order && bounded_inputs && spaces.iter().all(|s| whole_rows(kp, *s));
     Some(RowBound {
         loop_id: l,
         output,
         spaces,
         tails,
         in_order,
-        covered: covered && in_order,
+        covered,
     })
+}
+
+/// Whether the positions under level `space`'s parent hold every entry the
+/// loop walks under the current output row: a compressed level whose
+/// levels above are all unique (one parent entry per coordinate). A
+/// singleton below a non-unique level (COO) walks a run of parent entries
+/// whose one position range is not the row's: its bound counts one.
+fn whole_rows(kp: &KernelPlan, space: Space) -> bool {
+    let Some(info) = kp
+        .tensors
+        .get(space.tensor.index())
+        .and_then(Option::as_ref)
+    else {
+        return false;
+    };
+    let lv = space.level.index();
+    let compressed = info.levels.get(lv).is_some_and(|l| {
+        matches!(
+            l.ty.format,
+            LevelFormat::Compressed | LevelFormat::LooseCompressed
+        )
+    });
+    compressed && info.levels.iter().all(|l| l.ty.is_unique())
 }
 
 /// Whether one iteration running `body` inserts at most one entry: no
