@@ -411,8 +411,12 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
     const SLOTS_PAST_LEN: bool = true;
     #[inline]
     fn spare_slots(&mut self, n: usize) -> Option<core::ptr::NonNull<T>> {
-        // As every growth of a `Vec` here: `try_reserve`, never an abort.
-        self.try_reserve(n).ok()?;
+        // As every growth of a `Vec` here: `try_reserve`, never an abort;
+        // asked only when the spare capacity is short (a kernel reserved
+        // its output's bound up front, so a row's slots are usually there).
+        if alloc::vec::Vec::capacity(self) - alloc::vec::Vec::len(self) < n {
+            self.try_reserve(n).ok()?;
+        }
         Some(core::ptr::NonNull::from(self.spare_capacity_mut()).cast())
     }
     #[inline]

@@ -159,6 +159,7 @@ mod in_place;
 mod insert;
 mod insert_any;
 mod new;
+mod next_row;
 mod order;
 mod protocol;
 mod row;

@@ -103,8 +103,51 @@ where
     /// speed (entries past it take the segment's path).
     #[inline(always)]
     pub fn row(&mut self, bound: usize) -> Row<'_, 'o, V, E, B, DIM, LVL> {
-        let st = in_registers(open_slots(self, bound));
+        // The common case in line (64-bit targets; the microcontrollers
+        // keep the one out-of-line call): a fresh segment of the next
+        // CSR/CSC row, its slots in the spare capacity the kernel reserved
+        // up front. The out-of-line call with its state passed through
+        // memory was ~150 instructions per row.
+        let next = cfg!(target_pointer_width = "64")
+            && !self.appending
+            && bound > 0
+            && self.pending == 0
+            && self.out.open_next_row(&self.lvl);
+        let st = if next {
+            self.appending = true;
+            reserve(self, fresh_slots(self, bound))
+        } else {
+            in_registers(open_slots(self, bound))
+        };
         Row { seg: self, st }
+    }
+}
+
+/// The state of a row of `seg` with `bound` and no slots yet, accepting
+/// any coordinate below the last level's size.
+#[inline(always)]
+fn fresh_slots<V, E, B, const DIM: usize, const LVL: usize>(
+    seg: &Segment<'_, V, E, B, DIM, LVL>,
+    bound: usize,
+) -> Slots<E::Crd, V>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    let size = LVL
+        .checked_sub(1)
+        .and_then(|l| seg.out.lvl_sizes.get(l))
+        .copied()
+        .unwrap_or(0);
+    Slots {
+        crd: NonNull::dangling(),
+        val: NonNull::dangling(),
+        room: 0,
+        k: 0,
+        next: 0,
+        size,
+        left: bound,
     }
 }
 
@@ -120,35 +163,43 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    let size = LVL
-        .checked_sub(1)
-        .and_then(|l| seg.out.lvl_sizes.get(l))
-        .copied()
-        .unwrap_or(0);
-    let mut st = Slots {
-        crd: NonNull::dangling(),
-        val: NonNull::dangling(),
-        room: 0,
-        k: 0,
-        next: 0,
-        size,
-        left: bound,
-    };
+    let mut st = fresh_slots(seg, bound);
     if seg.appending {
         st.next = last_pushed(seg).saturating_add(1);
         st = reserve(seg, st);
-    } else if bound > 0 && seg.pending == 0 && seg.out.opens_row(&seg.lvl, 0) {
+    } else if bound > 0 && seg.pending == 0 && opens(seg) {
         // A new CSR/CSC row, opened now as its first entry would open
         // it (`opens_row` held: nothing is out of order or faulted), so
         // that entry is a slot too. The segment appends from here: its
         // last coordinate says 0 while no entry is in, which only sends
         // a push of coordinate 0 to the general path (where opening the
         // row again changes nothing).
-        seg.out.open_row(&seg.lvl);
         seg.appending = true;
         st = reserve(seg, st);
     }
     st
+}
+
+/// Opens the segment's row of a CSR/CSC output before its first entry
+/// when `insert` would open it with no fault (`opens_row`): the next row
+/// in a few instructions (`open_next_row`), any other through `open_row`.
+#[inline(always)]
+fn opens<V, E, B, const DIM: usize, const LVL: usize>(
+    seg: &mut Segment<'_, V, E, B, DIM, LVL>,
+) -> bool
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    if seg.out.open_next_row(&seg.lvl) {
+        return true;
+    }
+    if !seg.out.opens_row(&seg.lvl, 0) {
+        return false;
+    }
+    seg.out.open_row(&seg.lvl);
+    true
 }
 
 impl<V, E, B, const DIM: usize, const LVL: usize> Row<'_, '_, V, E, B, DIM, LVL>
@@ -193,6 +244,43 @@ where
         } else {
             self.st = in_registers(push_slow(self.seg, self.st, c, value));
         }
+    }
+
+    /// Whether the row's reserved slots cover its whole bound: pushing at
+    /// most the `bound` given to [`Segment::row`] never runs out of slots.
+    /// Checked once per row, before a merge whose every push is
+    /// [`push_reserved`](Self::push_reserved). Always `false` on targets
+    /// whose pointers are narrower than 64 bits: a generated kernel's
+    /// second copy of the merge behind it is then dead code, and the
+    /// microcontrollers keep one copy (code size).
+    #[inline(always)]
+    pub fn holds_bound(&self) -> bool {
+        cfg!(target_pointer_width = "64") && self.st.room >= self.st.left
+    }
+
+    /// [`push_in_order`](Self::push_in_order) without the slot test: two
+    /// stores. What a generated kernel calls inside a merge that the
+    /// schedule proves writes at most the row's bound (every iteration
+    /// advances a cursor over the bounded levels and inserts at most once),
+    /// after [`holds_bound`](Self::holds_bound) held.
+    ///
+    /// # Safety
+    ///
+    /// [`holds_bound`](Self::holds_bound) returned `true` for this row
+    /// before its first push, at most `bound` entries are pushed into it
+    /// in all (by any method: `push_reserved`, `push_in_order`,
+    /// `extend_in_order`), and `c` satisfies
+    /// [`push_in_order`](Self::push_in_order)'s contract (larger than every
+    /// coordinate pushed before, below the last level's size).
+    #[inline(always)]
+    pub unsafe fn push_reserved(&mut self, c: usize, value: V) {
+        // SAFETY: the row held its bound (`room >= left`, with `left` the
+        // bound and `k` 0 when it was checked before any push); no push
+        // took the segment's path since (every one found a slot: at most
+        // `bound` were made), so `room` and `left` are unchanged and the
+        // `k` pushes before this one are fewer than `bound <= room`: a slot
+        // is left. The caller's contract gives `next <= c < size`.
+        unsafe { self.write_slot(c, value) }
     }
 
     /// Writes `c` and `value` to the row's next slot and advances past it:
@@ -276,7 +364,9 @@ where
 
 /// Reserves `st.left` slots when both buffers have the room (the segment
 /// is appending: the row is open and the output is in its fast state;
-/// `st.next` is set); otherwise reserves none.
+/// `st.next` is set); otherwise reserves none. In line: a `Vec`'s slots
+/// are a capacity test and two pointers.
+#[inline(always)]
 fn reserve<V, E, B, const DIM: usize, const LVL: usize>(
     seg: &mut Segment<'_, V, E, B, DIM, LVL>,
     mut st: Slots<E::Crd, V>,

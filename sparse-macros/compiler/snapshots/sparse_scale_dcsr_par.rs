@@ -11,6 +11,7 @@
 /// schedule
 ///   j: each row of `c` written into slots reserved for the entries of the rows it walks (statement 1)
 ///   j: its coordinates in order and in range by construction (ordered levels of validated inputs, visited in order): each entry tests only the slot count (statement 1)
+///   j: at most one insert per step past an entry of the rows it walks:                          a row whose slots cover its bound is written with no slot test (64-bit                          targets) (statement 1)
 /// ```
 ///
 /// `#[parallel]` (sparse-core feature `rayon`):
@@ -123,32 +124,62 @@ pub fn scale_dcsr_par<
                                 0usize
                                     .saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)),
                             );
-                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_a_lo1 = unsafe {
-                            ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                        };
-                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_a_hi1 = unsafe {
-                            ::sparse_core::__private::load_index(
-                                __sk_a_pos1,
-                                __sk_a_p0 + 1,
-                            )
-                        };
-                        /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
-                        let __sk_a_walk1 = unsafe {
-                            ::sparse_core::__private::walk_values(
-                                __sk_a_crd1,
-                                __sk_a_val,
-                                __sk_a_lo1,
-                                __sk_a_hi1,
-                            )
-                        };
-                        for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
-                            let __sk_a_v = __sk_a_w1;
-                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                            let () = unsafe {
-                                __sk_c_row.push_in_order(__sk_j, __sk_a_v * 2.0)
+                        if __sk_c_row.holds_bound() {
+                            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_a_lo1 = unsafe {
+                                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
                             };
+                            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_a_hi1 = unsafe {
+                                ::sparse_core::__private::load_index(
+                                    __sk_a_pos1,
+                                    __sk_a_p0 + 1,
+                                )
+                            };
+                            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
+                            let __sk_a_walk1 = unsafe {
+                                ::sparse_core::__private::walk_values(
+                                    __sk_a_crd1,
+                                    __sk_a_val,
+                                    __sk_a_lo1,
+                                    __sk_a_hi1,
+                                )
+                            };
+                            for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
+                                let __sk_a_v = __sk_a_w1;
+                                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
+                                let () = unsafe {
+                                    __sk_c_row.push_reserved(__sk_j, __sk_a_v * 2.0)
+                                };
+                            }
+                        } else {
+                            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_a_lo1 = unsafe {
+                                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
+                            };
+                            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_a_hi1 = unsafe {
+                                ::sparse_core::__private::load_index(
+                                    __sk_a_pos1,
+                                    __sk_a_p0 + 1,
+                                )
+                            };
+                            /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
+                            let __sk_a_walk1 = unsafe {
+                                ::sparse_core::__private::walk_values(
+                                    __sk_a_crd1,
+                                    __sk_a_val,
+                                    __sk_a_lo1,
+                                    __sk_a_hi1,
+                                )
+                            };
+                            for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
+                                let __sk_a_v = __sk_a_w1;
+                                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                let () = unsafe {
+                                    __sk_c_row.push_in_order(__sk_j, __sk_a_v * 2.0)
+                                };
+                            }
                         }
                     }
                 }

@@ -23,6 +23,7 @@
 ///   i: two levels merged by comparing their coordinates (one arm per outcome, as a hand-written merge) (statement 1)
 ///   i: each row of `c` written into slots reserved for the entries of the rows it walks (statement 1)
 ///   i: its coordinates in order and in range by construction (ordered levels of validated inputs, visited in order): each entry tests only the slot count (statement 1)
+///   i: at most one insert per step past an entry of the rows it walks:                          a row whose slots cover its bound is written with no slot test (64-bit                          targets) (statement 1)
 ///   i: the rest of `a`'s row copied in one step once the others run out (statement 1)
 ///   i: the rest of `b`'s row copied in one step once the others run out (statement 1)
 /// ```
@@ -113,96 +114,190 @@ pub fn vadd<
                         .saturating_add(__sk_a_bhi0.saturating_sub(__sk_a_blo0))
                         .saturating_add(__sk_b_bhi0.saturating_sub(__sk_b_blo0)),
                 );
-            {
-                /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-                let __sk_a_lo0 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_pos0, 0)
-                };
-                /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-                let __sk_a_hi0 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_pos0, 1)
-                };
-                let mut __sk_a_p0 = __sk_a_lo0;
-                /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-                let __sk_b_lo0 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_b_pos0, 0)
-                };
-                /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
-                let __sk_b_hi0 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_b_pos0, 1)
-                };
-                let mut __sk_b_p0 = __sk_b_lo0;
-                while __sk_a_p0 < __sk_a_hi0 && __sk_b_p0 < __sk_b_hi0 {
-                    /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the merged range, so `__sk_a_p0` is an entry of `a` level 0.
-                    let __sk_a_c0 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_a_crd0, __sk_a_p0)
+            if __sk_c_row.holds_bound() {
+                {
+                    /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                    let __sk_a_lo0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos0, 0)
                     };
-                    /// SAFETY: `__sk_b_p0` < `__sk_b_hi0`, the end of the merged range, so `__sk_b_p0` is an entry of `b` level 0.
-                    let __sk_b_c0 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
+                    /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                    let __sk_a_hi0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos0, 1)
                     };
-                    if __sk_a_c0 < __sk_b_c0 {
-                        let __sk_i = __sk_a_c0;
-                        {
-                            /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                            let __sk_a_v = unsafe {
-                                ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
-                            };
-                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                            let () = unsafe {
-                                __sk_c_row.push_in_order(__sk_i, __sk_a_v)
-                            };
+                    let mut __sk_a_p0 = __sk_a_lo0;
+                    /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                    let __sk_b_lo0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_b_pos0, 0)
+                    };
+                    /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                    let __sk_b_hi0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_b_pos0, 1)
+                    };
+                    let mut __sk_b_p0 = __sk_b_lo0;
+                    while __sk_a_p0 < __sk_a_hi0 && __sk_b_p0 < __sk_b_hi0 {
+                        /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the merged range, so `__sk_a_p0` is an entry of `a` level 0.
+                        let __sk_a_c0 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_a_crd0, __sk_a_p0)
+                        };
+                        /// SAFETY: `__sk_b_p0` < `__sk_b_hi0`, the end of the merged range, so `__sk_b_p0` is an entry of `b` level 0.
+                        let __sk_b_c0 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
+                        };
+                        if __sk_a_c0 < __sk_b_c0 {
+                            let __sk_i = __sk_a_c0;
+                            {
+                                /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                let __sk_a_v = unsafe {
+                                    ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
+                                };
+                                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
+                                let () = unsafe {
+                                    __sk_c_row.push_reserved(__sk_i, __sk_a_v)
+                                };
+                            }
+                            __sk_a_p0 += 1;
+                        } else if __sk_b_c0 < __sk_a_c0 {
+                            let __sk_i = __sk_b_c0;
+                            {
+                                /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                let __sk_b_v = unsafe {
+                                    ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
+                                };
+                                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
+                                let () = unsafe {
+                                    __sk_c_row.push_reserved(__sk_i, __sk_b_v)
+                                };
+                            }
+                            __sk_b_p0 += 1;
+                        } else {
+                            let __sk_i = __sk_a_c0;
+                            {
+                                /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                let __sk_a_v = unsafe {
+                                    ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
+                                };
+                                /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                let __sk_b_v = unsafe {
+                                    ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
+                                };
+                                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
+                                let () = unsafe {
+                                    __sk_c_row.push_reserved(__sk_i, __sk_a_v + __sk_b_v)
+                                };
+                            }
+                            __sk_a_p0 += 1;
+                            __sk_b_p0 += 1;
                         }
-                        __sk_a_p0 += 1;
-                    } else if __sk_b_c0 < __sk_a_c0 {
-                        let __sk_i = __sk_b_c0;
-                        {
-                            /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                            let __sk_b_v = unsafe {
-                                ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
-                            };
-                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                            let () = unsafe {
-                                __sk_c_row.push_in_order(__sk_i, __sk_b_v)
-                            };
-                        }
-                        __sk_b_p0 += 1;
-                    } else {
-                        let __sk_i = __sk_a_c0;
-                        {
-                            /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                            let __sk_a_v = unsafe {
-                                ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
-                            };
-                            /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                            let __sk_b_v = unsafe {
-                                ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
-                            };
-                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                            let () = unsafe {
-                                __sk_c_row.push_in_order(__sk_i, __sk_a_v + __sk_b_v)
-                            };
-                        }
-                        __sk_a_p0 += 1;
-                        __sk_b_p0 += 1;
                     }
+                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                    let () = unsafe {
+                        __sk_c_row
+                            .extend_in_order(
+                                __sk_a_crd0.get(__sk_a_p0..__sk_a_hi0).unwrap_or_default(),
+                                __sk_a_val.get(__sk_a_p0..__sk_a_hi0).unwrap_or_default(),
+                            )
+                    };
+                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                    let () = unsafe {
+                        __sk_c_row
+                            .extend_in_order(
+                                __sk_b_crd0.get(__sk_b_p0..__sk_b_hi0).unwrap_or_default(),
+                                __sk_b_val.get(__sk_b_p0..__sk_b_hi0).unwrap_or_default(),
+                            )
+                    };
                 }
-                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                let () = unsafe {
-                    __sk_c_row
-                        .extend_in_order(
-                            __sk_a_crd0.get(__sk_a_p0..__sk_a_hi0).unwrap_or_default(),
-                            __sk_a_val.get(__sk_a_p0..__sk_a_hi0).unwrap_or_default(),
-                        )
-                };
-                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                let () = unsafe {
-                    __sk_c_row
-                        .extend_in_order(
-                            __sk_b_crd0.get(__sk_b_p0..__sk_b_hi0).unwrap_or_default(),
-                            __sk_b_val.get(__sk_b_p0..__sk_b_hi0).unwrap_or_default(),
-                        )
-                };
+            } else {
+                {
+                    /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                    let __sk_a_lo0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos0, 0)
+                    };
+                    /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                    let __sk_a_hi0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos0, 1)
+                    };
+                    let mut __sk_a_p0 = __sk_a_lo0;
+                    /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                    let __sk_b_lo0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_b_pos0, 0)
+                    };
+                    /// SAFETY: the single entry above level 0, and compressed level 0 stores one position per parent entry plus one.
+                    let __sk_b_hi0 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_b_pos0, 1)
+                    };
+                    let mut __sk_b_p0 = __sk_b_lo0;
+                    while __sk_a_p0 < __sk_a_hi0 && __sk_b_p0 < __sk_b_hi0 {
+                        /// SAFETY: `__sk_a_p0` < `__sk_a_hi0`, the end of the merged range, so `__sk_a_p0` is an entry of `a` level 0.
+                        let __sk_a_c0 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_a_crd0, __sk_a_p0)
+                        };
+                        /// SAFETY: `__sk_b_p0` < `__sk_b_hi0`, the end of the merged range, so `__sk_b_p0` is an entry of `b` level 0.
+                        let __sk_b_c0 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_b_crd0, __sk_b_p0)
+                        };
+                        if __sk_a_c0 < __sk_b_c0 {
+                            let __sk_i = __sk_a_c0;
+                            {
+                                /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                let __sk_a_v = unsafe {
+                                    ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
+                                };
+                                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                let () = unsafe {
+                                    __sk_c_row.push_in_order(__sk_i, __sk_a_v)
+                                };
+                            }
+                            __sk_a_p0 += 1;
+                        } else if __sk_b_c0 < __sk_a_c0 {
+                            let __sk_i = __sk_b_c0;
+                            {
+                                /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                let __sk_b_v = unsafe {
+                                    ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
+                                };
+                                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                let () = unsafe {
+                                    __sk_c_row.push_in_order(__sk_i, __sk_b_v)
+                                };
+                            }
+                            __sk_b_p0 += 1;
+                        } else {
+                            let __sk_i = __sk_a_c0;
+                            {
+                                /// SAFETY: `__sk_a_p0` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                let __sk_a_v = unsafe {
+                                    ::sparse_core::__private::load(__sk_a_val, __sk_a_p0)
+                                };
+                                /// SAFETY: `__sk_b_p0` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                let __sk_b_v = unsafe {
+                                    ::sparse_core::__private::load(__sk_b_val, __sk_b_p0)
+                                };
+                                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                let () = unsafe {
+                                    __sk_c_row.push_in_order(__sk_i, __sk_a_v + __sk_b_v)
+                                };
+                            }
+                            __sk_a_p0 += 1;
+                            __sk_b_p0 += 1;
+                        }
+                    }
+                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                    let () = unsafe {
+                        __sk_c_row
+                            .extend_in_order(
+                                __sk_a_crd0.get(__sk_a_p0..__sk_a_hi0).unwrap_or_default(),
+                                __sk_a_val.get(__sk_a_p0..__sk_a_hi0).unwrap_or_default(),
+                            )
+                    };
+                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                    let () = unsafe {
+                        __sk_c_row
+                            .extend_in_order(
+                                __sk_b_crd0.get(__sk_b_p0..__sk_b_hi0).unwrap_or_default(),
+                                __sk_b_val.get(__sk_b_p0..__sk_b_hi0).unwrap_or_default(),
+                            )
+                    };
+                }
             }
         }
         c.finish("c")?;

@@ -255,6 +255,9 @@ fn ordered_insertions() -> impl Strategy<Value = Vec<(usize, usize, i32)>> {
 /// Every row `0..4` opened (empty ones too, with the bound `slack` when
 /// that is positive), its entries written by vouched pushes or, past the
 /// first, by vouched runs of `chunk` entries: what the generated merge does.
+/// A row whose bound covers its entries (`slack >= 0`) and whose slots
+/// hold that bound takes the pushes without the slot test, as the
+/// generated merge's second copy does.
 fn fill_in_order<E, B>(
     c: &mut SparseTensorOut<i32, E, B, 2, 2>,
     ins: &[(usize, usize, i32)],
@@ -275,9 +278,17 @@ fn fill_in_order<E, B>(
         } else {
             1.min(run.len())
         };
+        let reserved = slack >= 0 && row.holds_bound();
         for &&(_, col, v) in &run[..split] {
-            // SAFETY: `ordered_insertions` are increasing and in range.
-            unsafe { row.push_in_order(col, v) };
+            if reserved {
+                // SAFETY: the row held its bound before its first push,
+                // which is at least the row's entries (`slack >= 0`), and
+                // `ordered_insertions` are increasing and in range.
+                unsafe { row.push_reserved(col, v) };
+            } else {
+                // SAFETY: `ordered_insertions` are increasing and in range.
+                unsafe { row.push_in_order(col, v) };
+            }
         }
         for part in run[split..].chunks(chunk.max(1)) {
             let cols: Vec<u32> = part.iter().map(|e| e.1 as u32).collect();

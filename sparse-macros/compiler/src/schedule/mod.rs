@@ -537,6 +537,13 @@ impl Schedule {
                         n + 1
                     ));
                 }
+                if r.covered {
+                    lines.push(format!(
+                        "{}: at most one insert per step past an entry of the rows it walks:                          a row whose slots cover its bound is written with no slot test (64-bit                          targets) (statement {})",
+                        k.loop_name(r.loop_id),
+                        n + 1
+                    ));
+                }
                 for t in &r.tails {
                     lines.push(format!(
                         "{}: the rest of `{}`'s row copied in one step once the others run out \

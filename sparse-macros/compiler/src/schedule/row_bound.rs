@@ -22,7 +22,7 @@
 
 use crate::plan::{KernelPlan, Kind};
 use crate::sparsifier::{Access, Expr, LoopId, Node, Space, Stmt, StmtPlan, TensorId, Value};
-use crate::vocab::LevelExpr;
+use crate::vocab::{LevelExpr, LevelFormat};
 
 /// A row written into reserved slots.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +40,10 @@ pub struct RowBound {
     /// Whether the inserted coordinates are in increasing order and below
     /// the output's level size by construction (the function `in_order` below).
     pub in_order: bool,
+    /// Whether the loop inserts at most the bound by construction (the
+    /// function `covered` below): then a row whose slots cover its bound
+    /// needs no slot test per entry (`Row::push_reserved`).
+    pub covered: bool,
 }
 
 /// The row bound of statement `stmt`, whose segment loop is `segment`:
@@ -59,8 +63,13 @@ pub fn row_bound(
     }
     let mut found = None;
     super::unroll::visit(&sp.tree, &mut |node| match node {
-        Node::Iterate { loop_id, space, .. } if *loop_id == l => {
-            found = Some((vec![*space], Vec::new()));
+        Node::Iterate {
+            loop_id,
+            space,
+            body,
+            ..
+        } if *loop_id == l => {
+            found = Some((vec![*space], Vec::new(), at_most_one_insert(body)));
         }
         Node::CoIterate {
             loop_id,
@@ -73,19 +82,74 @@ pub fn row_bound(
                 .iter()
                 .filter_map(|ph| copied_tail(kp, stmt, ph))
                 .collect();
-            found = Some((spaces.clone(), tails));
+            let covered = phases
+                .iter()
+                .all(|ph| !ph.universal && ph.cases.iter().all(|c| at_most_one_insert(&c.body)));
+            found = Some((spaces.clone(), tails, covered));
         }
         _ => {}
     });
-    let (spaces, tails) = found?;
+    let (spaces, tails, covered) = found?;
     let in_order = in_order(kp, stmt, l, &spaces);
+    // Every sparse input's entries come from the bounded levels (a sparse
+    // operand located or walked elsewhere may insert past the bound).
+    let bounded_inputs = stmt.rhs.accesses().iter().all(|a| {
+        kp.tensors
+            .get(a.tensor.index())
+            .and_then(Option::as_ref)
+            .is_none_or(|i| i.kind != Kind::Sparse)
+            || spaces.iter().any(|s| s.tensor == a.tensor)
+    });
+    let covered =
+        covered && in_order && bounded_inputs && spaces.iter().all(|s| whole_rows(kp, *s));
     Some(RowBound {
         loop_id: l,
         output,
         spaces,
         tails,
         in_order,
+        covered,
     })
+}
+
+/// Whether the positions under level `space`'s parent hold every entry the
+/// loop walks under the current output row: a compressed level whose
+/// levels above are all unique (one parent entry per coordinate). A
+/// singleton below a non-unique level (COO) walks a run of parent entries
+/// whose one position range is not the row's: its bound counts one.
+fn whole_rows(kp: &KernelPlan, space: Space) -> bool {
+    let Some(info) = kp
+        .tensors
+        .get(space.tensor.index())
+        .and_then(Option::as_ref)
+    else {
+        return false;
+    };
+    let lv = space.level.index();
+    let compressed = info.levels.get(lv).is_some_and(|l| {
+        matches!(
+            l.ty.format,
+            LevelFormat::Compressed | LevelFormat::LooseCompressed
+        )
+    });
+    compressed && info.levels.iter().all(|l| l.ty.is_unique())
+}
+
+/// Whether one iteration running `body` inserts at most one entry: no
+/// loop inside, at most one `Insert`. A walk's iteration advances its
+/// cursor, and a merge's (no phase over the whole range) at least one of
+/// the merged levels' cursors, each past one entry of the rows the bound
+/// counts; a tail copied in one step copies the rest of one of them. So
+/// such a loop inserts at most the bound (`RowBound::covered`).
+fn at_most_one_insert(body: &[Node]) -> bool {
+    let mut inserts = 0usize;
+    let mut loops = false;
+    super::unroll::visit(body, &mut |n| match n {
+        Node::Insert { .. } => inserts += 1,
+        Node::For { .. } | Node::Iterate { .. } | Node::CoIterate { .. } => loops = true,
+        _ => {}
+    });
+    !loops && inserts <= 1
 }
 
 /// Whether loop `l` over `spaces` inserts its coordinates in increasing

@@ -200,6 +200,19 @@ impl Gen<'_> {
             }
         };
         match &scope.segment {
+            Some((t, seg)) if *t == access.tensor && scope.vouched && scope.reserved => {
+                let seg = seg.clone();
+                let last = coords.pop();
+                let doc = self.reserved_doc(access.tensor);
+                self.with_value(value, scope, |_, v| {
+                    guarded(v, &|v| {
+                        quote! {
+                            #[doc = #doc]
+                            let () = unsafe { #seg.push_reserved(#last, #v) };
+                        }
+                    })
+                })
+            }
             Some((t, seg)) if *t == access.tensor && scope.vouched => {
                 let seg = seg.clone();
                 let last = coords.pop();
@@ -276,8 +289,31 @@ impl Gen<'_> {
                 .and_then(|s| s.row_bound.as_ref())
                 .is_some_and(|rb| rb.in_order);
         }
-        let opened = row.map(|r| r.0);
+        let covered = inner.vouched
+            && self
+                .sched
+                .and_then(|s| s.row_bound.as_ref())
+                .is_some_and(|rb| rb.covered);
         let body = self.node(n, &inner);
+        // A second copy of the loop without slot tests, taken when the
+        // row's slots cover its bound (`holds_bound` is false on targets
+        // narrower than 64 bits, where the copy is dead code and dropped).
+        let body = match &row {
+            Some((_, r)) if covered => {
+                let mut reserved = inner.clone();
+                reserved.reserved = true;
+                let fast = self.node(n, &reserved);
+                quote! {
+                    if #r.holds_bound() {
+                        #fast
+                    } else {
+                        #body
+                    }
+                }
+            }
+            _ => body,
+        };
+        let opened = row.map(|r| r.0);
         Some(quote! {
             {
                 let mut #seg = #c.segment([#(#coords),*]);

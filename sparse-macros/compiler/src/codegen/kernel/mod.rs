@@ -171,6 +171,9 @@ struct Scope {
     /// That local is a `Row` whose coordinates the schedule proves in
     /// order and in range (`RowBound::in_order`): inserts vouch for them.
     vouched: bool,
+    /// Inside the copy of the segment loop taken when the row's slots
+    /// cover its bound (`RowBound::covered`): inserts take no slot test.
+    reserved: bool,
     /// Row cursors of compressed levels walked one row per iteration of
     /// the enclosing dense loop (see `rows.rs`).
     rows: BTreeMap<(TensorId, usize), Ident>,

@@ -94,6 +94,18 @@ impl Gen<'_> {
         })
     }
 
+    /// The `SAFETY:` line of an insert into a row whose slots cover its
+    /// bound (`RowBound::covered`, inside `holds_bound`'s branch).
+    pub(super) fn reserved_doc(&self, output: TensorId) -> String {
+        format!(
+            "{} This row of `{}` held its bound (`holds_bound` before its first push), and this \
+             loop inserts at most once per step past an entry of the rows the bound counts (the \
+             rest of a row copied in one step), so at most the bound in all.",
+            self.vouch_doc(output),
+            self.info(output).name
+        )
+    }
+
     /// The `SAFETY:` line of an insert whose coordinate the schedule
     /// proves in order and in range (`RowBound::in_order`).
     pub(super) fn vouch_doc(&self, output: TensorId) -> String {

@@ -66,10 +66,14 @@ fn sparse_vector_add_inserts_every_case() {
     let text = d.generate();
     snapshot("sparse_vector_add", &text);
     // One insert per case of the union (both, a only, b only) into the
-    // row's slots, and the two exhaustion phases as bulk copies.
+    // row's slots, and the two exhaustion phases as bulk copies, in each
+    // of the two copies of the merge: without the slot test when the row
+    // holds its bound, with it otherwise.
     let flat: String = text.split_whitespace().collect();
+    assert_eq!(flat.matches("if__sk_c_row.holds_bound()").count(), 1);
+    assert_eq!(flat.matches("__sk_c_row.push_reserved(").count(), 3);
     assert_eq!(flat.matches("__sk_c_row.push_in_order(").count(), 3);
-    assert_eq!(flat.matches("__sk_c_row.extend_in_order(").count(), 2);
+    assert_eq!(flat.matches("__sk_c_row.extend_in_order(").count(), 4);
     assert_eq!(flat.matches("__sk_c_seg.row(").count(), 1);
     assert_eq!(text.matches(".segment(").count(), 1);
     assert!(!has(&text, "fill("));
