@@ -236,7 +236,7 @@ start_background() {
     BG_DIR=$(mktemp -d)
     mapfile -t BG_TITLES < <(lane_titles "$1")
     (
-        renice -n 10 -p "$BASHPID" >/dev/null
+        renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true
         lane_steps "$BG_DIR" 0 "$1"
     ) &
     BG_PID=$!
