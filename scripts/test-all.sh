@@ -33,6 +33,14 @@ ROOT=$(pwd)
 FW_DIR="$ROOT/boards/qemu-mps2-an386"
 FW_TIMEOUT=${FW_TIMEOUT:-300}
 FW_TARGET_DIR=${FW_TARGET_DIR:-$ROOT/target/firmware}
+# No debug info in dev/test builds: no step reads it (a failing test still
+# prints its panic's file and line), and writing and linking it is a good
+# part of a cold build of the test tiers. No incremental caches: every
+# build here is from scratch on CI, where they only cost time and disk.
+# Both can be set by the caller (they change the build's fingerprints, so
+# a suite run does not share its artifacts with a default `cargo test`).
+export CARGO_PROFILE_DEV_DEBUG=${CARGO_PROFILE_DEV_DEBUG:-0}
+export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 THUMB_TARGETS=(thumbv6m-none-eabi thumbv7em-none-eabihf thumbv8m.main-none-eabihf)
 # The cores the firmware runs on under QEMU, with the machine of each (the
 # runners in boards/qemu-mps2-an386/.cargo/config.toml).
@@ -50,9 +58,25 @@ STEP_T0=$SECONDS
 TIMINGS=()
 FAILED=()
 
+# CPU seconds (user + system) of the finished children of the shell whose
+# pid is $1: each step's CPU time is the difference around it. Unlike the
+# wall clock it does not depend on the other builds sharing the machine.
+TICKS=$(getconf CLK_TCK)
+children_cpu() {
+    local f
+    read -r -a f <"/proc/$1/stat"
+    echo $(((f[15] + f[16]) / TICKS))
+}
+STEP_CPU0=$(children_cpu $$)
+
+# `timing SECONDS CPU TITLE [NOTE]`: one line of the table printed at the end.
+timing() {
+    printf '%5ds %5ds  %s%s' "$1" "$2" "$3" "${4:+  $4}"
+}
+
 finish_step() {
     if [[ -n "$STEP" ]]; then
-        TIMINGS+=("$(printf '%5ds  %s' $((SECONDS - STEP_T0)) "$STEP")")
+        TIMINGS+=("$(timing $((SECONDS - STEP_T0)) $(($(children_cpu $$) - STEP_CPU0)) "$STEP")")
     fi
 }
 
@@ -60,6 +84,7 @@ step() {
     finish_step
     STEP=$1
     STEP_T0=$SECONDS
+    STEP_CPU0=$(children_cpu $$)
     printf '\n==== %s ====\n' "$STEP"
 }
 
@@ -79,7 +104,8 @@ run() {
     local rc=$?
     set -e
     if [[ $rc -ne 0 ]]; then
-        TIMINGS[${#TIMINGS[@]}]="$(printf '%5ds  %s  FAILED (exit %d)' $((SECONDS - STEP_T0)) "$STEP" "$rc")"
+        TIMINGS+=("$(timing $((SECONDS - STEP_T0)) $(($(children_cpu $$) - STEP_CPU0)) "$STEP" \
+            "FAILED (exit $rc)")")
         FAILED+=("$STEP")
         STEP=""
         if [[ "${KEEP_GOING:-0}" != 1 ]]; then
@@ -88,6 +114,65 @@ run() {
         fi
         printf '==== FAILED: %s (exit %d); KEEP_GOING=1, continuing ====\n' "$title" "$rc" >&2
     fi
+}
+
+# `lane_steps DIR K LANE`: runs LANE's steps (`TITLE|FUNCTION` lines) one
+# after the other in a subshell of their own, with step k's output in
+# DIR/k.log and its verdict in DIR/k.status ("EXIT WALL CPU", written
+# whole once the step is done), k counting from K. A lane stops at its
+# first failure (unless KEEP_GOING=1): the rest are marked "skipped".
+lane_steps() {
+    local dir=$1 k=$2 lane=$3 me=$BASHPID title fn failed=0 s0 c0 rc
+    set +e
+    while IFS='|' read -r title fn; do
+        [[ -z "$title" ]] && continue
+        if [[ $failed -ne 0 ]]; then
+            echo "not run: an earlier step of its lane failed" >"$dir/$k.log"
+            echo "skipped 0 0" >"$dir/$k.tmp"
+        else
+            s0=$SECONDS
+            c0=$(children_cpu "$me")
+            (
+                set -e
+                "$fn"
+            ) >"$dir/$k.log" 2>&1
+            rc=$?
+            echo "$rc $((SECONDS - s0)) $(($(children_cpu "$me") - c0))" >"$dir/$k.tmp"
+            if [[ $rc -ne 0 && "${KEEP_GOING:-0}" != 1 ]]; then
+                failed=1
+            fi
+        fi
+        mv "$dir/$k.tmp" "$dir/$k.status"
+        k=$((k + 1))
+    done <<<"$lane"
+}
+
+# `lane_titles LANE`: the titles of LANE's steps, one a line.
+lane_titles() {
+    local title fn
+    while IFS='|' read -r title fn; do
+        [[ -n "$title" ]] && echo "$title"
+    done <<<"$1"
+}
+
+# `report_step DIR K TITLE`: prints step k's log under its title and
+# records its time and verdict as `run` does; returns its exit status.
+report_step() {
+    local dir=$1 k=$2 title=$3 rc secs cpu
+    printf '\n==== %s ====\n' "$title"
+    cat "$dir/$k.log"
+    read -r rc secs cpu <"$dir/$k.status"
+    if [[ $rc == skipped ]]; then
+        TIMINGS+=("$(printf '%5s  %5s   %s  NOT RUN (its lane stopped first)' - - "$title")")
+        FAILED+=("$title (not run)")
+        return 1
+    elif [[ $rc -ne 0 ]]; then
+        TIMINGS+=("$(timing "$secs" "$cpu" "$title" "FAILED (exit $rc)")")
+        FAILED+=("$title")
+        printf '==== FAILED: %s (exit %d) ====\n' "$title" "$rc" >&2
+        return "$rc"
+    fi
+    TIMINGS+=("$(timing "$secs" "$cpu" "$title")")
 }
 
 # Runs checks side by side: `run_lanes LANE...`, each LANE a string of
@@ -100,43 +185,16 @@ run() {
 # printed in the lanes' order once all lanes are done, with the step's own
 # time and verdict recorded as `run` records them.
 run_lanes() {
-    local dir lane i=0 pids=() titles=() title fn t0=$SECONDS
+    local dir lane k=0 pids=() titles=() t0=$SECONDS c0 first_failure="" rc
     finish_step
     STEP=""
     dir=$(mktemp -d)
+    c0=$(children_cpu $$)
     for lane in "$@"; do
-        # Step k's log and status are $dir/k.log and $dir/k.status.
-        (
-            set +e
-            failed=0
-            k=$i
-            while IFS='|' read -r title fn; do
-                [[ -z "$title" ]] && continue
-                if [[ $failed -ne 0 ]]; then
-                    echo "not run: an earlier step of its lane failed" >"$dir/$k.log"
-                    echo "skipped 0" >"$dir/$k.status"
-                else
-                    s0=$SECONDS
-                    (
-                        set -e
-                        "$fn"
-                    ) >"$dir/$k.log" 2>&1
-                    rc=$?
-                    echo "$rc $((SECONDS - s0))" >"$dir/$k.status"
-                    if [[ $rc -ne 0 && "${KEEP_GOING:-0}" != 1 ]]; then
-                        failed=1
-                    fi
-                fi
-                k=$((k + 1))
-            done <<<"$lane"
-        ) &
+        lane_steps "$dir" "$k" "$lane" &
         pids+=($!)
-        while IFS='|' read -r title fn; do
-            if [[ -n "$title" ]]; then
-                titles+=("$title")
-                i=$((i + 1))
-            fi
-        done <<<"$lane"
+        mapfile -t -O "${#titles[@]}" titles < <(lane_titles "$lane")
+        k=${#titles[@]}
     done
     printf '\n==== %d steps in %d lanes side by side (output below when all are done): ====\n' \
         "${#titles[@]}" "$#"
@@ -145,31 +203,78 @@ run_lanes() {
     for pid in "${pids[@]}"; do
         wait "$pid" || true
     done
-    local rc secs first_failure="" k
     for k in "${!titles[@]}"; do
-        title=${titles[$k]}
-        printf '\n==== %s ====\n' "$title"
-        cat "$dir/$k.log"
-        read -r rc secs <"$dir/$k.status"
-        if [[ $rc == skipped ]]; then
-            TIMINGS+=("$(printf '%5s   %s  NOT RUN (its lane stopped first)' - "$title")")
-            FAILED+=("$title (not run)")
-        elif [[ $rc -ne 0 ]]; then
-            TIMINGS+=("$(printf '%5ds  %s  FAILED (exit %d)' "$secs" "$title" "$rc")")
-            FAILED+=("$title")
-            printf '==== FAILED: %s (exit %d) ====\n' "$title" "$rc" >&2
-            [[ -z "$first_failure" ]] && first_failure=$rc
-        else
-            TIMINGS+=("$(printf '%5ds  %s' "$secs" "$title")")
-        fi
+        rc=0
+        report_step "$dir" "$k" "${titles[$k]}" || rc=$?
+        [[ $rc -ne 0 && -z "$first_failure" ]] && first_failure=$rc
     done
-    TIMINGS+=("$(printf '%5ds  (wall clock of the %d steps above, run in %d lanes)' \
-        $((SECONDS - t0)) "${#titles[@]}" "$#")")
+    TIMINGS+=("$(printf '%5ds %5ds  (wall clock and CPU of the %d steps above, run in %d lanes)' \
+        $((SECONDS - t0)) $(($(children_cpu $$) - c0)) "${#titles[@]}" "$#")")
     rm -rf "$dir"
     STEP_T0=$SECONDS
+    STEP_CPU0=$(children_cpu $$)
     if [[ -n "$first_failure" && "${KEEP_GOING:-0}" != 1 ]]; then
         exit "$first_failure"
     fi
+}
+
+# The background lane: the setup steps that only download or compile a
+# tool (toolchains, Miri's std, defmt-print, cargo-fuzz from source) and
+# that nothing needs until later steps. They start first, at a lower
+# priority (nice +10), so their downloads and builds fill what the
+# checks leave idle (a single-threaded test binary, a link, a QEMU run)
+# instead of holding every check back for ~5 minutes at the start.
+# `start_background LANE` starts it; `join_background TITLE` waits for
+# that step, where the first step needing its tool comes, and reports it
+# there as a step of its own (its log, its wall clock from the start of
+# its own run, its CPU time, its verdict: a failure fails the suite as
+# any step's does).
+BG_DIR=""
+BG_PID=""
+BG_TITLES=()
+start_background() {
+    BG_DIR=$(mktemp -d)
+    mapfile -t BG_TITLES < <(lane_titles "$1")
+    (
+        renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true
+        lane_steps "$BG_DIR" 0 "$1"
+    ) &
+    BG_PID=$!
+    printf '\n==== %d setup steps in the background (output where each is needed): ====\n' \
+        "${#BG_TITLES[@]}"
+    printf '  %s\n' "${BG_TITLES[@]}"
+}
+
+join_background() {
+    local title=$1 k rc=0 t0=$SECONDS
+    for k in "${!BG_TITLES[@]}"; do
+        [[ "${BG_TITLES[$k]}" == "$title" ]] && break
+    done
+    finish_step
+    STEP=""
+    while [[ ! -f "$BG_DIR/$k.status" ]] && kill -0 "$BG_PID" 2>/dev/null; do
+        sleep 1
+    done
+    if [[ ! -f "$BG_DIR/$k.status" ]]; then
+        echo "the background lane ended before this step" >"$BG_DIR/$k.log"
+        echo "1 0 0" >"$BG_DIR/$k.status"
+    fi
+    report_step "$BG_DIR" "$k" "$title (background; waited $((SECONDS - t0))s for it here)" || rc=$?
+    STEP_T0=$SECONDS
+    STEP_CPU0=$(children_cpu $$)
+    if [[ $rc -ne 0 && "${KEEP_GOING:-0}" != 1 ]]; then
+        exit "$rc"
+    fi
+}
+
+# Ends the background lane and what it runs (an install, a build) when the
+# suite stops early.
+kill_tree() {
+    local child
+    for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+        kill_tree "$child"
+    done
+    kill "$1" 2>/dev/null || true
 }
 
 elapsed() {
@@ -181,6 +286,9 @@ on_exit() {
     local rc=$?
     if [[ $rc -ne 0 && -n "$STEP" ]]; then
         printf '\n==== FAILED: %s (exit %d) after %s ====\n' "$STEP" "$rc" "$(elapsed)" >&2
+    fi
+    if [[ $rc -ne 0 && -n "$BG_PID" ]]; then
+        kill_tree "$BG_PID"
     fi
 }
 trap on_exit EXIT
@@ -238,23 +346,58 @@ qemu-system-arm --version | head -n 1
 # The firmware logs through defmt; its runner (boards/qemu-mps2-an386/
 # qemu-defmt.sh) decodes the frames with defmt-print. About 90 s to build
 # on 2 cores, only when missing.
-step "setup: defmt-print (the firmware's log decoder)"
-if ! command -v defmt-print >/dev/null 2>&1 ||
-    [[ "$(defmt-print --version 2>/dev/null)" != *" 1.2.0"* ]]; then
-    cargo install defmt-print --locked --version 1.2.0
-fi
-defmt-print --version
+setup_defmt_print() {
+    if ! command -v defmt-print >/dev/null 2>&1 ||
+        [[ "$(defmt-print --version 2>/dev/null)" != *" 1.2.0"* ]]; then
+        cargo install defmt-print --locked --version 1.2.0
+    fi
+    defmt-print --version
+}
 
-if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
-    step "setup: nightly toolchain with Miri"
+setup_nightly_miri() {
     if ! rustup run nightly rustc --version >/dev/null 2>&1; then
         rustup toolchain install nightly --profile minimal -c miri -c rust-src
     elif ! rustup component list --toolchain nightly --installed | grep -q '^miri'; then
         # Add to the installed nightly instead of updating it.
         rustup component add --toolchain nightly miri rust-src
     fi
+    # Miri's std for both targets the Miri steps run on (built once, cached
+    # outside the target directory; the 32-bit Arm one was built by the
+    # first Arm test run, on the critical path at the end).
     cargo +nightly miri setup
+    cargo +nightly miri setup --target armv7-unknown-linux-gnueabihf
+}
+
+# The toolchain of the MSRV step (a download).
+setup_msrv_toolchain() {
+    local msrv
+    msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+    if [[ -n "$msrv" ]] && ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
+        rustup toolchain install "$msrv" --profile minimal
+    fi
+}
+
+# cargo-fuzz for the fuzz smoke step (which installs it the same way when
+# missing), compiled from source: ~1 minute on 2 cores.
+setup_cargo_fuzz() {
+    if ! cargo fuzz --version >/dev/null 2>&1; then
+        cargo install cargo-fuzz --locked
+    fi
+    cargo fuzz --version
+}
+
+# Downloads first (they overlap with the checks' builds best), then the
+# tools in the order the steps need them. One lane: two `cargo install`s
+# side by side would only compete with the checks for the same 2 cores.
+BG_LANE="setup: MSRV toolchain|setup_msrv_toolchain"$'\n'
+BG_LANE+="setup: defmt-print (the firmware's log decoder)|setup_defmt_print"$'\n'
+if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
+    BG_LANE+="setup: nightly toolchain with Miri, Miri's std (x86-64, 32-bit Arm)|setup_nightly_miri"$'\n'
 fi
+if [[ "${SKIP_FUZZ:-0}" != 1 ]]; then
+    BG_LANE+="setup: cargo-fuzz|setup_cargo_fuzz"$'\n'
+fi
+start_background "$BG_LANE"
 
 # ---------------------------------------------------------------- steps
 # Each check is a function, run in a subshell with `set -e` by `run`.
@@ -522,6 +665,7 @@ run "build sparse-core --no-default-features --features heapless,micromath (thum
 run "build sparse-core with complex, half, libm without std (thumbv6m, thumbv7em)" build_element_features
 run "cargo doc of the published crates (RUSTDOCFLAGS=-D warnings)" doc_core
 run "cargo publish --dry-run (sparse-vocab, sparse-compiler, sparse-macros, sparse-core)" package_crates
+join_background "setup: MSRV toolchain"
 run "MSRV: cargo check with the rust-version of Cargo.toml" msrv_check
 run "firmware: clippy (thumbv7em-none-eabihf, thumbv6m-none-eabi)" firmware_clippy
 # The scripts below build in FW_TARGET_DIR with both cores (the steps run
@@ -529,6 +673,7 @@ run "firmware: clippy (thumbv7em-none-eabihf, thumbv6m-none-eabi)" firmware_clip
 FW_ENV=(env CARGO_TARGET_DIR="$FW_TARGET_DIR" CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}")
 run "generated kernels: no panic/alloc/bounds-check path in machine code (scripts/kernel-asm-check.sh)" \
     "${FW_ENV[@]}" bash "$ROOT/scripts/kernel-asm-check.sh"
+join_background "setup: defmt-print (the firmware's log decoder)"
 for t in "${FW_TARGETS[@]}"; do
     run "firmware on ${FW_MACHINE[$t]} ($t) under QEMU (must exit 0, output == expected/$t.txt)" firmware_pass "$t"
     run "firmware on ${FW_MACHINE[$t]}: negative test, --features inject-failure (must exit 1)" \
@@ -546,6 +691,12 @@ fi
 # Miri and the fuzz smoke step in two lanes (see run_lanes), balanced by
 # their times: sparse-core's lib tests and the fuzz smoke step, and the
 # generated kernels on x86-64 and 32-bit Arm and the fuzz corpus sample.
+if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
+    join_background "setup: nightly toolchain with Miri, Miri's std (x86-64, 32-bit Arm)"
+fi
+if [[ "${SKIP_FUZZ:-0}" != 1 ]]; then
+    join_background "setup: cargo-fuzz"
+fi
 LANE_A=""
 LANE_B=""
 if [[ "${SKIP_MIRI:-0}" != 1 ]]; then
@@ -563,7 +714,7 @@ fi
 
 finish_step
 STEP=""
-printf '\n==== step timings ====\n'
+printf '\n==== step timings (wall clock, CPU user + system) ====\n'
 printf '%s\n' "${TIMINGS[@]}"
 if [[ ${#FAILED[@]} -gt 0 ]]; then
     printf '\n==== %d step(s) FAILED in %s: ====\n' "${#FAILED[@]}" "$(elapsed)"
