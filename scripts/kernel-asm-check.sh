@@ -80,10 +80,14 @@ for entry in "${TARGETS[@]}"; do
     target=${entry%%:*}
     cpu=${entry#"$target"}
     cpu=${cpu#:}
-    # With `--target`, RUSTFLAGS reach the target's crates only: the host's
-    # (the proc macro and its dependencies) stay built.
-    RUSTFLAGS="${cpu:+-C target-cpu=$cpu}" \
+    if [ -n "$cpu" ]; then
+        # With `--target`, RUSTFLAGS reach the target's crates only: the
+        # host's (the proc macro and its dependencies) stay built.
+        RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-C target-cpu=$cpu" \
+            cargo build --release --target "$target" -j "${CARGO_BUILD_JOBS:-1}" -q
+    else
         cargo build --release --target "$target" -j "${CARGO_BUILD_JOBS:-1}" -q
+    fi
     # A hosted target's core expects libc's mem* functions: leave them (and
     # anything else unresolved, which still shows up in the symbol table
     # and is still checked) undefined.

@@ -85,7 +85,7 @@ pub trait GatherFloat: Copy + Add<Output = Self> + Mul<Output = Self> + sealed::
 }
 
 macro_rules! gather_float {
-    ($t:ty, $avx2:ident, $avx512:ident) => {
+    ($t:ty, $dot:ident) => {
         impl GatherFloat for $t {
             const ZERO: Self = 0.0;
 
@@ -108,12 +108,12 @@ macro_rules! gather_float {
                         // intrinsics inline), the coordinates fit the
                         // gathers' offsets (just checked); the caller's
                         // guarantees, passed on.
-                        return unsafe { avx512::$avx512(crd, val, lo, hi, x) };
+                        return unsafe { avx512::$dot(crd, val, lo, hi, x) };
                     }
                     if isa.avx2() {
                         // SAFETY: the machine has AVX2 (the token says so);
                         // the caller's guarantees, passed on.
-                        return unsafe { avx2::$avx2(crd, val, lo, hi, x) };
+                        return unsafe { avx2::$dot(crd, val, lo, hi, x) };
                     }
                 }
                 let _ = isa;
@@ -123,8 +123,8 @@ macro_rules! gather_float {
         }
     };
 }
-gather_float!(f64, dot_f64, dot_f64);
-gather_float!(f32, dot_f32, dot_f32);
+gather_float!(f64, dot_f64);
+gather_float!(f32, dot_f32);
 
 /// `sum(val[p] * x[crd[p]])` over `p` in `lo..hi`, in the partial-sum
 /// order of the module's documentation (the same bits on every path),

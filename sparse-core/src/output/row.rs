@@ -183,6 +183,9 @@ where
 /// Opens the segment's row of a CSR/CSC output before its first entry
 /// when `insert` would open it with no fault (`opens_row`): the next row
 /// in a few instructions (`open_next_row`), any other through `open_row`.
+/// On 64-bit targets [`Segment::row`] already tried `open_next_row` in
+/// line under the same conditions, and it changes nothing when it fails,
+/// so it is not tried twice.
 #[inline(always)]
 fn opens<V, E, B, const DIM: usize, const LVL: usize>(
     seg: &mut Segment<'_, V, E, B, DIM, LVL>,
@@ -192,7 +195,7 @@ where
     E: Encoding,
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
-    if seg.out.open_next_row(&seg.lvl) {
+    if !cfg!(target_pointer_width = "64") && seg.out.open_next_row(&seg.lvl) {
         return true;
     }
     if !seg.out.opens_row(&seg.lvl, 0) {

@@ -200,28 +200,21 @@ impl Gen<'_> {
             }
         };
         match &scope.segment {
-            Some((t, seg)) if *t == access.tensor && scope.vouched && scope.reserved => {
-                let seg = seg.clone();
-                let last = coords.pop();
-                let doc = self.reserved_doc(access.tensor);
-                self.with_value(value, scope, |_, v| {
-                    guarded(v, &|v| {
-                        quote! {
-                            #[doc = #doc]
-                            let () = unsafe { #seg.push_reserved(#last, #v) };
-                        }
-                    })
-                })
-            }
+            // Vouched coordinates; inside `holds_bound`'s branch also no
+            // slot test (`RowBound::covered`).
             Some((t, seg)) if *t == access.tensor && scope.vouched => {
                 let seg = seg.clone();
                 let last = coords.pop();
-                let doc = self.vouch_doc(access.tensor);
+                let (push, doc) = if scope.reserved {
+                    (quote!(push_reserved), self.reserved_doc(access.tensor))
+                } else {
+                    (quote!(push_in_order), self.vouch_doc(access.tensor))
+                };
                 self.with_value(value, scope, |_, v| {
                     guarded(v, &|v| {
                         quote! {
                             #[doc = #doc]
-                            let () = unsafe { #seg.push_in_order(#last, #v) };
+                            let () = unsafe { #seg.#push(#last, #v) };
                         }
                     })
                 })
