@@ -28,7 +28,8 @@
 //!
 //! # Memory
 //!
-//! `O(rows + stored slots)`: per row its slot and length, per slice an
+//! `O(rows + stored slots)`: per row its slot and length, per slice a
+//! flag (its columns consecutive, a band) and an
 //! offset, per stored slot (entries plus padding) a `u32` column and a
 //! value. [`SellOptions::max_fill_percent`] bounds the padding: a
 //! conversion that would store more slots than that percentage of the
@@ -143,8 +144,14 @@ pub struct Sell<V> {
     lens: Vec<u32>,
     /// Where each slice's slots start, and one past the last.
     offsets: Vec<usize>,
-    /// Per stored slot: the column (0 in padding) and the value.
+    /// Per slice: a band (every row as long as the slice, each step's
+    /// columns `c..c + 8`), whose columns are stored one per step.
+    bands: Vec<bool>,
+    /// Where each slice's columns start in `crd`, and one past the last.
+    crd_offsets: Vec<usize>,
+    /// The columns: per slot (0 in padding), or per step in a band.
     crd: Vec<u32>,
+    /// Per stored slot, the value (0 in padding).
     val: Vec<V>,
 }
 
@@ -212,18 +219,45 @@ impl<V: SellValue> Sell<V> {
         if stored > limit.max(C) {
             return Err(SellError::Padding { stored, entries });
         }
-        let mut out_crd: Vec<u32> = filled(stored, 0)?;
+        // A slice is a band when its 8 rows are as long as the slice and
+        // every step's columns are `c..c + 8`: it then stores one column
+        // per step (the first row's), so the SpMV reads 1/8 of the
+        // columns and loads each step's inputs with one vector load.
+        let column = |i: usize, k: usize| E::Crd::get_at(crd, at(pos, i) + k);
+        let mut bands: Vec<bool> = filled(slices, false)?;
+        let mut crd_offsets: Vec<usize> = filled(slices + 1, 0)?;
+        let mut columns = 0usize;
+        for (s, band) in bands.iter_mut().enumerate() {
+            let width = (offsets[s + 1] - offsets[s]) / C;
+            let rows_of = perm.get(s * C..s * C + C).unwrap_or(&[]);
+            *band = width > 0
+                && rows_of.len() == C
+                && lens[s * C..s * C + C].iter().all(|&l| l as usize == width)
+                && (0..width).all(|k| {
+                    let c0 = column(rows_of[0], k);
+                    rows_of.iter().zip(0..).all(|(&i, r)| {
+                        matches!((c0, column(i, k)), (Some(c0), Some(c)) if c0.checked_add(r) == Some(c))
+                    })
+                });
+            columns += if *band { width } else { width * C };
+            crd_offsets[s + 1] = columns;
+        }
+        let mut out_crd: Vec<u32> = filled(columns, 0)?;
         let mut out_val: Vec<V> = filled(stored, V::ZERO)?;
         for (slot, &i) in perm.iter().enumerate() {
             let (s, lane) = (slot / C, slot % C);
             let lo = at(pos, i);
+            let band = bands[s];
             for k in 0..len(i) {
-                let q = offsets[s] + k * C + lane;
-                let c = E::Crd::get_at(crd, lo + k).ok_or(SellError::NotCsr)?;
+                let c = column(i, k).ok_or(SellError::NotCsr)?;
                 let v = *val.get(lo + k).ok_or(SellError::NotCsr)?;
+                out_val[offsets[s] + k * C + lane] = v;
                 // `c < cols <= 2^32` (validated, checked above).
-                out_crd[q] = c as u32;
-                out_val[q] = v;
+                if !band {
+                    out_crd[crd_offsets[s] + k * C + lane] = c as u32;
+                } else if lane == 0 {
+                    out_crd[crd_offsets[s] + k] = c as u32;
+                }
             }
         }
         Ok(Sell {
@@ -233,9 +267,18 @@ impl<V: SellValue> Sell<V> {
             perm,
             lens,
             offsets,
+            bands,
+            crd_offsets,
             crd: out_crd,
             val: out_val,
         })
+    }
+
+    /// How many slices are stored as bands (every row as long as the
+    /// slice, each step's columns consecutive: one column per step, the
+    /// inputs loaded rather than gathered).
+    pub fn band_slices(&self) -> usize {
+        self.bands.iter().filter(|&&b| b).count()
     }
 
     /// `[rows, columns]`.
@@ -288,20 +331,31 @@ impl<V: SellValue> Sell<V> {
         y: &mut [V],
     ) -> Result<(), SellError> {
         let mut acc = [V::ZERO; C];
-        for (s, bounds) in self.offsets.windows(2).enumerate() {
-            let lens: &[u32; C] = self.lens[s * C..s * C + C]
-                .try_into()
-                .map_err(|_| SellError::NotCsr)?;
-            let (crd, val) = (
-                &self.crd[bounds[0]..bounds[1]],
-                &self.val[bounds[0]..bounds[1]],
+        let slices = self
+            .offsets
+            .windows(2)
+            .zip(self.crd_offsets.windows(2))
+            .zip(&self.bands);
+        for (s, ((slots, columns), &band)) in slices.enumerate() {
+            let parts = (
+                self.lens.get(s * C..s * C + C),
+                self.crd.get(columns[0]..columns[1]),
+                self.val.get(slots[0]..slots[1]),
             );
+            let (Some(lens), Some(crd), Some(val)) = parts else {
+                return Err(SellError::NotCsr);
+            };
+            let lens: &[u32; C] = lens.try_into().map_err(|_| SellError::NotCsr)?;
             // SAFETY: the slice's slots are `C` per step (`offsets` steps
-            // by `width * C`); every column is below `cols = x.len()` (the
-            // validated tensor's coordinates, 0 in padding, which exists
-            // only when some row of the slice has an entry, so `cols > 0`);
-            // every length is at most the slice's width.
-            unsafe { V::slice(isa, crd, val, lens, x, &mut acc) };
+            // by `width * C`); its columns one per slot, or one per step
+            // in a band (`crd_offsets`, `bands`: set together by the
+            // conversion, never changed after it); every column is below
+            // `cols = x.len()` (the validated tensor's coordinates, 0 in
+            // padding, which exists only when some row of the slice has an
+            // entry, so `cols > 0`), and in a band the last row's, `c + 7`,
+            // too; every length is at most the slice's width, and all of
+            // them equal it in a band.
+            unsafe { V::slice(isa, band, crd, val, lens, x, &mut acc) };
             let slots = self.perm.get(s * C..).unwrap_or(&[]);
             for (&i, &v) in slots.iter().zip(&acc) {
                 if let Some(out) = y.get_mut(i) {

@@ -1,8 +1,15 @@
 //! An interleaving timer: every round runs every competitor once (a batch
-//! of calls), in an order rotated each round, so drift in clock speed,
-//! cache state or a neighbour's load spreads over all competitors instead
-//! of landing on whichever ran last. The figure kept is the median over
-//! rounds of the time per call.
+//! of calls), in an order rotated each round, so drift in clock speed or a
+//! neighbour's load spreads over all competitors instead of landing on
+//! whichever ran last. The figure kept is the median over rounds of the
+//! time per call.
+//!
+//! Each batch starts from the same cache state for every competitor
+//! ([`CacheState`], `BENCH_CACHE`). Without that, a kernel that runs right
+//! after another one reading the same arrays finds them in the last-level
+//! cache and one that follows a kernel with its own copy does not: on the
+//! Xeon a 40 MB matrix reads at about 22 GB/s just after it was read and
+//! 14 GB/s otherwise, which is larger than most gaps the bench measures.
 
 use std::time::{Duration, Instant};
 
@@ -62,8 +69,80 @@ pub struct Budget {
     pub max_rounds: usize,
 }
 
+/// The cache state a timed batch starts from, for every competitor alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheState {
+    /// `BENCH_CACHE=warm` (the default): one untimed call of the same
+    /// competitor just before its batch, so its data are as hot as the
+    /// caches allow (an iterative solver calling it in a loop).
+    Warm,
+    /// `BENCH_CACHE=cold`: a buffer larger than the last-level cache
+    /// (`BENCH_EVICT_MB`, default 256) is read before each batch, so the
+    /// first call reads its data from memory.
+    Cold,
+    /// `BENCH_CACHE=rotate`: no preparation; each batch finds what the
+    /// previous competitor left (how runs before 2026-11-29 were timed).
+    Rotate,
+}
+
+impl CacheState {
+    /// The state `BENCH_CACHE` asks for (warm when unset or unknown).
+    pub fn from_env() -> Self {
+        match std::env::var("BENCH_CACHE").as_deref() {
+            Ok("cold") => CacheState::Cold,
+            Ok("rotate") => CacheState::Rotate,
+            _ => CacheState::Warm,
+        }
+    }
+
+    /// How a run's header names it.
+    pub fn describe(self) -> String {
+        match self {
+            CacheState::Warm => "warm (one untimed call before each timed batch)".into(),
+            CacheState::Cold => format!("cold ({} MB read before each timed batch)", evict_mb()),
+            CacheState::Rotate => "as the previous competitor left it".into(),
+        }
+    }
+}
+
+fn evict_mb() -> usize {
+    std::env::var("BENCH_EVICT_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
+}
+
+/// Reads a buffer larger than the last-level cache, evicting the
+/// competitors' data.
+struct Evictor {
+    buf: Vec<u64>,
+}
+
+impl Evictor {
+    fn new() -> Self {
+        let n = evict_mb() << 17;
+        // Distinct nonzero words: pages of zeros may be shared by the host
+        // and then stay cached.
+        Evictor {
+            buf: (0..n as u64)
+                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+                .collect(),
+        }
+    }
+
+    fn run(&self) {
+        let mut acc = 0u64;
+        for chunk in self.buf.chunks(8) {
+            acc = acc.wrapping_add(chunk[0]);
+        }
+        std::hint::black_box(acc);
+    }
+}
+
 pub fn measure(mut comps: Vec<Competitor<'_>>, budget: &Budget) -> Vec<Timing> {
     let k = comps.len();
+    let cache = CacheState::from_env();
+    let evictor = (cache == CacheState::Cold).then(Evictor::new);
     // Warm up (page in outputs, grow buffers) and size the batches: each
     // batch at least ~0.5 ms so the clock's resolution does not matter, and
     // short enough that most batches run without being preempted.
@@ -96,6 +175,11 @@ pub fn measure(mut comps: Vec<Competitor<'_>>, budget: &Budget) -> Vec<Timing> {
         for step in 0..k {
             let i = (r + step) % k;
             let c = &mut comps[i];
+            match (cache, &evictor) {
+                (CacheState::Warm, _) => (c.run)(),
+                (CacheState::Cold, Some(e)) => e.run(),
+                _ => {}
+            }
             let t = Instant::now();
             for _ in 0..batch[i] {
                 (c.run)();

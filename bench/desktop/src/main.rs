@@ -119,6 +119,13 @@ fn main() {
     };
     // Sections run only when named (parts of a default section).
     let extra = ["par-sddmm"];
+    println!(
+        "\nCache state at the start of each timed batch (`BENCH_CACHE`): {}",
+        harness::CacheState::from_env().describe()
+    );
+    // `BENCH_ONLY=text`: only the matrices whose name has it (spmv-simd,
+    // spgemm).
+    let only = std::env::var("BENCH_ONLY").unwrap_or_default();
     for s in &sections {
         assert!(
             all.contains(s) || extra.contains(s),
@@ -158,7 +165,7 @@ fn main() {
             }
             "spmv-simd" => {
                 println!("\n### Vectorized SpMV: #[reassociate] and SELL-C-σ against MKL");
-                for (name, a) in &mats.list {
+                for (name, a) in mats.list.iter().filter(|(n, _)| n.contains(only.as_str())) {
                     spmv_simd::spmv_simd_f64(name, a, triad, &b);
                     spmv_simd::spmv_simd_f32(name, a, triad, &b);
                 }
@@ -198,8 +205,6 @@ fn main() {
                     max_rounds: b.max_rounds,
                 };
                 let short = spgemm_short();
-                // `BENCH_ONLY=text`: only the matrices whose name has it.
-                let only = std::env::var("BENCH_ONLY").unwrap_or_default();
                 for (name, a) in [&short].into_iter().chain(mats.list.iter()) {
                     if !name.contains(only.as_str()) {
                         continue;

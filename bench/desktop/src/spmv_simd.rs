@@ -110,7 +110,10 @@ macro_rules! simd_bench {
             // every row (a global sort by length) when that pads less, as it
             // does for the power-law rows.
             let sell = Sell::from_csr(&t, SELL).expect("SELL within the padding limit");
-            let global = SellOptions { sigma: m.max(1), ..SELL };
+            let global = SellOptions {
+                sigma: m.max(1),
+                ..SELL
+            };
             let (sell, sigma) = match Sell::from_csr(&t, global) {
                 Ok(g) if g.stored() < sell.stored() => (g, global),
                 _ => (sell, SELL),
@@ -206,10 +209,12 @@ macro_rules! simd_bench {
             );
             // The conversions, once per matrix: SELL from CSR and MKL's
             // handle with its optimize step.
-            let mut conv: Vec<Competitor<'_>> =
-                vec![Competitor::ours("SELL from CSR (the σ above)", move || {
+            let mut conv: Vec<Competitor<'_>> = vec![Competitor::ours(
+                "SELL from CSR (the σ above)",
+                move || {
                     black_box(Sell::from_csr(black_box(t), sigma).expect("ok"));
-                })];
+                },
+            )];
             #[cfg(peer_mkl)]
             {
                 let val = &val;

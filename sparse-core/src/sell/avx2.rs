@@ -22,21 +22,37 @@ unsafe fn inputs<T: Copy, const N: usize>(crd: &[u32], q: usize, x: &[T]) -> [T;
     core::array::from_fn(|k| unsafe { load(x, load(crd, q + k) as usize) })
 }
 
-/// The products of step `k`, both halves. (A function, not a closure: a
-/// closure is not compiled with the copy's features unless inlined.)
+/// The products of step `k`, both halves; `band`: the step's columns
+/// are `crd[k]..crd[k] + 8`, its inputs one vector load.
+/// (A function, not a closure: a closure is not compiled with the copy's
+/// features unless inlined.)
 ///
 /// # Safety
 ///
-/// AVX2; `k < width`: slots `k * C..k * C + 8` are in `crd` and `val`,
-/// each column below `x.len()`.
+/// AVX2; `k < width`: slots `k * C..k * C + 8` are in `val`; not
+/// `band`: they are in `crd` too, each column below `x.len()`; `band`:
+/// `k < crd.len()`, `crd[k] + 8 <= x.len()`.
 #[inline(always)]
-unsafe fn step_f64(crd: &[u32], val: &[f64], k: usize, x: &[f64]) -> (__m256d, __m256d) {
+unsafe fn step_f64(
+    band: bool,
+    crd: &[u32],
+    val: &[f64],
+    k: usize,
+    x: &[f64],
+) -> (__m256d, __m256d) {
     // SAFETY: the caller's guarantees.
     unsafe {
         let q = k * C;
-        let g: [f64; C] = inputs(crd, q, x);
-        let xa = _mm256_loadu_pd(g.as_ptr());
-        let xb = _mm256_loadu_pd(g.as_ptr().add(4));
+        let (xa, xb) = if band {
+            let p = x.as_ptr().add(load(crd, k) as usize);
+            (_mm256_loadu_pd(p), _mm256_loadu_pd(p.add(4)))
+        } else {
+            let g: [f64; C] = inputs(crd, q, x);
+            (
+                _mm256_loadu_pd(g.as_ptr()),
+                _mm256_loadu_pd(g.as_ptr().add(4)),
+            )
+        };
         (
             _mm256_mul_pd(_mm256_loadu_pd(val.as_ptr().add(q)), xa),
             _mm256_mul_pd(_mm256_loadu_pd(val.as_ptr().add(q + 4)), xb),
@@ -50,15 +66,17 @@ unsafe fn step_f64(crd: &[u32], val: &[f64], k: usize, x: &[f64]) -> (__m256d, _
 ///
 /// As [`step_f64`].
 #[inline(always)]
-unsafe fn step_f32(crd: &[u32], val: &[f32], k: usize, x: &[f32]) -> __m256 {
+unsafe fn step_f32(band: bool, crd: &[u32], val: &[f32], k: usize, x: &[f32]) -> __m256 {
     // SAFETY: the caller's guarantees.
     unsafe {
         let q = k * C;
-        let g: [f32; C] = inputs(crd, q, x);
-        _mm256_mul_ps(
-            _mm256_loadu_ps(val.as_ptr().add(q)),
-            _mm256_loadu_ps(g.as_ptr()),
-        )
+        let xv = if band {
+            _mm256_loadu_ps(x.as_ptr().add(load(crd, k) as usize))
+        } else {
+            let g: [f32; C] = inputs(crd, q, x);
+            _mm256_loadu_ps(g.as_ptr())
+        };
+        _mm256_mul_ps(_mm256_loadu_ps(val.as_ptr().add(q)), xv)
     }
 }
 
@@ -68,18 +86,23 @@ unsafe fn step_f32(crd: &[u32], val: &[f32], k: usize, x: &[f32]) -> __m256 {
 /// # Safety
 ///
 /// AVX2; the columns below `x.len() <= 2^31`, the lengths at most
-/// `i32::MAX`; `SellValue::slice`'s guarantees.
+/// `i32::MAX`; `SellValue::slice`'s guarantees (`band` only for
+/// consecutive columns).
 #[inline(always)]
 pub(super) unsafe fn slice_f64(
+    band: bool,
     crd: &[u32],
     val: &[f64],
     lens: &[u32; C],
     x: &[f64],
     acc: &mut [f64; C],
 ) {
-    let (min, width) = shape(crd, lens);
+    let (min, width) = shape(val, lens);
     // SAFETY (of the whole body): AVX2 (the contract); `k < width`: slots
-    // `k * C..k * C + 8` are in `crd` and `val`; each column (0 in
+    // `k * C..k * C + 8` are in `val`, and in `crd` unless a band, whose
+    // column `k` is in `crd` with `crd[k] + 8 <= x.len()` (a band's
+    // lengths all equal `width`, so `min == width` and the masked loop,
+    // which reads per-slot columns, does not run); each column (0 in
     // padding) below `x.len()`; `lens` and `acc` hold 8 elements.
     unsafe {
         let (mut a, mut b) = (_mm256_setzero_pd(), _mm256_setzero_pd());
@@ -87,11 +110,11 @@ pub(super) unsafe fn slice_f64(
         // Two loops rather than a test per step: every lane is live
         // below the shortest row's length, so those steps need no mask.
         for k in 0..min {
-            let (pa, pb) = step_f64(crd, val, k, x);
+            let (pa, pb) = step_f64(band, crd, val, k, x);
             (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
         }
         for k in min..width {
-            let (pa, pb) = step_f64(crd, val, k, x);
+            let (pa, pb) = step_f64(false, crd, val, k, x);
             let (sa, sb) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
             // Lanes whose row is longer than `k` take the sum; the
             // others keep theirs (a padded slot adds nothing).
@@ -115,23 +138,24 @@ pub(super) unsafe fn slice_f64(
 /// As [`slice_f64`].
 #[inline(always)]
 pub(super) unsafe fn slice_f32(
+    band: bool,
     crd: &[u32],
     val: &[f32],
     lens: &[u32; C],
     x: &[f32],
     acc: &mut [f32; C],
 ) {
-    let (min, width) = shape(crd, lens);
+    let (min, width) = shape(val, lens);
     // SAFETY: as in `slice_f64`.
     unsafe {
         let mut a = _mm256_setzero_ps();
         let lv = _mm256_loadu_si256(lens.as_ptr().cast());
         // As in `slice_f64`: no mask below the shortest row's length.
         for k in 0..min {
-            a = _mm256_add_ps(a, step_f32(crd, val, k, x));
+            a = _mm256_add_ps(a, step_f32(band, crd, val, k, x));
         }
         for k in min..width {
-            let s = _mm256_add_ps(a, step_f32(crd, val, k, x));
+            let s = _mm256_add_ps(a, step_f32(false, crd, val, k, x));
             let live = _mm256_cmpgt_epi32(lv, _mm256_set1_epi32(k as i32));
             a = _mm256_blendv_ps(a, s, _mm256_castsi256_ps(live));
         }

@@ -39,15 +39,22 @@ pub trait SellValue:
 
     /// Sums one slice into `acc` (overwritten): lane `r` is `sum over k <
     /// lens[r] of val[k * C + r] * x[crd[k * C + r]]`, in order from zero,
-    /// on the path `isa` allows.
+    /// on the path `isa` allows. In a `band` slice every row is as long as
+    /// the slice and lane `r`'s column at step `k` is `crd[k] + r` (one
+    /// column stored per step); the vector paths load each step's inputs
+    /// with one vector load.
     ///
     /// # Safety
     ///
-    /// `crd.len() == val.len()`, a multiple of [`C`]; every `lens[r] <=
-    /// crd.len() / C`; every column in `crd` below `x.len()`.
+    /// `val.len()` a multiple of [`C`]; every `lens[r] <= val.len() / C`.
+    /// Not `band`: `crd.len() == val.len()`, every column below
+    /// `x.len()`. `band`: `crd.len() == val.len() / C`, every `lens[r] ==
+    /// crd.len()`, every `crd[k] + C <= x.len()`.
     #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
     unsafe fn slice(
         isa: VectorIsa,
+        band: bool,
         crd: &[u32],
         val: &[Self],
         lens: &[u32; C],
@@ -72,6 +79,7 @@ macro_rules! sell_value {
             #[inline(always)]
             unsafe fn slice(
                 isa: VectorIsa,
+                band: bool,
                 crd: &[u32],
                 val: &[$t],
                 lens: &[u32; C],
@@ -79,25 +87,25 @@ macro_rules! sell_value {
                 acc: &mut [$t; C],
             ) {
                 #[cfg(target_arch = "x86_64")]
-                if fits(crd.len() / C, x.len()) {
+                if fits(val.len() / C, x.len()) {
                     #[cfg(sk_avx512)]
                     if isa.avx512() {
                         // SAFETY: the machine has AVX-512 (only
                         // `with_vector_isa` makes a token that says so); the
                         // columns and lengths fit `i32` (just checked); the
                         // caller's guarantees.
-                        unsafe { super::avx512::$simd(crd, val, lens, x, acc) };
+                        unsafe { super::avx512::$simd(band, crd, val, lens, x, acc) };
                         return;
                     }
                     if isa.avx2() {
                         // SAFETY: as above, AVX2.
-                        unsafe { super::avx2::$simd(crd, val, lens, x, acc) };
+                        unsafe { super::avx2::$simd(band, crd, val, lens, x, acc) };
                         return;
                     }
                 }
                 let _ = isa;
                 // SAFETY: the caller's guarantees, passed on.
-                unsafe { portable(crd, val, lens, x, acc) }
+                unsafe { portable(band, crd, val, lens, x, acc) }
             }
         }
     };
@@ -112,6 +120,7 @@ sell_value!(f64, slice_f64);
 /// As [`SellValue::slice`].
 #[inline(always)]
 unsafe fn portable<T: SellValue>(
+    band: bool,
     crd: &[u32],
     val: &[T],
     lens: &[u32; C],
@@ -122,9 +131,18 @@ unsafe fn portable<T: SellValue>(
         let mut s = T::ZERO;
         for k in 0..len as usize {
             let q = k * C + r;
-            // SAFETY: `k < lens[r] <= crd.len() / C`, so `q < crd.len() =
-            // val.len()`; the column is below `x.len()`.
-            s = s + unsafe { load(val, q) * load(x, load(crd, q) as usize) };
+            // SAFETY: `k < lens[r] <= val.len() / C`, so `q < val.len()`;
+            // not a band: `q < crd.len()` and the column is below
+            // `x.len()`; a band: `k < crd.len()` and `crd[k] + r <
+            // x.len()`.
+            let column = unsafe {
+                if band {
+                    load(crd, k) as usize + r
+                } else {
+                    load(crd, q) as usize
+                }
+            };
+            s = s + unsafe { load(val, q) * load(x, column) };
         }
         *sum = s;
     }
@@ -134,9 +152,9 @@ unsafe fn portable<T: SellValue>(
 /// slice's width.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(super) fn shape(crd: &[u32], lens: &[u32; C]) -> (usize, usize) {
+pub(super) fn shape<T>(val: &[T], lens: &[u32; C]) -> (usize, usize) {
     let min = lens.iter().copied().min().unwrap_or(0) as usize;
-    let width = crd.len() / C;
+    let width = val.len() / C;
     (min.min(width), width)
 }
 
@@ -147,6 +165,7 @@ pub(super) fn shape(crd: &[u32], lens: &[u32; C]) -> (usize, usize) {
 /// As [`SellValue::slice`].
 #[cfg(test)]
 pub(super) unsafe fn portable_for_tests<T: SellValue>(
+    band: bool,
     crd: &[u32],
     val: &[T],
     lens: &[u32; C],
@@ -154,5 +173,5 @@ pub(super) unsafe fn portable_for_tests<T: SellValue>(
     acc: &mut [T; C],
 ) {
     // SAFETY: the caller's guarantees, passed on.
-    unsafe { portable(crd, val, lens, x, acc) }
+    unsafe { portable(band, crd, val, lens, x, acc) }
 }

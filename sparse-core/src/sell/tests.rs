@@ -58,7 +58,7 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
         let mut portable = [1.0f64; C];
         // SAFETY: `width * C` slots, lengths at most `width`, columns
         // below 32 = `x.len()`.
-        unsafe { super::spmv::portable_for_tests(&crd, &val, &lens, &x, &mut portable) };
+        unsafe { super::spmv::portable_for_tests(false, &crd, &val, &lens, &x, &mut portable) };
         for lane in 0..C {
             assert!(same(portable[lane], want[lane]));
         }
@@ -68,7 +68,7 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
         for isa in every_copy() {
             let mut got = [1.0f64; C];
             // SAFETY: as above; `isa` is a copy this machine runs.
-            unsafe { f64::slice(isa, &crd, &val, &lens, &x, &mut got) };
+            unsafe { f64::slice(isa, false, &crd, &val, &lens, &x, &mut got) };
             for lane in 0..C {
                 assert!(
                     same(got[lane], want[lane]),
@@ -78,7 +78,7 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
             // The same in `f32`.
             let mut got32 = [1.0f32; C];
             // SAFETY: as above.
-            unsafe { f32::slice(isa, &crd, &val32, &lens, &x32, &mut got32) };
+            unsafe { f32::slice(isa, false, &crd, &val32, &lens, &x32, &mut got32) };
             for lane in 0..C {
                 let want = (0..lens[lane] as usize).fold(0.0f32, |s, k| {
                     let q = k * C + lane;
@@ -93,10 +93,10 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
     }
 }
 
-/// A slice of a band (lane `r` reads columns `r + k` at step `k`: eight
-/// consecutive columns per step, which the AVX-512 path loads instead of
-/// gathering), with the run broken at one lane and one step, on every
-/// path.
+/// A slice of a band (lane `r` reads column `crd[k] + r` at step `k`, one
+/// column stored per step), whose vector paths load each step's 8 inputs,
+/// against the same slice stored per slot (gathered), with bands starting
+/// at every column up to the end of `x`, on every path.
 #[test]
 fn band_slices_load_consecutive_columns() {
     let width = 12;
@@ -104,40 +104,47 @@ fn band_slices_load_consecutive_columns() {
         .map(|c| (c as f64 - 13.25) * pow2(c % 9 - 4))
         .collect();
     let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
-    for brk in [None, Some((0, 0)), Some((7, 5)), Some((3, 11))] {
+    let lens = [width as u32; C];
+    for start in 0..=(x.len() - C - width) {
+        // Step `k` of lane `r` reads `start + k + r` or, every third step,
+        // a column further on (any increasing columns make a band).
+        let heads: Vec<u32> = (0..width)
+            .map(|k| (start + k + if k % 3 == 2 { 1 } else { 0 }) as u32)
+            .collect();
+        let heads: Vec<u32> = heads.iter().map(|&c| c.min((x.len() - C) as u32)).collect();
         let mut crd = std::vec![0u32; width * C];
         let mut val = std::vec![0.0f64; width * C];
-        for k in 0..width {
+        for (k, &head) in heads.iter().enumerate() {
             for lane in 0..C {
                 let q = k * C + lane;
-                crd[q] = (lane + k) as u32 + if brk == Some((lane, k)) { 20 } else { 0 };
-                val[q] = 1.0 + (q % 13) as f64 * pow2(-(q as i32 % 7));
+                crd[q] = head + lane as u32;
+                val[q] = 1.0 + (q % 13) as f64 * pow2(-(q as i32 % 7)) - (start % 5) as f64;
             }
         }
-        let lens = [width as u32; C];
         let val32: Vec<f32> = val.iter().map(|&v| v as f32).collect();
         for isa in every_copy() {
-            let mut got = [0.0f64; C];
-            let mut got32 = [0.0f32; C];
-            // SAFETY: `width * C` slots, every length `width`, columns
-            // below 40 = `x.len()`; `isa` is a copy this machine runs.
+            let (mut want, mut got) = ([0.0f64; C], [0.0f64; C]);
+            let (mut want32, mut got32) = ([0.0f32; C], [0.0f32; C]);
+            // SAFETY: `width * C` slots, every length `width`; per slot
+            // (gathered): columns below 40 = `x.len()`; a band: `heads`
+            // holds one column per step, each `+ 8 <= x.len()`; `isa` is a
+            // copy this machine runs.
             unsafe {
-                f64::slice(isa, &crd, &val, &lens, &x, &mut got);
-                f32::slice(isa, &crd, &val32, &lens, &x32, &mut got32);
+                f64::slice(isa, false, &crd, &val, &lens, &x, &mut want);
+                f64::slice(isa, true, &heads, &val, &lens, &x, &mut got);
+                f32::slice(isa, false, &crd, &val32, &lens, &x32, &mut want32);
+                f32::slice(isa, true, &heads, &val32, &lens, &x32, &mut got32);
             }
             for lane in 0..C {
-                let want = (0..width).fold(0.0, |s, k| {
+                let written = (0..width).fold(0.0, |s, k| {
                     let q = k * C + lane;
                     s + val[q] * x[crd[q] as usize]
                 });
-                let want32 = (0..width).fold(0.0f32, |s, k| {
-                    let q = k * C + lane;
-                    s + val32[q] * x32[crd[q] as usize]
-                });
-                assert!(same(got[lane], want), "{isa:?} {brk:?} lane {lane}");
+                assert!(same(want[lane], written), "{isa:?} {start} lane {lane}");
+                assert!(same(got[lane], written), "{isa:?} {start} lane {lane}");
                 assert!(
-                    same(got32[lane].into(), want32.into()),
-                    "{isa:?} {brk:?} lane {lane}"
+                    same(got32[lane].into(), want32[lane].into()),
+                    "{isa:?} {start} lane {lane}"
                 );
             }
         }

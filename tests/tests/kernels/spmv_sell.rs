@@ -63,6 +63,30 @@ fn input() -> impl Strategy<Value = (usize, Entries<f64>, Vec<f64>)> {
         })
 }
 
+/// Band-like matrices: row `i` holds the columns `i + shift[i]..i +
+/// shift[i] + width` (cut at `N`), so slices of 8 rows with one shift
+/// are bands (one column stored per step) and a changed shift or a row
+/// cut short breaks one; values and `x` as in [`input`].
+fn band_input() -> impl Strategy<Value = (usize, Entries<f64>, Vec<f64>)> {
+    (
+        0usize..=40,
+        1usize..=9,
+        proptest::collection::vec(prop_oneof![6 => Just(0usize), 1 => 1usize..4], 40),
+        proptest::collection::vec(value(), 40 * 9),
+        proptest::collection::vec(value(), N),
+    )
+        .prop_map(|(m, width, shift, vals, x)| {
+            let mut e = Vec::new();
+            for i in 0..m {
+                let lo = i + shift[i];
+                for (k, j) in (lo..(lo + width).min(N)).enumerate() {
+                    e.push((vec![i, j], vals[i * 9 + k]));
+                }
+            }
+            (m, e, x)
+        })
+}
+
 fn bits64(v: &[f64]) -> Vec<u64> {
     // NaN payloads are not part of the contract: one canonical NaN.
     v.iter()
@@ -104,6 +128,29 @@ proptest! {
     }
 
     #[test]
+    fn sell_of_bands_equals_the_csr_kernel_bit_for_bit((m, e, x) in band_input(), sigma in prop_oneof![Just(1usize), Just(8), Just(256)]) {
+        let mut want = vec![777.25; m];
+        let mut got = vec![777.25; m];
+        let e32: Entries<f32> = e.iter().map(|(at, v)| (at.clone(), *v as f32)).collect();
+        let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+        let mut want32 = vec![777.25f32; m];
+        let mut got32 = vec![777.25f32; m];
+        with_tensor(&CSR, [m, N], &e, |a| {
+            k::csr(a, &x, &mut want).unwrap();
+            let s = Sell::from_csr(a, opts(sigma)).unwrap();
+            prop_assert!(s.band_slices() <= m / 8);
+            s.spmv(&x, &mut got).unwrap();
+            Ok(())
+        })?;
+        with_tensor(&CSR, [m, N], &e32, |a| {
+            k::csr16_f32(a, &x32, &mut want32).unwrap();
+            Sell::from_csr(a, opts(sigma)).unwrap().spmv(&x32, &mut got32).unwrap();
+        });
+        prop_assert_eq!(bits64(&got), bits64(&want));
+        prop_assert_eq!(bits32(&got32), bits32(&want32));
+    }
+
+    #[test]
     fn sell_f32_equals_the_csr_kernel_bit_for_bit((m, e, x) in input(), sigma in prop_oneof![Just(1usize), Just(32)]) {
         let e: Entries<f32> = e.iter().map(|(at, v)| (at.clone(), *v as f32)).collect();
         let x: Vec<f32> = x.iter().map(|&v| v as f32).collect();
@@ -114,6 +161,31 @@ proptest! {
             Sell::from_csr(a, opts(sigma)).unwrap().spmv(&x, &mut got).unwrap();
         });
         prop_assert_eq!(bits32(&got), bits32(&want));
+    }
+}
+
+/// A band of 5 in 40 rows: every slice is a band (one column per step,
+/// 5 steps); one row moved over by one column makes its slice gathered.
+#[test]
+fn band_slices_store_one_column_per_step() {
+    for moved in [None, Some(17)] {
+        let e: Entries<f64> = (0..40)
+            .flat_map(|i| {
+                let lo = i + usize::from(moved == Some(i));
+                (lo..lo + 5).map(move |j| (vec![i, j], 1.0 + (i * 7 + j) as f64 / 64.0))
+            })
+            .collect();
+        let x: Vec<f64> = (0..N).map(|j| (j as f64 - 20.5) / 8.0).collect();
+        let mut want = vec![0.0; 40];
+        let mut got = vec![0.0; 40];
+        with_tensor(&CSR, [40, N], &e, |a| {
+            k::csr(a, &x, &mut want).unwrap();
+            let s = Sell::from_csr(a, SellOptions::default()).unwrap();
+            assert_eq!(s.stored(), 200);
+            assert_eq!(s.band_slices(), if moved.is_some() { 4 } else { 5 });
+            s.spmv(&x, &mut got).unwrap();
+        });
+        assert_eq!(bits64(&got), bits64(&want));
     }
 }
 
