@@ -147,6 +147,9 @@ pub struct Sell<V> {
     /// Per slice: a band (every row as long as the slice, each step's
     /// columns `c..c + 8`), whose columns are stored one per step.
     bands: Vec<bool>,
+    /// Per slice: its rows are 8 consecutive rows in their own order
+    /// (the sort moved none), so its sums are stored to `y` directly.
+    in_order: Vec<bool>,
     /// Where each slice's columns start in `crd`, and one past the last.
     crd_offsets: Vec<usize>,
     /// The columns: per slot (0 in padding), or per step in a band.
@@ -242,6 +245,11 @@ impl<V: SellValue> Sell<V> {
             columns += if *band { width } else { width * C };
             crd_offsets[s + 1] = columns;
         }
+        let mut in_order: Vec<bool> = filled(slices, false)?;
+        for (s, o) in in_order.iter_mut().enumerate() {
+            let rows_of = perm.get(s * C..s * C + C).unwrap_or(&[]);
+            *o = rows_of.len() == C && rows_of.iter().zip(s * C..).all(|(&i, r)| i == r);
+        }
         let mut out_crd: Vec<u32> = filled(columns, 0)?;
         let mut out_val: Vec<V> = filled(stored, V::ZERO)?;
         for (slot, &i) in perm.iter().enumerate() {
@@ -268,6 +276,7 @@ impl<V: SellValue> Sell<V> {
             lens,
             offsets,
             bands,
+            in_order,
             crd_offsets,
             crd: out_crd,
             val: out_val,
@@ -335,8 +344,8 @@ impl<V: SellValue> Sell<V> {
             .offsets
             .windows(2)
             .zip(self.crd_offsets.windows(2))
-            .zip(&self.bands);
-        for (s, ((slots, columns), &band)) in slices.enumerate() {
+            .zip(self.bands.iter().zip(&self.in_order));
+        for (s, ((slots, columns), (&band, &in_order))) in slices.enumerate() {
             let parts = (
                 self.lens.get(s * C..s * C + C),
                 self.crd.get(columns[0]..columns[1]),
@@ -346,20 +355,32 @@ impl<V: SellValue> Sell<V> {
                 return Err(SellError::NotCsr);
             };
             let lens: &[u32; C] = lens.try_into().map_err(|_| SellError::NotCsr)?;
-            // SAFETY: the slice's slots are `C` per step (`offsets` steps
-            // by `width * C`); its columns one per slot, or one per step
-            // in a band (`crd_offsets`, `bands`: set together by the
-            // conversion, never changed after it); every column is below
-            // `cols = x.len()` (the validated tensor's coordinates, 0 in
-            // padding, which exists only when some row of the slice has an
-            // entry, so `cols > 0`), and in a band the last row's, `c + 7`,
-            // too; every length is at most the slice's width, and all of
-            // them equal it in a band.
-            unsafe { V::slice(isa, band, crd, val, lens, x, &mut acc) };
-            let slots = self.perm.get(s * C..).unwrap_or(&[]);
-            for (&i, &v) in slots.iter().zip(&acc) {
-                if let Some(out) = y.get_mut(i) {
-                    *out = v;
+            // Rows in their own order: the sums go straight to `y`.
+            let direct = match in_order {
+                true => y
+                    .get_mut(s * C..s * C + C)
+                    .and_then(|rows| <&mut [V; C]>::try_from(rows).ok()),
+                false => None,
+            };
+            // SAFETY (both calls): the slice's slots are `C` per step
+            // (`offsets` steps by `width * C`); its columns one per slot,
+            // or one per step in a band (`crd_offsets`, `bands`: set
+            // together by the conversion, never changed after it); every
+            // column is below `cols = x.len()` (the validated tensor's
+            // coordinates, 0 in padding, which exists only when some row
+            // of the slice has an entry, so `cols > 0`), and in a band the
+            // last row's, `c + 7`, too; every length is at most the slice's
+            // width, and all of them equal it in a band.
+            match direct {
+                Some(out) => unsafe { V::slice(isa, band, crd, val, lens, x, out) },
+                None => {
+                    unsafe { V::slice(isa, band, crd, val, lens, x, &mut acc) };
+                    let slots = self.perm.get(s * C..).unwrap_or(&[]);
+                    for (&i, &v) in slots.iter().zip(&acc) {
+                        if let Some(out) = y.get_mut(i) {
+                            *out = v;
+                        }
+                    }
                 }
             }
         }

@@ -109,9 +109,18 @@ pub(super) unsafe fn slice_f64(
         let lv = _mm256_loadu_si256(lens.as_ptr().cast());
         // Two loops rather than a test per step: every lane is live
         // below the shortest row's length, so those steps need no mask.
-        for k in 0..min {
-            let (pa, pb) = step_f64(band, crd, val, k, x);
-            (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+        // One loop per kind of slice (not a test per step, which LLVM
+        // does not hoist here).
+        if band {
+            for k in 0..min {
+                let (pa, pb) = step_f64(true, crd, val, k, x);
+                (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+            }
+        } else {
+            for k in 0..min {
+                let (pa, pb) = step_f64(false, crd, val, k, x);
+                (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+            }
         }
         for k in min..width {
             let (pa, pb) = step_f64(false, crd, val, k, x);
@@ -151,8 +160,14 @@ pub(super) unsafe fn slice_f32(
         let mut a = _mm256_setzero_ps();
         let lv = _mm256_loadu_si256(lens.as_ptr().cast());
         // As in `slice_f64`: no mask below the shortest row's length.
-        for k in 0..min {
-            a = _mm256_add_ps(a, step_f32(band, crd, val, k, x));
+        if band {
+            for k in 0..min {
+                a = _mm256_add_ps(a, step_f32(true, crd, val, k, x));
+            }
+        } else {
+            for k in 0..min {
+                a = _mm256_add_ps(a, step_f32(false, crd, val, k, x));
+            }
         }
         for k in min..width {
             let s = _mm256_add_ps(a, step_f32(false, crd, val, k, x));
