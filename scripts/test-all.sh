@@ -607,12 +607,14 @@ miri_core() {
         cargo +nightly miri test -p sparse-core --lib
     # What needs `alloc`: the chunk outputs of `#[parallel]` sparse
     # outputs, and the `Vec`-backed outputs whose spare capacity is written
-    # through pointers (a row's reserved slots, the workspace's added list).
+    # through pointers (a row's reserved slots, the workspace's added list),
+    # and SELL's slices (the portable path, band slices' one column per step).
     PROPTEST_CASES=${PROPTEST_CASES:-4} \
         MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" \
         cargo +nightly miri test -p sparse-core --features std --lib -- \
         output::tests::chunk output::tests::row::rows_into_growable \
-        output::tests::workspace::owned output::tests::workspace::compress_from_an_owned
+        output::tests::workspace::owned output::tests::workspace::compress_from_an_owned \
+        sell::tests
 }
 
 # `__private::walk_values` walks by pointer on Arm and by index elsewhere;
