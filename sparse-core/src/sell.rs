@@ -38,15 +38,11 @@
 
 use alloc::vec::Vec;
 
-use crate::encoding::Encoding;
-use crate::index::Index;
-use crate::tensor::SparseTensor;
-use crate::vocab::LevelFormat;
-
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(all(target_arch = "x86_64", sk_avx512))]
 mod avx512;
+mod convert;
 mod spmv;
 #[cfg(test)]
 mod tests;
@@ -142,20 +138,40 @@ pub struct Sell<V> {
     perm: Vec<usize>,
     /// Each slot's row length, 0 for the last slice's missing rows.
     lens: Vec<u32>,
-    /// Where each slice's slots start, and one past the last.
-    offsets: Vec<usize>,
-    /// Per slice: a band (every row as long as the slice, each step's
-    /// columns `c..c + 8`), whose columns are stored one per step.
-    bands: Vec<bool>,
-    /// Per slice: its rows are 8 consecutive rows in their own order
-    /// (the sort moved none), so its sums are stored to `y` directly.
-    in_order: Vec<bool>,
-    /// Where each slice's columns start in `crd`, and one past the last.
-    crd_offsets: Vec<usize>,
+    /// Per slice: where its values and columns start, its width and
+    /// how it is read.
+    heads: Vec<SliceHead>,
     /// The columns: per slot (0 in padding), or per step in a band.
     crd: Vec<u32>,
     /// Per stored slot, the value (0 in padding).
     val: Vec<V>,
+}
+
+/// One slice of a [`Sell`] matrix. The conversion sets them; nothing
+/// changes them after it, and the SpMV reads the slice's buffers through
+/// them unchecked. For slice `s`:
+/// - `slots + width * C <= val.len()`;
+/// - `columns + width * C <= crd.len()`, or `columns + width` in a band;
+/// - `lens[s * C..s * C + C]` exists, each length at most `width`;
+/// - every column read is below the matrix's columns; in a band, every
+///   `crd[columns + k] + C` is at most the columns, and every length is
+///   `width`;
+/// - `in_order`: `s * C + C <= rows` and the slice's rows are `s * C..`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SliceHead {
+    /// The slice's first slot in `val` (`width * C` slots follow).
+    slots: usize,
+    /// Its first column in `crd`.
+    columns: usize,
+    /// Its steps: its longest row's length.
+    width: u32,
+    /// Every row as long as the slice and lane `r`'s column at step `k`
+    /// `crd[columns + k] + r`: one column stored per step, the inputs
+    /// loaded rather than gathered.
+    band: bool,
+    /// Its rows are `s * C..s * C + C` in their own order (the sort moved
+    /// none), so its sums go straight into `y`.
+    in_order: bool,
 }
 
 /// `n` elements of `fill`, or [`SellError::Alloc`].
@@ -167,127 +183,11 @@ fn filled<T: Clone>(n: usize, fill: T) -> Result<Vec<T>, SellError> {
 }
 
 impl<V: SellValue> Sell<V> {
-    /// Converts the CSR matrix `a`, with options `opt`. `O(rows log σ +
-    /// stored slots)` time.
-    pub fn from_csr<E: Encoding>(
-        a: &SparseTensor<'_, V, E, 2, 2>,
-        opt: SellOptions,
-    ) -> Result<Self, SellError> {
-        let csr = a.level_type(0).format == LevelFormat::Dense
-            && a.level_type(1).format == LevelFormat::Compressed
-            && a.lvl_to_dim([1, 2]) == [1, 2]
-            && a.explicit_value().is_none();
-        if !csr {
-            return Err(SellError::NotCsr);
-        }
-        if opt.sigma == 0 {
-            return Err(SellError::Sigma);
-        }
-        let [rows, cols] = a.dim_sizes();
-        if u32::try_from(cols.saturating_sub(1)).is_err() {
-            return Err(SellError::TooLarge);
-        }
-        let level = a.level(1);
-        let (pos, crd, val) = (level.positions(), level.coordinates(), a.values());
-        // A validated tensor has `rows + 1` nondecreasing positions, the
-        // last at most the coordinates and values held.
-        let at = |p: &[E::Pos], i: usize| p.get(i).map_or(0, |q| q.as_usize());
-        let len = |i: usize| at(pos, i + 1).saturating_sub(at(pos, i));
-        let slices = rows.div_ceil(C);
-        let mut perm: Vec<usize> = filled(rows, 0)?;
-        for (slot, p) in perm.iter_mut().enumerate() {
-            *p = slot;
-        }
-        // Longest first within each window; stable, so equal rows keep
-        // their order.
-        for w in perm.chunks_mut(opt.sigma) {
-            w.sort_by_key(|&i| core::cmp::Reverse(len(i)));
-        }
-        let mut lens: Vec<u32> = filled(slices * C, 0)?;
-        for (l, &i) in lens.iter_mut().zip(&perm) {
-            *l = u32::try_from(len(i)).map_err(|_| SellError::TooLarge)?;
-        }
-        let mut offsets: Vec<usize> = filled(slices + 1, 0)?;
-        let mut stored = 0usize;
-        for s in 0..slices {
-            let width = lens[s * C..s * C + C].iter().max().copied().unwrap_or(0);
-            stored = (width as usize)
-                .checked_mul(C)
-                .and_then(|n| stored.checked_add(n))
-                .ok_or(SellError::TooLarge)?;
-            offsets[s + 1] = stored;
-        }
-        let entries = a.number_of_entries();
-        let limit = entries.saturating_mul(opt.max_fill_percent) / 100;
-        if stored > limit.max(C) {
-            return Err(SellError::Padding { stored, entries });
-        }
-        // A slice is a band when its 8 rows are as long as the slice and
-        // every step's columns are `c..c + 8`: it then stores one column
-        // per step (the first row's), so the SpMV reads 1/8 of the
-        // columns and loads each step's inputs with one vector load.
-        let column = |i: usize, k: usize| E::Crd::get_at(crd, at(pos, i) + k);
-        let mut bands: Vec<bool> = filled(slices, false)?;
-        let mut crd_offsets: Vec<usize> = filled(slices + 1, 0)?;
-        let mut columns = 0usize;
-        for (s, band) in bands.iter_mut().enumerate() {
-            let width = (offsets[s + 1] - offsets[s]) / C;
-            let rows_of = perm.get(s * C..s * C + C).unwrap_or(&[]);
-            *band = width > 0
-                && rows_of.len() == C
-                && lens[s * C..s * C + C].iter().all(|&l| l as usize == width)
-                && (0..width).all(|k| {
-                    let c0 = column(rows_of[0], k);
-                    rows_of.iter().zip(0..).all(|(&i, r)| {
-                        matches!((c0, column(i, k)), (Some(c0), Some(c)) if c0.checked_add(r) == Some(c))
-                    })
-                });
-            columns += if *band { width } else { width * C };
-            crd_offsets[s + 1] = columns;
-        }
-        let mut in_order: Vec<bool> = filled(slices, false)?;
-        for (s, o) in in_order.iter_mut().enumerate() {
-            let rows_of = perm.get(s * C..s * C + C).unwrap_or(&[]);
-            *o = rows_of.len() == C && rows_of.iter().zip(s * C..).all(|(&i, r)| i == r);
-        }
-        let mut out_crd: Vec<u32> = filled(columns, 0)?;
-        let mut out_val: Vec<V> = filled(stored, V::ZERO)?;
-        for (slot, &i) in perm.iter().enumerate() {
-            let (s, lane) = (slot / C, slot % C);
-            let lo = at(pos, i);
-            let band = bands[s];
-            for k in 0..len(i) {
-                let c = column(i, k).ok_or(SellError::NotCsr)?;
-                let v = *val.get(lo + k).ok_or(SellError::NotCsr)?;
-                out_val[offsets[s] + k * C + lane] = v;
-                // `c < cols <= 2^32` (validated, checked above).
-                if !band {
-                    out_crd[crd_offsets[s] + k * C + lane] = c as u32;
-                } else if lane == 0 {
-                    out_crd[crd_offsets[s] + k] = c as u32;
-                }
-            }
-        }
-        Ok(Sell {
-            rows,
-            cols,
-            entries,
-            perm,
-            lens,
-            offsets,
-            bands,
-            in_order,
-            crd_offsets,
-            crd: out_crd,
-            val: out_val,
-        })
-    }
-
     /// How many slices are stored as bands (every row as long as the
     /// slice, each step's columns consecutive: one column per step, the
     /// inputs loaded rather than gathered).
     pub fn band_slices(&self) -> usize {
-        self.bands.iter().filter(|&&b| b).count()
+        self.heads.iter().filter(|h| h.band).count()
     }
 
     /// `[rows, columns]`.
@@ -340,46 +240,36 @@ impl<V: SellValue> Sell<V> {
         y: &mut [V],
     ) -> Result<(), SellError> {
         let mut acc = [V::ZERO; C];
-        let slices = self
-            .offsets
-            .windows(2)
-            .zip(self.crd_offsets.windows(2))
-            .zip(self.bands.iter().zip(&self.in_order));
-        for (s, ((slots, columns), (&band, &in_order))) in slices.enumerate() {
-            let parts = (
-                self.lens.get(s * C..s * C + C),
-                self.crd.get(columns[0]..columns[1]),
-                self.val.get(slots[0]..slots[1]),
-            );
-            let (Some(lens), Some(crd), Some(val)) = parts else {
-                return Err(SellError::NotCsr);
+        for (s, h) in self.heads.iter().enumerate() {
+            let slots = h.width as usize * C;
+            let columns = if h.band { h.width as usize } else { slots };
+            // SAFETY: the slice's head says where its slots and columns
+            // lie within `val` and `crd`, and `lens` has its 8 lengths
+            // (`SliceHead`'s invariants, set by the conversion).
+            let (val, crd, lens) = unsafe {
+                (
+                    self.val.get_unchecked(h.slots..h.slots + slots),
+                    self.crd.get_unchecked(h.columns..h.columns + columns),
+                    &*self.lens.as_ptr().add(s * C).cast::<[u32; C]>(),
+                )
             };
-            let lens: &[u32; C] = lens.try_into().map_err(|_| SellError::NotCsr)?;
-            // Rows in their own order: the sums go straight to `y`.
-            let direct = match in_order {
-                true => y
-                    .get_mut(s * C..s * C + C)
-                    .and_then(|rows| <&mut [V; C]>::try_from(rows).ok()),
-                false => None,
-            };
-            // SAFETY (both calls): the slice's slots are `C` per step
-            // (`offsets` steps by `width * C`); its columns one per slot,
-            // or one per step in a band (`crd_offsets`, `bands`: set
-            // together by the conversion, never changed after it); every
+            // SAFETY (both calls): `val` holds `width` steps of `C` slots;
+            // `crd` one column per slot, or one per step in a band; every
             // column is below `cols = x.len()` (the validated tensor's
             // coordinates, 0 in padding, which exists only when some row
-            // of the slice has an entry, so `cols > 0`), and in a band the
-            // last row's, `c + 7`, too; every length is at most the slice's
-            // width, and all of them equal it in a band.
-            match direct {
-                Some(out) => unsafe { V::slice(isa, band, crd, val, lens, x, out) },
-                None => {
-                    unsafe { V::slice(isa, band, crd, val, lens, x, &mut acc) };
-                    let slots = self.perm.get(s * C..).unwrap_or(&[]);
-                    for (&i, &v) in slots.iter().zip(&acc) {
-                        if let Some(out) = y.get_mut(i) {
-                            *out = v;
-                        }
+            // of the slice has an entry, so `cols > 0`), and in a band
+            // each step's last, `crd[k] + 7`, too; every length is at most
+            // the width, and equals it in a band (`SliceHead`).
+            if h.in_order {
+                // SAFETY: `s * C + C <= rows = y.len()` (`SliceHead`).
+                let out = unsafe { &mut *y.as_mut_ptr().add(s * C).cast::<[V; C]>() };
+                unsafe { V::slice(isa, h.band, crd, val, lens, x, out) };
+            } else {
+                unsafe { V::slice(isa, h.band, crd, val, lens, x, &mut acc) };
+                let slots = self.perm.get(s * C..).unwrap_or(&[]);
+                for (&i, &v) in slots.iter().zip(&acc) {
+                    if let Some(out) = y.get_mut(i) {
+                        *out = v;
                     }
                 }
             }

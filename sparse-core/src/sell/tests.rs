@@ -150,3 +150,58 @@ fn band_slices_load_consecutive_columns() {
         }
     }
 }
+
+/// Whole matrices through the conversion and the SpMV (which reads the
+/// slices through their heads, unchecked), against each row's in-order
+/// sum: 21 rows (the last slice partial), a band of 5 with one row moved
+/// over (its slice gathered) and the last rows cut short, several σ.
+#[test]
+fn conversion_and_spmv_against_rows_summed_in_order() {
+    use super::{Sell, SellOptions};
+    use crate::encoding::Enc;
+    use crate::levels::{compressed, d0, d1, dense};
+    use crate::tensor::Level;
+    type Csr = Enc<u32, u32, (dense, compressed), (d0, d1)>;
+    let (m, n) = (21usize, 30usize);
+    let mut pos = std::vec![0u32];
+    let (mut crd, mut val) = (Vec::new(), Vec::new());
+    for i in 0..m {
+        let lo = i + usize::from(i == 10);
+        for j in lo..(lo + 5).min(24) {
+            crd.push(j as u32);
+            val.push(1.0 + (i * 7 + j) as f64 * pow2(-((i + j) as i32 % 5)));
+        }
+        pos.push(crd.len() as u32);
+    }
+    let a: crate::tensor::SparseTensor<'_, f64, Csr, 2, 2> = crate::tensor::SparseTensor::assemble(
+        [m, n],
+        [Level::dense(), Level::compressed(&pos, &crd)],
+        &val,
+    )
+    .unwrap();
+    let x: Vec<f64> = (0..n)
+        .map(|j| (j as f64 - 9.5) * pow2(j as i32 % 3))
+        .collect();
+    let want: Vec<f64> = (0..m)
+        .map(|i| {
+            (pos[i]..pos[i + 1]).fold(0.0, |s, p| {
+                s + val[p as usize] * x[crd[p as usize] as usize]
+            })
+        })
+        .collect();
+    for sigma in [1, 8, 256] {
+        let opt = SellOptions {
+            sigma,
+            max_fill_percent: 1000,
+        };
+        let s = Sell::from_csr(&a, opt).unwrap();
+        // Slices of rows 0..8 (a band), 8..16 (row 10 moved: gathered);
+        // rows 16..21 are cut short by column 24 or missing.
+        assert_eq!(s.band_slices(), 1, "sigma {sigma}");
+        let mut y = std::vec![7.0; m];
+        s.spmv(&x, &mut y).unwrap();
+        for i in 0..m {
+            assert!(same(y[i], want[i]), "sigma {sigma} row {i}");
+        }
+    }
+}
