@@ -186,7 +186,7 @@ pub mod __private {
     pub use crate::kernel::dual_mac::dot_s8;
     pub use crate::kernel::dual_mac_2_4::dot_s8_2_4;
     pub use crate::kernel::fma::MulAdd;
-    pub use crate::kernel::gather_dot::dot_gather;
+    pub use crate::kernel::gather_dot::{dot_gather, dot_gather_increasing};
     pub use crate::kernel::isa::{with_vector_isa, VectorIsa};
     pub use crate::kernel::packed_s8::dot_s8_packed;
     pub use crate::kernel::rows::{rows, rows_from, rows_values, rows_values_from, slots};

@@ -33,7 +33,9 @@
 //! - AVX-512 (`f32` and `f64`, unpacked coordinates, `x` of at most 2^31
 //!   elements for 32-bit and narrower coordinates): hardware gathers of 8
 //!   inputs (`vgatherdpd`/`vgatherqpd`/`vgatherdps`/`vgatherqps`), the last
-//!   step masked (`gather_dot/avx512.rs`).
+//!   step masked (`gather_dot/avx512.rs`); 8 consecutive columns are one
+//!   vector load, found per step, or, for a row whose coordinates strictly
+//!   increase ([`dot_gather_increasing`]), once per row.
 //! - AVX2: the 8 inputs of a step loaded as scalars into vectors (the
 //!   hardware gathers measured about 2x slower on AMD Zen 3), the products
 //!   and sums in two vectors of 4 `f64` or one of 8 `f32`, the last step
@@ -76,6 +78,7 @@ pub trait GatherFloat: Copy + Add<Output = Self> + Mul<Output = Self> + sealed::
     #[doc(hidden)]
     unsafe fn dot<I: Index>(
         isa: VectorIsa,
+        increasing: bool,
         crd: &[I],
         val: &[Self],
         lo: usize,
@@ -92,6 +95,7 @@ macro_rules! gather_float {
             #[inline(always)]
             unsafe fn dot<I: Index>(
                 isa: VectorIsa,
+                increasing: bool,
                 crd: &[I],
                 val: &[$t],
                 lo: usize,
@@ -108,7 +112,7 @@ macro_rules! gather_float {
                         // intrinsics inline), the coordinates fit the
                         // gathers' offsets (just checked); the caller's
                         // guarantees, passed on.
-                        return unsafe { avx512::$dot(crd, val, lo, hi, x) };
+                        return unsafe { avx512::$dot(increasing, crd, val, lo, hi, x) };
                     }
                     if isa.avx2() {
                         // SAFETY: the machine has AVX2 (the token says so);
@@ -116,7 +120,7 @@ macro_rules! gather_float {
                         return unsafe { avx2::$dot(crd, val, lo, hi, x) };
                     }
                 }
-                let _ = isa;
+                let _ = (isa, increasing);
                 // SAFETY: the caller's guarantees, passed on.
                 unsafe { portable(crd, val, lo, hi, x) }
             }
@@ -148,7 +152,30 @@ pub unsafe fn dot_gather<T: GatherFloat, I: Index>(
 ) -> T {
     debug_assert!(lo <= hi && hi <= val.len());
     // SAFETY: the caller's guarantees, passed on.
-    unsafe { T::dot(isa, crd, val, lo, hi, x) }
+    unsafe { T::dot(isa, false, crd, val, lo, hi, x) }
+}
+
+/// [`dot_gather`] of a row whose coordinates strictly increase (an
+/// ordered, unique level), the same bits: the AVX-512 path tests once per
+/// row whether its columns are one run `c..c + n` (its last column is
+/// its first plus `n - 1`), which it then reads with vector loads, and
+/// otherwise gathers every step with no test per step.
+///
+/// # Safety
+///
+/// As [`dot_gather`], and `crd[lo..hi]` strictly increases.
+#[inline(always)]
+pub unsafe fn dot_gather_increasing<T: GatherFloat, I: Index>(
+    isa: VectorIsa,
+    crd: &[I],
+    val: &[T],
+    lo: usize,
+    hi: usize,
+    x: &[T],
+) -> T {
+    debug_assert!(lo <= hi && hi <= val.len());
+    // SAFETY: the caller's guarantees, passed on.
+    unsafe { T::dot(isa, true, crd, val, lo, hi, x) }
 }
 
 /// The fold of the module's documentation: 8 lanes into 4, 4 into 2, 2

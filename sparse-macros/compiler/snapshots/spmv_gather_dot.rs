@@ -84,9 +84,9 @@ pub fn spmv(
                     let __sk_a_hi1 = unsafe {
                         ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
                     };
-                    /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and of its values, and every coordinate below the dimension size the prologue checked against `x`'s length.
+                    /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and of its values, and every coordinate below the dimension size the prologue checked against `x`'s length; the level is ordered and unique, so its coordinates strictly increase under one parent entry (validation checked it).
                     let __sk_a_dot = unsafe {
-                        ::sparse_core::__private::dot_gather(
+                        ::sparse_core::__private::dot_gather_increasing(
                             __sk_isa,
                             __sk_a_crd1,
                             __sk_a_val,

@@ -85,6 +85,29 @@ unsafe fn run_start<I: Index>(crd: &[I], p: usize) -> Option<usize> {
     }
 }
 
+/// With `increasing` coordinates, `Some(c)` when the row `lo..hi` (not
+/// empty) reads the columns `c..c + n`: its last column is its first plus
+/// `n - 1`, which for strictly increasing columns means every one between.
+/// `None` otherwise, and always without `increasing`.
+///
+/// # Safety
+///
+/// Entries `lo..hi` are entries of `crd` (unpacked).
+#[inline(always)]
+unsafe fn row_run<I: Index>(increasing: bool, crd: &[I], lo: usize, hi: usize) -> Option<usize> {
+    if !increasing || hi <= lo {
+        return None;
+    }
+    // SAFETY: `lo < hi`, both entries of the row.
+    let (c0, c1) = unsafe {
+        (
+            (*crd.as_ptr().add(lo)).as_usize(),
+            (*crd.as_ptr().add(hi - 1)).as_usize(),
+        )
+    };
+    (c1.wrapping_sub(c0) == hi - lo - 1).then_some(c0)
+}
+
 /// [`dot_gather`](super::dot_gather) for `f64`.
 ///
 /// # Safety
@@ -93,6 +116,7 @@ unsafe fn run_start<I: Index>(crd: &[I], p: usize) -> Option<usize> {
 /// offsets ([`fits`]); `dot_gather`'s guarantees.
 #[inline(always)]
 pub(super) unsafe fn dot_f64<I: Index>(
+    increasing: bool,
     crd: &[I],
     val: &[f64],
     lo: usize,
@@ -101,25 +125,51 @@ pub(super) unsafe fn dot_f64<I: Index>(
 ) -> f64 {
     let mut acc = _mm512_setzero_pd();
     let mut p = lo;
-    while hi - p >= LANES {
-        // SAFETY: the lanes are entries `p..p + 8 <= hi`; the caller's
-        // guarantees.
-        acc = unsafe {
-            match run_start(crd, p) {
-                // Eight consecutive columns: one load instead of a gather
-                // (the same inputs, so the same bits).
-                Some(c) => {
-                    let g = _mm512_loadu_pd(x.as_ptr().add(c));
-                    _mm512_add_pd(acc, _mm512_mul_pd(_mm512_loadu_pd(val.as_ptr().add(p)), g))
-                }
-                None => add_f64(acc, crd, val, p, 0xff, x),
+    // SAFETY: entries `lo..hi` are the row's (the caller's guarantees).
+    match unsafe { row_run(increasing, crd, lo, hi) } {
+        // The whole row reads `x[c..c + n]`: loads, the last one masked
+        // (the same inputs as the gathers, so the same bits).
+        Some(c) => {
+            let xs = x.as_ptr().wrapping_add(c).wrapping_sub(lo);
+            while p < hi {
+                let m = first((hi - p).min(LANES));
+                // SAFETY: the lanes of `m` are entries `p..hi` of the row,
+                // whose inputs `x[c + (p - lo)..]` are below `c + n <=
+                // x.len()`; masked lanes load nothing.
+                acc = unsafe {
+                    let g = _mm512_maskz_loadu_pd(m, xs.add(p));
+                    let v = _mm512_maskz_loadu_pd(m, val.as_ptr().add(p));
+                    _mm512_mask_add_pd(acc, m, acc, _mm512_mul_pd(v, g))
+                };
+                p += LANES;
             }
-        };
-        p += LANES;
-    }
-    if p < hi {
-        // SAFETY: the lanes are entries `p..hi`; the caller's guarantees.
-        acc = unsafe { add_f64(acc, crd, val, p, first(hi - p), x) };
+        }
+        None => {
+            while hi - p >= LANES {
+                // SAFETY: the lanes are entries `p..p + 8 <= hi`; the
+                // caller's guarantees.
+                acc = unsafe {
+                    match (!increasing).then(|| run_start(crd, p)).flatten() {
+                        // Eight consecutive columns: one load instead of a
+                        // gather (the same inputs, so the same bits).
+                        Some(c) => {
+                            let g = _mm512_loadu_pd(x.as_ptr().add(c));
+                            _mm512_add_pd(
+                                acc,
+                                _mm512_mul_pd(_mm512_loadu_pd(val.as_ptr().add(p)), g),
+                            )
+                        }
+                        None => add_f64(acc, crd, val, p, 0xff, x),
+                    }
+                };
+                p += LANES;
+            }
+            if p < hi {
+                // SAFETY: the lanes are entries `p..hi`; the caller's
+                // guarantees.
+                acc = unsafe { add_f64(acc, crd, val, p, first(hi - p), x) };
+            }
+        }
     }
     // SAFETY: AVX-512 F and AVX2 (this function's contract). 8 lanes into
     // 4 (`s[k] + s[k + 4]`), then 4 into 1.
@@ -170,6 +220,7 @@ unsafe fn add_f64<I: Index>(
 /// As [`dot_f64`].
 #[inline(always)]
 pub(super) unsafe fn dot_f32<I: Index>(
+    increasing: bool,
     crd: &[I],
     val: &[f32],
     lo: usize,
@@ -178,22 +229,43 @@ pub(super) unsafe fn dot_f32<I: Index>(
 ) -> f32 {
     let mut acc = _mm256_setzero_ps();
     let mut p = lo;
-    while hi - p >= LANES {
-        // SAFETY: as in `dot_f64`.
-        acc = unsafe {
-            match run_start(crd, p) {
-                Some(c) => {
-                    let g = _mm256_loadu_ps(x.as_ptr().add(c));
-                    _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(val.as_ptr().add(p)), g))
-                }
-                None => add_f32(acc, crd, val, p, 0xff, x),
+    // SAFETY: as in `dot_f64`.
+    match unsafe { row_run(increasing, crd, lo, hi) } {
+        Some(c) => {
+            let xs = x.as_ptr().wrapping_add(c).wrapping_sub(lo);
+            while p < hi {
+                let m = first((hi - p).min(LANES));
+                // SAFETY: as in `dot_f64`.
+                acc = unsafe {
+                    let g = _mm256_maskz_loadu_ps(m, xs.add(p));
+                    let v = _mm256_maskz_loadu_ps(m, val.as_ptr().add(p));
+                    _mm256_mask_add_ps(acc, m, acc, _mm256_mul_ps(v, g))
+                };
+                p += LANES;
             }
-        };
-        p += LANES;
-    }
-    if p < hi {
-        // SAFETY: as in `dot_f64`.
-        acc = unsafe { add_f32(acc, crd, val, p, first(hi - p), x) };
+        }
+        None => {
+            while hi - p >= LANES {
+                // SAFETY: as in `dot_f64`.
+                acc = unsafe {
+                    match (!increasing).then(|| run_start(crd, p)).flatten() {
+                        Some(c) => {
+                            let g = _mm256_loadu_ps(x.as_ptr().add(c));
+                            _mm256_add_ps(
+                                acc,
+                                _mm256_mul_ps(_mm256_loadu_ps(val.as_ptr().add(p)), g),
+                            )
+                        }
+                        None => add_f32(acc, crd, val, p, 0xff, x),
+                    }
+                };
+                p += LANES;
+            }
+            if p < hi {
+                // SAFETY: as in `dot_f64`.
+                acc = unsafe { add_f32(acc, crd, val, p, first(hi - p), x) };
+            }
+        }
     }
     // SAFETY: AVX2 (this function's contract).
     unsafe { fold_f32(acc) }

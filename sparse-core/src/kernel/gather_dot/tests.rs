@@ -5,7 +5,7 @@
 extern crate std;
 use std::{vec, vec::Vec};
 
-use super::{dot_gather, GatherFloat, LANES};
+use super::{dot_gather, dot_gather_increasing, GatherFloat, LANES};
 use crate::index::{Index, Packed2};
 use crate::kernel::isa::{every_copy, with_vector_isa};
 
@@ -187,34 +187,61 @@ fn reassociation_is_visible() {
 
 /// Rows whose columns run consecutively for 8 entries or more (a band, a
 /// dense block: the AVX-512 path loads those inputs instead of gathering
-/// them), runs broken in each position, on every width and path.
+/// them), runs broken in each position, on every width and path; and the
+/// same increasing rows through `dot_gather_increasing` (one run test per
+/// row), long and short, whole runs and broken ones.
 #[test]
 fn consecutive_columns() {
     let mut r = Lcg(11);
     // Finite values, so that a wrong input shows in every sum.
     let x: Vec<f64> = (0..256).map(|_| r.value(false)).collect();
+    let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
     let n = if cfg!(miri) { 20 } else { 40 };
     let val: Vec<f64> = (0..n).map(|_| r.value(false)).collect();
+    let val32: Vec<f32> = val.iter().map(|&v| v as f32).collect();
     for brk in 0..n {
         // Columns 100, 101, ... with one jump at entry `brk`.
         let crd: Vec<usize> = (0..n)
             .map(|p| 100 + p + usize::from(p >= brk) * 7)
             .collect();
         let gx: Vec<f64> = crd.iter().map(|&c| x[c]).collect();
+        let gx32: Vec<f32> = crd.iter().map(|&c| x32[c]).collect();
         let u16s: Vec<u16> = crd.iter().map(|&c| c as u16).collect();
         let u32s: Vec<u32> = crd.iter().map(|&c| c as u32).collect();
         for isa in every_copy() {
             for lo in [0, 1, 3] {
-                let want = reference(&val[lo..], &gx[lo..]);
-                // SAFETY: `lo <= n` entries, every coordinate below 256.
-                let got = unsafe {
-                    [
-                        dot_gather(isa, &crd, &val, lo, n, &x),
-                        dot_gather(isa, &u16s, &val, lo, n, &x),
-                        dot_gather(isa, &u32s, &val, lo, n, &x),
-                    ]
-                };
-                assert!(got.iter().all(|&g| same(g, want)), "{isa:?} {brk} {lo}");
+                for hi in [n, lo + 9, lo + 5, lo + 1, lo] {
+                    let want = reference(&val[lo..hi], &gx[lo..hi]);
+                    let want32 = reference(&val32[lo..hi], &gx32[lo..hi]);
+                    // SAFETY: `lo <= hi <= n` entries, every coordinate
+                    // below 256, strictly increasing.
+                    let got = unsafe {
+                        [
+                            dot_gather(isa, &crd, &val, lo, hi, &x),
+                            dot_gather(isa, &u16s, &val, lo, hi, &x),
+                            dot_gather(isa, &u32s, &val, lo, hi, &x),
+                            dot_gather_increasing(isa, &crd, &val, lo, hi, &x),
+                            dot_gather_increasing(isa, &u16s, &val, lo, hi, &x),
+                            dot_gather_increasing(isa, &u32s, &val, lo, hi, &x),
+                        ]
+                    };
+                    assert!(
+                        got.iter().all(|&g| same(g, want)),
+                        "{isa:?} {brk} {lo}..{hi}"
+                    );
+                    // SAFETY: as above.
+                    let got32 = unsafe {
+                        [
+                            dot_gather(isa, &u32s, &val32, lo, hi, &x32),
+                            dot_gather_increasing(isa, &u32s, &val32, lo, hi, &x32),
+                            dot_gather_increasing(isa, &u16s, &val32, lo, hi, &x32),
+                        ]
+                    };
+                    assert!(
+                        got32.iter().all(|&g| same(g.into(), want32.into())),
+                        "{isa:?} f32 {brk} {lo}..{hi}"
+                    );
+                }
             }
         }
     }

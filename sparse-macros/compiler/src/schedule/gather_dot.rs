@@ -42,6 +42,10 @@ pub struct GatherDot {
     pub input: TensorId,
     /// `f32` or `f64`, of both and of the sum.
     pub elem: ValueType,
+    /// The walk's coordinates strictly increase (an ordered, unique
+    /// level, which validation checks): `dot_gather_increasing`, one run
+    /// test per row instead of one per step.
+    pub increasing: bool,
 }
 
 /// The innermost walks of `sp` that `dot_gather` sums under
@@ -112,6 +116,7 @@ pub fn gather_dots(
                 values: a,
                 input,
                 elem,
+                increasing: space.level_type.is_ordered() && space.level_type.is_unique(),
             });
         }
     });

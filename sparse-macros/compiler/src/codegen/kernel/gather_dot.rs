@@ -44,9 +44,19 @@ impl Gen<'_> {
             " SAFETY: `{lo}..{hi}` is the range level {lv} of `{a}` stores under one parent \
              entry; a validated tensor has `{lo}` <= `{hi}` <= its entry count, the length of \
              this level's coordinate buffer and of its values, and every coordinate below the \
-             dimension size the prologue checked against `{input}`'s length."
+             dimension size the prologue checked against `{input}`'s length{}.",
+            if g.increasing {
+                "; the level is ordered and unique, so its coordinates strictly increase \
+                 under one parent entry (validation checked it)"
+            } else {
+                ""
+            }
         );
-        let call = private("dot_gather");
+        let call = private(if g.increasing {
+            "dot_gather_increasing"
+        } else {
+            "dot_gather"
+        });
         let isa = super::vector_isa::isa_token();
         quote! {
             #range

@@ -23,7 +23,7 @@ fn a_reassociated_spmv_sums_each_row_with_one_call() {
     assert!(
         has(
             kernel,
-            "let __sk_a_dot = unsafe { ::sparse_core::__private::dot_gather(__sk_isa, \
+            "let __sk_a_dot = unsafe { ::sparse_core::__private::dot_gather_increasing(__sk_isa, \
              __sk_a_crd1, __sk_a_val, __sk_a_lo1, __sk_a_hi1, __sk_x_data,) };"
         ),
         "{kernel}"
@@ -64,8 +64,22 @@ fn every_float_format_and_factor_order_takes_the_call() {
             "#[reassociate] pub fn k(a: &tensor<?x?x{ty}, {enc}>, x: &tensor<?x{ty}>, \
              b: &tensor<?x{ty}>, y: &mut tensor<?x{ty}>) {{ {stmt} }}"
         ));
-        assert_eq!(out.matches("dot_gather(").count(), 1, "{enc} {stmt}\n{out}");
+        // Ordered, unique levels: coordinates strictly increase.
+        assert_eq!(
+            out.matches("dot_gather_increasing(").count(),
+            1,
+            "{enc} {stmt}\n{out}"
+        );
     }
+    // A nonordered level's row may revisit columns: the call that tests
+    // every step.
+    let out = expand(
+        "#UNORD = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed(nonordered)) }>
+        #[reassociate] pub fn k(a: &tensor<?x?xf64, #UNORD>, x: &tensor<?xf64>, \
+         y: &mut tensor<?xf64>) { y[i] = a[i, j] * x[j]; }",
+    );
+    assert_eq!(out.matches("dot_gather(").count(), 1, "{out}");
+    assert!(!out.contains("dot_gather_increasing"), "{out}");
 }
 
 /// Only a kernel that calls a vector routine is compiled per extension.
