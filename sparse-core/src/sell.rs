@@ -152,7 +152,8 @@ pub struct Sell<V> {
 /// them unchecked. For slice `s`:
 /// - `slots + width * C <= val.len()`;
 /// - `columns + width * C <= crd.len()`, or `columns + width` in a band;
-/// - `lens[s * C..s * C + C]` exists, each length at most `width`;
+/// - `lens[s * C..s * C + C]` exists, each length at most `width` and at
+///   least `min`, one of them `min`;
 /// - every column read is below the matrix's columns; in a band, every
 ///   `crd[columns + k] + C` is at most the columns, and every length is
 ///   `width`;
@@ -165,6 +166,8 @@ struct SliceHead {
     columns: usize,
     /// Its steps: its longest row's length.
     width: u32,
+    /// Its shortest row's length: every lane is live below it.
+    min: u32,
     /// Every row as long as the slice and lane `r`'s column at step `k`
     /// `crd[columns + k] + r`: one column stored per step, the inputs
     /// loaded rather than gathered.
@@ -263,9 +266,9 @@ impl<V: SellValue> Sell<V> {
             if h.in_order {
                 // SAFETY: `s * C + C <= rows = y.len()` (`SliceHead`).
                 let out = unsafe { &mut *y.as_mut_ptr().add(s * C).cast::<[V; C]>() };
-                unsafe { V::slice(isa, h.band, crd, val, lens, x, out) };
+                unsafe { V::slice(isa, h.band, h.min as usize, crd, val, lens, x, out) };
             } else {
-                unsafe { V::slice(isa, h.band, crd, val, lens, x, &mut acc) };
+                unsafe { V::slice(isa, h.band, h.min as usize, crd, val, lens, x, &mut acc) };
                 let slots = self.perm.get(s * C..).unwrap_or(&[]);
                 for (&i, &v) in slots.iter().zip(&acc) {
                     if let Some(out) = y.get_mut(i) {

@@ -7,7 +7,6 @@
 
 use core::arch::x86_64::*;
 
-use super::spmv::shape;
 use super::C;
 use crate::kernel::unchecked::load;
 
@@ -91,13 +90,14 @@ unsafe fn step_f32(band: bool, crd: &[u32], val: &[f32], k: usize, x: &[f32]) ->
 #[inline(always)]
 pub(super) unsafe fn slice_f64(
     band: bool,
+    min: usize,
     crd: &[u32],
     val: &[f64],
     lens: &[u32; C],
     x: &[f64],
     acc: &mut [f64; C],
 ) {
-    let (min, width) = shape(val, lens);
+    let width = val.len() / C;
     // SAFETY (of the whole body): AVX2 (the contract); `k < width`: slots
     // `k * C..k * C + 8` are in `val`, and in `crd` unless a band, whose
     // column `k` is in `crd` with `crd[k] + 8 <= x.len()` (a band's
@@ -148,13 +148,14 @@ pub(super) unsafe fn slice_f64(
 #[inline(always)]
 pub(super) unsafe fn slice_f32(
     band: bool,
+    min: usize,
     crd: &[u32],
     val: &[f32],
     lens: &[u32; C],
     x: &[f32],
     acc: &mut [f32; C],
 ) {
-    let (min, width) = shape(val, lens);
+    let width = val.len() / C;
     // SAFETY: as in `slice_f64`.
     unsafe {
         let mut a = _mm256_setzero_ps();

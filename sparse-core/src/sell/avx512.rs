@@ -12,7 +12,6 @@
 
 use core::arch::x86_64::*;
 
-use super::spmv::shape;
 use super::C;
 
 /// [`SellValue::slice`](super::SellValue::slice) for `f64`.
@@ -24,13 +23,14 @@ use super::C;
 #[inline(always)]
 pub(super) unsafe fn slice_f64(
     band: bool,
+    min: usize,
     crd: &[u32],
     val: &[f64],
     lens: &[u32; C],
     x: &[f64],
     acc: &mut [f64; C],
 ) {
-    let (min, width) = shape(val, lens);
+    let width = val.len() / C;
     // SAFETY (of the whole body): AVX-512 (the contract); `k < width`:
     // slots `k * C..k * C + 8` are in `val`, and in `crd` unless a band,
     // whose column `k` is in `crd` with `crd[k] + 8 <= x.len()` (a band's
@@ -78,13 +78,14 @@ pub(super) unsafe fn slice_f64(
 #[inline(always)]
 pub(super) unsafe fn slice_f32(
     band: bool,
+    min: usize,
     crd: &[u32],
     val: &[f32],
     lens: &[u32; C],
     x: &[f32],
     acc: &mut [f32; C],
 ) {
-    let (min, width) = shape(val, lens);
+    let width = val.len() / C;
     // SAFETY: as in `slice_f64`.
     unsafe {
         let mut a = _mm256_setzero_ps();

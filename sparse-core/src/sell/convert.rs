@@ -58,6 +58,7 @@ impl<V: SellValue> Sell<V> {
             slots: 0,
             columns: 0,
             width: 0,
+            min: 0,
             band: false,
             in_order: false,
         };
@@ -86,6 +87,7 @@ impl<V: SellValue> Sell<V> {
                 slots: stored,
                 columns,
                 width,
+                min: slice_lens.iter().min().copied().unwrap_or(0),
                 band,
                 in_order: full && rows_of.iter().zip(s * C..).all(|(&i, r)| i == r),
             };

@@ -46,7 +46,8 @@ pub trait SellValue:
     ///
     /// # Safety
     ///
-    /// `val.len()` a multiple of [`C`]; every `lens[r] <= val.len() / C`.
+    /// `val.len()` a multiple of [`C`]; every `lens[r] <= val.len() / C`;
+    /// `min` the smallest `lens[r]`.
     /// Not `band`: `crd.len() == val.len()`, every column below
     /// `x.len()`. `band`: `crd.len() == val.len() / C`, every `lens[r] ==
     /// crd.len()`, every `crd[k] + C <= x.len()`.
@@ -55,6 +56,7 @@ pub trait SellValue:
     unsafe fn slice(
         isa: VectorIsa,
         band: bool,
+        min: usize,
         crd: &[u32],
         val: &[Self],
         lens: &[u32; C],
@@ -80,6 +82,7 @@ macro_rules! sell_value {
             unsafe fn slice(
                 isa: VectorIsa,
                 band: bool,
+                min: usize,
                 crd: &[u32],
                 val: &[$t],
                 lens: &[u32; C],
@@ -94,16 +97,16 @@ macro_rules! sell_value {
                         // `with_vector_isa` makes a token that says so); the
                         // columns and lengths fit `i32` (just checked); the
                         // caller's guarantees.
-                        unsafe { super::avx512::$simd(band, crd, val, lens, x, acc) };
+                        unsafe { super::avx512::$simd(band, min, crd, val, lens, x, acc) };
                         return;
                     }
                     if isa.avx2() {
                         // SAFETY: as above, AVX2.
-                        unsafe { super::avx2::$simd(band, crd, val, lens, x, acc) };
+                        unsafe { super::avx2::$simd(band, min, crd, val, lens, x, acc) };
                         return;
                     }
                 }
-                let _ = isa;
+                let _ = (isa, min);
                 // SAFETY: the caller's guarantees, passed on.
                 unsafe { portable(band, crd, val, lens, x, acc) }
             }
@@ -146,16 +149,6 @@ unsafe fn portable<T: SellValue>(
         }
         *sum = s;
     }
-}
-
-/// The lanes' shortest length (every lane is live below it) and the
-/// slice's width.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(super) fn shape<T>(val: &[T], lens: &[u32; C]) -> (usize, usize) {
-    let min = lens.iter().copied().min().unwrap_or(0) as usize;
-    let width = val.len() / C;
-    (min.min(width), width)
 }
 
 /// The portable path, for the tests to compare with the dispatched one.

@@ -24,6 +24,11 @@ fn lcg(state: &mut u64) -> u64 {
     *state >> 33
 }
 
+/// The shortest lane.
+fn least(lens: &[u32; C]) -> usize {
+    lens.iter().copied().min().unwrap_or(0) as usize
+}
+
 fn same(a: f64, b: f64) -> bool {
     (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
 }
@@ -68,7 +73,7 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
         for isa in every_copy() {
             let mut got = [1.0f64; C];
             // SAFETY: as above; `isa` is a copy this machine runs.
-            unsafe { f64::slice(isa, false, &crd, &val, &lens, &x, &mut got) };
+            unsafe { f64::slice(isa, false, least(&lens), &crd, &val, &lens, &x, &mut got) };
             for lane in 0..C {
                 assert!(
                     same(got[lane], want[lane]),
@@ -78,7 +83,18 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
             // The same in `f32`.
             let mut got32 = [1.0f32; C];
             // SAFETY: as above.
-            unsafe { f32::slice(isa, false, &crd, &val32, &lens, &x32, &mut got32) };
+            unsafe {
+                f32::slice(
+                    isa,
+                    false,
+                    least(&lens),
+                    &crd,
+                    &val32,
+                    &lens,
+                    &x32,
+                    &mut got32,
+                )
+            };
             for lane in 0..C {
                 let want = (0..lens[lane] as usize).fold(0.0f32, |s, k| {
                     let q = k * C + lane;
@@ -130,10 +146,10 @@ fn band_slices_load_consecutive_columns() {
             // holds one column per step, each `+ 8 <= x.len()`; `isa` is a
             // copy this machine runs.
             unsafe {
-                f64::slice(isa, false, &crd, &val, &lens, &x, &mut want);
-                f64::slice(isa, true, &heads, &val, &lens, &x, &mut got);
-                f32::slice(isa, false, &crd, &val32, &lens, &x32, &mut want32);
-                f32::slice(isa, true, &heads, &val32, &lens, &x32, &mut got32);
+                f64::slice(isa, false, width, &crd, &val, &lens, &x, &mut want);
+                f64::slice(isa, true, width, &heads, &val, &lens, &x, &mut got);
+                f32::slice(isa, false, width, &crd, &val32, &lens, &x32, &mut want32);
+                f32::slice(isa, true, width, &heads, &val32, &lens, &x32, &mut got32);
             }
             for lane in 0..C {
                 let written = (0..width).fold(0.0, |s, k| {
