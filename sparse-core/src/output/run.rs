@@ -233,6 +233,10 @@ where
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
     let i = seg.lvl.first().copied().unwrap_or(0);
+    // Nothing faulted opening the row (the output still writes).
+    if !seg.out.opens_row(&seg.lvl, 0) {
+        return false;
+    }
     let out = &mut *seg.out;
     let (Some(&rows), Some(&size), Some(&base)) = (
         out.lvl_sizes.first(),
@@ -256,7 +260,10 @@ where
     // position width (a larger count takes the general path, which records
     // the overflow).
     let widest = usize::try_from(<E::Pos as Index>::MAX).unwrap_or(usize::MAX);
-    let room = crd_room.min(val_room).min(widest.saturating_sub(base));
+    if base > widest {
+        return false;
+    }
+    let room = crd_room.min(val_room).min(widest - base);
     seg.run = Run {
         pos,
         crd,
