@@ -21,6 +21,10 @@
 //! their lengths instead: nothing is filled in first (the fill of a row's
 //! reserved values was a quarter of the sparse add's instructions outside
 //! the merge) and nothing is cut back; the written slots join the lengths.
+//! A row asked of a segment held for the whole kernel call
+//! ([`Segment::row_at`]) takes its slots from that segment's run of rows
+//! instead (`run.rs`): they start where the previous row's ended, and the
+//! row's count joins the run's, settled once for all the rows.
 //!
 //! Anything the fast path cannot write (the first entry, a coordinate out
 //! of order or out of range, more entries than reserved, a buffer without
