@@ -110,13 +110,23 @@ pub trait Buffer<T> {
         let _ = n;
         None
     }
+    /// With [`SLOTS_PAST_LEN`](Self::SLOTS_PAST_LEN): as
+    /// [`spare_slots`](Self::spare_slots)`(at_least)`, and how many slots
+    /// past the length there are in all (at least `at_least`): the whole
+    /// spare capacity, for a writer that fills the slots of many rows one
+    /// after the other. The provided version has none.
+    fn spare_run(&mut self, at_least: usize) -> Option<(core::ptr::NonNull<T>, usize)> {
+        let _ = at_least;
+        None
+    }
     /// Makes the first `written` slots past the length elements.
     ///
     /// # Safety
     ///
-    /// The last call of [`spare_slots`](Self::spare_slots) returned a
-    /// pointer to at least `written` slots, the buffer was not used since,
-    /// and those slots were initialized through that pointer.
+    /// The last call of [`spare_slots`](Self::spare_slots) or
+    /// [`spare_run`](Self::spare_run) returned a pointer to at least
+    /// `written` slots, the buffer was not used since, and those slots were
+    /// initialized through that pointer.
     unsafe fn commit_slots(&mut self, written: usize) {
         let _ = written;
     }
@@ -418,6 +428,17 @@ impl<T> Buffer<T> for alloc::vec::Vec<T> {
             self.try_reserve(n).ok()?;
         }
         Some(core::ptr::NonNull::from(self.spare_capacity_mut()).cast())
+    }
+    #[inline]
+    fn spare_run(&mut self, at_least: usize) -> Option<(core::ptr::NonNull<T>, usize)> {
+        if alloc::vec::Vec::capacity(self) - alloc::vec::Vec::len(self) < at_least {
+            self.try_reserve(at_least).ok()?;
+        }
+        let n = alloc::vec::Vec::capacity(self) - alloc::vec::Vec::len(self);
+        Some((
+            core::ptr::NonNull::from(self.spare_capacity_mut()).cast(),
+            n,
+        ))
     }
     #[inline]
     unsafe fn commit_slots(&mut self, written: usize) {

@@ -163,6 +163,8 @@ mod next_row;
 mod order;
 mod protocol;
 mod row;
+mod row_extend;
+mod run;
 mod segment;
 #[cfg(target_pointer_width = "64")]
 pub(crate) mod small_sort;

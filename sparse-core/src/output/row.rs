@@ -21,6 +21,10 @@
 //! their lengths instead: nothing is filled in first (the fill of a row's
 //! reserved values was a quarter of the sparse add's instructions outside
 //! the merge) and nothing is cut back; the written slots join the lengths.
+//! A row asked of a segment held for the whole kernel call
+//! ([`Segment::row_at`]) takes its slots from that segment's run of rows
+//! instead (`run.rs`): they start where the previous row's ended, and the
+//! row's count joins the run's, settled once for all the rows.
 //!
 //! Anything the fast path cannot write (the first entry, a coordinate out
 //! of order or out of range, more entries than reserved, a buffer without
@@ -44,6 +48,7 @@ use crate::encoding::Encoding;
 use crate::index::Index;
 
 use super::buffer::{Buffer, OutputBuffers};
+use super::run::settle_run;
 use super::Segment;
 
 /// The state of a [`Row`]: its reserved slots and how far they are written.
@@ -56,20 +61,20 @@ use super::Segment;
 /// holding this state borrows the segment (and so the output) mutably,
 /// takes the pointers from the buffers' slices right after growing them,
 /// and touches the buffers again only after setting `room` to 0.
-struct Slots<C, V> {
-    crd: NonNull<C>,
-    val: NonNull<V>,
+pub(super) struct Slots<C, V> {
+    pub(super) crd: NonNull<C>,
+    pub(super) val: NonNull<V>,
     /// Slots reserved (0: none, every push takes the segment's path).
-    room: usize,
+    pub(super) room: usize,
     /// Slots written.
-    k: usize,
+    pub(super) k: usize,
     /// The smallest coordinate the row accepts next: one past the last
     /// written (or pushed through the segment), 0 before the first.
-    next: usize,
+    pub(super) next: usize,
     /// The last level's size.
-    size: usize,
+    pub(super) size: usize,
     /// Entries the row may still hold: the bound less every entry pushed.
-    left: usize,
+    pub(super) left: usize,
 }
 
 impl<C, V> Clone for Slots<C, V> {
@@ -88,7 +93,7 @@ where
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
     seg: &'s mut Segment<'o, V, E, B, DIM, LVL>,
-    st: Slots<E::Crd, V>,
+    pub(super) st: Slots<E::Crd, V>,
 }
 
 impl<'o, V, E, B, const DIM: usize, const LVL: usize> Segment<'o, V, E, B, DIM, LVL>
@@ -103,6 +108,9 @@ where
     /// speed (entries past it take the segment's path).
     #[inline(always)]
     pub fn row(&mut self, bound: usize) -> Row<'_, 'o, V, E, B, DIM, LVL> {
+        // A run's rows are counted by the run (`run.rs`), not yet by the
+        // output that the checks below read.
+        settle_run(self);
         // The common case in line (64-bit targets; the microcontrollers
         // keep the one out-of-line call): a fresh segment of the next
         // CSR/CSC row, its slots in the spare capacity the kernel reserved
@@ -123,10 +131,23 @@ where
     }
 }
 
+impl<'s, 'o, V, E, B, const DIM: usize, const LVL: usize> Row<'s, 'o, V, E, B, DIM, LVL>
+where
+    V: Default,
+    E: Encoding,
+    B: OutputBuffers<E::Pos, E::Crd, V>,
+{
+    /// The row of `seg` in state `st` (`Slots`' invariant holds for it).
+    #[inline(always)]
+    pub(super) fn new(seg: &'s mut Segment<'o, V, E, B, DIM, LVL>, st: Slots<E::Crd, V>) -> Self {
+        Row { seg, st }
+    }
+}
+
 /// The state of a row of `seg` with `bound` and no slots yet, accepting
 /// any coordinate below the last level's size.
 #[inline(always)]
-fn fresh_slots<V, E, B, const DIM: usize, const LVL: usize>(
+pub(super) fn fresh_slots<V, E, B, const DIM: usize, const LVL: usize>(
     seg: &Segment<'_, V, E, B, DIM, LVL>,
     bound: usize,
 ) -> Slots<E::Crd, V>
@@ -154,7 +175,7 @@ where
 /// The state of a new row of `seg` with `bound` (see [`Segment::row`]).
 /// Out of line: once per row.
 #[inline(never)]
-fn open_slots<V, E, B, const DIM: usize, const LVL: usize>(
+pub(super) fn open_slots<V, E, B, const DIM: usize, const LVL: usize>(
     seg: &mut Segment<'_, V, E, B, DIM, LVL>,
     bound: usize,
 ) -> Slots<E::Crd, V>
@@ -317,7 +338,7 @@ where
 /// 30.7 instructions per entry instead of 26.0.) `black_box` is only an
 /// optimization barrier here; nothing depends on it for correctness.
 #[inline(always)]
-fn in_registers<C, V>(st: Slots<C, V>) -> Slots<C, V> {
+pub(super) fn in_registers<C, V>(st: Slots<C, V>) -> Slots<C, V> {
     core::hint::black_box(st)
 }
 
@@ -354,6 +375,8 @@ where
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
     let mut st = hand_over(seg, st);
+    // The segment's path reads the output's counts: a run's rows join them.
+    settle_run(seg);
     seg.push(c, value);
     st.left = st.left.saturating_sub(1);
     if seg.appending {
@@ -370,7 +393,7 @@ where
 /// `st.next` is set); otherwise reserves none. In line: a `Vec`'s slots
 /// are a capacity test and two pointers.
 #[inline(always)]
-fn reserve<V, E, B, const DIM: usize, const LVL: usize>(
+pub(super) fn reserve<V, E, B, const DIM: usize, const LVL: usize>(
     seg: &mut Segment<'_, V, E, B, DIM, LVL>,
     mut st: Slots<E::Crd, V>,
 ) -> Slots<E::Crd, V>
@@ -444,7 +467,7 @@ where
 /// `p` is a slot of a row (`Slots`' invariant): valid for writes, and
 /// initialized unless `Buf` has `SLOTS_PAST_LEN`.
 #[inline(always)]
-unsafe fn put<T, Buf: Buffer<T>>(p: *mut T, x: T) {
+pub(super) unsafe fn put<T, Buf: Buffer<T>>(p: *mut T, x: T) {
     // SAFETY: by the caller's contract; `write` never reads (drops) the
     // old contents, which spare capacity does not have.
     unsafe {
@@ -478,7 +501,12 @@ where
         return st;
     }
     let k = st.k.min(st.room);
-    if past_len::<V, E, B>() {
+    let run = seg.run.active;
+    if run {
+        // Slots of a run (`run.rs`): the run counts them; the output's
+        // lengths are settled when it ends.
+        seg.run.add(k);
+    } else if past_len::<V, E, B>() {
         let out = &mut *seg.out;
         // SAFETY: `reserve` took the slots from `spare_slots(room)` of both
         // buffers (the only way `room > 0` when they have slots past their
@@ -496,10 +524,16 @@ where
     st.room = 0;
     st.k = 0;
     if k > 0 {
-        seg.pending += k;
         // A slot was written, so `next` is one past its coordinate.
         if let Some(last) = LVL.checked_sub(1).and_then(|l| seg.lvl.get_mut(l)) {
             *last = st.next.wrapping_sub(1);
+        }
+        if run {
+            if let (Some(&i), Some(&j)) = (seg.lvl.first(), seg.lvl.last()) {
+                seg.run.last = [i, j];
+            }
+        } else {
+            seg.pending += k;
         }
         st.left = st.left.saturating_sub(k);
     }
@@ -523,99 +557,6 @@ fn cut<V, E, B, const DIM: usize, const LVL: usize>(
     }
     let len = out.values.len();
     out.values.truncate(len.saturating_sub(unused));
-}
-
-impl<V, E, B, const DIM: usize, const LVL: usize> Row<'_, '_, V, E, B, DIM, LVL>
-where
-    V: Default + Clone,
-    E: Encoding,
-    B: OutputBuffers<E::Pos, E::Crd, V>,
-{
-    /// Pushes `(crd[k], val[k])` for every `k` in order: exactly
-    /// `push(crd[k], val[k].clone())` one after the other (a length
-    /// mismatch pushes the shorter's count). A run that fits the reserved
-    /// slots is written in one pass with one test for all of it (the
-    /// order and range of its coordinates are checked as they are copied):
-    /// a merge loop's tail, one operand's rest of the row.
-    #[inline]
-    pub fn extend_from<C: Index>(&mut self, crd: &[C], val: &[V]) {
-        let n = crd.len().min(val.len());
-        let (crd, val) = (
-            crd.get(..n).unwrap_or_default(),
-            val.get(..n).unwrap_or_default(),
-        );
-        let st = &mut self.st;
-        if n > 0 && n <= st.room - st.k.min(st.room) {
-            let (k, mut next, mut last) = (st.k, st.next, 0);
-            let mut ordered = true;
-            for (i, (c, v)) in crd.iter().zip(val).enumerate() {
-                let c = c.as_usize();
-                ordered &= c >= next;
-                next = c.saturating_add(1);
-                last = c;
-                // SAFETY: `k + i < k + n <= room` (tested above), and by
-                // `Slots`' invariant that slot of both runs is an
-                // initialized element nothing else accesses.
-                unsafe {
-                    let crd = <E::Crd as Index>::from_usize_wrapping(c);
-                    put::<E::Crd, B::Crd>(st.crd.as_ptr().add(k + i), crd);
-                    put::<V, B::Val>(st.val.as_ptr().add(k + i), v.clone());
-                }
-            }
-            // Increasing, so the last is the largest.
-            if ordered && last < st.size {
-                st.k = k + n;
-                st.next = last + 1;
-                return;
-            }
-            // Slots past `k` hold this run's copies; they are overwritten or
-            // cut back like any unwritten slot, and the run is pushed one
-            // entry at a time below.
-        }
-        for (c, v) in crd.iter().zip(val) {
-            self.push(c.as_usize(), v.clone());
-        }
-    }
-
-    /// [`extend_from`](Self::extend_from) for a run the caller vouches for:
-    /// a run that fits the reserved slots is copied with one test for all
-    /// of it and no test per entry (a merge's tail: the rest of a
-    /// validated input's row).
-    ///
-    /// # Safety
-    ///
-    /// The coordinates increase, the first is larger than every
-    /// coordinate pushed into this row before, and all are below the last
-    /// level's size (as for [`push_in_order`](Self::push_in_order)).
-    #[inline]
-    pub unsafe fn extend_in_order<C: Index>(&mut self, crd: &[C], val: &[V]) {
-        let n = crd.len().min(val.len());
-        let (crd, val) = (
-            crd.get(..n).unwrap_or_default(),
-            val.get(..n).unwrap_or_default(),
-        );
-        let st = &mut self.st;
-        if let (Some(last), true) = (crd.last(), n <= st.room - st.k.min(st.room)) {
-            let k = st.k;
-            for (i, (c, v)) in crd.iter().zip(val).enumerate() {
-                // SAFETY: `k + i < k + n <= room` (tested above), and by
-                // `Slots`' invariant that slot of both runs is a slot
-                // nothing else accesses; the caller vouches for `c`.
-                unsafe {
-                    let crd = <E::Crd as Index>::from_usize_wrapping(c.as_usize());
-                    put::<E::Crd, B::Crd>(st.crd.as_ptr().add(k + i), crd);
-                    put::<V, B::Val>(st.val.as_ptr().add(k + i), v.clone());
-                }
-            }
-            st.k = k + n;
-            st.next = last.as_usize().wrapping_add(1);
-            return;
-        }
-        for (c, v) in crd.iter().zip(val) {
-            // SAFETY: the caller's contract, entry by entry.
-            unsafe { self.push_in_order(c.as_usize(), v.clone()) };
-        }
-    }
 }
 
 impl<V, E, B, const DIM: usize, const LVL: usize> Drop for Row<'_, '_, V, E, B, DIM, LVL>

@@ -19,6 +19,7 @@ use crate::encoding::Encoding;
 use crate::index::Index;
 
 use super::buffer::{Buffer, OutputBuffers};
+use super::run::{settle_run, Run};
 use super::{SparseTensorOut, State};
 
 /// The entries of the last level under one parent, appended in order.
@@ -38,6 +39,9 @@ where
     pub(super) appending: bool,
     /// Entries appended since the output's lengths were last settled.
     pub(super) pending: usize,
+    /// The rows written one after the other into one run of slots
+    /// (`run.rs`; idle unless `row_at` started one).
+    pub(super) run: Run<E::Pos, E::Crd, V>,
 }
 
 impl<V, E, B, const DIM: usize, const LVL: usize> SparseTensorOut<V, E, B, DIM, LVL>
@@ -56,6 +60,7 @@ where
             lvl,
             appending: false,
             pending: 0,
+            run: Run::idle(),
         }
     }
 }
@@ -101,6 +106,8 @@ where
                 }
             }
         }
+        // Not appending during a run: the run's rows join the counts first.
+        settle_run(self);
         let pending = core::mem::take(&mut self.pending);
         self.appending = self.out.segment_insert(self.lvl, pending, c, value);
         if let Some(last) = self.lvl.get_mut(l) {
@@ -299,6 +306,7 @@ where
     B: OutputBuffers<E::Pos, E::Crd, V>,
 {
     fn drop(&mut self) {
+        settle_run(self);
         self.out.settle_segment(self.lvl, self.pending);
     }
 }

@@ -127,231 +127,234 @@ pub fn sddmm_reassociate<
             {
                 c.begin();
                 c.reserve_entries(s.number_of_entries());
-                for __sk_i in 0..__sk_n_i {
-                    let __sk_s_p0 = __sk_i;
-                    {
-                        let mut __sk_c_seg = c.segment([__sk_i, 0]);
-                        /// SAFETY: `__sk_s_p0` is an entry of `s` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_s_blo1 = unsafe {
-                            ::sparse_core::__private::load_index(__sk_s_pos1, __sk_s_p0)
-                        };
-                        /// SAFETY: `__sk_s_p0` is an entry of `s` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_s_bhi1 = unsafe {
-                            ::sparse_core::__private::load_index(
-                                __sk_s_pos1,
-                                __sk_s_p0 + 1,
-                            )
-                        };
-                        let mut __sk_c_row = __sk_c_seg
-                            .row(
-                                0usize
-                                    .saturating_add(__sk_s_bhi1.saturating_sub(__sk_s_blo1)),
-                            );
-                        /// SAFETY: `__sk_s_p0` is an entry of `s` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_s_lo1 = unsafe {
-                            ::sparse_core::__private::load_index(__sk_s_pos1, __sk_s_p0)
-                        };
-                        /// SAFETY: `__sk_s_p0` is an entry of `s` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_s_hi1 = unsafe {
-                            ::sparse_core::__private::load_index(
-                                __sk_s_pos1,
-                                __sk_s_p0 + 1,
-                            )
-                        };
-                        /// SAFETY: `__sk_s_lo1..__sk_s_hi1` is the range level 1 of `s` stores under one parent entry; a validated tensor has `__sk_s_lo1` <= `__sk_s_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
-                        let __sk_s_walk1 = unsafe {
-                            ::sparse_core::__private::walk_values(
-                                __sk_s_crd1,
-                                __sk_s_val,
-                                __sk_s_lo1,
-                                __sk_s_hi1,
-                            )
-                        };
-                        for (__sk_s_p1, __sk_j, __sk_s_w1) in __sk_s_walk1 {
-                            let mut __sk_acc1: ::core::primitive::f64 = 0.0_f64;
-                            let mut __sk_acc1_l0: ::core::primitive::f64 = 0.0_f64;
-                            let mut __sk_acc1_l1: ::core::primitive::f64 = 0.0_f64;
-                            let mut __sk_acc1_l2: ::core::primitive::f64 = 0.0_f64;
-                            let mut __sk_acc1_l3: ::core::primitive::f64 = 0.0_f64;
-                            let mut __sk_acc1_l4: ::core::primitive::f64 = 0.0_f64;
-                            let mut __sk_acc1_l5: ::core::primitive::f64 = 0.0_f64;
-                            let mut __sk_acc1_l6: ::core::primitive::f64 = 0.0_f64;
-                            let mut __sk_acc1_l7: ::core::primitive::f64 = 0.0_f64;
-                            let mut __sk_k_base: ::core::primitive::usize = 0;
-                            while __sk_n_k - __sk_k_base >= 8 {
-                                {
-                                    let __sk_k = __sk_k_base + 0;
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
-                                    let __sk_u_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_u_data,
-                                            __sk_i * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
-                                    let __sk_vt_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_vt_data,
-                                            __sk_j * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    __sk_acc1_l0 += __sk_u_v * __sk_vt_v;
-                                }
-                                {
-                                    let __sk_k = __sk_k_base + 1;
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
-                                    let __sk_u_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_u_data,
-                                            __sk_i * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
-                                    let __sk_vt_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_vt_data,
-                                            __sk_j * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    __sk_acc1_l1 += __sk_u_v * __sk_vt_v;
-                                }
-                                {
-                                    let __sk_k = __sk_k_base + 2;
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
-                                    let __sk_u_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_u_data,
-                                            __sk_i * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
-                                    let __sk_vt_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_vt_data,
-                                            __sk_j * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    __sk_acc1_l2 += __sk_u_v * __sk_vt_v;
-                                }
-                                {
-                                    let __sk_k = __sk_k_base + 3;
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
-                                    let __sk_u_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_u_data,
-                                            __sk_i * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
-                                    let __sk_vt_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_vt_data,
-                                            __sk_j * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    __sk_acc1_l3 += __sk_u_v * __sk_vt_v;
-                                }
-                                {
-                                    let __sk_k = __sk_k_base + 4;
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
-                                    let __sk_u_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_u_data,
-                                            __sk_i * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
-                                    let __sk_vt_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_vt_data,
-                                            __sk_j * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    __sk_acc1_l4 += __sk_u_v * __sk_vt_v;
-                                }
-                                {
-                                    let __sk_k = __sk_k_base + 5;
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
-                                    let __sk_u_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_u_data,
-                                            __sk_i * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
-                                    let __sk_vt_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_vt_data,
-                                            __sk_j * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    __sk_acc1_l5 += __sk_u_v * __sk_vt_v;
-                                }
-                                {
-                                    let __sk_k = __sk_k_base + 6;
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
-                                    let __sk_u_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_u_data,
-                                            __sk_i * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
-                                    let __sk_vt_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_vt_data,
-                                            __sk_j * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    __sk_acc1_l6 += __sk_u_v * __sk_vt_v;
-                                }
-                                {
-                                    let __sk_k = __sk_k_base + 7;
-                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
-                                    let __sk_u_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_u_data,
-                                            __sk_i * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
-                                    let __sk_vt_v = unsafe {
-                                        ::sparse_core::__private::load(
-                                            __sk_vt_data,
-                                            __sk_j * __sk_n_k + __sk_k,
-                                        )
-                                    };
-                                    __sk_acc1_l7 += __sk_u_v * __sk_vt_v;
-                                }
-                                __sk_k_base += 8;
-                            }
-                            for __sk_k in __sk_k_base..__sk_n_k {
-                                /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
-                                let __sk_u_v = unsafe {
-                                    ::sparse_core::__private::load(
-                                        __sk_u_data,
-                                        __sk_i * __sk_n_k + __sk_k,
-                                    )
-                                };
-                                /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
-                                let __sk_vt_v = unsafe {
-                                    ::sparse_core::__private::load(
-                                        __sk_vt_data,
-                                        __sk_j * __sk_n_k + __sk_k,
-                                    )
-                                };
-                                __sk_acc1 += __sk_u_v * __sk_vt_v;
-                            }
-                            __sk_acc1
-                                += ((__sk_acc1_l0 + __sk_acc1_l4)
-                                    + (__sk_acc1_l2 + __sk_acc1_l6))
-                                    + ((__sk_acc1_l1 + __sk_acc1_l5)
-                                        + (__sk_acc1_l3 + __sk_acc1_l7));
-                            let __sk_s_v = __sk_s_w1;
-                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                            let () = unsafe {
-                                __sk_c_row.push_in_order(__sk_j, __sk_s_v * __sk_acc1)
+                {
+                    let mut __sk_c_seg = c.segment([0usize; 2]);
+                    for __sk_i in 0..__sk_n_i {
+                        let __sk_s_p0 = __sk_i;
+                        {
+                            /// SAFETY: `__sk_s_p0` is an entry of `s` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_s_blo1 = unsafe {
+                                ::sparse_core::__private::load_index(__sk_s_pos1, __sk_s_p0)
                             };
+                            /// SAFETY: `__sk_s_p0` is an entry of `s` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_s_bhi1 = unsafe {
+                                ::sparse_core::__private::load_index(
+                                    __sk_s_pos1,
+                                    __sk_s_p0 + 1,
+                                )
+                            };
+                            let mut __sk_c_row = __sk_c_seg
+                                .row_at(
+                                    [__sk_i, 0],
+                                    0usize
+                                        .saturating_add(__sk_s_bhi1.saturating_sub(__sk_s_blo1)),
+                                );
+                            /// SAFETY: `__sk_s_p0` is an entry of `s` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_s_lo1 = unsafe {
+                                ::sparse_core::__private::load_index(__sk_s_pos1, __sk_s_p0)
+                            };
+                            /// SAFETY: `__sk_s_p0` is an entry of `s` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_s_hi1 = unsafe {
+                                ::sparse_core::__private::load_index(
+                                    __sk_s_pos1,
+                                    __sk_s_p0 + 1,
+                                )
+                            };
+                            /// SAFETY: `__sk_s_lo1..__sk_s_hi1` is the range level 1 of `s` stores under one parent entry; a validated tensor has `__sk_s_lo1` <= `__sk_s_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
+                            let __sk_s_walk1 = unsafe {
+                                ::sparse_core::__private::walk_values(
+                                    __sk_s_crd1,
+                                    __sk_s_val,
+                                    __sk_s_lo1,
+                                    __sk_s_hi1,
+                                )
+                            };
+                            for (__sk_s_p1, __sk_j, __sk_s_w1) in __sk_s_walk1 {
+                                let mut __sk_acc1: ::core::primitive::f64 = 0.0_f64;
+                                let mut __sk_acc1_l0: ::core::primitive::f64 = 0.0_f64;
+                                let mut __sk_acc1_l1: ::core::primitive::f64 = 0.0_f64;
+                                let mut __sk_acc1_l2: ::core::primitive::f64 = 0.0_f64;
+                                let mut __sk_acc1_l3: ::core::primitive::f64 = 0.0_f64;
+                                let mut __sk_acc1_l4: ::core::primitive::f64 = 0.0_f64;
+                                let mut __sk_acc1_l5: ::core::primitive::f64 = 0.0_f64;
+                                let mut __sk_acc1_l6: ::core::primitive::f64 = 0.0_f64;
+                                let mut __sk_acc1_l7: ::core::primitive::f64 = 0.0_f64;
+                                let mut __sk_k_base: ::core::primitive::usize = 0;
+                                while __sk_n_k - __sk_k_base >= 8 {
+                                    {
+                                        let __sk_k = __sk_k_base + 0;
+                                        /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
+                                        let __sk_u_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_u_data,
+                                                __sk_i * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
+                                        let __sk_vt_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_vt_data,
+                                                __sk_j * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        __sk_acc1_l0 += __sk_u_v * __sk_vt_v;
+                                    }
+                                    {
+                                        let __sk_k = __sk_k_base + 1;
+                                        /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
+                                        let __sk_u_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_u_data,
+                                                __sk_i * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
+                                        let __sk_vt_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_vt_data,
+                                                __sk_j * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        __sk_acc1_l1 += __sk_u_v * __sk_vt_v;
+                                    }
+                                    {
+                                        let __sk_k = __sk_k_base + 2;
+                                        /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
+                                        let __sk_u_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_u_data,
+                                                __sk_i * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
+                                        let __sk_vt_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_vt_data,
+                                                __sk_j * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        __sk_acc1_l2 += __sk_u_v * __sk_vt_v;
+                                    }
+                                    {
+                                        let __sk_k = __sk_k_base + 3;
+                                        /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
+                                        let __sk_u_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_u_data,
+                                                __sk_i * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
+                                        let __sk_vt_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_vt_data,
+                                                __sk_j * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        __sk_acc1_l3 += __sk_u_v * __sk_vt_v;
+                                    }
+                                    {
+                                        let __sk_k = __sk_k_base + 4;
+                                        /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
+                                        let __sk_u_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_u_data,
+                                                __sk_i * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
+                                        let __sk_vt_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_vt_data,
+                                                __sk_j * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        __sk_acc1_l4 += __sk_u_v * __sk_vt_v;
+                                    }
+                                    {
+                                        let __sk_k = __sk_k_base + 5;
+                                        /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
+                                        let __sk_u_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_u_data,
+                                                __sk_i * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
+                                        let __sk_vt_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_vt_data,
+                                                __sk_j * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        __sk_acc1_l5 += __sk_u_v * __sk_vt_v;
+                                    }
+                                    {
+                                        let __sk_k = __sk_k_base + 6;
+                                        /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
+                                        let __sk_u_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_u_data,
+                                                __sk_i * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
+                                        let __sk_vt_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_vt_data,
+                                                __sk_j * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        __sk_acc1_l6 += __sk_u_v * __sk_vt_v;
+                                    }
+                                    {
+                                        let __sk_k = __sk_k_base + 7;
+                                        /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
+                                        let __sk_u_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_u_data,
+                                                __sk_i * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
+                                        let __sk_vt_v = unsafe {
+                                            ::sparse_core::__private::load(
+                                                __sk_vt_data,
+                                                __sk_j * __sk_n_k + __sk_k,
+                                            )
+                                        };
+                                        __sk_acc1_l7 += __sk_u_v * __sk_vt_v;
+                                    }
+                                    __sk_k_base += 8;
+                                }
+                                for __sk_k in __sk_k_base..__sk_n_k {
+                                    /// SAFETY: `__sk_i` < `__sk_n_i`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `u`), so the row-major offset is below its length.
+                                    let __sk_u_v = unsafe {
+                                        ::sparse_core::__private::load(
+                                            __sk_u_data,
+                                            __sk_i * __sk_n_k + __sk_k,
+                                        )
+                                    };
+                                    /// SAFETY: `__sk_j` < `__sk_n_j`, `__sk_k` < `__sk_n_k` (loop bounds and coordinates are below the sizes the prologue checked against `vt`), so the row-major offset is below its length.
+                                    let __sk_vt_v = unsafe {
+                                        ::sparse_core::__private::load(
+                                            __sk_vt_data,
+                                            __sk_j * __sk_n_k + __sk_k,
+                                        )
+                                    };
+                                    __sk_acc1 += __sk_u_v * __sk_vt_v;
+                                }
+                                __sk_acc1
+                                    += ((__sk_acc1_l0 + __sk_acc1_l4)
+                                        + (__sk_acc1_l2 + __sk_acc1_l6))
+                                        + ((__sk_acc1_l1 + __sk_acc1_l5)
+                                            + (__sk_acc1_l3 + __sk_acc1_l7));
+                                let __sk_s_v = __sk_s_w1;
+                                /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                let () = unsafe {
+                                    __sk_c_row.push_in_order(__sk_j, __sk_s_v * __sk_acc1)
+                                };
+                            }
                         }
                     }
                 }

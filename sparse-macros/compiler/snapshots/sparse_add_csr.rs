@@ -120,228 +120,231 @@ pub fn add<
     {
         c.begin();
         c.reserve_entries(a.number_of_entries() + b.number_of_entries());
-        for __sk_i in 0..__sk_n_i {
-            let __sk_a_p0 = __sk_i;
-            let __sk_b_p0 = __sk_i;
-            {
-                let mut __sk_c_seg = c.segment([__sk_i, 0]);
-                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_a_blo1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                };
-                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_a_bhi1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
-                };
-                /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_b_blo1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
-                };
-                /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_b_bhi1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0 + 1)
-                };
-                let mut __sk_c_row = __sk_c_seg
-                    .row(
-                        0usize
-                            .saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1))
-                            .saturating_add(__sk_b_bhi1.saturating_sub(__sk_b_blo1)),
-                    );
-                if __sk_c_row.holds_bound() {
-                    {
-                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_a_lo1 = unsafe {
-                            ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                        };
-                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_a_hi1 = unsafe {
-                            ::sparse_core::__private::load_index(
-                                __sk_a_pos1,
-                                __sk_a_p0 + 1,
-                            )
-                        };
-                        let mut __sk_a_p1 = __sk_a_lo1;
-                        /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_b_lo1 = unsafe {
-                            ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
-                        };
-                        /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_b_hi1 = unsafe {
-                            ::sparse_core::__private::load_index(
-                                __sk_b_pos1,
-                                __sk_b_p0 + 1,
-                            )
-                        };
-                        let mut __sk_b_p1 = __sk_b_lo1;
-                        while __sk_a_p1 < __sk_a_hi1 && __sk_b_p1 < __sk_b_hi1 {
-                            /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
-                            let __sk_a_c1 = unsafe {
-                                ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
+        {
+            let mut __sk_c_seg = c.segment([0usize; 2]);
+            for __sk_i in 0..__sk_n_i {
+                let __sk_a_p0 = __sk_i;
+                let __sk_b_p0 = __sk_i;
+                {
+                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_a_blo1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
+                    };
+                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_a_bhi1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
+                    };
+                    /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_b_blo1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
+                    };
+                    /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                    let __sk_b_bhi1 = unsafe {
+                        ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0 + 1)
+                    };
+                    let mut __sk_c_row = __sk_c_seg
+                        .row_at(
+                            [__sk_i, 0],
+                            0usize
+                                .saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1))
+                                .saturating_add(__sk_b_bhi1.saturating_sub(__sk_b_blo1)),
+                        );
+                    if __sk_c_row.holds_bound() {
+                        {
+                            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_a_lo1 = unsafe {
+                                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
                             };
-                            /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
-                            let __sk_b_c1 = unsafe {
-                                ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
+                            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_a_hi1 = unsafe {
+                                ::sparse_core::__private::load_index(
+                                    __sk_a_pos1,
+                                    __sk_a_p0 + 1,
+                                )
                             };
-                            if __sk_a_c1 < __sk_b_c1 {
-                                let __sk_j = __sk_a_c1;
-                                {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                    };
-                                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
-                                    let () = unsafe {
-                                        __sk_c_row.push_reserved(__sk_j, __sk_a_v)
-                                    };
+                            let mut __sk_a_p1 = __sk_a_lo1;
+                            /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_b_lo1 = unsafe {
+                                ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
+                            };
+                            /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_b_hi1 = unsafe {
+                                ::sparse_core::__private::load_index(
+                                    __sk_b_pos1,
+                                    __sk_b_p0 + 1,
+                                )
+                            };
+                            let mut __sk_b_p1 = __sk_b_lo1;
+                            while __sk_a_p1 < __sk_a_hi1 && __sk_b_p1 < __sk_b_hi1 {
+                                /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
+                                let __sk_a_c1 = unsafe {
+                                    ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
+                                };
+                                /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
+                                let __sk_b_c1 = unsafe {
+                                    ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
+                                };
+                                if __sk_a_c1 < __sk_b_c1 {
+                                    let __sk_j = __sk_a_c1;
+                                    {
+                                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_a_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                        };
+                                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
+                                        let () = unsafe {
+                                            __sk_c_row.push_reserved(__sk_j, __sk_a_v)
+                                        };
+                                    }
+                                    __sk_a_p1 += 1;
+                                } else if __sk_b_c1 < __sk_a_c1 {
+                                    let __sk_j = __sk_b_c1;
+                                    {
+                                        /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_b_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                        };
+                                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
+                                        let () = unsafe {
+                                            __sk_c_row.push_reserved(__sk_j, __sk_b_v)
+                                        };
+                                    }
+                                    __sk_b_p1 += 1;
+                                } else {
+                                    let __sk_j = __sk_a_c1;
+                                    {
+                                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_a_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                        };
+                                        /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_b_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                        };
+                                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
+                                        let () = unsafe {
+                                            __sk_c_row.push_reserved(__sk_j, __sk_a_v + __sk_b_v)
+                                        };
+                                    }
+                                    __sk_a_p1 += 1;
+                                    __sk_b_p1 += 1;
                                 }
-                                __sk_a_p1 += 1;
-                            } else if __sk_b_c1 < __sk_a_c1 {
-                                let __sk_j = __sk_b_c1;
-                                {
-                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_b_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                    };
-                                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
-                                    let () = unsafe {
-                                        __sk_c_row.push_reserved(__sk_j, __sk_b_v)
-                                    };
-                                }
-                                __sk_b_p1 += 1;
-                            } else {
-                                let __sk_j = __sk_a_c1;
-                                {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                    };
-                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_b_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                    };
-                                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
-                                    let () = unsafe {
-                                        __sk_c_row.push_reserved(__sk_j, __sk_a_v + __sk_b_v)
-                                    };
-                                }
-                                __sk_a_p1 += 1;
-                                __sk_b_p1 += 1;
                             }
+                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                            let () = unsafe {
+                                __sk_c_row
+                                    .extend_in_order(
+                                        __sk_a_crd1.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
+                                        __sk_a_val.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
+                                    )
+                            };
+                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                            let () = unsafe {
+                                __sk_c_row
+                                    .extend_in_order(
+                                        __sk_b_crd1.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
+                                        __sk_b_val.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
+                                    )
+                            };
                         }
-                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                        let () = unsafe {
-                            __sk_c_row
-                                .extend_in_order(
-                                    __sk_a_crd1.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
-                                    __sk_a_val.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
-                                )
-                        };
-                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                        let () = unsafe {
-                            __sk_c_row
-                                .extend_in_order(
-                                    __sk_b_crd1.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
-                                    __sk_b_val.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
-                                )
-                        };
-                    }
-                } else {
-                    {
-                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_a_lo1 = unsafe {
-                            ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                        };
-                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_a_hi1 = unsafe {
-                            ::sparse_core::__private::load_index(
-                                __sk_a_pos1,
-                                __sk_a_p0 + 1,
-                            )
-                        };
-                        let mut __sk_a_p1 = __sk_a_lo1;
-                        /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_b_lo1 = unsafe {
-                            ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
-                        };
-                        /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
-                        let __sk_b_hi1 = unsafe {
-                            ::sparse_core::__private::load_index(
-                                __sk_b_pos1,
-                                __sk_b_p0 + 1,
-                            )
-                        };
-                        let mut __sk_b_p1 = __sk_b_lo1;
-                        while __sk_a_p1 < __sk_a_hi1 && __sk_b_p1 < __sk_b_hi1 {
-                            /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
-                            let __sk_a_c1 = unsafe {
-                                ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
+                    } else {
+                        {
+                            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_a_lo1 = unsafe {
+                                ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
                             };
-                            /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
-                            let __sk_b_c1 = unsafe {
-                                ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
+                            /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_a_hi1 = unsafe {
+                                ::sparse_core::__private::load_index(
+                                    __sk_a_pos1,
+                                    __sk_a_p0 + 1,
+                                )
                             };
-                            if __sk_a_c1 < __sk_b_c1 {
-                                let __sk_j = __sk_a_c1;
-                                {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                    };
-                                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                                    let () = unsafe {
-                                        __sk_c_row.push_in_order(__sk_j, __sk_a_v)
-                                    };
+                            let mut __sk_a_p1 = __sk_a_lo1;
+                            /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_b_lo1 = unsafe {
+                                ::sparse_core::__private::load_index(__sk_b_pos1, __sk_b_p0)
+                            };
+                            /// SAFETY: `__sk_b_p0` is an entry of `b` level 0, and compressed level 1 stores one position per parent entry plus one.
+                            let __sk_b_hi1 = unsafe {
+                                ::sparse_core::__private::load_index(
+                                    __sk_b_pos1,
+                                    __sk_b_p0 + 1,
+                                )
+                            };
+                            let mut __sk_b_p1 = __sk_b_lo1;
+                            while __sk_a_p1 < __sk_a_hi1 && __sk_b_p1 < __sk_b_hi1 {
+                                /// SAFETY: `__sk_a_p1` < `__sk_a_hi1`, the end of the merged range, so `__sk_a_p1` is an entry of `a` level 1.
+                                let __sk_a_c1 = unsafe {
+                                    ::sparse_core::__private::load_index(__sk_a_crd1, __sk_a_p1)
+                                };
+                                /// SAFETY: `__sk_b_p1` < `__sk_b_hi1`, the end of the merged range, so `__sk_b_p1` is an entry of `b` level 1.
+                                let __sk_b_c1 = unsafe {
+                                    ::sparse_core::__private::load_index(__sk_b_crd1, __sk_b_p1)
+                                };
+                                if __sk_a_c1 < __sk_b_c1 {
+                                    let __sk_j = __sk_a_c1;
+                                    {
+                                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_a_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                        };
+                                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                        let () = unsafe {
+                                            __sk_c_row.push_in_order(__sk_j, __sk_a_v)
+                                        };
+                                    }
+                                    __sk_a_p1 += 1;
+                                } else if __sk_b_c1 < __sk_a_c1 {
+                                    let __sk_j = __sk_b_c1;
+                                    {
+                                        /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_b_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                        };
+                                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                        let () = unsafe {
+                                            __sk_c_row.push_in_order(__sk_j, __sk_b_v)
+                                        };
+                                    }
+                                    __sk_b_p1 += 1;
+                                } else {
+                                    let __sk_j = __sk_a_c1;
+                                    {
+                                        /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_a_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
+                                        };
+                                        /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
+                                        let __sk_b_v = unsafe {
+                                            ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
+                                        };
+                                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                                        let () = unsafe {
+                                            __sk_c_row.push_in_order(__sk_j, __sk_a_v + __sk_b_v)
+                                        };
+                                    }
+                                    __sk_a_p1 += 1;
+                                    __sk_b_p1 += 1;
                                 }
-                                __sk_a_p1 += 1;
-                            } else if __sk_b_c1 < __sk_a_c1 {
-                                let __sk_j = __sk_b_c1;
-                                {
-                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_b_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                    };
-                                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                                    let () = unsafe {
-                                        __sk_c_row.push_in_order(__sk_j, __sk_b_v)
-                                    };
-                                }
-                                __sk_b_p1 += 1;
-                            } else {
-                                let __sk_j = __sk_a_c1;
-                                {
-                                    /// SAFETY: `__sk_a_p1` is an entry of `a`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_a_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_a_val, __sk_a_p1)
-                                    };
-                                    /// SAFETY: `__sk_b_p1` is an entry of `b`'s last level, and a validated tensor stores one value per entry.
-                                    let __sk_b_v = unsafe {
-                                        ::sparse_core::__private::load(__sk_b_val, __sk_b_p1)
-                                    };
-                                    /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                                    let () = unsafe {
-                                        __sk_c_row.push_in_order(__sk_j, __sk_a_v + __sk_b_v)
-                                    };
-                                }
-                                __sk_a_p1 += 1;
-                                __sk_b_p1 += 1;
                             }
+                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                            let () = unsafe {
+                                __sk_c_row
+                                    .extend_in_order(
+                                        __sk_a_crd1.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
+                                        __sk_a_val.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
+                                    )
+                            };
+                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                            let () = unsafe {
+                                __sk_c_row
+                                    .extend_in_order(
+                                        __sk_b_crd1.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
+                                        __sk_b_val.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
+                                    )
+                            };
                         }
-                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                        let () = unsafe {
-                            __sk_c_row
-                                .extend_in_order(
-                                    __sk_a_crd1.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
-                                    __sk_a_val.get(__sk_a_p1..__sk_a_hi1).unwrap_or_default(),
-                                )
-                        };
-                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                        let () = unsafe {
-                            __sk_c_row
-                                .extend_in_order(
-                                    __sk_b_crd1.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
-                                    __sk_b_val.get(__sk_b_p1..__sk_b_hi1).unwrap_or_default(),
-                                )
-                        };
                     }
                 }
             }

@@ -133,11 +133,11 @@ pub fn add_csr_par<
                 __sk_i_hi: ::core::primitive::usize,
                 c,
             | -> ::core::result::Result<(), ::sparse_core::__private::KernelError> {
+                let mut __sk_c_seg = c.segment([0usize; 2]);
                 for __sk_i in __sk_i_row0..__sk_i_hi {
                     let __sk_a_p0 = __sk_i;
                     let __sk_b_p0 = __sk_i;
                     {
-                        let mut __sk_c_seg = c.segment([(__sk_i - __sk_i_row0), 0]);
                         /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
                         let __sk_a_blo1 = unsafe {
                             ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
@@ -161,7 +161,8 @@ pub fn add_csr_par<
                             )
                         };
                         let mut __sk_c_row = __sk_c_seg
-                            .row(
+                            .row_at(
+                                [(__sk_i - __sk_i_row0), 0],
                                 0usize
                                     .saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1))
                                     .saturating_add(__sk_b_bhi1.saturating_sub(__sk_b_blo1)),

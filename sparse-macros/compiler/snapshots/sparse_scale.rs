@@ -73,69 +73,81 @@ pub fn scale<
     {
         c.begin();
         c.reserve_entries(a.number_of_entries());
-        for __sk_i in 0..__sk_n_i {
-            let __sk_a_p0 = __sk_i;
-            {
-                let mut __sk_c_seg = c.segment([__sk_i, 0]);
-                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_a_blo1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                };
-                /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                let __sk_a_bhi1 = unsafe {
-                    ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
-                };
-                let mut __sk_c_row = __sk_c_seg
-                    .row(0usize.saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)));
-                if __sk_c_row.holds_bound() {
+        {
+            let mut __sk_c_seg = c.segment([0usize; 2]);
+            for __sk_i in 0..__sk_n_i {
+                let __sk_a_p0 = __sk_i;
+                {
                     /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                    let __sk_a_lo1 = unsafe {
+                    let __sk_a_blo1 = unsafe {
                         ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
                     };
                     /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                    let __sk_a_hi1 = unsafe {
+                    let __sk_a_bhi1 = unsafe {
                         ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
                     };
-                    /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
-                    let __sk_a_walk1 = unsafe {
-                        ::sparse_core::__private::walk_values(
-                            __sk_a_crd1,
-                            __sk_a_val,
-                            __sk_a_lo1,
-                            __sk_a_hi1,
-                        )
-                    };
-                    for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
-                        let __sk_a_v = __sk_a_w1;
-                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
-                        let () = unsafe {
-                            __sk_c_row.push_reserved(__sk_j, __sk_a_v * 2.0)
+                    let mut __sk_c_row = __sk_c_seg
+                        .row_at(
+                            [__sk_i, 0],
+                            0usize
+                                .saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)),
+                        );
+                    if __sk_c_row.holds_bound() {
+                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                        let __sk_a_lo1 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
                         };
-                    }
-                } else {
-                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                    let __sk_a_lo1 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
-                    };
-                    /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
-                    let __sk_a_hi1 = unsafe {
-                        ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0 + 1)
-                    };
-                    /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
-                    let __sk_a_walk1 = unsafe {
-                        ::sparse_core::__private::walk_values(
-                            __sk_a_crd1,
-                            __sk_a_val,
-                            __sk_a_lo1,
-                            __sk_a_hi1,
-                        )
-                    };
-                    for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
-                        let __sk_a_v = __sk_a_w1;
-                        /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
-                        let () = unsafe {
-                            __sk_c_row.push_in_order(__sk_j, __sk_a_v * 2.0)
+                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                        let __sk_a_hi1 = unsafe {
+                            ::sparse_core::__private::load_index(
+                                __sk_a_pos1,
+                                __sk_a_p0 + 1,
+                            )
                         };
+                        /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
+                        let __sk_a_walk1 = unsafe {
+                            ::sparse_core::__private::walk_values(
+                                __sk_a_crd1,
+                                __sk_a_val,
+                                __sk_a_lo1,
+                                __sk_a_hi1,
+                            )
+                        };
+                        for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
+                            let __sk_a_v = __sk_a_w1;
+                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's. This row of `c` held its bound (`holds_bound` before its first push), and this loop inserts at most once per step past an entry of the rows the bound counts (the rest of a row copied in one step), so at most the bound in all.
+                            let () = unsafe {
+                                __sk_c_row.push_reserved(__sk_j, __sk_a_v * 2.0)
+                            };
+                        }
+                    } else {
+                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                        let __sk_a_lo1 = unsafe {
+                            ::sparse_core::__private::load_index(__sk_a_pos1, __sk_a_p0)
+                        };
+                        /// SAFETY: `__sk_a_p0` is an entry of `a` level 0, and compressed level 1 stores one position per parent entry plus one.
+                        let __sk_a_hi1 = unsafe {
+                            ::sparse_core::__private::load_index(
+                                __sk_a_pos1,
+                                __sk_a_p0 + 1,
+                            )
+                        };
+                        /// SAFETY: `__sk_a_lo1..__sk_a_hi1` is the range level 1 of `a` stores under one parent entry; a validated tensor has `__sk_a_lo1` <= `__sk_a_hi1` <= its entry count, the length of this level's coordinate buffer and, at the last level, of its values.
+                        let __sk_a_walk1 = unsafe {
+                            ::sparse_core::__private::walk_values(
+                                __sk_a_crd1,
+                                __sk_a_val,
+                                __sk_a_lo1,
+                                __sk_a_hi1,
+                            )
+                        };
+                        for (__sk_a_p1, __sk_j, __sk_a_w1) in __sk_a_walk1 {
+                            let __sk_a_v = __sk_a_w1;
+                            /// SAFETY: the coordinates come from ordered, unique levels of validated inputs, visited in increasing order by this loop (a walk or a merge), each larger than the last one inserted into this row of `c` and below the level size of that dimension, which the prologue checked equal to the output's.
+                            let () = unsafe {
+                                __sk_c_row.push_in_order(__sk_j, __sk_a_v * 2.0)
+                            };
+                        }
                     }
                 }
             }

@@ -137,6 +137,7 @@ mod chunk;
 mod errors;
 mod layouts;
 mod row;
+mod run;
 mod segment;
 mod structured;
 mod workspace;

@@ -43,7 +43,14 @@ impl Gen<'_> {
             return quote!(#(#copies)*);
         }
         let busy = self.busy_when(body);
-        let cursors = self.row_cursors(l, scope, &mut inner);
+        let mut cursors = self.row_cursors(l, scope, &mut inner);
+        // One segment for every row of a CSR/CSC output, opened before
+        // the loop (inside each chunk of a parallel one).
+        let hoisted = self.hoist_segment(l, body, scope);
+        if let Some((open, h)) = &hoisted {
+            inner.hoisted = Some(h.clone());
+            cursors = quote!(#open #cursors);
+        }
         let par = self.chunks().filter(|p| p.loop_id == l);
         if par.is_some() {
             inner.chunk = par;
@@ -85,6 +92,12 @@ impl Gen<'_> {
                     #body
                 }
             },
+        };
+        // The held segment drops (settling the rows) before `finish` (in
+        // a parallel loop, with each chunk's closure).
+        let walk = match hoisted {
+            Some(_) if par.is_none() => quote!({ #walk }),
+            _ => walk,
         };
         match busy {
             // A loop whose body is only dense loops over empty ranges does

@@ -270,11 +270,19 @@ impl Gen<'_> {
         if let Some(last) = coords.last_mut() {
             *last = quote!(0);
         }
-        let seg = self.tlocal(t, "seg");
+        // A segment held across the rows (`row_bound.rs`): each row is
+        // asked of it.
+        let hoisted = scope
+            .hoisted
+            .as_ref()
+            .filter(|h| h.0 == t)
+            .map(|h| h.1.clone());
+        let seg = hoisted.clone().unwrap_or_else(|| self.tlocal(t, "seg"));
         let mut inner = scope.clone();
         inner.segment = Some((t, seg.clone()));
         // A bounded row (`row_bound.rs`) takes the segment's place.
-        let row = self.open_row(&seg, loop_id, scope);
+        let parent = hoisted.is_some().then(|| coords.clone());
+        let row = self.open_row(&seg, loop_id, scope, parent.as_deref());
         if let Some((_, row)) = &row {
             inner.segment = Some((t, row.clone()));
             inner.vouched = self
@@ -307,6 +315,16 @@ impl Gen<'_> {
             _ => body,
         };
         let opened = row.map(|r| r.0);
+        if hoisted.is_some() {
+            // Without a row, the held segment moves to this parent.
+            let opened = opened.unwrap_or_else(|| quote!(#seg.enter([#(#coords),*]);));
+            return Some(quote! {
+                {
+                    #opened
+                    #body
+                }
+            });
+        }
         Some(quote! {
             {
                 let mut #seg = #c.segment([#(#coords),*]);

@@ -174,6 +174,10 @@ struct Scope {
     /// Inside the copy of the segment loop taken when the row's slots
     /// cover its bound (`RowBound::covered`): inserts take no slot test.
     reserved: bool,
+    /// The sparse output whose segment is held across the rows of an
+    /// enclosing loop, and that `Segment` local: each row is asked of it
+    /// (`row_at`) instead of a segment of its own (see `row_bound.rs`).
+    hoisted: Option<(TensorId, Ident)>,
     /// Row cursors of compressed levels walked one row per iteration of
     /// the enclosing dense loop (see `rows.rs`).
     rows: BTreeMap<(TensorId, usize), Ident>,

@@ -9,7 +9,7 @@ use quote::quote;
 use syn::Ident;
 
 use super::{Gen, Scope};
-use crate::sparsifier::{LoopId, Phase, TensorId};
+use crate::sparsifier::{LoopId, Node, Phase, TensorId};
 
 impl Gen<'_> {
     /// The row of output segment `seg` when the schedule bounds the rows
@@ -20,6 +20,7 @@ impl Gen<'_> {
         seg: &Ident,
         l: LoopId,
         scope: &Scope,
+        parent: Option<&[TokenStream]>,
     ) -> Option<(TokenStream, Ident)> {
         let rb = self.sched?.row_bound.as_ref()?;
         if rb.loop_id != l {
@@ -47,8 +48,57 @@ impl Gen<'_> {
             bound = quote!(#bound.saturating_add(#hi.saturating_sub(#lo)));
         }
         let row = self.tlocal(t, "row");
-        out.extend(quote!(let mut #row = #seg.row(#bound);));
+        match parent {
+            Some(coords) => {
+                out.extend(quote!(let mut #row = #seg.row_at([#(#coords),*], #bound);));
+            }
+            None => out.extend(quote!(let mut #row = #seg.row(#bound);)),
+        }
         Some((out, row))
+    }
+
+    /// The segment of a CSR/CSC output held across the rows of dense loop
+    /// `l` (whose `body` holds the loop over the output's last level, with
+    /// bounded rows): the statement opening it before the loop, and the
+    /// output with the segment's local. A kernel then asks it for each
+    /// row (`Segment::row_at`), and a run of rows writes each one into
+    /// the next slots with one position, settling the output once.
+    pub(super) fn hoist_segment(
+        &mut self,
+        l: LoopId,
+        body: &[Node],
+        scope: &Scope,
+    ) -> Option<(TokenStream, (TensorId, Ident))> {
+        if scope.hoisted.is_some() || scope.segment.is_some() {
+            return None;
+        }
+        let sched = self.sched?;
+        let (ls, t) = sched.segment_append?;
+        let rb = sched.row_bound.as_ref()?;
+        if rb.loop_id != ls || sched.window_skip(l).is_some() {
+            return None;
+        }
+        let stmt = self.stmt?;
+        let info = self.info(t);
+        let [row_level, _] = info.levels.as_slice() else {
+            return None;
+        };
+        if !row_level.ty.is_dense() || stmt.lhs.indices.get(row_level.dim) != Some(&l) {
+            return None;
+        }
+        let holds = body.iter().any(|n| match n {
+            Node::For { loop_id, .. }
+            | Node::Iterate { loop_id, .. }
+            | Node::CoIterate { loop_id, .. } => *loop_id == ls,
+            _ => false,
+        });
+        if !holds {
+            return None;
+        }
+        let c = info.ident.clone();
+        let seg = self.tlocal(t, "seg");
+        let open = quote!(let mut #seg = #c.segment([0usize; 2]););
+        Some((open, (t, seg)))
     }
 
     /// The exhaustion phase `phase` of loop `l` as one bulk copy, when the

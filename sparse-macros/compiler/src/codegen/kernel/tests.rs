@@ -181,6 +181,14 @@ pub(super) fn has(text: &str, needle: &str) -> bool {
     squash(text).contains(&squash(needle))
 }
 
+/// Where `needle` first occurs in `text`, whitespace ignored (as `has`).
+pub(super) fn at(text: &str, needle: &str) -> usize {
+    let squash = |s: &str| s.split_whitespace().collect::<String>();
+    squash(text)
+        .find(&squash(needle))
+        .unwrap_or_else(|| panic!("no `{needle}` in\n{text}"))
+}
+
 pub(super) fn snapshot(name: &str, text: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("snapshots")

@@ -2,7 +2,7 @@
 //! access-pattern expansion (compiled and run by
 //! `tests/tests/sparse_outputs/codegen.rs`).
 
-use super::tests::{has, snapshot, Def, CSR, DCSR, SV};
+use super::tests::{at, has, snapshot, Def, CSR, DCSR, SV};
 use crate::model::ElemType::F64;
 use crate::sparsifier::Expr;
 
@@ -24,14 +24,17 @@ fn sparse_add_csr_inserts_in_row_order() {
     ));
     assert!(has(&text, "c: &mut CSROut<::core::primitive::f64, __SkB0>"));
     assert!(has(&text, "c.begin();"));
-    // Each row's entries are appended through one segment, opened before
-    // the merge over `j`, into slots reserved for both rows' entries; the
-    // row's rest of either operand is copied in one step.
-    assert!(has(&text, "let mut __sk_c_seg = c.segment([__sk_i, 0]);"));
+    // One segment holds every row of `c`, opened before the loop over
+    // `i`; each row's entries go into slots reserved for both rows'
+    // entries, asked of it before the merge over `j`; the row's rest of
+    // either operand is copied in one step.
+    let seg = at(&text, "let mut __sk_c_seg = c.segment([0usize; 2]);");
+    assert!(seg < at(&text, "for __sk_i in 0..__sk_n_i {"));
     assert!(has(
         &text,
-        "let mut __sk_c_row = __sk_c_seg.row(0usize.saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)).saturating_add(__sk_b_bhi1.saturating_sub(__sk_b_blo1)),);"
+        "let mut __sk_c_row = __sk_c_seg.row_at([__sk_i, 0], 0usize.saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)).saturating_add(__sk_b_bhi1.saturating_sub(__sk_b_blo1)),);"
     ));
+    assert_eq!(text.matches(".segment(").count(), 1);
     // Validated inputs merged in order: the kernel vouches for the order
     // and range of every coordinate it writes.
     assert!(has(
@@ -91,7 +94,7 @@ fn scaling_keeps_the_pattern() {
     // A walk of `a`'s row bounds the output row: its slots reserved once.
     assert!(has(
         &text,
-        "let mut __sk_c_row = __sk_c_seg.row(0usize.saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)));"
+        "let mut __sk_c_row = __sk_c_seg.row_at([__sk_i, 0], 0usize.saturating_add(__sk_a_bhi1.saturating_sub(__sk_a_blo1)),);"
     ));
     assert!(has(
         &text,

@@ -2,7 +2,7 @@
 //! snapshots are compiled and run against the sequential kernels and dense
 //! references by `tests/tests/parallel.rs` (feature `rayon`).
 
-use super::tests::{has, snapshot, spmv, spmv_def, Def, BSR, COO, CSC, CSF, CSR, DCSR, LOOSE};
+use super::tests::{at, has, snapshot, spmv, spmv_def, Def, BSR, COO, CSC, CSF, CSR, DCSR, LOOSE};
 use crate::model::ElemType::F64;
 use crate::sparsifier::Expr;
 
@@ -153,14 +153,6 @@ fn ttv_over_csf_runs_chunks_of_its_stored_outer_slices() {
 
 // ---- sparse outputs written per row ----------------------------------
 
-/// Where `needle` first occurs in `text`, whitespace ignored (as `has`).
-fn at(text: &str, needle: &str) -> usize {
-    let squash = |s: &str| s.split_whitespace().collect::<String>();
-    squash(text)
-        .find(&squash(needle))
-        .unwrap_or_else(|| panic!("no `{needle}` in\n{text}"))
-}
-
 /// The chunk closure of a sparse output: its rows' output replaces `c`.
 const SPARSE_CHUNK: &str = "|__sk_i_row0: ::core::primitive::usize, __sk_i_hi: \
      ::core::primitive::usize, c, | -> ::core::result::Result<(), \
@@ -190,9 +182,12 @@ fn sparse_add_into_csr_inserts_each_chunk_into_its_own_rows() {
     assert!(begin < chunks && chunks < finish);
     assert!(has(&text, SPARSE_CHUNK));
     assert!(has(&text, "for __sk_i in __sk_i_row0..__sk_i_hi {"));
-    // Rows are inserted relative to the chunk's first row; the columns
-    // and the values as in the sequential kernel.
-    assert!(has(&text, "c.segment([(__sk_i - __sk_i_row0), 0]);"));
+    // One segment per chunk, opened before its rows; rows are inserted
+    // relative to the chunk's first row; the columns and the values as in
+    // the sequential kernel.
+    let seg = at(&text, "let mut __sk_c_seg = c.segment([0usize; 2]);");
+    assert!(seg < at(&text, "for __sk_i in __sk_i_row0..__sk_i_hi {"));
+    assert!(has(&text, "__sk_c_seg.row_at([(__sk_i - __sk_i_row0), 0],"));
     assert!(has(
         &text,
         "let () = unsafe { __sk_c_row.push_in_order(__sk_j, __sk_a_v + __sk_b_v) };"
