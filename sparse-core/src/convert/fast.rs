@@ -36,6 +36,7 @@ use crate::vocab::{LevelExpr, LevelFormat};
 use super::buckets::{settle, Settle};
 use super::engine::keeps_repeats;
 use super::merge::Unmerged;
+use super::slots::Slots;
 use super::source::tensor_may_repeat;
 use super::{ConvertError, Merge};
 
@@ -138,8 +139,8 @@ fn count_and_scatter<V, S, P, C, const DIM: usize, const LS: usize>(
     src: &SparseTensor<'_, V, S, DIM, LS>,
     kind: Kind,
     pos: &mut [P],
-    crd: &mut [C],
-    val: &mut [V],
+    crd: &mut Slots<C>,
+    val: &mut Slots<V>,
     split: impl Fn(usize, usize) -> (usize, usize) + Copy,
 ) -> usize
 where
@@ -178,8 +179,8 @@ where
         unsafe {
             // A validated source coordinate is below the size the caller
             // checked fits `C`.
-            *slot(crd, q) = C::from_usize_wrapping(c);
-            *slot(val, q) = v.clone();
+            crd.put(q, C::from_usize_wrapping(c));
+            val.put(q, v.clone());
         }
         *next = P::from_usize_wrapping(q + 1);
     });
@@ -198,8 +199,8 @@ where
 fn copy_in_order<V, S, P, C, const DIM: usize, const LS: usize>(
     src: &SparseTensor<'_, V, S, DIM, LS>,
     pos: &mut [P],
-    crd: &mut [C],
-    val: &mut [V],
+    crd: &mut Slots<C>,
+    val: &mut Slots<V>,
 ) -> (usize, bool)
 where
     V: Clone,
@@ -229,8 +230,8 @@ where
         last = (b, c);
         // SAFETY: `q < room <= crd.len(), val.len()` (checked above).
         unsafe {
-            *slot(crd, q) = C::from_usize_wrapping(c);
-            *slot(val, q) = v.clone();
+            crd.put(q, C::from_usize_wrapping(c));
+            val.put(q, v.clone());
         }
         q += 1;
     });
@@ -262,8 +263,8 @@ where
 fn transpose_compressed<V, S, P, C, const DIM: usize, const LS: usize>(
     src: &SparseTensor<'_, V, S, DIM, LS>,
     pos: &mut [P],
-    crd: &mut [C],
-    val: &mut [V],
+    crd: &mut Slots<C>,
+    val: &mut Slots<V>,
 ) -> usize
 where
     V: Clone,
@@ -316,8 +317,8 @@ where
             // `j` and advances once per entry of `j`, each visited once
             // (the rows, checked increasing, split `first..last`).
             unsafe {
-                *slot(crd, q) = ci;
-                *slot(val, q) = v.clone();
+                crd.put(q, ci);
+                val.put(q, v.clone());
             }
             *next = P::from_usize_wrapping(q + 1);
         }
@@ -422,18 +423,15 @@ where
         return Err(full(Which::Positions, buckets + 1, pos_buf.capacity()));
     }
     // Every coordinate and value slot is written by the scatter (checked
-    // below), so what they hold before does not matter.
-    if !crd_buf.extend_unspecified(nnz, zero_c) {
+    // below), so what they hold before does not matter: a `Vec` lends its
+    // spare capacity, unfilled.
+    let Some(mut crd) = Slots::reserve(crd_buf, nnz, zero_c) else {
         return Err(full(Which::Coordinates, nnz, crd_buf.capacity()));
-    }
-    if !values.extend_unspecified(nnz, V::default()) {
+    };
+    let Some(mut val) = Slots::reserve(values, nnz, V::default()) else {
         return Err(full(Which::Values, nnz, values.capacity()));
-    }
-    let (pos, crd, val) = (
-        pos_buf.as_mut_slice(),
-        crd_buf.as_mut_slice(),
-        values.as_mut_slice(),
-    );
+    };
+    let pos = pos_buf.as_mut_slice();
     // Which source coordinate is the bucket, which the stored one: one
     // copy of the passes per orientation.
     // A COO source stored in the target's order (both levels ordered)
@@ -442,23 +440,35 @@ where
         && !transposed
         && (0..2).all(|l| S::level_type(l).is_some_and(|t| t.is_ordered()));
     let mut repeats = true;
+    let (c, v) = (&mut crd, &mut val);
     let written = if transposed && kind == Kind::Compressed {
-        transpose_compressed(src, pos, crd, val)
+        transpose_compressed(src, pos, c, v)
     } else if in_order {
-        let (written, seen) = copy_in_order(src, pos, crd, val);
+        let (written, seen) = copy_in_order(src, pos, c, v);
         repeats = seen;
         written
     } else if transposed {
-        count_and_scatter(src, kind, pos, crd, val, |c0, c1| (c1, c0))
+        count_and_scatter(src, kind, pos, c, v, |c0, c1| (c1, c0))
     } else {
-        count_and_scatter(src, kind, pos, crd, val, |c0, c1| (c0, c1))
+        count_and_scatter(src, kind, pos, c, v, |c0, c1| (c0, c1))
     };
     if written != nnz {
         // Only a tensor that broke its invariants gets here; the slots not
-        // written may hold stale coordinates, so the output must not keep
-        // them (the caller clears it).
+        // written may hold stale coordinates or nothing, so the output must
+        // not keep them (spare slots stay past the length; the caller
+        // clears the output).
         return Err(ConvertError::TooLarge { level: 1 });
     }
+    // SAFETY: both came from `Slots::reserve` on these buffers, untouched
+    // since, and the scatter wrote all `nnz` slots of each: it returns
+    // `nnz` only when its entries' total is `nnz` and each entry took one
+    // slot of each buffer, distinct per entry (bucket cursors never
+    // overlap; the in-order copy writes slots `0..q` in turn).
+    unsafe {
+        crd.commit(crd_buf);
+        val.commit(values);
+    }
+    let (crd, val) = (crd_buf.as_mut_slice(), values.as_mut_slice());
     // Each start moved to its bucket's end: shift back by one.
     for b in (1..=buckets).rev() {
         if let Some(&prev) = pos.get(b - 1) {

@@ -142,6 +142,7 @@ pub(crate) mod merge;
 mod owned;
 mod reshape;
 pub(crate) mod slice;
+mod slots;
 pub(crate) mod sort;
 pub(crate) mod sort_keys;
 pub(crate) mod source;
