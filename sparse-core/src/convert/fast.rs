@@ -28,7 +28,7 @@
 use crate::encoding::Encoding;
 use crate::error::Buffer as Which;
 use crate::index::Index;
-use crate::kernel::unchecked::{load, load_index, slot};
+use crate::kernel::unchecked::slot;
 use crate::output::{Buffer, OutputBuffers, SparseTensorOut};
 use crate::tensor::SparseTensor;
 use crate::vocab::{LevelExpr, LevelFormat};
@@ -38,6 +38,7 @@ use super::engine::keeps_repeats;
 use super::merge::Unmerged;
 use super::slots::Slots;
 use super::source::tensor_may_repeat;
+use super::transpose::transpose_compressed;
 use super::{ConvertError, Merge};
 
 /// The 2-level source layouts the fast path reads.
@@ -242,107 +243,6 @@ where
         *end = P::from_usize_wrapping(q);
     }
     (q, repeats)
-}
-
-/// How many entries ahead of its write the transpose asks for an entry's
-/// slots. A banded matrix's scatter writes 33 columns a row, each advancing
-/// by one slot, and waits on a new cache line of some column every few
-/// entries; a uniform one writes a new line every entry. 64 (two band rows,
-/// six uniform rows) hides the memory latency on both, where 256 already
-/// evicts slots not yet written from L1 (measured on the Intel Xeon: see
-/// BENCHMARKS.md, "CSR → CSC on the band").
-const AHEAD: usize = 64;
-
-/// [`count_and_scatter`] for CSR ↔ CSC (a compressed source read
-/// transposed), row by row: the classic counting transpose, with the
-/// bucket cursor, the two stores and the cursor increment of each entry
-/// unchecked, as Eigen's and GraphBLAS' transposes — bounds-checked
-/// indexing kept three more values live in pass 2 than the registers
-/// hold, and twice the loads of the hand loop per entry.
-///
-/// The unchecked accesses rest on what this function checks itself, not
-/// on the source being valid: pass 1 refuses a coordinate outside the
-/// buckets (so every bucket index is below `pos.len() - 1`), pass 2
-/// refuses a row whose end is below its start (so the rows cover the
-/// entries `first..last` once each, and bucket `j`'s cursor stays below
-/// the start of bucket `j + 1`, at most `last - first`, which is checked
-/// to be within the coordinate and value buffers and to fit `P`).
-/// Returns the number of entries written, `0` for a source that broke
-/// its invariants (the caller then clears the output).
-fn transpose_compressed<V, S, P, C, const DIM: usize, const LS: usize>(
-    src: &SparseTensor<'_, V, S, DIM, LS>,
-    pos: &mut [P],
-    crd: &mut Slots<C>,
-    val: &mut Slots<V>,
-) -> usize
-where
-    V: Clone,
-    S: Encoding,
-    P: Index,
-    C: Index,
-{
-    let level = src.level(1);
-    let (spos, scrd, svals) = (level.positions(), level.coordinates(), src.values());
-    let first = spos.first().map_or(0, |p| p.as_usize());
-    let last = spos.last().map_or(0, |p| p.as_usize());
-    let Some(entries) = scrd.get(first..last) else {
-        return 0;
-    };
-    let total = entries.len();
-    if total > crd.len() || total > val.len() || total as u64 > P::MAX {
-        return 0;
-    }
-    // Pass 1: the entries of each bucket, at `pos[j + 1]`; every `j` below
-    // `pos.len() - 1` from here on.
-    for j in entries {
-        match pos.get_mut(j.as_usize() + 1) {
-            Some(slot) => *slot = P::from_usize_wrapping(slot.as_usize() + 1),
-            None => return 0,
-        }
-    }
-    // Counts and their sums are at most `total`, which fits `P`.
-    let mut sum = 0usize;
-    for slot in pos.iter_mut() {
-        sum += slot.as_usize();
-        *slot = P::from_usize_wrapping(sum);
-    }
-    // Pass 2: each row's entries to the next free slot of their bucket.
-    let mut lo = first;
-    for (i, hi) in spos.iter().skip(1).enumerate() {
-        let hi = hi.as_usize();
-        let (Some(row), Some(vals)) = (scrd.get(lo..hi), svals.get(lo..hi)) else {
-            return 0;
-        };
-        // A row of the source is below its level size, which the caller
-        // checked fits `C`.
-        let ci = C::from_usize_wrapping(i);
-        for (k, (j, v)) in (lo - first..).zip(row.iter().zip(vals)) {
-            // The slots of the entry `AHEAD` on (the last one near the
-            // end), at its bucket's cursor now: asked for before they are
-            // written. SAFETY: `k < total`, so `ahead < total =
-            // entries.len()`; pass 1 checked `ja + 1 < pos.len()`.
-            let ahead = (k + AHEAD).min(total - 1);
-            let ja = unsafe { load_index(entries, ahead) };
-            let qa = unsafe { load(pos, ja) }.as_usize();
-            crd.prefetch(qa);
-            val.prefetch(qa);
-            // SAFETY: pass 1 checked `j + 1 < pos.len()` for every entry
-            // of `first..last`, and this row is part of it.
-            let next = unsafe { slot(pos, j.as_usize()) };
-            let q = next.as_usize();
-            // SAFETY: `q < total <= crd.len(), val.len()`: bucket `j`'s
-            // cursor started at the number of entries in buckets before
-            // `j` and advances once per entry of `j`, each visited once
-            // (the rows, checked increasing, split `first..last`).
-            unsafe {
-                crd.put(q, ci);
-                val.put(q, v.clone());
-            }
-            *next = P::from_usize_wrapping(q + 1);
-        }
-        lo = hi;
-    }
-    total
 }
 
 /// Converts a 2-level source into a `(dense, compressed)` target by

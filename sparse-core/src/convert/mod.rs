@@ -151,6 +151,7 @@ mod stage;
 mod sum_tests;
 #[cfg(test)]
 mod tests;
+mod transpose;
 
 use core::ops::Add;
 
