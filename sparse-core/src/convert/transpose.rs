@@ -11,12 +11,14 @@ use crate::tensor::SparseTensor;
 use super::slots::Slots;
 
 /// How many entries ahead of its write the transpose asks for an entry's
-/// slots. A banded matrix's scatter writes 33 columns a row, each advancing
-/// by one slot, and waits on a new cache line of some column every few
-/// entries; a uniform one writes a new line every entry. 64 (two band rows,
-/// six uniform rows) hides the memory latency on both, where 256 already
-/// evicts slots not yet written from L1 (measured on the Intel Xeon: see
-/// BENCHMARKS.md, "CSR → CSC on the band").
+/// slots (x86-64 `prefetcht0` of its coordinate and value slots at its
+/// bucket's cursor). A uniform matrix's scatter writes a new cache line
+/// for almost every entry; a banded one a new line of one of its 33
+/// columns every few entries. 64 (about two rows of the band, six of the
+/// uniform matrix) was the fastest of 64, 128, 256 and 512 over the band,
+/// uniform and small matrices together on the Intel Xeon: 128 and 256
+/// help the band a little more and slow the other two (BENCHMARKS.md,
+/// "CSR → CSC on the band").
 const AHEAD: usize = 64;
 
 /// The fast path's count and scatter for CSR ↔ CSC (a compressed source
@@ -158,9 +160,9 @@ unsafe fn scatter_row<V, P, C, I, const NEAR_END: bool>(
             k + AHEAD
         };
         // SAFETY: `ahead < entries.len()`: `k + AHEAD` is, away from the
-        // end (the caller's contract), and `last` is (`k` is an entry);
-        // its bucket `ja` is below `pos.len() - 1`.
+        // end (the caller's contract), and `last` is (`k` is an entry).
         let ja = unsafe { load_index(entries, ahead) };
+        // SAFETY: `ja` is an entry's bucket, below `pos.len() - 1`.
         let qa = unsafe { load(pos, ja) }.as_usize();
         crd.prefetch(qa);
         val.prefetch(qa);
