@@ -54,6 +54,13 @@ impl<T> Slots<T> {
         })
     }
 
+    /// How many slots one 64-byte cache line holds (at least one): `q` plus
+    /// this is a slot of the line after `q`'s.
+    pub(super) const LINE: usize = match core::mem::size_of::<T>() {
+        0 | 64.. => 1,
+        size => 64 / size,
+    };
+
     /// The number of slots.
     #[inline(always)]
     pub(super) fn len(&self) -> usize {

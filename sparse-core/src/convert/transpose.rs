@@ -164,11 +164,16 @@ unsafe fn scatter_row<V, P, C, I, const NEAR_END: bool>(
         let ja = unsafe { load_index(entries, ahead) };
         // SAFETY: `ja` is an entry's bucket, below `pos.len() - 1`.
         let qa = unsafe { load(pos, ja) }.as_usize();
-        crd.prefetch(qa);
-        val.prefetch(qa);
+        let j = j.as_usize();
         // SAFETY: `j + 1 < pos.len()`, as every entry's bucket.
-        let next = unsafe { slot(pos, j.as_usize()) };
+        let next = unsafe { slot(pos, j) };
         let q = next.as_usize();
+        // The entry ahead in this same bucket (a band's column, written
+        // row after row) has its slot in the line written now: the
+        // bucket's next line is asked for instead.
+        let hot = ja == j;
+        crd.prefetch(if hot { q + Slots::<C>::LINE } else { qa });
+        val.prefetch(if hot { q + Slots::<V>::LINE } else { qa });
         // SAFETY: `q < crd.len(), val.len()`: the cursor's bound, by the
         // caller's contract.
         unsafe {
