@@ -1,7 +1,8 @@
 //! CSR ↔ CSC for the fast conversion path (`fast.rs`): the counting
 //! transpose of a compressed source read transposed, with each entry's
 //! slots asked for (prefetched) a fixed number of entries before they are
-//! written.
+//! written, or, for a bucket written row after row (a band's column), its
+//! next cache line.
 
 use crate::encoding::Encoding;
 use crate::index::Index;
@@ -13,12 +14,11 @@ use super::slots::Slots;
 /// How many entries ahead of its write the transpose asks for an entry's
 /// slots (x86-64 `prefetcht0` of its coordinate and value slots at its
 /// bucket's cursor). A uniform matrix's scatter writes a new cache line
-/// for almost every entry; a banded one a new line of one of its 33
-/// columns every few entries. 64 (about two rows of the band, six of the
-/// uniform matrix) was the fastest of 64, 128, 256 and 512 over the band,
-/// uniform and small matrices together on the Intel Xeon: 128 and 256
-/// help the band a little more and slow the other two (BENCHMARKS.md,
-/// "CSR → CSC on the band").
+/// for almost every entry: 64 (about six of its rows) was the fastest of
+/// 64, 128, 256 and 512 on the uniform and small matrices; 128 and 256
+/// helped the band more, before its own case (the entry ahead in the
+/// bucket written now: that bucket's next line instead) was added (Intel
+/// Xeon; BENCHMARKS.md, "CSR → CSC on the band").
 const AHEAD: usize = 64;
 
 /// The fast path's count and scatter for CSR ↔ CSC (a compressed source
@@ -125,7 +125,13 @@ where
 /// to its bucket's cursor in `crd` and `val` (the row coordinate `ci`), the
 /// cursor advanced. Before each, the slots of the entry `AHEAD` on are
 /// asked for, at its bucket's cursor now (the last entry's, when `NEAR_END`
-/// and that entry is past the end).
+/// and that entry is past the end), or, when that entry is in the bucket
+/// written now, the bucket's next cache line: on a band each column gets an
+/// entry every row, so with 33 entries a row the entry 64 ahead is two rows
+/// down the same column, its cursor the slot written now, while the line
+/// the column needs next is the one after. (Another band width puts the
+/// entry ahead in a nearby column instead; widening the test to nearby
+/// buckets cost more in registers than it gained: BENCHMARKS.md.)
 ///
 /// # Safety
 ///
