@@ -7,6 +7,10 @@
 #   bench/desktop/run.sh par            # #[parallel] SpMV, SpMM, sparse add, SpGEMM and SDDMM
 #                                        # on 2 threads (feature rayon)
 #   bench/desktop/run.sh par-sddmm      # the SDDMM rows of `par` alone
+#   bench/desktop/run.sh cache          # reading an array just read against one read long ago
+#   BENCH_CACHE=warm|cold|rotate        # the cache state each timed batch starts from (default warm:
+#                                        # one untimed call first; cold: 256 MiB read first, BENCH_EVICT_MB)
+#   BENCH_ONLY=banded bench/desktop/run.sh spmv-simd   # only the matrices whose name has the text
 #   bench/desktop/run.sh callgrind       # the instruction counts only
 #   BENCH_QUICK=1 bench/desktop/run.sh   # tiny sizes, < 1 min: a smoke test
 #   BENCH_BATCH_MS=20 bench/desktop/run.sh par  # calls back to back for >= 20 ms per timed batch

@@ -14,7 +14,7 @@
 //! the coordinates and cannot express a permutation that depends on the
 //! rows' lengths (the σ sort), nor a per-slice width. This type is the
 //! documented equivalent: a separate structure converted from a CSR
-//! [`SparseTensor`], owned (`alloc`), read by its own SpMV.
+//! [`SparseTensor`](crate::tensor::SparseTensor), owned (`alloc`), read by its own SpMV.
 //!
 //! # Results
 //!

@@ -10,6 +10,7 @@
 //! `sparse-bench-desktop plots RUN.md OUT_DIR` (SVG charts of a saved run).
 //! `BENCH_QUICK=1` shrinks every matrix and the time budget (a smoke test).
 
+mod cache_probe;
 mod callgrind;
 mod ffi;
 mod gen;
@@ -118,7 +119,7 @@ fn main() {
         args.iter().map(String::as_str).collect()
     };
     // Sections run only when named (parts of a default section).
-    let extra = ["par-sddmm"];
+    let extra = ["par-sddmm", "cache"];
     println!(
         "\nCache state at the start of each timed batch (`BENCH_CACHE`): {}",
         harness::CacheState::from_env().describe()
@@ -163,6 +164,7 @@ fn main() {
                     spmv::spmv_f32(name, a, spmv::Variant::Csr32, triad, &b);
                 }
             }
+            "cache" => cache_probe::run(),
             "spmv-simd" => {
                 println!("\n### Vectorized SpMV: #[reassociate] and SELL-C-σ against MKL");
                 for (name, a) in mats.list.iter().filter(|(n, _)| n.contains(only.as_str())) {
