@@ -36,7 +36,9 @@ use crate::vocab::{LevelExpr, LevelFormat};
 use super::buckets::{settle, Settle};
 use super::engine::keeps_repeats;
 use super::merge::Unmerged;
+use super::slots::Slots;
 use super::source::tensor_may_repeat;
+use super::transpose::transpose_compressed;
 use super::{ConvertError, Merge};
 
 /// The 2-level source layouts the fast path reads.
@@ -138,8 +140,8 @@ fn count_and_scatter<V, S, P, C, const DIM: usize, const LS: usize>(
     src: &SparseTensor<'_, V, S, DIM, LS>,
     kind: Kind,
     pos: &mut [P],
-    crd: &mut [C],
-    val: &mut [V],
+    crd: &mut Slots<C>,
+    val: &mut Slots<V>,
     split: impl Fn(usize, usize) -> (usize, usize) + Copy,
 ) -> usize
 where
@@ -178,8 +180,8 @@ where
         unsafe {
             // A validated source coordinate is below the size the caller
             // checked fits `C`.
-            *slot(crd, q) = C::from_usize_wrapping(c);
-            *slot(val, q) = v.clone();
+            crd.put(q, C::from_usize_wrapping(c));
+            val.put(q, v.clone());
         }
         *next = P::from_usize_wrapping(q + 1);
     });
@@ -198,8 +200,8 @@ where
 fn copy_in_order<V, S, P, C, const DIM: usize, const LS: usize>(
     src: &SparseTensor<'_, V, S, DIM, LS>,
     pos: &mut [P],
-    crd: &mut [C],
-    val: &mut [V],
+    crd: &mut Slots<C>,
+    val: &mut Slots<V>,
 ) -> (usize, bool)
 where
     V: Clone,
@@ -229,8 +231,8 @@ where
         last = (b, c);
         // SAFETY: `q < room <= crd.len(), val.len()` (checked above).
         unsafe {
-            *slot(crd, q) = C::from_usize_wrapping(c);
-            *slot(val, q) = v.clone();
+            crd.put(q, C::from_usize_wrapping(c));
+            val.put(q, v.clone());
         }
         q += 1;
     });
@@ -241,89 +243,6 @@ where
         *end = P::from_usize_wrapping(q);
     }
     (q, repeats)
-}
-
-/// [`count_and_scatter`] for CSR ↔ CSC (a compressed source read
-/// transposed), row by row: the classic counting transpose, with the
-/// bucket cursor, the two stores and the cursor increment of each entry
-/// unchecked, as Eigen's and GraphBLAS' transposes — bounds-checked
-/// indexing kept three more values live in pass 2 than the registers
-/// hold, and twice the loads of the hand loop per entry.
-///
-/// The unchecked accesses rest on what this function checks itself, not
-/// on the source being valid: pass 1 refuses a coordinate outside the
-/// buckets (so every bucket index is below `pos.len() - 1`), pass 2
-/// refuses a row whose end is below its start (so the rows cover the
-/// entries `first..last` once each, and bucket `j`'s cursor stays below
-/// the start of bucket `j + 1`, at most `last - first`, which is checked
-/// to be within the coordinate and value buffers and to fit `P`).
-/// Returns the number of entries written, `0` for a source that broke
-/// its invariants (the caller then clears the output).
-fn transpose_compressed<V, S, P, C, const DIM: usize, const LS: usize>(
-    src: &SparseTensor<'_, V, S, DIM, LS>,
-    pos: &mut [P],
-    crd: &mut [C],
-    val: &mut [V],
-) -> usize
-where
-    V: Clone,
-    S: Encoding,
-    P: Index,
-    C: Index,
-{
-    let level = src.level(1);
-    let (spos, scrd, svals) = (level.positions(), level.coordinates(), src.values());
-    let first = spos.first().map_or(0, |p| p.as_usize());
-    let last = spos.last().map_or(0, |p| p.as_usize());
-    let Some(entries) = scrd.get(first..last) else {
-        return 0;
-    };
-    let total = entries.len();
-    if total > crd.len() || total > val.len() || total as u64 > P::MAX {
-        return 0;
-    }
-    // Pass 1: the entries of each bucket, at `pos[j + 1]`; every `j` below
-    // `pos.len() - 1` from here on.
-    for j in entries {
-        match pos.get_mut(j.as_usize() + 1) {
-            Some(slot) => *slot = P::from_usize_wrapping(slot.as_usize() + 1),
-            None => return 0,
-        }
-    }
-    // Counts and their sums are at most `total`, which fits `P`.
-    let mut sum = 0usize;
-    for slot in pos.iter_mut() {
-        sum += slot.as_usize();
-        *slot = P::from_usize_wrapping(sum);
-    }
-    // Pass 2: each row's entries to the next free slot of their bucket.
-    let mut lo = first;
-    for (i, hi) in spos.iter().skip(1).enumerate() {
-        let hi = hi.as_usize();
-        let (Some(row), Some(vals)) = (scrd.get(lo..hi), svals.get(lo..hi)) else {
-            return 0;
-        };
-        // A row of the source is below its level size, which the caller
-        // checked fits `C`.
-        let ci = C::from_usize_wrapping(i);
-        for (j, v) in row.iter().zip(vals) {
-            // SAFETY: pass 1 checked `j + 1 < pos.len()` for every entry
-            // of `first..last`, and this row is part of it.
-            let next = unsafe { slot(pos, j.as_usize()) };
-            let q = next.as_usize();
-            // SAFETY: `q < total <= crd.len(), val.len()`: bucket `j`'s
-            // cursor started at the number of entries in buckets before
-            // `j` and advances once per entry of `j`, each visited once
-            // (the rows, checked increasing, split `first..last`).
-            unsafe {
-                *slot(crd, q) = ci;
-                *slot(val, q) = v.clone();
-            }
-            *next = P::from_usize_wrapping(q + 1);
-        }
-        lo = hi;
-    }
-    total
 }
 
 /// Converts a 2-level source into a `(dense, compressed)` target by
@@ -422,18 +341,15 @@ where
         return Err(full(Which::Positions, buckets + 1, pos_buf.capacity()));
     }
     // Every coordinate and value slot is written by the scatter (checked
-    // below), so what they hold before does not matter.
-    if !crd_buf.extend_unspecified(nnz, zero_c) {
+    // below), so what they hold before does not matter: a `Vec` lends its
+    // spare capacity, unfilled.
+    let Some(mut crd) = Slots::reserve(crd_buf, nnz, zero_c) else {
         return Err(full(Which::Coordinates, nnz, crd_buf.capacity()));
-    }
-    if !values.extend_unspecified(nnz, V::default()) {
+    };
+    let Some(mut val) = Slots::reserve(values, nnz, V::default()) else {
         return Err(full(Which::Values, nnz, values.capacity()));
-    }
-    let (pos, crd, val) = (
-        pos_buf.as_mut_slice(),
-        crd_buf.as_mut_slice(),
-        values.as_mut_slice(),
-    );
+    };
+    let pos = pos_buf.as_mut_slice();
     // Which source coordinate is the bucket, which the stored one: one
     // copy of the passes per orientation.
     // A COO source stored in the target's order (both levels ordered)
@@ -442,23 +358,35 @@ where
         && !transposed
         && (0..2).all(|l| S::level_type(l).is_some_and(|t| t.is_ordered()));
     let mut repeats = true;
+    let (c, v) = (&mut crd, &mut val);
     let written = if transposed && kind == Kind::Compressed {
-        transpose_compressed(src, pos, crd, val)
+        transpose_compressed(src, pos, c, v)
     } else if in_order {
-        let (written, seen) = copy_in_order(src, pos, crd, val);
+        let (written, seen) = copy_in_order(src, pos, c, v);
         repeats = seen;
         written
     } else if transposed {
-        count_and_scatter(src, kind, pos, crd, val, |c0, c1| (c1, c0))
+        count_and_scatter(src, kind, pos, c, v, |c0, c1| (c1, c0))
     } else {
-        count_and_scatter(src, kind, pos, crd, val, |c0, c1| (c0, c1))
+        count_and_scatter(src, kind, pos, c, v, |c0, c1| (c0, c1))
     };
     if written != nnz {
         // Only a tensor that broke its invariants gets here; the slots not
-        // written may hold stale coordinates, so the output must not keep
-        // them (the caller clears it).
+        // written may hold stale coordinates or nothing, so the output must
+        // not keep them (spare slots stay past the length; the caller
+        // clears the output).
         return Err(ConvertError::TooLarge { level: 1 });
     }
+    // SAFETY: both came from `Slots::reserve` on these buffers, untouched
+    // since, and the scatter wrote all `nnz` slots of each: it returns
+    // `nnz` only when its entries' total is `nnz` and each entry took one
+    // slot of each buffer, distinct per entry (bucket cursors never
+    // overlap; the in-order copy writes slots `0..q` in turn).
+    unsafe {
+        crd.commit(crd_buf);
+        val.commit(values);
+    }
+    let (crd, val) = (crd_buf.as_mut_slice(), values.as_mut_slice());
     // Each start moved to its bucket's end: shift back by one.
     for b in (1..=buckets).rev() {
         if let Some(&prev) = pos.get(b - 1) {

@@ -9,6 +9,8 @@
 extern crate std;
 
 use std::collections::BTreeMap;
+#[cfg(feature = "alloc")]
+use std::string::{String, ToString};
 use std::vec::Vec;
 
 use proptest::prelude::*;
@@ -16,6 +18,8 @@ use proptest::prelude::*;
 use super::*;
 use crate::encoding::Enc;
 use crate::levels::{compressed, d0, d1, dense, nonordered, nonunique, singleton};
+#[cfg(feature = "alloc")]
+use crate::output::Owned;
 use crate::output::{SliceBuffer, Slices};
 use crate::tensor::Level;
 
@@ -47,10 +51,11 @@ fn entries() -> impl Strategy<Value = (usize, usize, Vec<(usize, usize, i32)>)> 
     })
 }
 
-/// The CSR arrays `(pos, crd, val)` of a converted output.
-fn arrays<E: Encoding<Pos = u32, Crd = u16>>(
-    out: &SparseTensorOut<i32, E, Slices<'_>, 2, 2>,
-) -> (Vec<u32>, Vec<u16>, Vec<i32>) {
+/// The CSR arrays `(pos, crd, val)` of a converted output (caller slices,
+/// or `Owned`: `Vec`s scattered into through their spare capacity).
+fn arrays<V: Clone, E: Encoding<Pos = u32, Crd = u16>, B: OutputBuffers<u32, u16, V>>(
+    out: &SparseTensorOut<V, E, B, 2, 2>,
+) -> (Vec<u32>, Vec<u16>, Vec<V>) {
     let v = out.view();
     let l = v.level(1);
     (
@@ -196,6 +201,30 @@ fn unordered_coo_converts_like_the_references() {
         let mut out = r.out::<CsrKeep>([m, n]);
         prop_assert_eq!(convert_sum(&coo, &mut out), Ok(()));
         prop_assert_eq!(canonical(arrays(&out)), canonical(compressed_of(m, &kept)));
+
+        // The same into `Owned` outputs, each converted into twice (the
+        // second time over the first result's buffers).
+        #[cfg(feature = "alloc")]
+        {
+            let mut out = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([m, n]).unwrap();
+            for _ in 0..2 {
+                prop_assert_eq!(convert_sum(&coo, &mut out), Ok(()));
+                prop_assert_eq!(arrays(&out), compressed_of(m, &by_row));
+            }
+            let refused = convert(&coo, &mut out);
+            if repeats {
+                prop_assert_eq!(refused, Err(ConvertError::Duplicate));
+                prop_assert_eq!(out.number_of_entries(), 0);
+            } else {
+                prop_assert_eq!(refused, Ok(()));
+                prop_assert_eq!(arrays(&out), compressed_of(m, &by_row));
+            }
+            let mut out = SparseTensorOut::<i32, CsrKeep, Owned, 2, 2>::with_dims([m, n]).unwrap();
+            for _ in 0..2 {
+                prop_assert_eq!(convert_sum(&coo, &mut out), Ok(()));
+                prop_assert_eq!(canonical(arrays(&out)), canonical(compressed_of(m, &kept)));
+            }
+        }
         Ok(())
     });
 }
@@ -238,6 +267,15 @@ fn sorted_coo_converts_like_the_references() {
         let mut out = r.out::<CsrKeep>([m, n]);
         prop_assert_eq!(convert_sum(&coo, &mut out), Ok(()));
         prop_assert_eq!(arrays(&out), compressed_of(m, &kept));
+        #[cfg(feature = "alloc")]
+        {
+            let mut out = SparseTensorOut::<i32, Csr, Owned, 2, 2>::with_dims([m, n]).unwrap();
+            prop_assert_eq!(convert_sum(&coo, &mut out), Ok(()));
+            prop_assert_eq!(arrays(&out), compressed_of(m, &by_row));
+            let mut out = SparseTensorOut::<i32, CsrKeep, Owned, 2, 2>::with_dims([m, n]).unwrap();
+            prop_assert_eq!(convert_sum(&coo, &mut out), Ok(()));
+            prop_assert_eq!(arrays(&out), compressed_of(m, &kept));
+        }
         Ok(())
     });
 }
@@ -351,6 +389,48 @@ fn csr_to_csc_matches_the_dense_transpose() {
             prop_assert!(is_capacity, "{:?}", got);
             prop_assert_eq!(out.number_of_entries(), 0);
             prop_assert_eq!(out.view().level(1).positions(), &std::vec![0u32; n + 1][..]);
+        }
+        #[cfg(feature = "alloc")]
+        {
+            // Into an `Owned` output, twice (the second conversion over
+            // the first one's buffers).
+            let mut out = SparseTensorOut::<i32, Csc, Owned, 2, 2>::with_dims([m, n]).unwrap();
+            for _ in 0..2 {
+                prop_assert_eq!(convert(&a, &mut out), Ok(()));
+                prop_assert_eq!(arrays(&out), want.clone());
+            }
+            // Values with drop glue: written into spare capacity without
+            // dropping (`Owned`), and over caller slots, dropping what
+            // they held (Miri reports a leak or a double drop).
+            let text: Vec<String> = val.iter().map(|v| v.to_string()).collect();
+            let a = SparseTensor::<String, Csr, 2, 2>::assemble(
+                [m, n],
+                [Level::dense(), Level::compressed(&pos, &crd)],
+                &text,
+            )
+            .unwrap();
+            let want_text = (
+                want.0.clone(),
+                want.1.clone(),
+                want.2.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+            );
+            let mut out = SparseTensorOut::<String, Csc, Owned, 2, 2>::with_dims([m, n]).unwrap();
+            prop_assert_eq!(convert(&a, &mut out), Ok(()));
+            prop_assert_eq!(arrays(&out), want_text.clone());
+            let (mut p, mut c) = (std::vec![0u32; n + 1], std::vec![7u16; sums.len()]);
+            let mut v = std::vec![String::from("stale"); sums.len()];
+            let mut out = SparseTensorOut::<String, Csc, Slices<'_>, 2, 2>::new(
+                [m, n],
+                [SliceBuffer::default(), SliceBuffer::new(&mut p)],
+                [SliceBuffer::default(), SliceBuffer::new(&mut c)],
+                SliceBuffer::new(&mut v),
+                SliceBuffer::default(),
+                SliceBuffer::default(),
+                SliceBuffer::default(),
+            )
+            .unwrap();
+            prop_assert_eq!(convert(&a, &mut out), Ok(()));
+            prop_assert_eq!(arrays(&out), want_text);
         }
         Ok(())
     });

@@ -142,6 +142,7 @@ pub(crate) mod merge;
 mod owned;
 mod reshape;
 pub(crate) mod slice;
+mod slots;
 pub(crate) mod sort;
 pub(crate) mod sort_keys;
 pub(crate) mod source;
@@ -150,6 +151,7 @@ mod stage;
 mod sum_tests;
 #[cfg(test)]
 mod tests;
+mod transpose;
 
 use core::ops::Add;
 
