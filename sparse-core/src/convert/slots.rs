@@ -30,6 +30,8 @@ impl<T> Slots<T> {
     /// slots past its length, otherwise `n` elements appended to be
     /// overwritten ([`Buffer::extend_unspecified`]). `None` when the room
     /// cannot be had (nothing changed then).
+    // (Out of line off x86-64: a Cortex-M0's stack, `fast.rs`.)
+    #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
     pub(super) fn reserve<B: Buffer<T>>(buf: &mut B, n: usize, placeholder: T) -> Option<Self>
     where
         T: Clone,
@@ -118,6 +120,8 @@ impl<T> Slots<T> {
     /// `self` came from [`reserve`](Self::reserve) on `buf`, `buf` was not
     /// used since, and every slot `0..len` was written with
     /// [`put`](Self::put).
+    // (Out of line off x86-64: a Cortex-M0's stack, `fast.rs`.)
+    #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
     pub(super) unsafe fn commit<B: Buffer<T>>(self, buf: &mut B) {
         if self.spare {
             // SAFETY: `reserve` took the slots from `buf.spare_slots(len)`,

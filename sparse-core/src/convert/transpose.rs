@@ -37,6 +37,8 @@ const AHEAD: usize = 64;
 /// to be within the coordinate and value buffers and to fit `P`).
 /// Returns the number of entries written, `0` for a source that broke
 /// its invariants (the caller then clears the output).
+// (Out of line off x86-64: a Cortex-M0's stack, `fast.rs`.)
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub(super) fn transpose_compressed<V, S, P, C, const DIM: usize, const LS: usize>(
     src: &SparseTensor<'_, V, S, DIM, LS>,
     pos: &mut [P],
