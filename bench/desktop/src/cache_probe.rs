@@ -7,18 +7,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-/// The sum of every word (the loop vectorizes: a pure read stream).
-fn read(buf: &[u64]) -> u64 {
-    buf.iter().fold(0u64, |a, &w| a.wrapping_add(w))
-}
-
-/// Distinct nonzero words: pages of zeros may be shared by the host and
-/// stay cached.
-fn words(n: usize, seed: u64) -> Vec<u64> {
-    (0..n as u64)
-        .map(|i| (i ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-        .collect()
-}
+use crate::harness::{distinct_words as words, read_all as read};
 
 pub fn run() {
     println!("\n### Reading an array just read against one read before 1 GiB of other data");

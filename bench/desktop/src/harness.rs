@@ -112,6 +112,19 @@ fn evict_mb() -> usize {
         .unwrap_or(256)
 }
 
+/// `n` distinct nonzero words: pages of zeros may be shared by the host
+/// and then stay cached.
+pub fn distinct_words(n: usize, seed: u64) -> Vec<u64> {
+    (0..n as u64)
+        .map(|i| (i ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+        .collect()
+}
+
+/// Reads every word of `buf` (a pure read stream; the loop vectorizes).
+pub fn read_all(buf: &[u64]) -> u64 {
+    std::hint::black_box(buf.iter().fold(0u64, |a, &w| a.wrapping_add(w)))
+}
+
 /// Reads a buffer larger than the last-level cache, evicting the
 /// competitors' data.
 struct Evictor {
@@ -120,22 +133,13 @@ struct Evictor {
 
 impl Evictor {
     fn new() -> Self {
-        let n = evict_mb() << 17;
-        // Distinct nonzero words: pages of zeros may be shared by the host
-        // and then stay cached.
         Evictor {
-            buf: (0..n as u64)
-                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-                .collect(),
+            buf: distinct_words(evict_mb() << 17, 7),
         }
     }
 
     fn run(&self) {
-        let mut acc = 0u64;
-        for chunk in self.buf.chunks(8) {
-            acc = acc.wrapping_add(chunk[0]);
-        }
-        std::hint::black_box(acc);
+        read_all(&self.buf);
     }
 }
 

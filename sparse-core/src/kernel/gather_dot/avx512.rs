@@ -126,49 +126,38 @@ pub(super) unsafe fn dot_f64<I: Index>(
     let mut acc = _mm512_setzero_pd();
     let mut p = lo;
     // SAFETY: entries `lo..hi` are the row's (the caller's guarantees).
-    match unsafe { row_run(increasing, crd, lo, hi) } {
+    if let Some(c) = unsafe { row_run(increasing, crd, lo, hi) } {
         // The whole row reads `x[c..c + n]`: loads, the last one masked
         // (the same inputs as the gathers, so the same bits).
-        Some(c) => {
-            let xs = x.as_ptr().wrapping_add(c).wrapping_sub(lo);
-            while p < hi {
-                let m = first((hi - p).min(LANES));
-                // SAFETY: the lanes of `m` are entries `p..hi` of the row,
-                // whose inputs `x[c + (p - lo)..]` are below `c + n <=
-                // x.len()`; masked lanes load nothing.
-                acc = unsafe {
-                    let g = _mm512_maskz_loadu_pd(m, xs.add(p));
-                    let v = _mm512_maskz_loadu_pd(m, val.as_ptr().add(p));
-                    _mm512_mask_add_pd(acc, m, acc, _mm512_mul_pd(v, g))
-                };
-                p += LANES;
-            }
+        let xs = x.as_ptr().wrapping_add(c).wrapping_sub(lo);
+        while p < hi {
+            let m = first((hi - p).min(LANES));
+            // SAFETY: the lanes of `m` are entries `p..hi` of the row,
+            // whose inputs `x[c + (p - lo)..]` are below `c + n <=
+            // x.len()`; masked lanes load nothing.
+            acc = unsafe { add_run_f64(acc, xs.wrapping_add(p), val, p, m) };
+            p += LANES;
         }
-        None => {
-            while hi - p >= LANES {
-                // SAFETY: the lanes are entries `p..p + 8 <= hi`; the
-                // caller's guarantees.
-                acc = unsafe {
-                    match (!increasing).then(|| run_start(crd, p)).flatten() {
-                        // Eight consecutive columns: one load instead of a
-                        // gather (the same inputs, so the same bits).
-                        Some(c) => {
-                            let g = _mm512_loadu_pd(x.as_ptr().add(c));
-                            _mm512_add_pd(
-                                acc,
-                                _mm512_mul_pd(_mm512_loadu_pd(val.as_ptr().add(p)), g),
-                            )
-                        }
-                        None => add_f64(acc, crd, val, p, 0xff, x),
-                    }
-                };
-                p += LANES;
-            }
-            if p < hi {
-                // SAFETY: the lanes are entries `p..hi`; the caller's
-                // guarantees.
-                acc = unsafe { add_f64(acc, crd, val, p, first(hi - p), x) };
-            }
+    } else {
+        while hi - p >= LANES {
+            // SAFETY: the lanes are entries `p..p + 8 <= hi`; the
+            // caller's guarantees (a run's 8 inputs end at its last
+            // column, below `x.len()`).
+            acc = unsafe {
+                // Eight consecutive columns somewhere in a row not known to
+                // increase: one load instead of a gather. (An increasing
+                // row was tested whole, above.)
+                match if increasing { None } else { run_start(crd, p) } {
+                    Some(c) => add_run_f64(acc, x.as_ptr().add(c), val, p, 0xff),
+                    None => add_f64(acc, crd, val, p, 0xff, x),
+                }
+            };
+            p += LANES;
+        }
+        if p < hi {
+            // SAFETY: the lanes are entries `p..hi`; the caller's
+            // guarantees.
+            acc = unsafe { add_f64(acc, crd, val, p, first(hi - p), x) };
         }
     }
     // SAFETY: AVX-512 F and AVX2 (this function's contract). 8 lanes into
@@ -179,6 +168,24 @@ pub(super) unsafe fn dot_f64<I: Index>(
             _mm512_extractf64x4_pd::<1>(acc),
         );
         fold_f64x4(t)
+    }
+}
+
+/// `acc` plus the products of the lanes of `m` of step `p` whose inputs
+/// are consecutive, from `xs` (a run of columns: loaded, not gathered);
+/// the other lanes load nothing and keep their sums.
+///
+/// # Safety
+///
+/// As [`dot_f64`]; the lanes of `m` are entries of the row, whose inputs
+/// are `xs[0..8]`'s lanes of `m`, within `x`.
+#[inline(always)]
+unsafe fn add_run_f64(acc: __m512d, xs: *const f64, val: &[f64], p: usize, m: __mmask8) -> __m512d {
+    // SAFETY: the caller's guarantees; masked lanes load nothing.
+    unsafe {
+        let g = _mm512_maskz_loadu_pd(m, xs);
+        let v = _mm512_maskz_loadu_pd(m, val.as_ptr().add(p));
+        _mm512_mask_add_pd(acc, m, acc, _mm512_mul_pd(v, g))
     }
 }
 
@@ -230,45 +237,52 @@ pub(super) unsafe fn dot_f32<I: Index>(
     let mut acc = _mm256_setzero_ps();
     let mut p = lo;
     // SAFETY: as in `dot_f64`.
-    match unsafe { row_run(increasing, crd, lo, hi) } {
-        Some(c) => {
-            let xs = x.as_ptr().wrapping_add(c).wrapping_sub(lo);
-            while p < hi {
-                let m = first((hi - p).min(LANES));
-                // SAFETY: as in `dot_f64`.
-                acc = unsafe {
-                    let g = _mm256_maskz_loadu_ps(m, xs.add(p));
-                    let v = _mm256_maskz_loadu_ps(m, val.as_ptr().add(p));
-                    _mm256_mask_add_ps(acc, m, acc, _mm256_mul_ps(v, g))
-                };
-                p += LANES;
-            }
+    if let Some(c) = unsafe { row_run(increasing, crd, lo, hi) } {
+        // The whole row reads `x[c..c + n]`: loads, the last one masked
+        // (the same inputs as the gathers, so the same bits).
+        let xs = x.as_ptr().wrapping_add(c).wrapping_sub(lo);
+        while p < hi {
+            let m = first((hi - p).min(LANES));
+            // SAFETY: as in `dot_f64`.
+            acc = unsafe { add_run_f32(acc, xs.wrapping_add(p), val, p, m) };
+            p += LANES;
         }
-        None => {
-            while hi - p >= LANES {
-                // SAFETY: as in `dot_f64`.
-                acc = unsafe {
-                    match (!increasing).then(|| run_start(crd, p)).flatten() {
-                        Some(c) => {
-                            let g = _mm256_loadu_ps(x.as_ptr().add(c));
-                            _mm256_add_ps(
-                                acc,
-                                _mm256_mul_ps(_mm256_loadu_ps(val.as_ptr().add(p)), g),
-                            )
-                        }
-                        None => add_f32(acc, crd, val, p, 0xff, x),
-                    }
-                };
-                p += LANES;
-            }
-            if p < hi {
-                // SAFETY: as in `dot_f64`.
-                acc = unsafe { add_f32(acc, crd, val, p, first(hi - p), x) };
-            }
+    } else {
+        while hi - p >= LANES {
+            // SAFETY: as in `dot_f64`.
+            acc = unsafe {
+                // Eight consecutive columns somewhere in a row not known to
+                // increase: one load instead of a gather. (An increasing
+                // row was tested whole, above.)
+                match if increasing { None } else { run_start(crd, p) } {
+                    Some(c) => add_run_f32(acc, x.as_ptr().add(c), val, p, 0xff),
+                    None => add_f32(acc, crd, val, p, 0xff, x),
+                }
+            };
+            p += LANES;
+        }
+        if p < hi {
+            // SAFETY: as in `dot_f64`.
+            acc = unsafe { add_f32(acc, crd, val, p, first(hi - p), x) };
         }
     }
     // SAFETY: AVX2 (this function's contract).
     unsafe { fold_f32(acc) }
+}
+
+/// [`add_run_f64`] for `f32`.
+///
+/// # Safety
+///
+/// As [`add_run_f64`].
+#[inline(always)]
+unsafe fn add_run_f32(acc: __m256, xs: *const f32, val: &[f32], p: usize, m: __mmask8) -> __m256 {
+    // SAFETY: the caller's guarantees; masked lanes load nothing.
+    unsafe {
+        let g = _mm256_maskz_loadu_ps(m, xs);
+        let v = _mm256_maskz_loadu_ps(m, val.as_ptr().add(p));
+        _mm256_mask_add_ps(acc, m, acc, _mm256_mul_ps(v, g))
+    }
 }
 
 /// As [`add_f64`], for `f32`.
