@@ -29,9 +29,12 @@
 //! # Memory
 //!
 //! `O(rows + stored slots)`: per row its slot and length, per slice a
-//! flag (its columns consecutive, a band) and an
-//! offset, per stored slot (entries plus padding) a `u32` column and a
-//! value. [`SellOptions::max_fill_percent`] bounds the padding: a
+//! head (where its buffers start, its width, how its columns are stored),
+//! per stored slot (entries plus padding) a value and a `u32` column,
+//! except in a band (every row as long as the slice, each step's columns
+//! consecutive: one column per step) and in whole diagonals (a band whose
+//! every step starts one column further, as inside a banded matrix: one
+//! column for the slice). [`SellOptions::max_fill_percent`] bounds the padding: a
 //! conversion that would store more slots than that percentage of the
 //! entries (at least one slice's worth) is refused with
 //! [`SellError::Padding`] before the slots are allocated.
@@ -48,6 +51,7 @@ mod spmv;
 mod tests;
 
 pub use spmv::SellValue;
+use spmv::SliceKind;
 
 /// Rows per slice: the SIMD lanes (8 `f32` in an AVX2 vector, 8 `f64` in
 /// two).
@@ -151,12 +155,13 @@ pub struct Sell<V> {
 /// changes them after it, and the SpMV reads the slice's buffers through
 /// them unchecked. For slice `s`:
 /// - `slots + width * C <= val.len()`;
-/// - `columns + width * C <= crd.len()`, or `columns + width` in a band;
+/// - `columns + width * C <= crd.len()`, or `columns + width` in a band,
+///   `columns + 1` in diagonals;
 /// - `lens[s * C..s * C + C]` exists, each length at most `width` and at
 ///   least `min`, one of them `min`;
 /// - every column read is below the matrix's columns; in a band, every
-///   `crd[columns + k] + C` is at most the columns, and every length is
-///   `width`;
+///   `crd[columns + k] + C` is at most the columns, in diagonals
+///   `crd[columns] + width - 1 + C`, and in both every length is `width`;
 /// - `in_order`: `s * C + C <= rows` and the slice's rows are `s * C..`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct SliceHead {
@@ -168,10 +173,9 @@ struct SliceHead {
     width: u32,
     /// Its shortest row's length: every lane is live below it.
     min: u32,
-    /// Every row as long as the slice and lane `r`'s column at step `k`
-    /// `crd[columns + k] + r`: one column stored per step, the inputs
-    /// loaded rather than gathered.
-    band: bool,
+    /// How its columns are stored and its inputs read: per slot
+    /// (gathered), per step (a band) or once (diagonals).
+    kind: SliceKind,
     /// Its rows are `s * C..s * C + C` in their own order (the sort moved
     /// none), so its sums go straight into `y`.
     in_order: bool,
@@ -187,10 +191,23 @@ fn filled<T: Clone>(n: usize, fill: T) -> Result<Vec<T>, SellError> {
 
 impl<V: SellValue> Sell<V> {
     /// How many slices are stored as bands (every row as long as the
-    /// slice, each step's columns consecutive: one column per step, the
-    /// inputs loaded rather than gathered).
+    /// slice, each step's columns consecutive: the inputs loaded rather
+    /// than gathered), diagonals included.
     pub fn band_slices(&self) -> usize {
-        self.heads.iter().filter(|h| h.band).count()
+        self.heads
+            .iter()
+            .filter(|h| h.kind != SliceKind::Gather)
+            .count()
+    }
+
+    /// How many of the [band slices](Self::band_slices) are whole
+    /// diagonals (step `k` of every row one column further than step `k -
+    /// 1`), which store one column for the slice rather than one per step.
+    pub fn diagonal_slices(&self) -> usize {
+        self.heads
+            .iter()
+            .filter(|h| h.kind == SliceKind::Diagonals)
+            .count()
     }
 
     /// `[rows, columns]`.
@@ -245,7 +262,11 @@ impl<V: SellValue> Sell<V> {
         let mut acc = [V::ZERO; C];
         for (s, h) in self.heads.iter().enumerate() {
             let slots = h.width as usize * C;
-            let columns = if h.band { h.width as usize } else { slots };
+            let columns = match h.kind {
+                SliceKind::Gather => slots,
+                SliceKind::Band => h.width as usize,
+                SliceKind::Diagonals => 1,
+            };
             // SAFETY: the slice's head says where its slots and columns
             // lie within `val` and `crd`, and `lens` has its 8 lengths
             // (`SliceHead`'s invariants, set by the conversion).
@@ -257,18 +278,19 @@ impl<V: SellValue> Sell<V> {
                 )
             };
             // SAFETY (both calls): `val` holds `width` steps of `C` slots;
-            // `crd` one column per slot, or one per step in a band; every
-            // column is below `cols = x.len()` (the validated tensor's
-            // coordinates, 0 in padding, which exists only when some row
-            // of the slice has an entry, so `cols > 0`), and in a band
-            // each step's last, `crd[k] + 7`, too; every length is at most
-            // the width, and equals it in a band (`SliceHead`).
+            // `crd` one column per slot, one per step in a band, one in
+            // diagonals; every column is below `cols = x.len()` (the
+            // validated tensor's coordinates, 0 in padding, which exists
+            // only when some row of the slice has an entry, so `cols >
+            // 0`), and in a band or diagonals each step's last, too; every
+            // length is at most the width, and equals it in a band or
+            // diagonals (`SliceHead`).
             if h.in_order {
                 // SAFETY: `s * C + C <= rows = y.len()` (`SliceHead`).
                 let out = unsafe { &mut *y.as_mut_ptr().add(s * C).cast::<[V; C]>() };
-                unsafe { V::slice(isa, h.band, h.min as usize, crd, val, lens, x, out) };
+                unsafe { V::slice(isa, h.kind, h.min as usize, crd, val, lens, x, out) };
             } else {
-                unsafe { V::slice(isa, h.band, h.min as usize, crd, val, lens, x, &mut acc) };
+                unsafe { V::slice(isa, h.kind, h.min as usize, crd, val, lens, x, &mut acc) };
                 let slots = self.perm.get(s * C..).unwrap_or(&[]);
                 for (&i, &v) in slots.iter().zip(&acc) {
                     if let Some(out) = y.get_mut(i) {

@@ -7,6 +7,7 @@
 
 use core::arch::x86_64::*;
 
+use super::spmv::SliceKind;
 use super::C;
 use crate::kernel::unchecked::load;
 
@@ -21,19 +22,21 @@ unsafe fn inputs<T: Copy, const N: usize>(crd: &[u32], q: usize, x: &[T]) -> [T;
     core::array::from_fn(|k| unsafe { load(x, load(crd, q + k) as usize) })
 }
 
-/// The products of step `k`, both halves; `band`: the step's columns
-/// are `crd[k]..crd[k] + 8`, its inputs one vector load.
+/// The products of step `k`, both halves; in a band or diagonals the
+/// step's 8 columns are consecutive (from [`SliceKind::column`] of lane
+/// 0), its inputs one vector load.
 /// (A function, not a closure: a closure is not compiled with the copy's
 /// features unless inlined.)
 ///
 /// # Safety
 ///
-/// AVX2; `k < width`: slots `k * C..k * C + 8` are in `val`; not
-/// `band`: they are in `crd` too, each column below `x.len()`; `band`:
-/// `k < crd.len()`, `crd[k] + 8 <= x.len()`.
+/// AVX2; `k < width`: slots `k * C..k * C + 8` are in `val`; gathered:
+/// they are in `crd` too, each column below `x.len()`; a band: `k <
+/// crd.len()`, `crd[k] + 8 <= x.len()`; diagonals: `crd[0] + k + 8 <=
+/// x.len()`.
 #[inline(always)]
 unsafe fn step_f64(
-    band: bool,
+    kind: SliceKind,
     crd: &[u32],
     val: &[f64],
     k: usize,
@@ -42,8 +45,8 @@ unsafe fn step_f64(
     // SAFETY: the caller's guarantees.
     unsafe {
         let q = k * C;
-        let (xa, xb) = if band {
-            let p = x.as_ptr().add(load(crd, k) as usize);
+        let (xa, xb) = if kind != SliceKind::Gather {
+            let p = x.as_ptr().add(kind.column(crd, k, 0));
             (_mm256_loadu_pd(p), _mm256_loadu_pd(p.add(4)))
         } else {
             let g: [f64; C] = inputs(crd, q, x);
@@ -65,12 +68,12 @@ unsafe fn step_f64(
 ///
 /// As [`step_f64`].
 #[inline(always)]
-unsafe fn step_f32(band: bool, crd: &[u32], val: &[f32], k: usize, x: &[f32]) -> __m256 {
+unsafe fn step_f32(kind: SliceKind, crd: &[u32], val: &[f32], k: usize, x: &[f32]) -> __m256 {
     // SAFETY: the caller's guarantees.
     unsafe {
         let q = k * C;
-        let xv = if band {
-            _mm256_loadu_ps(x.as_ptr().add(load(crd, k) as usize))
+        let xv = if kind != SliceKind::Gather {
+            _mm256_loadu_ps(x.as_ptr().add(kind.column(crd, k, 0)))
         } else {
             let g: [f32; C] = inputs(crd, q, x);
             _mm256_loadu_ps(g.as_ptr())
@@ -85,11 +88,10 @@ unsafe fn step_f32(band: bool, crd: &[u32], val: &[f32], k: usize, x: &[f32]) ->
 /// # Safety
 ///
 /// AVX2; the columns below `x.len() <= 2^31`, the lengths at most
-/// `i32::MAX`; `SellValue::slice`'s guarantees (`band` only for
-/// consecutive columns).
+/// `i32::MAX`; `SellValue::slice`'s guarantees.
 #[inline(always)]
 pub(super) unsafe fn slice_f64(
-    band: bool,
+    kind: SliceKind,
     min: usize,
     crd: &[u32],
     val: &[f64],
@@ -99,9 +101,10 @@ pub(super) unsafe fn slice_f64(
 ) {
     let width = val.len() / C;
     // SAFETY (of the whole body): AVX2 (the contract); `k < width`: slots
-    // `k * C..k * C + 8` are in `val`, and in `crd` unless a band, whose
-    // column `k` is in `crd` with `crd[k] + 8 <= x.len()` (a band's
-    // lengths all equal `width`, so `min == width` and the masked loop,
+    // `k * C..k * C + 8` are in `val`, and in `crd` when gathered; a
+    // band's column `k` is in `crd` with `crd[k] + 8 <= x.len()`,
+    // diagonals' `crd[0]` with `crd[0] + k + 8 <= x.len()` (the lengths of
+    // both all equal `width`, so `min == width` and the masked loop,
     // which reads per-slot columns, does not run); each column (0 in
     // padding) below `x.len()`; `lens` and `acc` hold 8 elements.
     unsafe {
@@ -111,19 +114,28 @@ pub(super) unsafe fn slice_f64(
         // below the shortest row's length, so those steps need no mask.
         // One loop per kind of slice (not a test per step, which LLVM
         // does not hoist here).
-        if band {
-            for k in 0..min {
-                let (pa, pb) = step_f64(true, crd, val, k, x);
-                (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+        match kind {
+            SliceKind::Diagonals => {
+                for k in 0..min {
+                    let (pa, pb) = step_f64(SliceKind::Diagonals, crd, val, k, x);
+                    (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+                }
             }
-        } else {
-            for k in 0..min {
-                let (pa, pb) = step_f64(false, crd, val, k, x);
-                (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+            SliceKind::Band => {
+                for k in 0..min {
+                    let (pa, pb) = step_f64(SliceKind::Band, crd, val, k, x);
+                    (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+                }
+            }
+            SliceKind::Gather => {
+                for k in 0..min {
+                    let (pa, pb) = step_f64(SliceKind::Gather, crd, val, k, x);
+                    (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
+                }
             }
         }
         for k in min..width {
-            let (pa, pb) = step_f64(false, crd, val, k, x);
+            let (pa, pb) = step_f64(SliceKind::Gather, crd, val, k, x);
             let (sa, sb) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
             // Lanes whose row is longer than `k` take the sum; the
             // others keep theirs (a padded slot adds nothing).
@@ -147,7 +159,7 @@ pub(super) unsafe fn slice_f64(
 /// As [`slice_f64`].
 #[inline(always)]
 pub(super) unsafe fn slice_f32(
-    band: bool,
+    kind: SliceKind,
     min: usize,
     crd: &[u32],
     val: &[f32],
@@ -161,17 +173,25 @@ pub(super) unsafe fn slice_f32(
         let mut a = _mm256_setzero_ps();
         let lv = _mm256_loadu_si256(lens.as_ptr().cast());
         // As in `slice_f64`: no mask below the shortest row's length.
-        if band {
-            for k in 0..min {
-                a = _mm256_add_ps(a, step_f32(true, crd, val, k, x));
+        match kind {
+            SliceKind::Diagonals => {
+                for k in 0..min {
+                    a = _mm256_add_ps(a, step_f32(SliceKind::Diagonals, crd, val, k, x));
+                }
             }
-        } else {
-            for k in 0..min {
-                a = _mm256_add_ps(a, step_f32(false, crd, val, k, x));
+            SliceKind::Band => {
+                for k in 0..min {
+                    a = _mm256_add_ps(a, step_f32(SliceKind::Band, crd, val, k, x));
+                }
+            }
+            SliceKind::Gather => {
+                for k in 0..min {
+                    a = _mm256_add_ps(a, step_f32(SliceKind::Gather, crd, val, k, x));
+                }
             }
         }
         for k in min..width {
-            let s = _mm256_add_ps(a, step_f32(false, crd, val, k, x));
+            let s = _mm256_add_ps(a, step_f32(SliceKind::Gather, crd, val, k, x));
             let live = _mm256_cmpgt_epi32(lv, _mm256_set1_epi32(k as i32));
             a = _mm256_blendv_ps(a, s, _mm256_castsi256_ps(live));
         }

@@ -6,7 +6,7 @@
 
 use alloc::vec::Vec;
 
-use super::{filled, Sell, SellError, SellOptions, SellValue, SliceHead, C};
+use super::{filled, Sell, SellError, SellOptions, SellValue, SliceHead, SliceKind, C};
 use crate::encoding::Encoding;
 use crate::index::Index;
 use crate::tensor::SparseTensor;
@@ -59,7 +59,7 @@ impl<V: SellValue> Sell<V> {
             columns: 0,
             width: 0,
             min: 0,
-            band: false,
+            kind: SliceKind::Gather,
             in_order: false,
         };
         let mut heads: Vec<SliceHead> = filled(slices, empty)?;
@@ -82,17 +82,34 @@ impl<V: SellValue> Sell<V> {
                         matches!((c0, column(i, k)), (Some(c0), Some(c)) if c0.checked_add(r) == Some(c))
                     })
                 });
+            // Diagonals: a band whose every step starts one column after
+            // the step before (the interior of a banded matrix). One
+            // column for the whole slice: no column bytes per step.
+            let diagonals = band && {
+                let c0 = column(rows_of[0], 0);
+                (0..width as usize)
+                    .all(|k| column(rows_of[0], k) == c0.and_then(|c| c.checked_add(k)))
+            };
+            let kind = match (band, diagonals) {
+                (_, true) => SliceKind::Diagonals,
+                (true, false) => SliceKind::Band,
+                _ => SliceKind::Gather,
+            };
             let slots = (width as usize).checked_mul(C).ok_or(SellError::TooLarge)?;
             *h = SliceHead {
                 slots: stored,
                 columns,
                 width,
                 min: slice_lens.iter().min().copied().unwrap_or(0),
-                band,
+                kind,
                 in_order: full && rows_of.iter().zip(s * C..).all(|(&i, r)| i == r),
             };
             stored = stored.checked_add(slots).ok_or(SellError::TooLarge)?;
-            columns += if band { width as usize } else { slots };
+            columns += match kind {
+                SliceKind::Gather => slots,
+                SliceKind::Band => width as usize,
+                SliceKind::Diagonals => 1,
+            };
         }
         let entries = a.number_of_entries();
         let limit = entries.saturating_mul(opt.max_fill_percent) / 100;
@@ -109,10 +126,11 @@ impl<V: SellValue> Sell<V> {
                 let v = *val.get(lo + k).ok_or(SellError::NotCsr)?;
                 out_val[h.slots + k * C + lane] = v;
                 // `c < cols <= 2^32` (validated, checked above).
-                if !h.band {
-                    out_crd[h.columns + k * C + lane] = c as u32;
-                } else if lane == 0 {
-                    out_crd[h.columns + k] = c as u32;
+                match h.kind {
+                    SliceKind::Gather => out_crd[h.columns + k * C + lane] = c as u32,
+                    SliceKind::Band if lane == 0 => out_crd[h.columns + k] = c as u32,
+                    SliceKind::Diagonals if lane == 0 && k == 0 => out_crd[h.columns] = c as u32,
+                    _ => {}
                 }
             }
         }

@@ -24,6 +24,43 @@ mod sealed {
     impl Sealed for f64 {}
 }
 
+/// How a slice stores its columns, and so how the SpMV reads its inputs
+/// (the conversion decides, per slice).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SliceKind {
+    /// One column per slot; each step's inputs gathered.
+    Gather,
+    /// Every row as long as the slice, lane `r`'s column at step `k`
+    /// `crd[k] + r`: one column stored per step, each step's inputs one
+    /// vector load.
+    Band,
+    /// A band whose step `k` starts at `crd[0] + k`: the slice covers
+    /// `width` whole diagonals of the matrix, one column stored for the
+    /// slice (no column bytes streamed per step).
+    Diagonals,
+}
+
+impl SliceKind {
+    /// Lane `r`'s column at step `k` (slot `q = k * C + r`).
+    ///
+    /// # Safety
+    ///
+    /// `Gather`: `q < crd.len()`; `Band`: `k < crd.len()`; `Diagonals`:
+    /// `crd` not empty.
+    #[inline(always)]
+    pub(super) unsafe fn column(self, crd: &[u32], k: usize, r: usize) -> usize {
+        // SAFETY: the caller's guarantees.
+        unsafe {
+            match self {
+                SliceKind::Gather => load(crd, k * C + r) as usize,
+                SliceKind::Band => load(crd, k) as usize + r,
+                SliceKind::Diagonals => load(crd, 0) as usize + k + r,
+            }
+        }
+    }
+}
+
 /// The value types of a [`Sell`](super::Sell) matrix: `f32` and `f64`.
 pub trait SellValue:
     Copy
@@ -39,23 +76,25 @@ pub trait SellValue:
 
     /// Sums one slice into `acc` (overwritten): lane `r` is `sum over k <
     /// lens[r] of val[k * C + r] * x[crd[k * C + r]]`, in order from zero,
-    /// on the path `isa` allows. In a `band` slice every row is as long as
-    /// the slice and lane `r`'s column at step `k` is `crd[k] + r` (one
-    /// column stored per step); the vector paths load each step's inputs
-    /// with one vector load.
+    /// on the path `isa` allows, lane `r`'s column at step `k` as `kind`
+    /// says ([`SliceKind::column`]). In a band and in diagonals every row
+    /// is as long as the slice and the vector paths load each step's
+    /// inputs with one vector load.
     ///
     /// # Safety
     ///
     /// `val.len()` a multiple of [`C`]; every `lens[r] <= val.len() / C`;
     /// `min` the smallest `lens[r]`.
-    /// Not `band`: `crd.len() == val.len()`, every column below
-    /// `x.len()`. `band`: `crd.len() == val.len() / C`, every `lens[r] ==
-    /// crd.len()`, every `crd[k] + C <= x.len()`.
+    /// `Gather`: `crd.len() == val.len()`, every column below `x.len()`.
+    /// `Band`: `crd.len() == val.len() / C`, every `lens[r] ==
+    /// crd.len()`, every `crd[k] + C <= x.len()`. `Diagonals`: `crd.len()
+    /// == 1`, every `lens[r] == val.len() / C`, `crd[0] + val.len() / C -
+    /// 1 + C <= x.len()`.
     #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
     unsafe fn slice(
         isa: VectorIsa,
-        band: bool,
+        kind: SliceKind,
         min: usize,
         crd: &[u32],
         val: &[Self],
@@ -81,7 +120,7 @@ macro_rules! sell_value {
             #[inline(always)]
             unsafe fn slice(
                 isa: VectorIsa,
-                band: bool,
+                kind: SliceKind,
                 min: usize,
                 crd: &[u32],
                 val: &[$t],
@@ -97,18 +136,18 @@ macro_rules! sell_value {
                         // `with_vector_isa` makes a token that says so); the
                         // columns and lengths fit `i32` (just checked); the
                         // caller's guarantees.
-                        unsafe { super::avx512::$simd(band, min, crd, val, lens, x, acc) };
+                        unsafe { super::avx512::$simd(kind, min, crd, val, lens, x, acc) };
                         return;
                     }
                     if isa.avx2() {
                         // SAFETY: as above, AVX2.
-                        unsafe { super::avx2::$simd(band, min, crd, val, lens, x, acc) };
+                        unsafe { super::avx2::$simd(kind, min, crd, val, lens, x, acc) };
                         return;
                     }
                 }
                 let _ = (isa, min);
                 // SAFETY: the caller's guarantees, passed on.
-                unsafe { portable(band, crd, val, lens, x, acc) }
+                unsafe { portable(kind, crd, val, lens, x, acc) }
             }
         }
     };
@@ -123,7 +162,7 @@ sell_value!(f64, slice_f64);
 /// As [`SellValue::slice`].
 #[inline(always)]
 unsafe fn portable<T: SellValue>(
-    band: bool,
+    kind: SliceKind,
     crd: &[u32],
     val: &[T],
     lens: &[u32; C],
@@ -135,16 +174,10 @@ unsafe fn portable<T: SellValue>(
         for k in 0..len as usize {
             let q = k * C + r;
             // SAFETY: `k < lens[r] <= val.len() / C`, so `q < val.len()`;
-            // not a band: `q < crd.len()` and the column is below
+            // gathered: `q < crd.len()` and the column is below
             // `x.len()`; a band: `k < crd.len()` and `crd[k] + r <
-            // x.len()`.
-            let column = unsafe {
-                if band {
-                    load(crd, k) as usize + r
-                } else {
-                    load(crd, q) as usize
-                }
-            };
+            // x.len()`; diagonals: `crd[0] + k + r < x.len()`.
+            let column = unsafe { kind.column(crd, k, r) };
             s = s + unsafe { load(val, q) * load(x, column) };
         }
         *sum = s;
@@ -158,7 +191,7 @@ unsafe fn portable<T: SellValue>(
 /// As [`SellValue::slice`].
 #[cfg(test)]
 pub(super) unsafe fn portable_for_tests<T: SellValue>(
-    band: bool,
+    kind: SliceKind,
     crd: &[u32],
     val: &[T],
     lens: &[u32; C],
@@ -166,5 +199,5 @@ pub(super) unsafe fn portable_for_tests<T: SellValue>(
     acc: &mut [T; C],
 ) {
     // SAFETY: the caller's guarantees, passed on.
-    unsafe { portable(band, crd, val, lens, x, acc) }
+    unsafe { portable(kind, crd, val, lens, x, acc) }
 }

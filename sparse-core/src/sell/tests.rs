@@ -7,7 +7,7 @@
 extern crate std;
 use std::vec::Vec;
 
-use super::spmv::SellValue;
+use super::spmv::{SellValue, SliceKind};
 use super::C;
 use crate::kernel::isa::every_copy;
 
@@ -63,7 +63,9 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
         let mut portable = [1.0f64; C];
         // SAFETY: `width * C` slots, lengths at most `width`, columns
         // below 32 = `x.len()`.
-        unsafe { super::spmv::portable_for_tests(false, &crd, &val, &lens, &x, &mut portable) };
+        unsafe {
+            super::spmv::portable_for_tests(SliceKind::Gather, &crd, &val, &lens, &x, &mut portable)
+        };
         for lane in 0..C {
             assert!(same(portable[lane], want[lane]));
         }
@@ -73,7 +75,18 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
         for isa in every_copy() {
             let mut got = [1.0f64; C];
             // SAFETY: as above; `isa` is a copy this machine runs.
-            unsafe { f64::slice(isa, false, least(&lens), &crd, &val, &lens, &x, &mut got) };
+            unsafe {
+                f64::slice(
+                    isa,
+                    SliceKind::Gather,
+                    least(&lens),
+                    &crd,
+                    &val,
+                    &lens,
+                    &x,
+                    &mut got,
+                )
+            };
             for lane in 0..C {
                 assert!(
                     same(got[lane], want[lane]),
@@ -86,7 +99,7 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
             unsafe {
                 f32::slice(
                     isa,
-                    false,
+                    SliceKind::Gather,
                     least(&lens),
                     &crd,
                     &val32,
@@ -146,10 +159,46 @@ fn band_slices_load_consecutive_columns() {
             // holds one column per step, each `+ 8 <= x.len()`; `isa` is a
             // copy this machine runs.
             unsafe {
-                f64::slice(isa, false, width, &crd, &val, &lens, &x, &mut want);
-                f64::slice(isa, true, width, &heads, &val, &lens, &x, &mut got);
-                f32::slice(isa, false, width, &crd, &val32, &lens, &x32, &mut want32);
-                f32::slice(isa, true, width, &heads, &val32, &lens, &x32, &mut got32);
+                f64::slice(
+                    isa,
+                    SliceKind::Gather,
+                    width,
+                    &crd,
+                    &val,
+                    &lens,
+                    &x,
+                    &mut want,
+                );
+                f64::slice(
+                    isa,
+                    SliceKind::Band,
+                    width,
+                    &heads,
+                    &val,
+                    &lens,
+                    &x,
+                    &mut got,
+                );
+                f32::slice(
+                    isa,
+                    SliceKind::Gather,
+                    width,
+                    &crd,
+                    &val32,
+                    &lens,
+                    &x32,
+                    &mut want32,
+                );
+                f32::slice(
+                    isa,
+                    SliceKind::Band,
+                    width,
+                    &heads,
+                    &val32,
+                    &lens,
+                    &x32,
+                    &mut got32,
+                );
             }
             for lane in 0..C {
                 let written = (0..width).fold(0.0, |s, k| {
@@ -162,6 +211,85 @@ fn band_slices_load_consecutive_columns() {
                     same(got32[lane].into(), want32[lane].into()),
                     "{isa:?} {start} lane {lane}"
                 );
+            }
+        }
+    }
+}
+
+/// A slice of diagonals (lane `r` reads column `crd[0] + k + r` at step
+/// `k`, one column stored for the slice) against the same slice stored
+/// per slot (gathered) and as a band (one column per step), with the
+/// diagonals starting at every column up to the end of `x`, on every
+/// path, in `f64` and `f32`.
+#[test]
+fn diagonal_slices_load_from_one_column() {
+    let x: Vec<f64> = (0..40)
+        .map(|c| (c as f64 - 13.25) * pow2(c % 9 - 4))
+        .collect();
+    let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    for width in [1usize, 7, 12] {
+        let lens = [width as u32; C];
+        for start in 0..=(x.len() - C - width + 1) {
+            let steps: Vec<u32> = (0..width).map(|k| (start + k) as u32).collect();
+            let one = [start as u32];
+            let mut crd = std::vec![0u32; width * C];
+            let mut val = std::vec![0.0f64; width * C];
+            for k in 0..width {
+                for lane in 0..C {
+                    let q = k * C + lane;
+                    crd[q] = (start + k + lane) as u32;
+                    val[q] = 1.0 + (q % 11) as f64 * pow2(-(q as i32 % 5)) - (start % 3) as f64;
+                }
+            }
+            let val32: Vec<f32> = val.iter().map(|&v| v as f32).collect();
+            for isa in every_copy() {
+                let mut got = [[0.0f64; C]; 3];
+                let mut got32 = [[0.0f32; C]; 3];
+                let kinds = [
+                    (SliceKind::Gather, &crd[..]),
+                    (SliceKind::Band, &steps[..]),
+                    (SliceKind::Diagonals, &one[..]),
+                ];
+                for (j, (kind, columns)) in kinds.into_iter().enumerate() {
+                    // SAFETY: `width * C` slots, every length `width`;
+                    // gathered: columns below 40 = `x.len()`; a band: one
+                    // column per step, each `+ 8 <= x.len()`; diagonals:
+                    // `start + width - 1 + 8 <= x.len()`; `isa` is a copy
+                    // this machine runs.
+                    unsafe {
+                        f64::slice(isa, kind, width, columns, &val, &lens, &x, &mut got[j]);
+                        f32::slice(
+                            isa,
+                            kind,
+                            width,
+                            columns,
+                            &val32,
+                            &lens,
+                            &x32,
+                            &mut got32[j],
+                        );
+                    }
+                }
+                for lane in 0..C {
+                    let written = (0..width).fold(0.0, |s, k| {
+                        let q = k * C + lane;
+                        s + val[q] * x[crd[q] as usize]
+                    });
+                    let written32 = (0..width).fold(0.0f32, |s, k| {
+                        let q = k * C + lane;
+                        s + val32[q] * x32[crd[q] as usize]
+                    });
+                    for j in 0..3 {
+                        assert!(
+                            same(got[j][lane], written),
+                            "{isa:?} {width} {start} {j} lane {lane}"
+                        );
+                        assert!(
+                            same(got32[j][lane].into(), written32.into()),
+                            "{isa:?} {width} {start} {j} lane {lane}"
+                        );
+                    }
+                }
             }
         }
     }
@@ -214,6 +342,9 @@ fn conversion_and_spmv_against_rows_summed_in_order() {
         // Slices of rows 0..8 (a band), 8..16 (row 10 moved: gathered);
         // rows 16..21 are cut short by column 24 or missing.
         assert_eq!(s.band_slices(), 1, "sigma {sigma}");
+        // Each of its rows one run, one column further than the row
+        // before: whole diagonals, one column stored.
+        assert_eq!(s.diagonal_slices(), 1, "sigma {sigma}");
         let mut y = std::vec![7.0; m];
         s.spmv(&x, &mut y).unwrap();
         for i in 0..m {

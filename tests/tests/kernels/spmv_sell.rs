@@ -63,23 +63,35 @@ fn input() -> impl Strategy<Value = (usize, Entries<f64>, Vec<f64>)> {
         })
 }
 
-/// Band-like matrices: row `i` holds the columns `i + shift[i]..i +
-/// shift[i] + width` (cut at `N`), so slices of 8 rows with one shift
-/// are bands (one column stored per step) and a changed shift or a row
-/// cut short breaks one; values and `x` as in [`input`].
+/// Band-like matrices: row `i` holds the columns `i + shift[i] + o` for
+/// the offsets `o` shared by every row (cut at `N`): one run `0..width`
+/// (whole diagonals) or with gaps of up to 2 columns, so slices of 8 rows
+/// with one shift are diagonals (one column stored) or bands (one column
+/// per step), and a changed shift or a row cut short breaks one; values
+/// and `x` as in [`input`].
 fn band_input() -> impl Strategy<Value = (usize, Entries<f64>, Vec<f64>)> {
     (
         0usize..=40,
-        1usize..=9,
+        proptest::collection::vec(prop_oneof![3 => Just(1usize), 1 => 2usize..=3], 1..=9),
         proptest::collection::vec(prop_oneof![6 => Just(0usize), 1 => 1usize..4], 40),
         proptest::collection::vec(value(), 40 * 9),
         proptest::collection::vec(value(), N),
     )
-        .prop_map(|(m, width, shift, vals, x)| {
+        .prop_map(|(m, gaps, shift, vals, x)| {
+            // The offsets: 0, then each gap further.
+            let offsets: Vec<usize> = gaps
+                .iter()
+                .scan(0, |o, &g| {
+                    let at = *o;
+                    *o += g;
+                    Some(at)
+                })
+                .collect();
             let mut e = Vec::new();
             for i in 0..m {
                 let lo = i + shift[i];
-                for (k, j) in (lo..(lo + width).min(N)).enumerate() {
+                let row = offsets.iter().map(|o| lo + o).take_while(|&j| j < N);
+                for (k, j) in row.enumerate() {
                     e.push((vec![i, j], vals[i * 9 + k]));
                 }
             }
@@ -139,6 +151,7 @@ proptest! {
             k::csr(a, &x, &mut want).unwrap();
             let s = Sell::from_csr(a, opts(sigma)).unwrap();
             prop_assert!(s.band_slices() <= m / 8);
+            prop_assert!(s.diagonal_slices() <= s.band_slices());
             s.spmv(&x, &mut got).unwrap();
             Ok(())
         })?;
@@ -164,10 +177,10 @@ proptest! {
     }
 }
 
-/// A band of 5 in 40 rows: every slice is a band (one column per step,
-/// 5 steps); one row moved over by one column makes its slice gathered.
+/// A band of 5 in 40 rows: every slice is whole diagonals (one column
+/// stored); one row moved over by one column makes its slice gathered.
 #[test]
-fn band_slices_store_one_column_per_step() {
+fn band_slices_store_one_column() {
     for moved in [None, Some(17)] {
         let e: Entries<f64> = (0..40)
             .flat_map(|i| {
@@ -183,9 +196,47 @@ fn band_slices_store_one_column_per_step() {
             let s = Sell::from_csr(a, SellOptions::default()).unwrap();
             assert_eq!(s.stored(), 200);
             assert_eq!(s.band_slices(), if moved.is_some() { 4 } else { 5 });
+            assert_eq!(s.diagonal_slices(), s.band_slices());
             s.spmv(&x, &mut got).unwrap();
         });
         assert_eq!(bits64(&got), bits64(&want));
+    }
+}
+
+/// Rows `i` with the columns `i`, `i + 2`, `i + 3`, `i + 6` (the same
+/// gaps in every row): every slice a band whose steps are not diagonals
+/// (one column stored per step); and the same band without gaps, whole
+/// diagonals. Both against the in-order CSR kernel and the dense product.
+#[test]
+fn bands_with_gaps_store_a_column_per_step() {
+    for offsets in [&[0usize, 2, 3, 6][..], &[0, 1, 2, 3]] {
+        let e: Entries<f64> = (0..32)
+            .flat_map(|i| {
+                offsets
+                    .iter()
+                    .map(move |o| (vec![i, i + o], 0.5 + (i * 5 + o) as f64 / 16.0))
+            })
+            .collect();
+        let x: Vec<f64> = (0..N).map(|j| (j as f64 - 11.5) / 4.0).collect();
+        let dense: Vec<f64> = (0..32)
+            .map(|i| {
+                e.iter()
+                    .filter(|(at, _)| at[0] == i)
+                    .fold(0.0, |s, (at, v)| s + v * x[at[1]])
+            })
+            .collect();
+        let mut want = vec![0.0; 32];
+        let mut got = vec![0.0; 32];
+        with_tensor(&CSR, [32, N], &e, |a| {
+            k::csr(a, &x, &mut want).unwrap();
+            let s = Sell::from_csr(a, SellOptions::default()).unwrap();
+            assert_eq!(s.band_slices(), 4);
+            let diagonals = if offsets[1] == 1 { 4 } else { 0 };
+            assert_eq!(s.diagonal_slices(), diagonals, "{offsets:?}");
+            s.spmv(&x, &mut got).unwrap();
+        });
+        assert_eq!(bits64(&got), bits64(&want));
+        assert_eq!(bits64(&got), bits64(&dense));
     }
 }
 
