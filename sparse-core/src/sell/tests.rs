@@ -229,7 +229,8 @@ fn diagonal_slices_load_from_one_column() {
     let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
     for width in [1usize, 7, 12] {
         let lens = [width as u32; C];
-        for start in 0..=(x.len() - C - width + 1) {
+        let every = if cfg!(miri) { 5 } else { 1 };
+        for start in (0..=(x.len() - C - width + 1)).step_by(every) {
             let steps: Vec<u32> = (0..width).map(|k| (start + k) as u32).collect();
             let one = [start as u32];
             let mut crd = std::vec![0u32; width * C];
