@@ -49,13 +49,22 @@ mod convert;
 mod spmv;
 #[cfg(test)]
 mod tests;
+mod values;
 
 pub use spmv::SellValue;
 use spmv::SliceKind;
+use values::Values;
 
 /// Rows per slice: the SIMD lanes (8 `f32` in an AVX2 vector, 8 `f64` in
 /// two).
 pub const C: usize = 8;
+
+/// The bytes of values and columns above which the SpMV prefetches ahead:
+/// half the L2 cache of a core of the Xeon measured (2 MiB). The
+/// prefetches made the large bench matrices 5-15% faster (their slots
+/// stream from the last-level cache or memory) and the small one (480 KB
+/// of slots, in L2) 10% slower (bench/desktop `spmv-simd`).
+const STREAM_BYTES: usize = 1 << 20;
 
 /// How to build a [`Sell`] matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,8 +156,9 @@ pub struct Sell<V> {
     heads: Vec<SliceHead>,
     /// The columns: per slot (0 in padding), or per step in a band.
     crd: Vec<u32>,
-    /// Per stored slot, the value (0 in padding).
-    val: Vec<V>,
+    /// Per stored slot, the value (0 in padding), the first slot on a
+    /// cache line.
+    val: Values<V>,
 }
 
 /// One slice of a [`Sell`] matrix. The conversion sets them; nothing
@@ -222,7 +232,7 @@ impl<V: SellValue> Sell<V> {
 
     /// The slots stored, entries plus padding.
     pub fn stored(&self) -> usize {
-        self.val.len()
+        self.val.as_slice().len()
     }
 
     /// `y = A x`, each row's products added in its stored order (the same
@@ -243,23 +253,35 @@ impl<V: SellValue> Sell<V> {
                 expected: self.rows,
             });
         }
+        // A matrix beyond `STREAM_BYTES` streams from past the L2 cache:
+        // its loops prefetch ahead. Below it, the hardware keeps up and
+        // the hints would only take load slots.
+        let stream = self.stored().saturating_mul(size_of::<V>() + 4) > STREAM_BYTES;
         // The whole loop in the copy of the best vector extension, so the
         // slice routine inlines into it (`kernel/isa.rs`).
         crate::kernel::isa::with_vector_isa(
             #[inline(always)]
-            |isa| self.slices(isa, x, y),
+            |isa| {
+                if stream {
+                    self.slices::<true>(isa, x, y)
+                } else {
+                    self.slices::<false>(isa, x, y)
+                }
+            },
         )
     }
 
-    /// Every slice of [`spmv`](Self::spmv), its lengths checked.
+    /// Every slice of [`spmv`](Self::spmv), its lengths checked;
+    /// `STREAM`: prefetch ahead ([`SellValue::slice`]).
     #[inline(always)]
-    fn slices(
+    fn slices<const STREAM: bool>(
         &self,
         isa: crate::kernel::isa::VectorIsa,
         x: &[V],
         y: &mut [V],
     ) -> Result<(), SellError> {
         let mut acc = [V::ZERO; C];
+        let values = self.val.as_slice();
         for (s, h) in self.heads.iter().enumerate() {
             let slots = h.width as usize * C;
             let columns = match h.kind {
@@ -272,7 +294,7 @@ impl<V: SellValue> Sell<V> {
             // (`SliceHead`'s invariants, set by the conversion).
             let (val, crd, lens) = unsafe {
                 (
-                    self.val.get_unchecked(h.slots..h.slots + slots),
+                    values.get_unchecked(h.slots..h.slots + slots),
                     self.crd.get_unchecked(h.columns..h.columns + columns),
                     &*self.lens.as_ptr().add(s * C).cast::<[u32; C]>(),
                 )
@@ -288,9 +310,21 @@ impl<V: SellValue> Sell<V> {
             if h.in_order {
                 // SAFETY: `s * C + C <= rows = y.len()` (`SliceHead`).
                 let out = unsafe { &mut *y.as_mut_ptr().add(s * C).cast::<[V; C]>() };
-                unsafe { V::slice(isa, h.kind, h.min as usize, crd, val, lens, x, out) };
+                unsafe { V::slice(isa, h.kind, STREAM, h.min as usize, crd, val, lens, x, out) };
             } else {
-                unsafe { V::slice(isa, h.kind, h.min as usize, crd, val, lens, x, &mut acc) };
+                unsafe {
+                    V::slice(
+                        isa,
+                        h.kind,
+                        STREAM,
+                        h.min as usize,
+                        crd,
+                        val,
+                        lens,
+                        x,
+                        &mut acc,
+                    )
+                };
                 let slots = self.perm.get(s * C..).unwrap_or(&[]);
                 for (&i, &v) in slots.iter().zip(&acc) {
                     if let Some(out) = y.get_mut(i) {

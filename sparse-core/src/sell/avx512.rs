@@ -3,8 +3,9 @@
 //! a slice of a band or of diagonals, the sums of lanes whose
 //! row has ended kept by the mask of live lanes (padding loads nothing
 //! and adds nothing). `f64` in one 512-bit vector, `f32` in one 256-bit
-//! vector (AVX-512 VL for the masks). The values and columns are
-//! prefetched [`AHEAD`] steps on. Plain `#[inline(always)]` functions:
+//! vector (AVX-512 VL for the masks). In a matrix that streams from
+//! beyond the L2 cache, the values and columns are prefetched [`AHEAD`]
+//! steps on. Plain `#[inline(always)]` functions:
 //! they inline into the SpMV's AVX-512 copy (`kernel/isa.rs`).
 
 // Compiled only where the build script found the compiler builds AVX-512
@@ -46,8 +47,10 @@ unsafe fn ahead<T>(p: *const T, q: usize) {
 /// AVX-512 F/VL; the columns below `x.len() <= 2^31`, the lengths at most
 /// `i32::MAX`; `SellValue::slice`'s guarantees.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn slice_f64(
     kind: SliceKind,
+    stream: bool,
     min: usize,
     crd: &[u32],
     val: &[f64],
@@ -75,14 +78,18 @@ pub(super) unsafe fn slice_f64(
             SliceKind::Diagonals => {
                 let xs = x.as_ptr().add(*c as usize);
                 for k in 0..min {
-                    ahead(v, k * C);
+                    if stream {
+                        ahead(v, k * C);
+                    }
                     let g = _mm512_loadu_pd(xs.add(k));
                     a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_loadu_pd(v.add(k * C)), g));
                 }
             }
             SliceKind::Band => {
                 for k in 0..min {
-                    ahead(v, k * C);
+                    if stream {
+                        ahead(v, k * C);
+                    }
                     let g = _mm512_loadu_pd(x.as_ptr().add(*c.add(k) as usize));
                     a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_loadu_pd(v.add(k * C)), g));
                 }
@@ -90,8 +97,10 @@ pub(super) unsafe fn slice_f64(
             SliceKind::Gather => {
                 for k in 0..min {
                     let q = k * C;
-                    ahead(v, q);
-                    ahead(c, q);
+                    if stream {
+                        ahead(v, q);
+                        ahead(c, q);
+                    }
                     let o = _mm256_loadu_si256(c.add(q).cast());
                     let g = _mm512_i32gather_pd::<8>(o, x.as_ptr().cast());
                     a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_loadu_pd(v.add(q)), g));
@@ -116,8 +125,10 @@ pub(super) unsafe fn slice_f64(
 ///
 /// As [`slice_f64`].
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn slice_f32(
     kind: SliceKind,
+    stream: bool,
     min: usize,
     crd: &[u32],
     val: &[f32],
@@ -136,14 +147,18 @@ pub(super) unsafe fn slice_f32(
             SliceKind::Diagonals => {
                 let xs = x.as_ptr().add(*c as usize);
                 for k in 0..min {
-                    ahead(v, k * C);
+                    if stream {
+                        ahead(v, k * C);
+                    }
                     let g = _mm256_loadu_ps(xs.add(k));
                     a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(v.add(k * C)), g));
                 }
             }
             SliceKind::Band => {
                 for k in 0..min {
-                    ahead(v, k * C);
+                    if stream {
+                        ahead(v, k * C);
+                    }
                     let g = _mm256_loadu_ps(x.as_ptr().add(*c.add(k) as usize));
                     a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(v.add(k * C)), g));
                 }
@@ -154,7 +169,9 @@ pub(super) unsafe fn slice_f32(
                     // A step is half a line of values and of columns: one
                     // prefetch per step, the values' and the columns' by
                     // turns (two per step measured 3% slower).
-                    ahead::<u32>(if k & 1 == 0 { v.cast() } else { c }, q);
+                    if stream {
+                        ahead::<u32>(if k & 1 == 0 { v.cast() } else { c }, q);
+                    }
                     let o = _mm256_loadu_si256(c.add(q).cast());
                     let g = _mm256_i32gather_ps::<4>(x.as_ptr(), o);
                     a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(v.add(q)), g));

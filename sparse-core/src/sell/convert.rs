@@ -6,6 +6,7 @@
 
 use alloc::vec::Vec;
 
+use super::values::Values;
 use super::{filled, Sell, SellError, SellOptions, SellValue, SliceHead, SliceKind, C};
 use crate::encoding::Encoding;
 use crate::index::Index;
@@ -117,7 +118,8 @@ impl<V: SellValue> Sell<V> {
             return Err(SellError::Padding { stored, entries });
         }
         let mut out_crd: Vec<u32> = filled(columns, 0)?;
-        let mut out_val: Vec<V> = filled(stored, V::ZERO)?;
+        let mut values = Values::zeros(stored)?;
+        let out_val = values.as_mut_slice();
         for (slot, &i) in perm.iter().enumerate() {
             let (h, lane) = (heads[slot / C], slot % C);
             let lo = at(pos, i);
@@ -142,7 +144,7 @@ impl<V: SellValue> Sell<V> {
             lens,
             heads,
             crd: out_crd,
-            val: out_val,
+            val: values,
         })
     }
 }

@@ -87,7 +87,9 @@ pub trait SellValue:
     /// `min` the smallest `lens[r]`.
     /// `Gather`: `crd.len() == val.len()`, every column below `x.len()`.
     /// `Band`: `crd.len() == val.len() / C`, every `lens[r] ==
-    /// crd.len()`, every `crd[k] + C <= x.len()`. `Diagonals`: `crd.len()
+    /// crd.len()`, every `crd[k] + C <= x.len()`. `stream`: the slices'
+    /// buffers stream from beyond the L2 cache, and the AVX-512 loops
+    /// prefetch ahead (no other effect). `Diagonals`: `crd.len()
     /// == 1`, every `lens[r] == val.len() / C`, `crd[0] + val.len() / C -
     /// 1 + C <= x.len()`.
     #[doc(hidden)]
@@ -95,6 +97,7 @@ pub trait SellValue:
     unsafe fn slice(
         isa: VectorIsa,
         kind: SliceKind,
+        stream: bool,
         min: usize,
         crd: &[u32],
         val: &[Self],
@@ -121,6 +124,7 @@ macro_rules! sell_value {
             unsafe fn slice(
                 isa: VectorIsa,
                 kind: SliceKind,
+                stream: bool,
                 min: usize,
                 crd: &[u32],
                 val: &[$t],
@@ -136,7 +140,7 @@ macro_rules! sell_value {
                         // `with_vector_isa` makes a token that says so); the
                         // columns and lengths fit `i32` (just checked); the
                         // caller's guarantees.
-                        unsafe { super::avx512::$simd(kind, min, crd, val, lens, x, acc) };
+                        unsafe { super::avx512::$simd(kind, stream, min, crd, val, lens, x, acc) };
                         return;
                     }
                     if isa.avx2() {
@@ -145,7 +149,7 @@ macro_rules! sell_value {
                         return;
                     }
                 }
-                let _ = (isa, min);
+                let _ = (isa, min, stream);
                 // SAFETY: the caller's guarantees, passed on.
                 unsafe { portable(kind, crd, val, lens, x, acc) }
             }

@@ -79,6 +79,7 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
                 f64::slice(
                     isa,
                     SliceKind::Gather,
+                    round % 2 == 1,
                     least(&lens),
                     &crd,
                     &val,
@@ -100,6 +101,7 @@ fn each_lane_sums_its_row_in_order_and_padding_adds_nothing() {
                 f32::slice(
                     isa,
                     SliceKind::Gather,
+                    round % 2 == 1,
                     least(&lens),
                     &crd,
                     &val32,
@@ -162,6 +164,7 @@ fn band_slices_load_consecutive_columns() {
                 f64::slice(
                     isa,
                     SliceKind::Gather,
+                    start % 2 == 0,
                     width,
                     &crd,
                     &val,
@@ -172,6 +175,7 @@ fn band_slices_load_consecutive_columns() {
                 f64::slice(
                     isa,
                     SliceKind::Band,
+                    start % 2 == 0,
                     width,
                     &heads,
                     &val,
@@ -182,6 +186,7 @@ fn band_slices_load_consecutive_columns() {
                 f32::slice(
                     isa,
                     SliceKind::Gather,
+                    start % 2 == 0,
                     width,
                     &crd,
                     &val32,
@@ -192,6 +197,7 @@ fn band_slices_load_consecutive_columns() {
                 f32::slice(
                     isa,
                     SliceKind::Band,
+                    start % 2 == 0,
                     width,
                     &heads,
                     &val32,
@@ -258,10 +264,21 @@ fn diagonal_slices_load_from_one_column() {
                     // `start + width - 1 + 8 <= x.len()`; `isa` is a copy
                     // this machine runs.
                     unsafe {
-                        f64::slice(isa, kind, width, columns, &val, &lens, &x, &mut got[j]);
+                        f64::slice(
+                            isa,
+                            kind,
+                            start % 2 == 1,
+                            width,
+                            columns,
+                            &val,
+                            &lens,
+                            &x,
+                            &mut got[j],
+                        );
                         f32::slice(
                             isa,
                             kind,
+                            start % 2 == 1,
                             width,
                             columns,
                             &val32,
@@ -348,8 +365,51 @@ fn conversion_and_spmv_against_rows_summed_in_order() {
         assert_eq!(s.diagonal_slices(), 1, "sigma {sigma}");
         let mut y = std::vec![7.0; m];
         s.spmv(&x, &mut y).unwrap();
+        // A clone (its values in a buffer of its own) is equal and
+        // computes the same.
+        let c = s.clone();
+        assert!(c == s);
+        let mut yc = std::vec![7.0; m];
+        c.spmv(&x, &mut yc).unwrap();
+        assert_eq!(y, yc);
         for i in 0..m {
             assert!(same(y[i], want[i]), "sigma {sigma} row {i}");
+        }
+    }
+}
+
+/// The values start on a 64-byte line, and a clone's in its own buffer
+/// too, with the same values (an empty buffer has no first slot).
+#[test]
+fn values_start_on_a_cache_line_in_clones_too() {
+    use super::values::Values;
+    for n in [0usize, 1, 8, 100, 4096] {
+        let mut v = Values::<f64>::zeros(n).unwrap();
+        let mut w = Values::<f32>::zeros(n).unwrap();
+        assert_eq!((v.as_slice().len(), w.as_slice().len()), (n, n));
+        for (i, (a, b)) in v
+            .as_mut_slice()
+            .iter_mut()
+            .zip(w.as_mut_slice())
+            .enumerate()
+        {
+            (*a, *b) = (i as f64 + 0.5, i as f32 - 0.5);
+        }
+        let (vc, wc) = (v.clone(), w.clone());
+        assert!(vc == v && wc == w);
+        if n > 0 {
+            for at in [
+                v.as_slice().as_ptr() as usize,
+                vc.as_slice().as_ptr() as usize,
+            ] {
+                assert_eq!(at % 64, 0, "f64, {n}");
+            }
+            for at in [
+                w.as_slice().as_ptr() as usize,
+                wc.as_slice().as_ptr() as usize,
+            ] {
+                assert_eq!(at % 64, 0, "f32, {n}");
+            }
         }
     }
 }
