@@ -284,11 +284,7 @@ impl<V: SellValue> Sell<V> {
         let values = self.val.as_slice();
         for (s, h) in self.heads.iter().enumerate() {
             let slots = h.width as usize * C;
-            let columns = match h.kind {
-                SliceKind::Gather => slots,
-                SliceKind::Band => h.width as usize,
-                SliceKind::Diagonals => 1,
-            };
+            let columns = h.kind.columns(h.width as usize);
             // SAFETY: the slice's head says where its slots and columns
             // lie within `val` and `crd`, and `lens` has its 8 lengths
             // (`SliceHead`'s invariants, set by the conversion).

@@ -112,28 +112,17 @@ pub(super) unsafe fn slice_f64(
         let lv = _mm256_loadu_si256(lens.as_ptr().cast());
         // Two loops rather than a test per step: every lane is live
         // below the shortest row's length, so those steps need no mask.
-        // One loop per kind of slice (not a test per step, which LLVM
-        // does not hoist here).
-        match kind {
-            SliceKind::Diagonals => {
+        // One loop per kind of slice (`SliceKind::dispatch`).
+        (a, b) = kind.dispatch(
+            #[inline(always)]
+            |kind| {
                 for k in 0..min {
-                    let (pa, pb) = step_f64(SliceKind::Diagonals, crd, val, k, x);
+                    let (pa, pb) = step_f64(kind, crd, val, k, x);
                     (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
                 }
-            }
-            SliceKind::Band => {
-                for k in 0..min {
-                    let (pa, pb) = step_f64(SliceKind::Band, crd, val, k, x);
-                    (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
-                }
-            }
-            SliceKind::Gather => {
-                for k in 0..min {
-                    let (pa, pb) = step_f64(SliceKind::Gather, crd, val, k, x);
-                    (a, b) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
-                }
-            }
-        }
+                (a, b)
+            },
+        );
         for k in min..width {
             let (pa, pb) = step_f64(SliceKind::Gather, crd, val, k, x);
             let (sa, sb) = (_mm256_add_pd(a, pa), _mm256_add_pd(b, pb));
@@ -173,23 +162,15 @@ pub(super) unsafe fn slice_f32(
         let mut a = _mm256_setzero_ps();
         let lv = _mm256_loadu_si256(lens.as_ptr().cast());
         // As in `slice_f64`: no mask below the shortest row's length.
-        match kind {
-            SliceKind::Diagonals => {
+        a = kind.dispatch(
+            #[inline(always)]
+            |kind| {
                 for k in 0..min {
-                    a = _mm256_add_ps(a, step_f32(SliceKind::Diagonals, crd, val, k, x));
+                    a = _mm256_add_ps(a, step_f32(kind, crd, val, k, x));
                 }
-            }
-            SliceKind::Band => {
-                for k in 0..min {
-                    a = _mm256_add_ps(a, step_f32(SliceKind::Band, crd, val, k, x));
-                }
-            }
-            SliceKind::Gather => {
-                for k in 0..min {
-                    a = _mm256_add_ps(a, step_f32(SliceKind::Gather, crd, val, k, x));
-                }
-            }
-        }
+                a
+            },
+        );
         for k in min..width {
             let s = _mm256_add_ps(a, step_f32(SliceKind::Gather, crd, val, k, x));
             let live = _mm256_cmpgt_epi32(lv, _mm256_set1_epi32(k as i32));

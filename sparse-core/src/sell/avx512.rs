@@ -72,41 +72,31 @@ pub(super) unsafe fn slice_f64(
         let (c, v) = (crd.as_ptr(), val.as_ptr());
         // Every lane is live below the shortest row's length. A band's
         // step reads 8 consecutive inputs from its column, a load, and
-        // diagonals' step `k` those from their one column plus `k`; a
-        // gathered slice gathers.
-        match kind {
-            SliceKind::Diagonals => {
-                let xs = x.as_ptr().add(*c as usize);
-                for k in 0..min {
-                    if stream {
-                        ahead(v, k * C);
-                    }
-                    let g = _mm512_loadu_pd(xs.add(k));
-                    a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_loadu_pd(v.add(k * C)), g));
-                }
-            }
-            SliceKind::Band => {
-                for k in 0..min {
-                    if stream {
-                        ahead(v, k * C);
-                    }
-                    let g = _mm512_loadu_pd(x.as_ptr().add(*c.add(k) as usize));
-                    a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_loadu_pd(v.add(k * C)), g));
-                }
-            }
-            SliceKind::Gather => {
+        // diagonals' step `k` those from their one column plus `k`
+        // (`SliceKind::column`); a gathered slice gathers. One loop per
+        // kind (`SliceKind::dispatch`).
+        a = kind.dispatch(
+            #[inline(always)]
+            |kind| {
                 for k in 0..min {
                     let q = k * C;
                     if stream {
                         ahead(v, q);
-                        ahead(c, q);
+                        if kind == SliceKind::Gather {
+                            ahead(c, q);
+                        }
                     }
-                    let o = _mm256_loadu_si256(c.add(q).cast());
-                    let g = _mm512_i32gather_pd::<8>(o, x.as_ptr().cast());
+                    let g = if kind == SliceKind::Gather {
+                        let o = _mm256_loadu_si256(c.add(q).cast());
+                        _mm512_i32gather_pd::<8>(o, x.as_ptr().cast())
+                    } else {
+                        _mm512_loadu_pd(x.as_ptr().add(kind.column(crd, k, 0)))
+                    };
                     a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_loadu_pd(v.add(q)), g));
                 }
-            }
-        }
+                a
+            },
+        );
         for k in min..width {
             let q = k * C;
             let m = _mm256_cmpgt_epi32_mask(lv, _mm256_set1_epi32(k as i32));
@@ -143,41 +133,33 @@ pub(super) unsafe fn slice_f32(
         let lv = _mm256_loadu_si256(lens.as_ptr().cast());
         let (c, v) = (crd.as_ptr(), val.as_ptr());
         // As in `slice_f64`.
-        match kind {
-            SliceKind::Diagonals => {
-                let xs = x.as_ptr().add(*c as usize);
-                for k in 0..min {
-                    if stream {
-                        ahead(v, k * C);
-                    }
-                    let g = _mm256_loadu_ps(xs.add(k));
-                    a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(v.add(k * C)), g));
-                }
-            }
-            SliceKind::Band => {
-                for k in 0..min {
-                    if stream {
-                        ahead(v, k * C);
-                    }
-                    let g = _mm256_loadu_ps(x.as_ptr().add(*c.add(k) as usize));
-                    a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(v.add(k * C)), g));
-                }
-            }
-            SliceKind::Gather => {
+        a = kind.dispatch(
+            #[inline(always)]
+            |kind| {
                 for k in 0..min {
                     let q = k * C;
-                    // A step is half a line of values and of columns: one
-                    // prefetch per step, the values' and the columns' by
-                    // turns (two per step measured 3% slower).
                     if stream {
-                        ahead::<u32>(if k & 1 == 0 { v.cast() } else { c }, q);
+                        if kind == SliceKind::Gather {
+                            // A step is half a line of values and of
+                            // columns: one prefetch per step, the values'
+                            // and the columns' by turns (two per step
+                            // measured 3% slower).
+                            ahead::<u32>(if k & 1 == 0 { v.cast() } else { c }, q);
+                        } else {
+                            ahead(v, q);
+                        }
                     }
-                    let o = _mm256_loadu_si256(c.add(q).cast());
-                    let g = _mm256_i32gather_ps::<4>(x.as_ptr(), o);
+                    let g = if kind == SliceKind::Gather {
+                        let o = _mm256_loadu_si256(c.add(q).cast());
+                        _mm256_i32gather_ps::<4>(x.as_ptr(), o)
+                    } else {
+                        _mm256_loadu_ps(x.as_ptr().add(kind.column(crd, k, 0)))
+                    };
                     a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(v.add(q)), g));
                 }
-            }
-        }
+                a
+            },
+        );
         for k in min..width {
             let q = k * C;
             let m = _mm256_cmpgt_epi32_mask(lv, _mm256_set1_epi32(k as i32));

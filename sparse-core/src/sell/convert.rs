@@ -91,10 +91,12 @@ impl<V: SellValue> Sell<V> {
                 (0..width as usize)
                     .all(|k| column(rows_of[0], k) == c0.and_then(|c| c.checked_add(k)))
             };
-            let kind = match (band, diagonals) {
-                (_, true) => SliceKind::Diagonals,
-                (true, false) => SliceKind::Band,
-                _ => SliceKind::Gather,
+            let kind = if diagonals {
+                SliceKind::Diagonals
+            } else if band {
+                SliceKind::Band
+            } else {
+                SliceKind::Gather
             };
             let slots = (width as usize).checked_mul(C).ok_or(SellError::TooLarge)?;
             *h = SliceHead {
@@ -106,11 +108,7 @@ impl<V: SellValue> Sell<V> {
                 in_order: full && rows_of.iter().zip(s * C..).all(|(&i, r)| i == r),
             };
             stored = stored.checked_add(slots).ok_or(SellError::TooLarge)?;
-            columns += match kind {
-                SliceKind::Gather => slots,
-                SliceKind::Band => width as usize,
-                SliceKind::Diagonals => 1,
-            };
+            columns += kind.columns(width as usize);
         }
         let entries = a.number_of_entries();
         let limit = entries.saturating_mul(opt.max_fill_percent) / 100;

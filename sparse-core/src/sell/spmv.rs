@@ -42,6 +42,28 @@ pub enum SliceKind {
 }
 
 impl SliceKind {
+    /// The columns a slice of `width` steps of this kind stores.
+    #[inline(always)]
+    pub(super) fn columns(self, width: usize) -> usize {
+        match self {
+            SliceKind::Gather => width * C,
+            SliceKind::Band => width,
+            SliceKind::Diagonals => 1,
+        }
+    }
+
+    /// `body(self)` with the kind a constant in each arm: a loop in `body`
+    /// is compiled once per kind, with no test of the kind per step
+    /// (which LLVM does not hoist out of these loops by itself).
+    #[inline(always)]
+    pub(super) fn dispatch<R>(self, body: impl FnOnce(SliceKind) -> R) -> R {
+        match self {
+            SliceKind::Gather => body(SliceKind::Gather),
+            SliceKind::Band => body(SliceKind::Band),
+            SliceKind::Diagonals => body(SliceKind::Diagonals),
+        }
+    }
+
     /// Lane `r`'s column at step `k` (slot `q = k * C + r`).
     ///
     /// # Safety
