@@ -141,19 +141,7 @@ where
             unsafe { run.pos.as_ptr().add(run.pos_k).write(end) };
             run.pos_k += 1;
             run.open = i;
-            let st = Slots {
-                // SAFETY: `k <= room` (a row writes at most its slots, and
-                // `Run::add` adds what it wrote), so both stay within or
-                // one past the run's slots.
-                crd: unsafe { NonNull::new_unchecked(run.crd.as_ptr().add(run.k)) },
-                // SAFETY: as above.
-                val: unsafe { NonNull::new_unchecked(run.val.as_ptr().add(run.k)) },
-                room: run.room - run.k,
-                k: 0,
-                next: 0,
-                size: run.size,
-                left: bound,
-            };
+            let st = run_slots(self, bound);
             self.lvl = lvl;
             if let Some(last) = self.lvl.last_mut() {
                 *last = 0;
